@@ -1,0 +1,86 @@
+// The repository knowledge graph's vocabulary (RANGER node/edge kinds, GRACE's Folder level, RPG's
+// External symbols). Everything that crosses a module boundary speaks in these types: the parser
+// emits them, the store persists them, the extension and the webview render them.
+
+/** Bump when the shape of nodes, edges or per-file graphs changes: a store with another version is rebuilt. */
+export const SCHEMA_VERSION = 1;
+
+export type Language = 'python' | 'typescript' | 'tsx' | 'javascript';
+
+export type NodeKind =
+  | 'Folder'
+  | 'Module'
+  | 'Class'
+  | 'Interface'
+  | 'Enum'
+  | 'TypeAlias'
+  | 'Function'
+  | 'Method'
+  | 'Field'
+  | 'GlobalVariable'
+  | 'External';
+
+export type EdgeKind = 'CONTAINS' | 'HAS_METHOD' | 'HAS_FIELD' | 'INHERITS' | 'IMPORTS' | 'CALLS' | 'USES';
+
+export const NODE_KINDS: readonly NodeKind[] = [
+  'Folder', 'Module', 'Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'External',
+];
+export const EDGE_KINDS: readonly EdgeKind[] = ['CONTAINS', 'HAS_METHOD', 'HAS_FIELD', 'INHERITS', 'IMPORTS', 'CALLS', 'USES'];
+
+/** Zero-based lines and columns (columns in UTF-16 code units, as editors count them). */
+export interface SourceRange {
+  startLine: number;
+  startCol: number;
+  endLine: number;
+  endCol: number;
+}
+
+export interface GraphNode {
+  /** Stable across re-parses: `dir:<path>`, `<path>` (module), `<path>#<qualified.name>` (symbol), `ext:<py|js>:<name>`. */
+  id: string;
+  kind: NodeKind;
+  name: string;
+  /** Fully qualified name for people: `flask.app.Flask.run`, `src/util/strings.camelCase`, `os.path.join`. */
+  qname: string;
+  /** Repository-relative path with `/` separators; '' for externals. */
+  path: string;
+  language: Language | '';
+  range: SourceRange | null;
+  signature: string;
+  doc: string;
+  /** Hash of the node's source text: embeddings and descriptions are recomputed only when it changes. */
+  hash: string;
+  /** Visible outside its module (TS/JS `export`, Python names without a leading underscore). */
+  exported: boolean;
+}
+
+export interface GraphEdge {
+  /** `<kind>|<source>|<target>`: one edge per kind between two nodes, whatever the number of sites. */
+  id: string;
+  kind: EdgeKind;
+  source: string;
+  target: string;
+  /** Zero-based line of the first site in the source file, -1 for structural edges without one. */
+  line: number;
+  /** The file whose content produced the edge ('' for derived Folder edges); incremental updates replace by owner. */
+  owner: string;
+}
+
+export function edgeId(kind: EdgeKind, source: string, target: string): string {
+  return `${kind}|${source}|${target}`;
+}
+export function moduleId(path: string): string {
+  return path;
+}
+export function folderId(path: string): string {
+  return `dir:${path === '' ? '.' : path}`;
+}
+export function symbolId(path: string, localId: string): string {
+  return `${path}#${localId}`;
+}
+export function externalId(family: 'py' | 'js', name: string): string {
+  return `ext:${family}:${name}`;
+}
+export function languageFamily(language: Language): 'py' | 'js' {
+  return language === 'python' ? 'py' : 'js';
+}

@@ -1,0 +1,91 @@
+// RANGER stage 1: what one file says about itself, in plain JSON, before the repository is known.
+// Cross-file references stay symbolic here (placeholder imports and name chains); stage 2
+// (graph/resolve.ts) turns them into edges between real nodes.
+import type { Language, NodeKind, SourceRange } from '../graph/schema';
+
+/** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
+export const PARSER_VERSION = 1;
+
+export interface FileGraph {
+  path: string;
+  language: Language;
+  /** sha1 of the file's text. */
+  hash: string;
+  parserVersion: number;
+  /** Module docstring (Python) or leading file JSDoc comment. */
+  doc: string;
+  /** Number of lines in the file. */
+  lines: number;
+  /** Definitions in source order; parents always precede their children. */
+  symbols: SymbolDef[];
+  /** Placeholder Import nodes: every name an import statement binds (or the module it loads). */
+  imports: ImportBinding[];
+  /** TS/JS explicit export clauses and re-exports. Python modules export their whole top-level scope. */
+  exports: ExportBinding[];
+  /** Unresolved references, each from the innermost enclosing definition. */
+  refs: Reference[];
+  /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
+  syntaxErrors: number;
+}
+
+export type SymbolKind = Exclude<NodeKind, 'Folder' | 'Module' | 'External'>;
+
+export interface SymbolDef {
+  /** Qualified name inside the file, unique in it: `Calculator.add`; a repeated definition gets `@2`, `@3`. */
+  localId: string;
+  kind: SymbolKind;
+  name: string;
+  /** localId of the enclosing definition; null when the module is the parent. */
+  parent: string | null;
+  range: SourceRange;
+  /** One line: `def add(self, a, b) -> float`, `class Scientific(Calculator)`, `function f(a: number): string`. */
+  signature: string;
+  doc: string;
+  /** sha1 of the definition's source text. */
+  hash: string;
+  exported: boolean;
+}
+
+export interface ImportBinding {
+  /** Name bound in the file ('' for `import './side-effect'` and star imports). */
+  local: string;
+  /** The module as written: `os.path`, `.base`, `..utils.text`, `./base`, `react`, `@/lib/x`. */
+  module: string;
+  /**
+   * The name taken from the module: null when the module itself is bound
+   * (`import os.path`, `import * as ns from`, `import x = require()`), '*' for star imports
+   * (`from x import *`, `export * from` is an ExportBinding), 'default' for default imports.
+   */
+  imported: string | null;
+  line: number;
+  /** localId of the definition the import sits in (Python imports inside functions); null at module level. */
+  scope: string | null;
+}
+
+export interface ExportBinding {
+  /** Exported name; '*' for `export * from`; 'default' for default exports. */
+  exported: string;
+  /** Local name being exported (`export { a as b }` → local 'a'); absent for re-exports. */
+  local?: string;
+  /** Re-export source module (`export { x } from './y'`, `export * from './y'`). */
+  from?: string;
+  /** Name taken from `from` ('*' for `export * from`, or `export * as ns from` with exported 'ns' and imported null). */
+  imported?: string | null;
+}
+
+export type ReferenceKind = 'CALLS' | 'USES' | 'INHERITS';
+
+export interface Reference {
+  /** localId of the innermost enclosing definition; null for module-level code. */
+  from: string | null;
+  kind: ReferenceKind;
+  /**
+   * Dotted name chain as written: ['Calculator'], ['os', 'path', 'join'], ['self', 'add'], ['this', 'add'],
+   * ['super', 'save'] (Python `super().save`, TS `super.save`). A local of known class type is rewritten to
+   * the class name (`c: Calculator; c.add()` → ['Calculator', 'add']).
+   */
+  chain: string[];
+  /** INHERITS only: 'extends' or 'implements'. */
+  relation?: 'extends' | 'implements';
+  line: number;
+}
