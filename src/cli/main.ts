@@ -1,0 +1,191 @@
+// `cartograph`: the engine from a terminal. index | stats | show, each with --json.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { Engine, type EngineStats, type IndexProgress } from '../core/engine';
+import { describeNode, findNodes } from './show';
+
+const USAGE = `Usage:
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
+  cartograph stats [--store DIR] [--json]
+  cartograph show <name | qualified.name | node id> [--store DIR] [--json]
+
+The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
+
+const STORE_FOLDER = '.cartograph';
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      store: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      exclude: { type: 'string', multiple: true },
+      'max-file-size': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  switch (command) {
+    case 'index':
+      return index(rest[0], values);
+    case 'stats':
+      return stats(values);
+    case 'show':
+      return show(rest.join(' '), values);
+    default:
+      console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string };
+
+async function index(dir: string | undefined, flags: Flags): Promise<number> {
+  if (!dir) {
+    console.error(`cartograph index: which folder?\n\n${USAGE}`);
+    return 2;
+  }
+  const root = path.resolve(dir);
+  const maxFileSize = flags['max-file-size'] ? Number(flags['max-file-size']) : undefined;
+  if (maxFileSize !== undefined && !(maxFileSize > 0)) {
+    console.error(`cartograph index: --max-file-size must be a positive number of bytes`);
+    return 2;
+  }
+  const engine = await Engine.open(root, {
+    storeDir: flags.store ? path.resolve(flags.store) : undefined,
+    exclude: flags.exclude,
+    maxFileSize,
+    log: (m) => console.error(`cartograph: ${m}`),
+  });
+  const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+  let phase = '';
+  const onProgress = (p: IndexProgress) => {
+    if (!bar) return;
+    if (p.phase !== phase) {
+      phase = p.phase;
+      if (bar.isActive) bar.stop();
+      bar.start(Math.max(p.total, 1), p.done, { phase: p.phase.padEnd(7) });
+    } else {
+      bar.setTotal(Math.max(p.total, 1));
+      bar.update(p.done);
+    }
+  };
+  try {
+    const report = await engine.index(onProgress);
+    bar?.stop();
+    const s = engine.stats();
+    const storeBytes = await engine.storeSize();
+    if (flags.json) {
+      console.log(JSON.stringify({ report, stats: s, storeBytes }, null, 2));
+    } else {
+      console.log(
+        `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
+          `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
+      );
+      printStats(s, storeBytes);
+    }
+    return 0;
+  } finally {
+    bar?.stop();
+    await engine.close();
+  }
+}
+
+/** The store named by --store, or the nearest `.cartograph` folder from the current directory up. */
+function locateStore(flag: string | undefined): { root: string; storeDir: string } | undefined {
+  if (flag) {
+    const storeDir = path.resolve(flag);
+    return fs.existsSync(storeDir) ? { root: path.dirname(storeDir), storeDir } : undefined;
+  }
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, STORE_FOLDER);
+    if (fs.existsSync(candidate)) return { root: dir, storeDir: candidate };
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+async function openExisting(flags: Flags): Promise<Engine | undefined> {
+  const found = locateStore(flags.store);
+  if (!found) {
+    console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
+    return undefined;
+  }
+  return Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+}
+
+async function stats(flags: Flags): Promise<number> {
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const s = engine.stats();
+    const storeBytes = await engine.storeSize();
+    if (flags.json) console.log(JSON.stringify({ ...s, storeBytes }, null, 2));
+    else printStats(s, storeBytes);
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+async function show(query: string, flags: Flags): Promise<number> {
+  if (!query) {
+    console.error(`cartograph show: which symbol?\n\n${USAGE}`);
+    return 2;
+  }
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const ids = findNodes(engine.graph.graph, query);
+    const described = ids.map((id) => describeNode(engine.graph.graph, id));
+    if (flags.json) {
+      console.log(JSON.stringify(described, null, 2));
+    } else if (described.length === 0) {
+      console.log(`No node named '${query}'.`);
+    } else {
+      for (const d of described) {
+        const where = d.node.path ? `${d.node.path}${d.node.range ? `:${d.node.range.startLine + 1}` : ''}` : '(outside the repository)';
+        console.log(`${d.node.kind} ${d.node.qname}  ${where}`);
+        if (d.node.signature) console.log(`  ${d.node.signature}`);
+        if (d.node.doc) console.log(`  ${d.node.doc.split('\n')[0]}`);
+        for (const e of d.outgoing) console.log(`  → ${e.kind.padEnd(10)} ${e.qname}  ${e.location}`);
+        for (const e of d.incoming) console.log(`  ← ${e.kind.padEnd(10)} ${e.qname}  ${e.location}`);
+        console.log('');
+      }
+    }
+    return described.length === 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+function printStats(s: EngineStats, storeBytes: number): void {
+  const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`Repository: ${s.root}`);
+  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''})`);
+  console.log(`Nodes: ${nonZero(s.nodes)}`);
+  console.log(`Edges: ${nonZero(s.edges)}`);
+  console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);
+  console.log(`Store: ${s.store.dir ?? '(none)'} — ${s.store.status}${s.store.error ? `: ${s.store.error}` : ''}, ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
+  if (s.skipped.length) {
+    const byReason = new Map<string, number>();
+    for (const k of s.skipped) byReason.set(k.reason, (byReason.get(k.reason) ?? 0) + 1);
+    console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
+    if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error) => {
+    console.error(`cartograph: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

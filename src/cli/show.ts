@@ -1,0 +1,50 @@
+// Name lookup and one-node descriptions for `cartograph show`.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../core/graph/schema';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+export interface EdgeView {
+  kind: string;
+  id: string;
+  qname: string;
+  location: string;
+}
+
+export interface NodeDescription {
+  node: GraphNode;
+  outgoing: EdgeView[];
+  incoming: EdgeView[];
+}
+
+/** Node id, then exact qualified name, then a qualified-name suffix (`Calculator.add`), then the plain name; case-insensitive as a last resort. */
+export function findNodes(graph: Graph, query: string): string[] {
+  if (graph.hasNode(query)) return [query];
+  const q = query.trim();
+  const lower = q.toLowerCase();
+  const tiers: string[][] = [[], [], [], []];
+  graph.forEachNode((id, a) => {
+    if (a.kind === 'Folder') return;
+    if (a.qname === q) tiers[0].push(id);
+    else if (a.qname.endsWith(`.${q}`) || a.qname.endsWith(`/${q}`)) tiers[1].push(id);
+    else if (a.name === q) tiers[2].push(id);
+    else if (a.name.toLowerCase() === lower || a.qname.toLowerCase() === lower) tiers[3].push(id);
+  });
+  return (tiers.find((t) => t.length > 0) ?? []).sort();
+}
+
+export function describeNode(graph: Graph, id: string): NodeDescription {
+  // Incoming: where the other node refers to this one (the site). Outgoing: where the target is defined.
+  const view = (other: string, edge: GraphEdge, incoming: boolean): EdgeView => {
+    const n = graph.getNodeAttributes(other);
+    const line = incoming && edge.line >= 0 ? edge.line + 1 : n.range ? n.range.startLine + 1 : undefined;
+    const location = n.path ? `${n.path}${line !== undefined ? `:${line}` : ''}` : '(external)';
+    return { kind: edge.kind, id: other, qname: n.qname, location };
+  };
+  const outgoing: EdgeView[] = [];
+  const incoming: EdgeView[] = [];
+  graph.forEachOutEdge(id, (_, a, _s, target) => outgoing.push(view(target, a, false)));
+  graph.forEachInEdge(id, (_, a, source) => incoming.push(view(source, a, true)));
+  const order = (a: EdgeView, b: EdgeView) => a.kind.localeCompare(b.kind) || a.qname.localeCompare(b.qname);
+  return { node: graph.getNodeAttributes(id), outgoing: outgoing.sort(order), incoming: incoming.sort(order) };
+}

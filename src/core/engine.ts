@@ -1,0 +1,426 @@
+// The engine's front door: one object per repository that scans, parses, stitches, keeps the graph
+// live through `updateFile` / `removeFile`, and mirrors everything to the LanceDB store. The CLI
+// and the VS Code extension are thin callers of this class; it never imports `vscode`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
+import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type NodeKind } from './graph/schema';
+import { loadTsConfig, type TsConfig } from './graph/tsconfig';
+import { sha1 } from './parse/extractUtil';
+import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
+import { InProcessParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
+import { languageOf } from './parse/parser';
+import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
+import { DEFAULT_MAX_FILE_SIZE, readSourceFile } from './workspace/readSource';
+import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
+
+export interface EngineOptions {
+  /** Store folder; default `<root>/.cartograph`. `null` keeps everything in memory. */
+  storeDir?: string | null;
+  maxFileSize?: number;
+  /** Extra gitignore-style patterns (the `cartograph.exclude` setting). */
+  exclude?: string[];
+  /** Parse worker threads for bulk indexing (default: up to 2); 0 parses in the calling thread. */
+  workers?: number;
+  log?: (message: string) => void;
+}
+
+export type IndexPhase = 'scan' | 'read' | 'parse' | 'resolve' | 'store';
+export interface IndexProgress {
+  phase: IndexPhase;
+  done: number;
+  total: number;
+}
+
+export interface IndexReport {
+  files: number;
+  parsed: number;
+  reused: number;
+  removed: number;
+  skipped: SkippedFile[];
+  /** Milliseconds per phase. */
+  timings: Partial<Record<IndexPhase | 'total', number>>;
+}
+
+export interface EngineStats {
+  root: string;
+  files: number;
+  lines: number;
+  nodes: Partial<Record<NodeKind, number>>;
+  edges: Partial<Record<EdgeKind, number>>;
+  skipped: SkippedFile[];
+  syntaxErrorFiles: number;
+  imports: { internal: number; resolved: number; rate: number };
+  unresolvedReferences: number;
+  store: { dir: string | null; status: string; error?: string };
+}
+
+export interface UpdateTimings {
+  parse: number;
+  graph: number;
+  store: number;
+  resolvedFiles: number;
+}
+
+const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+
+export class Engine {
+  readonly graph: RepositoryGraph;
+  private readonly inProcess = new InProcessParser();
+  private readonly skipped = new Map<string, SkippedFile>();
+  private readonly stored = new Map<string, StoredFile>();
+  private storeStatus: string;
+  private storeError: string | undefined;
+  private ignore: ((relPath: string, isDir: boolean) => boolean) | undefined;
+  lastUpdate: UpdateTimings = { parse: 0, graph: 0, store: 0, resolvedFiles: 0 };
+
+  private constructor(
+    readonly root: string,
+    private readonly options: EngineOptions,
+    private store: GraphStore | null,
+    status: OpenStatus | null,
+  ) {
+    this.graph = new RepositoryGraph(path.basename(root));
+    this.storeStatus = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
+  }
+
+  /** Opens the repository at `root` and its store; a store that cannot open degrades to memory-only. */
+  static async open(root: string, options: EngineOptions = {}): Promise<Engine> {
+    const absRoot = path.resolve(root);
+    const stat = await fs.promises.stat(absRoot).catch(() => undefined);
+    if (!stat?.isDirectory()) throw new Error(`not a folder: ${absRoot}`);
+    const storeDir = options.storeDir === undefined ? path.join(absRoot, '.cartograph') : options.storeDir;
+    let store: GraphStore | null = null;
+    let status: OpenStatus | null = null;
+    let error: string | undefined;
+    if (storeDir !== null) {
+      try {
+        ({ store, status } = await GraphStore.open(storeDir));
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+        options.log?.(`graph store unavailable, continuing in memory: ${error}`);
+      }
+    }
+    const engine = new Engine(absRoot, options, store, status);
+    if (error) {
+      engine.storeStatus = 'unavailable';
+      engine.storeError = error;
+    }
+    if (status?.kind === 'rebuilt') options.log?.(`graph store was rebuilt: ${status.reason}`);
+    await engine.warmStart();
+    return engine;
+  }
+
+  /** Rebuilds the in-memory graph from the per-file graphs in the store (no parsing). */
+  private async warmStart(): Promise<void> {
+    if (!this.store) return;
+    let files: StoredFile[];
+    try {
+      files = (await this.store.loadAll()).files;
+    } catch (err) {
+      this.degradeStore(err);
+      return;
+    }
+    const graphs: FileGraph[] = [];
+    for (const file of files) {
+      if (file.skipped) this.skipped.set(file.path, { path: file.path, reason: file.skipped as SkippedFile['reason'] });
+      else if (file.graph && file.graph.parserVersion === PARSER_VERSION) graphs.push(file.graph);
+      else continue;
+      this.stored.set(file.path, file);
+    }
+    this.graph.apply({ upsert: graphs, tsconfigs: this.loadTsConfigs(graphs.map((g) => g.path)) });
+  }
+
+  /** Brings graph and store in line with the files on disk; only changed files are read and parsed. */
+  async index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport> {
+    const started = performance.now();
+    const timings: IndexReport['timings'] = {};
+    const mark = (phase: IndexPhase, since: number) => (timings[phase] = Math.round(performance.now() - since));
+    let t = performance.now();
+    onProgress?.({ phase: 'scan', done: 0, total: 0 });
+    const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude });
+    this.ignore = undefined;
+    mark('scan', t);
+
+    t = performance.now();
+    const onDisk = new Set(scan.files.map((f) => f.path));
+    const jobs: ParseJob[] = [];
+    const meta = new Map<string, { mtimeMs: number; size: number }>();
+    const newSkips = new Map<string, SkippedFile>(scan.skipped.map((s) => [s.path, s]));
+    const touched: StoredFile[] = [];
+    let reused = 0;
+    let read = 0;
+    for (const entry of scan.files) {
+      throwIfAborted(signal);
+      const previous = this.stored.get(entry.path);
+      const known = previous && !previous.skipped && this.graph.fileGraph(entry.path);
+      if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size) {
+        reused++;
+        continue;
+      }
+      const result = await readSourceFile(entry.absPath, this.maxFileSize);
+      onProgress?.({ phase: 'read', done: ++read, total: scan.files.length });
+      if (!result.ok) {
+        newSkips.set(entry.path, { path: entry.path, reason: result.reason, detail: result.detail });
+        continue;
+      }
+      meta.set(entry.path, { mtimeMs: result.mtimeMs, size: result.size });
+      if (known && known.hash === sha1(result.text)) {
+        reused++;
+        touched.push({ ...previous, mtimeMs: result.mtimeMs, size: result.size });
+        continue;
+      }
+      jobs.push({ path: entry.path, language: entry.language, text: result.text });
+    }
+    mark('read', t);
+
+    t = performance.now();
+    const parsed = await this.parseMany(jobs, (done) => onProgress?.({ phase: 'parse', done, total: jobs.length }));
+    throwIfAborted(signal);
+    mark('parse', t);
+
+    t = performance.now();
+    onProgress?.({ phase: 'resolve', done: 0, total: 1 });
+    const upserts: FileGraph[] = [];
+    for (const outcome of parsed) {
+      if (outcome.ok) upserts.push(outcome.graph);
+      else newSkips.set(outcome.path, { path: outcome.path, reason: 'parse-error' as SkippedFile['reason'], detail: outcome.error });
+    }
+    const removals = this.graph.filePaths().filter((p) => !onDisk.has(p) || newSkips.has(p));
+    const coldBuild = this.graph.filePaths().length === 0;
+    const diff = this.graph.apply({
+      upsert: upserts,
+      remove: removals,
+      tsconfigs: this.loadTsConfigs([...onDisk]),
+    });
+    mark('resolve', t);
+
+    t = performance.now();
+    onProgress?.({ phase: 'store', done: 0, total: 1 });
+    const fileRows: StoredFile[] = [...upserts.map((g) => this.storedRow(g, meta.get(g.path))), ...touched];
+    const skipRows: StoredFile[] = [...newSkips.values()].map((s) => skippedRow(s));
+    const goneSkips = [...this.skipped.keys()].filter((p) => !newSkips.has(p));
+    this.skipped.clear();
+    for (const s of newSkips.values()) this.skipped.set(s.path, s);
+    for (const p of [...removals, ...goneSkips]) this.stored.delete(p);
+    for (const row of [...fileRows, ...skipRows]) this.stored.set(row.path, row);
+    if (coldBuild && this.store) {
+      await this.writeStore(() => this.store!.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]));
+    } else {
+      await this.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
+    }
+    mark('store', t);
+    timings.total = Math.round(performance.now() - started);
+    return { files: onDisk.size, parsed: upserts.length, reused, removed: removals.length, skipped: [...newSkips.values()], timings };
+  }
+
+  /** Re-indexes one file from `text` (an editor buffer) or from disk; a file that is gone is removed. */
+  async updateFile(filePath: string, text?: string): Promise<GraphDiff> {
+    const rel = this.relative(filePath);
+    const language = languageOf(rel);
+    if (!language || (await this.isIgnored(rel))) return emptyDiff();
+    let mtimeMs = Date.now();
+    let size = text?.length ?? 0;
+    if (text === undefined) {
+      const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
+      if (!result.ok) {
+        const diff = await this.removeFile(rel);
+        if (result.reason !== 'vanished') {
+          const skip = { path: rel, reason: result.reason, detail: result.detail };
+          this.skipped.set(rel, skip);
+          this.stored.set(rel, skippedRow(skip));
+          await this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
+        }
+        return diff;
+      }
+      ({ text, mtimeMs, size } = result);
+    }
+    let t = performance.now();
+    const outcome = (await this.inProcess.parse([{ path: rel, language, text }]))[0];
+    const parse = performance.now() - t;
+    if (!outcome.ok) {
+      this.log(`could not extract ${rel}: ${outcome.error}`);
+      return emptyDiff();
+    }
+    t = performance.now();
+    const tsconfigs = TSCONFIG_NAMES.some((n) => rel.endsWith(n)) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
+    const diff = this.graph.apply({ upsert: [outcome.graph], tsconfigs });
+    const graph = performance.now() - t;
+    const resolvedFiles = this.graph.lastApply.resolved;
+    this.skipped.delete(rel);
+    const row = this.storedRow(outcome.graph, { mtimeMs, size });
+    this.stored.set(rel, row);
+    t = performance.now();
+    await this.persist(diff, { upsert: [row], remove: [] });
+    this.lastUpdate = { parse, graph, store: performance.now() - t, resolvedFiles };
+    return diff;
+  }
+
+  async removeFile(filePath: string): Promise<GraphDiff> {
+    const rel = this.relative(filePath);
+    const known = this.graph.fileGraph(rel) !== undefined || this.skipped.has(rel);
+    if (!known) return emptyDiff();
+    const diff = this.graph.apply({ remove: [rel] });
+    this.skipped.delete(rel);
+    this.stored.delete(rel);
+    await this.persist(diff, { upsert: [], remove: [rel] });
+    return diff;
+  }
+
+  stats(): EngineStats {
+    const nodes: EngineStats['nodes'] = {};
+    const edges: EngineStats['edges'] = {};
+    for (const kind of NODE_KINDS) nodes[kind] = 0;
+    for (const kind of EDGE_KINDS) edges[kind] = 0;
+    this.graph.graph.forEachNode((_, a) => (nodes[a.kind] = (nodes[a.kind] ?? 0) + 1));
+    this.graph.graph.forEachEdge((_, a) => (edges[a.kind] = (edges[a.kind] ?? 0) + 1));
+    let lines = 0;
+    let syntaxErrorFiles = 0;
+    for (const p of this.graph.filePaths()) {
+      const g = this.graph.fileGraph(p)!;
+      lines += g.lines;
+      if (g.syntaxErrors > 0) syntaxErrorFiles++;
+    }
+    const imports = this.graph.importStats();
+    return {
+      root: this.root,
+      files: this.graph.filePaths().length,
+      lines,
+      nodes,
+      edges,
+      skipped: [...this.skipped.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+      syntaxErrorFiles,
+      imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
+      unresolvedReferences: this.graph.unresolvedReferences(),
+      store: { dir: this.store?.dir ?? null, status: this.storeStatus, error: this.storeError },
+    };
+  }
+
+  async storeSize(): Promise<number> {
+    return this.store ? this.store.sizeOnDisk() : 0;
+  }
+
+  async close(): Promise<void> {
+    await this.bulk?.close();
+    this.bulk = undefined;
+    await this.store?.close();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private bulk: ParseService | undefined;
+
+  private async parseMany(jobs: ParseJob[], onFile: (done: number) => void) {
+    const workers = this.options.workers ?? 2;
+    // Worker start-up (~100 ms) only pays off for real batches.
+    if (workers === 0 || jobs.length < 32) return this.inProcess.parse(jobs, onFile);
+    this.bulk ??= new WorkerParser(workers);
+    return this.bulk.parse(jobs, onFile);
+  }
+
+  private get maxFileSize(): number {
+    return this.options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+  }
+
+  private relative(filePath: string): string {
+    const rel = path.isAbsolute(filePath) ? path.relative(this.root, filePath) : filePath;
+    return rel.split(path.sep).join('/');
+  }
+
+  private async isIgnored(rel: string): Promise<boolean> {
+    this.ignore ??= await createIgnoreMatcher(this.root, this.options.exclude);
+    return this.ignore(rel, false);
+  }
+
+  private storedRow(graph: FileGraph, meta?: { mtimeMs: number; size: number }): StoredFile {
+    return {
+      path: graph.path,
+      hash: graph.hash,
+      mtimeMs: meta?.mtimeMs ?? 0,
+      size: meta?.size ?? 0,
+      language: graph.language,
+      parserVersion: PARSER_VERSION,
+      graph,
+      skipped: null,
+    };
+  }
+
+  private loadTsConfigs(paths: string[]): TsConfig[] {
+    const dirs = new Set<string>();
+    for (const p of paths) {
+      if (languageOf(p) === 'python') continue;
+      for (let dir = path.posix.dirname(p); ; dir = path.posix.dirname(dir)) {
+        const key = dir === '.' ? '' : dir;
+        if (dirs.has(key)) break;
+        dirs.add(key);
+        if (key === '') break;
+      }
+    }
+    const read = (rel: string) => {
+      try {
+        return fs.readFileSync(path.join(this.root, rel), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    const configs: TsConfig[] = [];
+    for (const dir of [...dirs].sort()) {
+      for (const name of TSCONFIG_NAMES) {
+        const config = loadTsConfig(dir ? `${dir}/${name}` : name, read);
+        if (config) {
+          configs.push(config);
+          break;
+        }
+      }
+    }
+    return configs;
+  }
+
+  private allNodes() {
+    return this.graph.graph.mapNodes((_, a) => a);
+  }
+
+  private allEdges() {
+    return this.graph.graph.mapEdges((_, a) => a);
+  }
+
+  private async persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): Promise<void> {
+    if (!this.store) return;
+    const storeDiff: StoreDiff = { nodes: diff.nodes, edges: diff.edges, files };
+    await this.writeStore(() => this.store!.apply(storeDiff));
+  }
+
+  /** A failing store write must not lose the graph: log it and carry on in memory. */
+  private async writeStore(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.degradeStore(err);
+    }
+  }
+
+  private degradeStore(err: unknown): void {
+    this.storeError = err instanceof Error ? err.message : String(err);
+    this.storeStatus = 'unavailable';
+    this.log(`graph store failed, continuing in memory: ${this.storeError}`);
+    const store = this.store;
+    this.store = null;
+    void store?.close().catch(() => undefined);
+  }
+
+  private log(message: string): void {
+    this.options.log?.(message);
+  }
+}
+
+function emptyDiff(): GraphDiff {
+  return { nodes: { upsert: [], remove: [] }, edges: { upsert: [], remove: [] } };
+}
+
+function skippedRow(skip: SkippedFile): StoredFile {
+  return { path: skip.path, hash: '', mtimeMs: 0, size: 0, language: '', parserVersion: PARSER_VERSION, graph: null, skipped: skip.reason };
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new Error('indexing cancelled');
+}

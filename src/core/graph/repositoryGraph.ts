@@ -1,0 +1,373 @@
+// The repository knowledge graph in memory (graphology), kept equal to a from-scratch build of the
+// current tree through per-file deltas (RPG-Encoder's add / modify / delete). Each file owns its
+// module, its definitions and the edges that start in it; Folder and External nodes are derived
+// and reference-counted. A batch of file changes re-resolves the changed files and exactly the
+// files that consulted something the change can affect (see moduleKeys.ts).
+import { MultiDirectedGraph } from 'graphology';
+import type { FileGraph } from '../parse/fileGraph';
+import { indexOf } from './fileIndex';
+import {
+  TSCONFIG_KEY, compareRank, dirOf, fileKey, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
+} from './moduleKeys';
+import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
+import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
+import { TsConfigSet, type TsConfig } from './tsconfig';
+
+export interface GraphDiff {
+  nodes: { upsert: GraphNode[]; remove: string[] };
+  edges: { upsert: GraphEdge[]; remove: string[] };
+}
+
+export interface FileChanges {
+  upsert?: FileGraph[];
+  remove?: string[];
+  /** The full current set of tsconfig/jsconfig files, when it may have changed. */
+  tsconfigs?: TsConfig[];
+}
+
+export interface ApplyStats {
+  /** Files re-resolved in this batch (changed ones plus their affected dependents). */
+  resolved: number;
+}
+
+export class RepositoryGraph {
+  readonly graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
+  private readonly files = new Map<string, FileGraph>();
+  private readonly resolutions = new Map<string, FileResolution>();
+  private readonly providers = new Map<string, Set<string>>();
+  private readonly bestProvider = new Map<string, string | undefined>();
+  private readonly consumers = new Map<string, Set<string>>();
+  private readonly providedBy = new Map<string, string[]>();
+  private initDirs = new Set<string>();
+  private readonly externalEdges = new Map<string, number>();
+  private readonly folderModules = new Map<string, number>();
+  private tsconfigs = new TsConfigSet();
+  private tsconfigJson = '[]';
+  lastApply: ApplyStats = { resolved: 0 };
+
+  constructor(readonly rootName: string) {}
+
+  fileGraph(path: string): FileGraph | undefined {
+    return this.files.get(path);
+  }
+
+  filePaths(): string[] {
+    return [...this.files.keys()];
+  }
+
+  importStats(): ImportStats {
+    const total: ImportStats = { internal: 0, resolved: 0, unresolvedSamples: [] };
+    for (const [path, res] of this.resolutions) {
+      total.internal += res.imports.internal;
+      total.resolved += res.imports.resolved;
+      for (const s of res.imports.unresolvedSamples) if (total.unresolvedSamples.length < 20) total.unresolvedSamples.push(`${path}: ${s}`);
+    }
+    return total;
+  }
+
+  unresolvedReferences(): number {
+    let n = 0;
+    for (const res of this.resolutions.values()) n += res.unresolvedRefs;
+    return n;
+  }
+
+  /** Applies a batch of file changes and returns what changed in the graph. */
+  apply(changes: FileChanges): GraphDiff {
+    const diff = new DiffCollector();
+    const removed = new Set<string>();
+    const added = new Set<string>();
+    const dirty = new Set<string>();
+    const changedKeys = new Set<string>();
+
+    for (const path of changes.remove ?? []) {
+      if (!this.files.has(path)) continue;
+      this.files.delete(path);
+      removed.add(path);
+    }
+    for (const file of changes.upsert ?? []) {
+      const old = this.files.get(file.path);
+      this.files.set(file.path, file);
+      dirty.add(file.path);
+      if (removed.delete(file.path)) {
+        // removed and re-created in one batch: a modification
+        changedKeys.add(fileKey(file.path));
+      } else if (!old) added.add(file.path);
+      else if (indexOf(old).interfaceSignature !== indexOf(file).interfaceSignature) changedKeys.add(fileKey(file.path));
+    }
+
+    if (changes.tsconfigs) {
+      const json = JSON.stringify(changes.tsconfigs);
+      if (json !== this.tsconfigJson) {
+        this.tsconfigJson = json;
+        this.tsconfigs = new TsConfigSet(changes.tsconfigs);
+        changedKeys.add(TSCONFIG_KEY);
+      }
+    }
+
+    // Packages: adding or removing an __init__.py renames every module beneath it.
+    const initTouched = [...added, ...removed].some(isPythonPackageInit);
+    let rekey: Iterable<string> = [...added, ...removed];
+    if (initTouched) {
+      this.initDirs = new Set([...this.files.keys()].filter(isPythonPackageInit).map((p) => (p.includes('/') ? dirOf(p) : '')));
+      const python = [...this.files.values()].filter((f) => f.language === 'python').map((f) => f.path);
+      for (const path of python) dirty.add(path);
+      rekey = new Set([...rekey, ...python]);
+    }
+    for (const path of rekey) {
+      for (const key of this.providedBy.get(path) ?? []) {
+        this.providers.get(key)?.delete(path);
+        changedKeys.add(key);
+      }
+      this.providedBy.delete(path);
+      const file = this.files.get(path);
+      if (!file) continue;
+      const keys = providedKeys(path, file.language, this.initDirs, this.rootName);
+      this.providedBy.set(path, keys);
+      for (const key of keys) {
+        let set = this.providers.get(key);
+        if (!set) this.providers.set(key, (set = new Set()));
+        set.add(path);
+        changedKeys.add(key);
+      }
+    }
+    for (const key of changedKeys) {
+      this.bestProvider.delete(key);
+      for (const consumer of this.consumers.get(key) ?? []) if (this.files.has(consumer)) dirty.add(consumer);
+    }
+
+    const resolver = new Resolver(this.world());
+    const fresh = new Map<string, FileResolution>();
+    for (const path of dirty) fresh.set(path, resolver.resolveFile(path));
+    this.lastApply = { resolved: dirty.size };
+
+    // 1. edges that went away or changed
+    for (const path of [...dirty, ...removed]) {
+      const before = this.resolutions.get(path);
+      if (!before) continue;
+      const after = new Map((fresh.get(path)?.edges ?? []).map((e) => [e.id, e]));
+      for (const edge of before.edges) if (!after.has(edge.id)) this.dropEdge(edge, diff);
+    }
+    // 2. folders of removed modules, then the modules' own nodes
+    for (const path of removed) this.unlinkFolder(path, diff);
+    for (const path of [...dirty, ...removed]) {
+      const before = this.resolutions.get(path);
+      if (!before) continue;
+      const after = new Set((fresh.get(path)?.nodes ?? []).map((n) => n.id));
+      for (const node of before.nodes) {
+        if (after.has(node.id) || !this.graph.hasNode(node.id)) continue;
+        this.graph.dropNode(node.id);
+        diff.removeNode(node.id);
+      }
+    }
+    // 3. nodes that are new or changed, with their folders
+    for (const [path, res] of fresh) {
+      const before = new Map((this.resolutions.get(path)?.nodes ?? []).map((n) => [n.id, n]));
+      for (const node of res.nodes) {
+        const old = before.get(node.id);
+        if (!old) {
+          this.graph.addNode(node.id, node);
+          diff.upsertNode(node);
+        } else if (!sameNode(old, node)) {
+          this.graph.replaceNodeAttributes(node.id, node);
+          diff.upsertNode(node);
+        }
+      }
+      if (added.has(path)) this.linkFolder(path, diff);
+    }
+    // 4. edges that are new or changed
+    for (const [path, res] of fresh) {
+      const before = new Map((this.resolutions.get(path)?.edges ?? []).map((e) => [e.id, e]));
+      for (const edge of res.edges) {
+        const old = before.get(edge.id);
+        if (!old) this.addEdge(edge, diff);
+        else if (old.line !== edge.line) {
+          this.graph.replaceEdgeAttributes(edge.id, edge);
+          diff.upsertEdge(edge);
+        }
+      }
+    }
+    // 5. externals nobody points at any more
+    for (const [id, count] of this.externalEdges) {
+      if (count > 0) continue;
+      this.externalEdges.delete(id);
+      if (this.graph.hasNode(id)) {
+        this.graph.dropNode(id);
+        diff.removeNode(id);
+      }
+    }
+
+    for (const path of removed) this.setResolution(path, undefined);
+    for (const [path, res] of fresh) this.setResolution(path, res);
+    return diff.result();
+  }
+
+  private world(): World {
+    return {
+      file: (path) => this.files.get(path),
+      provider: (key) => {
+        if (this.bestProvider.has(key)) return this.bestProvider.get(key);
+        let best: string | undefined;
+        for (const path of this.providers.get(key) ?? []) {
+          if (best === undefined || compareRank(providerRank(path, key), providerRank(best, key)) < 0) best = path;
+        }
+        this.bestProvider.set(key, best);
+        return best;
+      },
+      moduleName: (path) => {
+        const file = this.files.get(path);
+        if (file?.language === 'python') return pythonModuleName(path, this.initDirs, this.rootName);
+        return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
+      },
+      tsconfigs: this.tsconfigs,
+    };
+  }
+
+  private setResolution(path: string, res: FileResolution | undefined): void {
+    const before = this.resolutions.get(path);
+    for (const key of before?.consumed ?? []) this.consumers.get(key)?.delete(path);
+    if (!res) {
+      this.resolutions.delete(path);
+      return;
+    }
+    this.resolutions.set(path, res);
+    for (const key of res.consumed) {
+      let set = this.consumers.get(key);
+      if (!set) this.consumers.set(key, (set = new Set()));
+      set.add(path);
+    }
+  }
+
+  private addEdge(edge: GraphEdge, diff: DiffCollector): void {
+    if (edge.target.startsWith('ext:')) {
+      const count = this.externalEdges.get(edge.target) ?? 0;
+      this.externalEdges.set(edge.target, count + 1);
+      if (!this.graph.hasNode(edge.target)) {
+        const node = externalNode(edge.target);
+        this.graph.addNode(node.id, node);
+        diff.upsertNode(node);
+      }
+    }
+    this.graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
+    diff.upsertEdge(edge);
+  }
+
+  private dropEdge(edge: GraphEdge, diff: DiffCollector): void {
+    if (edge.target.startsWith('ext:')) this.externalEdges.set(edge.target, (this.externalEdges.get(edge.target) ?? 1) - 1);
+    if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
+    diff.removeEdge(edge.id);
+  }
+
+  /** Counts a new module into its folders, creating Folder nodes and CONTAINS edges down from the root. */
+  private linkFolder(path: string, diff: DiffCollector): void {
+    const chain = folderChain(path);
+    for (let i = 0; i < chain.length; i++) {
+      const dir = chain[i];
+      const count = this.folderModules.get(dir) ?? 0;
+      this.folderModules.set(dir, count + 1);
+      if (count > 0) continue;
+      const node = folderNode(dir, this.rootName);
+      this.graph.addNode(node.id, node);
+      diff.upsertNode(node);
+      if (i > 0) this.addEdge(derivedEdge(folderId(chain[i - 1]), node.id), diff);
+    }
+    this.addEdge(derivedEdge(folderId(chain[chain.length - 1]), moduleId(path)), diff);
+  }
+
+  private unlinkFolder(path: string, diff: DiffCollector): void {
+    const chain = folderChain(path);
+    this.dropEdge(derivedEdge(folderId(chain[chain.length - 1]), moduleId(path)), diff);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const dir = chain[i];
+      const count = (this.folderModules.get(dir) ?? 1) - 1;
+      if (count > 0) {
+        this.folderModules.set(dir, count);
+        continue;
+      }
+      this.folderModules.delete(dir);
+      if (i > 0) this.dropEdge(derivedEdge(folderId(chain[i - 1]), folderId(dir)), diff);
+      this.graph.dropNode(folderId(dir));
+      diff.removeNode(folderId(dir));
+    }
+  }
+}
+
+/** '' (root), 'a', 'a/b' for 'a/b/c.py'. */
+function folderChain(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
+}
+
+function folderNode(dir: string, rootName: string): GraphNode {
+  return {
+    id: folderId(dir),
+    kind: 'Folder',
+    name: dir === '' ? rootName : dir.split('/').pop()!,
+    qname: dir === '' ? rootName : dir,
+    path: dir,
+    language: '',
+    range: null,
+    signature: '',
+    doc: '',
+    hash: '',
+    exported: true,
+  };
+}
+
+function externalNode(id: string): GraphNode {
+  const name = id.slice(id.indexOf(':', 4) + 1);
+  return {
+    id,
+    kind: 'External',
+    name: name.split(/[./]/).filter(Boolean).pop() ?? name,
+    qname: name,
+    path: '',
+    language: '',
+    range: null,
+    signature: '',
+    doc: '',
+    hash: '',
+    exported: true,
+  };
+}
+
+function derivedEdge(source: string, target: string): GraphEdge {
+  return { id: edgeId('CONTAINS', source, target), kind: 'CONTAINS', source, target, line: -1, owner: '' };
+}
+
+function sameNode(a: GraphNode, b: GraphNode): boolean {
+  return (
+    a.kind === b.kind && a.name === b.name && a.qname === b.qname && a.signature === b.signature && a.doc === b.doc &&
+    a.hash === b.hash && a.exported === b.exported && a.language === b.language &&
+    JSON.stringify(a.range) === JSON.stringify(b.range)
+  );
+}
+
+class DiffCollector {
+  private readonly nodeUpserts = new Map<string, GraphNode>();
+  private readonly nodeRemovals = new Set<string>();
+  private readonly edgeUpserts = new Map<string, GraphEdge>();
+  private readonly edgeRemovals = new Set<string>();
+
+  upsertNode(node: GraphNode): void {
+    this.nodeRemovals.delete(node.id);
+    this.nodeUpserts.set(node.id, node);
+  }
+  removeNode(id: string): void {
+    this.nodeUpserts.delete(id);
+    this.nodeRemovals.add(id);
+  }
+  upsertEdge(edge: GraphEdge): void {
+    this.edgeRemovals.delete(edge.id);
+    this.edgeUpserts.set(edge.id, edge);
+  }
+  removeEdge(id: string): void {
+    this.edgeUpserts.delete(id);
+    this.edgeRemovals.add(id);
+  }
+  result(): GraphDiff {
+    return {
+      nodes: { upsert: [...this.nodeUpserts.values()], remove: [...this.nodeRemovals] },
+      edges: { upsert: [...this.edgeUpserts.values()], remove: [...this.edgeRemovals] },
+    };
+  }
+}

@@ -1,0 +1,121 @@
+// Parsing as a service: in-process for single-file updates (no IPC on the save path), and a pool of
+// worker threads for bulk indexing so two cores parse at once and the caller's event loop stays free.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Language } from '../graph/schema';
+import { extractFile } from './extract';
+import type { FileGraph } from './fileGraph';
+import { ParserPool, findGrammarsDir } from './parser';
+
+export interface ParseJob {
+  path: string;
+  language: Language;
+  text: string;
+}
+
+/** A per-file outcome: one file that cannot be extracted never stops the others. */
+export type ParseOutcome = { ok: true; graph: FileGraph } | { ok: false; path: string; error: string };
+
+export interface ParseService {
+  parse(jobs: ParseJob[], onFile?: (done: number) => void): Promise<ParseOutcome[]>;
+  close(): Promise<void>;
+}
+
+export async function parseInProcess(pool: ParserPool, job: ParseJob): Promise<ParseOutcome> {
+  try {
+    return { ok: true, graph: await extractFile(pool, job.path, job.language, job.text) };
+  } catch (error) {
+    return { ok: false, path: job.path, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export class InProcessParser implements ParseService {
+  constructor(private readonly pool = new ParserPool()) {}
+
+  async parse(jobs: ParseJob[], onFile?: (done: number) => void): Promise<ParseOutcome[]> {
+    const out: ParseOutcome[] = [];
+    for (const job of jobs) {
+      out.push(await parseInProcess(this.pool, job));
+      onFile?.(out.length);
+      // Yield between files so a long batch never holds the event loop for more than one file.
+      if (out.length % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {}
+}
+
+interface WorkerRequest {
+  id: number;
+  jobs: ParseJob[];
+}
+interface WorkerReply {
+  id: number;
+  outcomes: ParseOutcome[];
+}
+
+/** Where the worker script is: next to the bundle in dist/, or the TypeScript source under tsx. */
+function workerEntry(): { file: string; execArgv: string[] } {
+  const bundled = path.join(__dirname, 'parseWorker.js');
+  if (fs.existsSync(bundled)) return { file: bundled, execArgv: [] };
+  return { file: path.join(__dirname, 'parseWorker.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+export class WorkerParser implements ParseService {
+  private readonly workers: Worker[] = [];
+  private nextId = 0;
+  private readonly pending = new Map<number, (outcomes: ParseOutcome[]) => void>();
+
+  constructor(count = Math.max(1, Math.min(2, os.cpus().length))) {
+    const { file, execArgv } = workerEntry();
+    const grammarsDir = findGrammarsDir();
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(file, { execArgv, workerData: { grammarsDir } });
+      worker.on('message', (reply: WorkerReply) => {
+        this.pending.get(reply.id)?.(reply.outcomes);
+        this.pending.delete(reply.id);
+      });
+      this.workers.push(worker);
+    }
+  }
+
+  async parse(jobs: ParseJob[], onFile?: (done: number) => void): Promise<ParseOutcome[]> {
+    // Small chunks keep both workers busy to the end and let progress move steadily.
+    const chunks: ParseJob[][] = [];
+    for (let i = 0; i < jobs.length; i += 16) chunks.push(jobs.slice(i, i + 16));
+    const results: ParseOutcome[][] = new Array(chunks.length);
+    let next = 0;
+    let done = 0;
+    const run = async (worker: Worker) => {
+      while (next < chunks.length) {
+        const index = next++;
+        results[index] = await this.request(worker, chunks[index]);
+        done += chunks[index].length;
+        onFile?.(done);
+      }
+    };
+    await Promise.all(this.workers.map(run));
+    return results.flat();
+  }
+
+  private request(worker: Worker, jobs: ParseJob[]): Promise<ParseOutcome[]> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      worker.once('error', onError);
+      this.pending.set(id, (outcomes) => {
+        worker.off('error', onError);
+        resolve(outcomes);
+      });
+      worker.postMessage({ id, jobs } satisfies WorkerRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.workers.length = 0;
+  }
+}

@@ -1,0 +1,391 @@
+// Python extractor (RANGER stage 1). One tree-sitter query returns every node of interest in
+// document order; a first pass builds definitions, imports and local scopes, a second turns calls,
+// attribute chains and identifiers into symbolic references. Only declaration-level nodes are
+// visited from JS; expressions are reached through query captures.
+import { Query, type Node } from 'web-tree-sitter';
+import type { Extracted } from './extract';
+import type { ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+
+// Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
+// return values...): definitional positions (parameters, keyword names, def names, import names)
+// never match, and the capture count drops by ~5x against `(identifier) @id`.
+const VALUE_POSITIONS = [
+  '(argument_list (identifier) @id)', '(keyword_argument value: (identifier) @id)', '(assignment right: (identifier) @id)',
+  '(type (identifier) @id)', '(generic_type (identifier) @id)', '(return_statement (identifier) @id)',
+  '(decorator (identifier) @id)', '(list (identifier) @id)', '(tuple (identifier) @id)', '(set (identifier) @id)',
+  '(pair value: (identifier) @id)', '(expression_list (identifier) @id)', '(comparison_operator (identifier) @id)',
+  '(boolean_operator (identifier) @id)', '(binary_operator (identifier) @id)', '(not_operator (identifier) @id)',
+  '(conditional_expression (identifier) @id)', '(subscript (identifier) @id)', '(raise_statement (identifier) @id)',
+  '(except_clause (identifier) @id)', '(parenthesized_expression (identifier) @id)', '(list_splat (identifier) @id)',
+  '(yield (identifier) @id)', '(lambda body: (identifier) @id)', '(default_parameter value: (identifier) @id)',
+  '(typed_default_parameter value: (identifier) @id)',
+];
+const QUERY_SOURCE = `
+(decorated_definition) @decorated
+(class_definition) @class
+(function_definition) @function
+(import_statement) @import
+(import_from_statement) @import
+(assignment) @assign
+(call function: (_) @callee)
+(attribute) @attr
+${VALUE_POSITIONS.join('\n')}
+`;
+
+const queries = new WeakMap<object, Query>();
+function queryFor(root: Node): Query {
+  const language = root.tree.language;
+  let query = queries.get(language);
+  if (!query) {
+    query = new Query(language, QUERY_SOURCE);
+    queries.set(language, query);
+  }
+  return query;
+}
+
+/** A definition under construction: its byte span decides which captures fall inside it. */
+interface Scope {
+  sym: SymbolDef;
+  end: number;
+  /** Names bound locally (parameters, assignment targets): references through them are not module names. */
+  locals: Set<string>;
+  /** Locals whose class is known (`c: Calculator`, `c = Calculator()`): chain head is rewritten to the class. */
+  typed: Map<string, string[]>;
+  /** Name of the first parameter of a method (`self`/`cls`), if any. */
+  receiver?: string;
+}
+
+const CHAIN = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*$/;
+const SUPER_CALL = /^super\s*\([^()]*\)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)$/;
+
+function chainOf(text: string): string[] | null {
+  if (!CHAIN.test(text)) return null;
+  return text.split('.').map((part) => part.trim());
+}
+
+export function extractPython(root: Node): Extracted {
+  const source = root.text;
+  const captures = queryFor(root).captures(root);
+  const table = new SymbolTable();
+  const imports: ImportBinding[] = [];
+  const scopes = new Map<string, Scope>();
+  const scopeByStart = new Map<number, Scope>();
+  const moduleNames = new Set<string>();
+  const defNames = new Set<string>();
+  /** startIndex of def/class nodes already handled through their decorated_definition. */
+  const decoratedDefs = new Set<number>();
+  /** startIndex of identifiers that name something being defined. */
+  const definingNames = new Set<number>();
+  /** Spans whose identifiers are not references (import statements). */
+  const importSpans: Array<[number, number]> = [];
+  const stack: Scope[] = [];
+
+  const enclosing = (start: number): Scope | undefined => {
+    while (stack.length > 0 && start >= stack[stack.length - 1].end) stack.pop();
+    return stack[stack.length - 1];
+  };
+
+  // Pass 1: definitions, imports, locals.
+  for (const { name, node } of captures) {
+    switch (name) {
+      case 'decorated': {
+        const def = node.childForFieldName('definition');
+        if (!def) break;
+        decoratedDefs.add(def.startIndex);
+        defineScope(def, node);
+        break;
+      }
+      case 'class':
+      case 'function':
+        if (!decoratedDefs.has(node.startIndex)) defineScope(node, node);
+        break;
+      case 'import':
+        importSpans.push([node.startIndex, node.endIndex]);
+        collectImports(node, enclosing(node.startIndex));
+        break;
+      case 'assign':
+        collectAssignment(node, enclosing(node.startIndex));
+        break;
+    }
+  }
+
+  function defineScope(def: Node, outer: Node): void {
+    const parentScope = enclosing(outer.startIndex);
+    const nameNode = def.childForFieldName('name');
+    const body = def.childForFieldName('body');
+    if (!nameNode || !body) return;
+    definingNames.add(nameNode.startIndex);
+    const isClass = def.type === 'class_definition';
+    const parentKind = parentScope?.sym.kind;
+    const kind: SymbolKind = isClass ? 'Class' : parentKind === 'Class' ? 'Method' : 'Function';
+    const name = nameNode.text;
+    const header = source.slice(def.startIndex, body.startIndex).replace(/:\s*$/, '');
+    const sym = table.add(
+      symbolDef(kind, name, parentScope?.sym.localId ?? null, outer, header, docstringOf(body), isPublic(name, parentScope)),
+    );
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map() };
+    if (!parentScope) moduleNames.add(name);
+    defNames.add(name);
+    if (!isClass) collectParameters(def, scope, kind === 'Method');
+    scopes.set(sym.localId, scope);
+    scopeByStart.set(outer.startIndex, scope);
+    stack.push(scope);
+  }
+
+  function collectParameters(def: Node, scope: Scope, isMethod: boolean): void {
+    const params = def.childForFieldName('parameters');
+    if (!params) return;
+    let first = true;
+    for (const param of params.namedChildren) {
+      if (!param) continue;
+      let nameNode: Node | null = null;
+      let typeNode: Node | null = null;
+      switch (param.type) {
+        case 'identifier':
+          nameNode = param;
+          break;
+        case 'typed_parameter':
+          nameNode = param.namedChildren.find((c) => c?.type === 'identifier') ?? null;
+          typeNode = param.childForFieldName('type');
+          break;
+        case 'default_parameter':
+        case 'typed_default_parameter':
+          nameNode = param.childForFieldName('name');
+          typeNode = param.childForFieldName('type');
+          break;
+        case 'list_splat_pattern':
+        case 'dictionary_splat_pattern':
+          nameNode = param.namedChildren.find((c) => c?.type === 'identifier') ?? null;
+          break;
+      }
+      if (!nameNode) continue;
+      const paramName = nameNode.text;
+      scope.locals.add(paramName);
+      if (first && isMethod && (paramName === 'self' || paramName === 'cls')) scope.receiver = paramName;
+      first = false;
+      const typeChain = typeNode ? chainOf(typeNode.text) : null;
+      if (typeChain) scope.typed.set(paramName, typeChain);
+    }
+  }
+
+  function collectImports(node: Node, scope: Scope | undefined): void {
+    const line = node.startPosition.row;
+    const scopeId = scope?.sym.localId ?? null;
+    const bind = (local: string, module: string, imported: string | null) => {
+      imports.push({ local, module, imported, line, scope: scopeId });
+      if (!local) return;
+      if (scope) scope.locals.add(local);
+      else moduleNames.add(local);
+    };
+    if (node.type === 'import_statement') {
+      for (const item of node.childrenForFieldName('name')) {
+        if (!item) continue;
+        if (item.type === 'aliased_import') {
+          const module = item.childForFieldName('name')?.text ?? '';
+          bind(item.childForFieldName('alias')?.text ?? module, module, null);
+        } else {
+          // `import a.b.c` binds `a`; resolution walks to a.b.c through submodules.
+          const module = item.text;
+          bind(module.split('.')[0], module, null);
+        }
+      }
+      return;
+    }
+    const moduleNode = node.childForFieldName('module_name');
+    if (!moduleNode) return;
+    const module = moduleNode.text.replace(/\s+/g, '');
+    if (module === '__future__') return;
+    let named = false;
+    for (const item of node.childrenForFieldName('name')) {
+      if (!item) continue;
+      named = true;
+      if (item.type === 'aliased_import') {
+        const imported = item.childForFieldName('name')?.text ?? '';
+        bind(item.childForFieldName('alias')?.text ?? imported, module, imported);
+      } else {
+        bind(item.text, module, item.text);
+      }
+    }
+    if (!named && node.namedChildren.some((c) => c?.type === 'wildcard_import')) bind('', module, '*');
+  }
+
+  function collectAssignment(node: Node, scope: Scope | undefined): void {
+    const left = node.childForFieldName('left');
+    if (!left) return;
+    const right = node.childForFieldName('right');
+    const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
+    const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
+    for (const target of targets) {
+      if (!target) continue;
+      if (target.type === 'identifier') {
+        const name = target.text;
+        definingNames.add(target.startIndex);
+        if (!scope) {
+          moduleNames.add(name);
+          addVariable('GlobalVariable', name, null, statement, true);
+        } else if (scope.sym.kind === 'Class') {
+          addVariable('Field', name, scope, statement, false);
+        } else {
+          scope.locals.add(name);
+          const typeNode = node.childForFieldName('type');
+          const typeChain = typeNode ? chainOf(typeNode.text) : constructorChain(right);
+          if (typeChain && targets.length === 1) scope.typed.set(name, typeChain);
+        }
+      } else if (target.type === 'attribute' && scope?.receiver) {
+        // `self.x = ...` inside a method declares an instance field on the class.
+        const object = target.childForFieldName('object');
+        const attribute = target.childForFieldName('attribute');
+        const classScope = scope.sym.parent ? scopes.get(scope.sym.parent) : undefined;
+        if (object?.text === scope.receiver && attribute && classScope?.sym.kind === 'Class') {
+          addVariable('Field', attribute.text, classScope, statement, false);
+        }
+      }
+    }
+  }
+
+  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean): void {
+    const parent = owner?.sym.localId ?? null;
+    const key = parent ? `${parent}.${name}` : name;
+    if (table.has(key)) return; // re-assignment of a known variable or field
+    const sig = oneLine(source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 120)), 100);
+    table.add(symbolDef(kind, name, parent, node, sig, commentAbove(source, node.startIndex), topLevel ? isPublic(name) : !name.startsWith('_')));
+  }
+
+  // Pass 2: references.
+  const refs: Reference[] = [];
+  const seenRefs = new Set<string>();
+  let coveredEnd = -1;
+  let importIndex = 0;
+  stack.length = 0;
+  const scopeAt = enclosing;
+
+  const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') => {
+    const from = scope?.sym.localId ?? null;
+    const key = `${from}\u0000${kind}\u0000${chain.join('.')}`;
+    if (seenRefs.has(key)) return;
+    seenRefs.add(key);
+    const ref: Reference = { from, kind, chain, line: node.startPosition.row };
+    if (relation) ref.relation = relation;
+    refs.push(ref);
+  };
+
+  /** Rewrites the head of a chain through the local scope; null when the head is an untyped local. */
+  const qualify = (scope: Scope | undefined, chain: string[]): string[] | null => {
+    const head = chain[0];
+    for (let s = scope; s; s = s.sym.parent ? scopes.get(s.sym.parent) : undefined) {
+      if (s.sym.kind === 'Class') continue; // class bodies do not enclose their methods' names
+      if (s === scope && s.receiver === head) return ['self', ...chain.slice(1)];
+      const typed = s.typed.get(head);
+      if (typed) return [...typed, ...chain.slice(1)];
+      if (s.locals.has(head) && !defNames.has(head)) return null;
+    }
+    return chain;
+  };
+
+  for (const { name, node } of captures) {
+    const start = node.startIndex;
+    while (importIndex < importSpans.length && importSpans[importIndex][1] <= start) importIndex++;
+    if (importIndex < importSpans.length && importSpans[importIndex][0] <= start) continue;
+    switch (name) {
+      case 'decorated':
+      case 'class':
+      case 'function': {
+        const scope = scopeByStart.get(start);
+        if (!scope) break;
+        scopeAt(start);
+        if (scope.sym.kind === 'Class') {
+          const def = name === 'decorated' ? node.childForFieldName('definition') : node;
+          for (const base of def?.childForFieldName('superclasses')?.namedChildren ?? []) {
+            const chain = base && base.type !== 'keyword_argument' ? chainOf(base.text) : null;
+            if (chain && base) {
+              addRef(scope, 'INHERITS', chain, base, 'extends');
+              coveredEnd = Math.max(coveredEnd, base.endIndex);
+            }
+          }
+        }
+        stack.push(scope);
+        break;
+      }
+      case 'callee': {
+        if (start < coveredEnd) break;
+        const scope = scopeAt(start);
+        const text = node.text;
+        const superMatch = SUPER_CALL.exec(text);
+        let chain = superMatch ? ['super', superMatch[1]] : chainOf(text);
+        if (!chain) break;
+        coveredEnd = node.endIndex;
+        chain = superMatch ? chain : qualify(scope, chain);
+        if (chain) addRef(scope, 'CALLS', chain, node);
+        break;
+      }
+      case 'attr': {
+        if (start < coveredEnd) break;
+        const chain = chainOf(node.text);
+        if (!chain) break;
+        coveredEnd = node.endIndex;
+        const scope = scopeAt(start);
+        const qualified = qualify(scope, chain);
+        if (!qualified || (qualified === chain && !moduleNames.has(chain[0]))) break;
+        if (node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start) break;
+        addRef(scope, 'USES', qualified, node);
+        break;
+      }
+      case 'id': {
+        if (start < coveredEnd || definingNames.has(start)) break;
+        const text = node.text;
+        if (!moduleNames.has(text) && !defNames.has(text)) break;
+        const scope = scopeAt(start);
+        const chain = qualify(scope, [text]);
+        if (chain) addRef(scope, 'USES', chain, node);
+        break;
+      }
+    }
+  }
+
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs };
+}
+
+function isPublic(name: string, parent?: Scope): boolean {
+  if (parent && parent.sym.kind !== 'Class') return false; // nested in a function: not reachable from outside
+  return !name.startsWith('_') || (name.startsWith('__') && name.endsWith('__'));
+}
+
+function constructorChain(right: Node | null): string[] | null {
+  if (right?.type !== 'call') return null;
+  const chain = chainOf(right.childForFieldName('function')?.text ?? '');
+  // Only CapWords callees are taken for classes: `x = Foo()` types x, `x = foo()` does not.
+  return chain && /^[A-Z]/.test(chain[chain.length - 1]) ? chain : null;
+}
+
+/** The docstring of a module, class or function body: its first statement when that is a string. */
+function docstringOf(body: Node): string {
+  const first = body.firstNamedChild;
+  if (first?.type !== 'expression_statement') return '';
+  const str = first.firstNamedChild;
+  if (str?.type !== 'string' && str?.type !== 'concatenated_string') return '';
+  return cleanDocstring(str.text);
+}
+
+export function cleanDocstring(literal: string): string {
+  const body = literal.replace(/^[rRuUbBfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
+  const lines = body.split('\n');
+  // inspect.cleandoc: the first line is taken as is, the rest lose their common indentation.
+  const indents = lines.slice(1).filter((l) => l.trim()).map((l) => l.length - l.trimStart().length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return [lines[0].trim(), ...lines.slice(1).map((l) => l.slice(cut).trimEnd())].join('\n').trim();
+}
+
+/** `#` comment lines directly above a statement: the conventional place to document a variable. */
+function commentAbove(source: string, start: number): string {
+  const lines: string[] = [];
+  let end = source.lastIndexOf('\n', start - 1);
+  while (end > 0) {
+    const begin = source.lastIndexOf('\n', end - 1) + 1;
+    const line = source.slice(begin, end).trim();
+    if (!line.startsWith('#')) break;
+    lines.unshift(line.replace(/^#:?\s?/, ''));
+    end = begin - 1;
+  }
+  return lines.join('\n');
+}

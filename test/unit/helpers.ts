@@ -1,0 +1,90 @@
+// Shared test helpers: reading fixture trees, parsing them, building graphs and comparing them.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { extractFile } from '../../src/core/parse/extract';
+import type { FileGraph } from '../../src/core/parse/fileGraph';
+import { ParserPool, languageOf } from '../../src/core/parse/parser';
+
+export const FIXTURES = path.join(__dirname, '..', 'fixtures');
+export const pool = new ParserPool();
+
+/** Every source file under `dir` as repo-relative path → text. */
+export function readTree(dir: string, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (abs: string, rel: string) => {
+    for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path.join(abs, entry.name), childRel);
+      else if (languageOf(entry.name)) out.set(prefix + childRel, fs.readFileSync(path.join(abs, entry.name), 'utf8'));
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+const parsed = new Map<string, FileGraph>();
+/** Parses with a cache keyed by path and text, so repeated from-scratch builds cost only resolution. */
+export async function parse(filePath: string, text: string): Promise<FileGraph> {
+  const key = `${filePath}\u0000${text}`;
+  let graph = parsed.get(key);
+  if (!graph) {
+    graph = await extractFile(pool, filePath, languageOf(filePath)!, text);
+    parsed.set(key, graph);
+  }
+  return graph;
+}
+
+export async function buildGraph(tree: Map<string, string>, rootName = 'repo'): Promise<RepositoryGraph> {
+  const graph = new RepositoryGraph(rootName);
+  const files = await Promise.all([...tree].map(([p, t]) => parse(p, t)));
+  graph.apply({ upsert: files });
+  return graph;
+}
+
+export interface Snapshot {
+  nodes: Map<string, string>;
+  edges: Map<string, string>;
+}
+
+export function snapshot(graph: RepositoryGraph): Snapshot {
+  const nodes = new Map<string, string>();
+  const edges = new Map<string, string>();
+  graph.graph.forEachNode((id, a) => nodes.set(id, JSON.stringify(a)));
+  graph.graph.forEachEdge((id, a, source, target) => edges.set(id, JSON.stringify({ ...a, source, target })));
+  return { nodes, edges };
+}
+
+/** Human-readable differences between two snapshots (empty when equal). */
+export function compareSnapshots(actual: Snapshot, expected: Snapshot, limit = 10): string[] {
+  const out: string[] = [];
+  for (const [what, a, e] of [['node', actual.nodes, expected.nodes], ['edge', actual.edges, expected.edges]] as const) {
+    for (const [id, v] of e) {
+      if (!a.has(id)) out.push(`missing ${what} ${id}`);
+      else if (a.get(id) !== v) out.push(`different ${what} ${id}: ${a.get(id)} vs ${v}`);
+    }
+    for (const id of a.keys()) if (!e.has(id)) out.push(`extra ${what} ${id}`);
+  }
+  return out.slice(0, limit);
+}
+
+/** Edges as `KIND source -> target` strings for readable assertions. */
+export function edgeList(graph: RepositoryGraph, filter?: (kind: string) => boolean): string[] {
+  const out: string[] = [];
+  graph.graph.forEachEdge((_, a) => {
+    if (!filter || filter(a.kind)) out.push(`${a.kind} ${a.source} -> ${a.target}`);
+  });
+  return out.sort();
+}
+
+/** Deterministic pseudo-random numbers (mulberry32) so a failing sequence can be replayed by seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
