@@ -57,11 +57,12 @@ interface WorkerReply {
   outcomes: ParseOutcome[];
 }
 
-/** Where the worker script is: next to the bundle in dist/, or the TypeScript source under tsx. */
-function workerEntry(): { file: string; execArgv: string[] } {
+/** The worker script: next to the bundle in dist/, or the TypeScript source run through tsx (tests, benchmarks). */
+function startWorker(grammarsDir: string): Worker {
   const bundled = path.join(__dirname, 'parseWorker.js');
-  if (fs.existsSync(bundled)) return { file: bundled, execArgv: [] };
-  return { file: path.join(__dirname, 'parseWorker.ts'), execArgv: ['--import', 'tsx'] };
+  if (fs.existsSync(bundled)) return new Worker(bundled, { workerData: { grammarsDir } });
+  const source = path.join(__dirname, 'parseWorker.ts');
+  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData: { grammarsDir } });
 }
 
 export class WorkerParser implements ParseService {
@@ -70,10 +71,9 @@ export class WorkerParser implements ParseService {
   private readonly pending = new Map<number, (outcomes: ParseOutcome[]) => void>();
 
   constructor(count = Math.max(1, Math.min(2, os.cpus().length))) {
-    const { file, execArgv } = workerEntry();
     const grammarsDir = findGrammarsDir();
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(file, { execArgv, workerData: { grammarsDir } });
+      const worker = startWorker(grammarsDir);
       worker.on('message', (reply: WorkerReply) => {
         this.pending.get(reply.id)?.(reply.outcomes);
         this.pending.delete(reply.id);

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Fills bench/.corpora/ (gitignored) with real code nobody here wrote, for benchmarks and large tests:
+#   django, flask, requests, click, werkzeug  <- Debian 12 packages (apt-get download + dpkg-deb -x)
+#   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
+# Each corpus lands in bench/.corpora/<name>/ as a plain directory: for Debian packages the
+# extracted usr/lib/python3/dist-packages/<name>/ folder, for npm the package's src/ tree plus
+# package.json and LICENSE (its compiled dist/ is left out so an index sees each module once).
+# Versions actually fetched are written to bench/.corpora/VERSIONS. Re-running skips what is there;
+# FORCE=1 refetches everything. Works as root on a fresh Debian 12 (runs apt-get update if needed).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OUT="${CORPORA_DIR:-$HERE/.corpora}"
+DEBIAN_PACKAGES=(python3-django python3-flask python3-requests python3-click python3-werkzeug)
+NPM_TS_PACKAGE="effect@3.22.4"
+NPM_TS_NAME="effect"
+
+mkdir -p "$OUT"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/cartograph-corpora.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+VERSIONS="$OUT/VERSIONS"
+touch "$VERSIONS"
+[[ "${FORCE:-0}" == 1 ]] && : >"$VERSIONS"
+
+log() { printf '[fetch-corpora] %s\n' "$*"; }
+
+record_version() { # name, version line
+  grep -v -E "^$1 " "$VERSIONS" >"$WORK/versions.tmp" || true
+  printf '%s %s\n' "$1" "$2" >>"$WORK/versions.tmp"
+  sort "$WORK/versions.tmp" >"$VERSIONS"
+}
+
+have_corpus() { # dir name, VERSIONS key
+  [[ "${FORCE:-0}" != 1 && -d "$OUT/$1" ]] && grep -q -E "^$2 " "$VERSIONS"
+}
+
+count_files() { find "$1" -type f -name "$2" ! -name '*.d.ts' | wc -l; }
+
+apt_updated=0
+apt_download() { # package -> .deb in $WORK/debs
+  mkdir -p "$WORK/debs"
+  # apt drops privileges to _apt for downloads; a folder it can write avoids its "unsandboxed" warning.
+  chmod 755 "$WORK"
+  chmod 777 "$WORK/debs"
+  if (cd "$WORK/debs" && apt-get download -q "$1" >/dev/null 2>"$WORK/apt.err"); then return 0; fi
+  if [[ $apt_updated == 0 ]]; then
+    log "apt-get download $1 failed ($(tail -1 "$WORK/apt.err")); running apt-get update"
+    apt-get update -q >/dev/null
+    apt_updated=1
+    (cd "$WORK/debs" && apt-get download -q "$1" >/dev/null 2>"$WORK/apt.err") || { cat "$WORK/apt.err" >&2; return 1; }
+  else
+    cat "$WORK/apt.err" >&2
+    return 1
+  fi
+}
+
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  name="${pkg#python3-}"
+  if have_corpus "$name" "$pkg"; then
+    log "$name: present ($(count_files "$OUT/$name" '*.py') .py files), skipped"
+    continue
+  fi
+  apt_download "$pkg"
+  deb="$(ls "$WORK"/debs/"${pkg}"_*.deb | head -1)"
+  version="$(dpkg-deb -f "$deb" Version)"
+  dpkg-deb -x "$deb" "$WORK/x-$name"
+  src="$WORK/x-$name/usr/lib/python3/dist-packages/$name"
+  [[ -d "$src" ]] || { echo "fetch-corpora: $deb has no dist-packages/$name" >&2; exit 1; }
+  rm -rf "$OUT/$name"
+  mv "$src" "$OUT/$name"
+  if [[ -f "$WORK/x-$name/usr/share/doc/$pkg/copyright" ]]; then
+    cp "$WORK/x-$name/usr/share/doc/$pkg/copyright" "$OUT/$name.copyright"
+  fi
+  record_version "$pkg" "$version"
+  log "$name: $pkg $version -> $OUT/$name ($(count_files "$OUT/$name" '*.py') .py files)"
+done
+
+npm_key="npm:${NPM_TS_PACKAGE%@*}"
+if have_corpus "$NPM_TS_NAME" "$npm_key"; then
+  log "$NPM_TS_NAME: present ($(count_files "$OUT/$NPM_TS_NAME" '*.ts') .ts files), skipped"
+else
+  tgz="$(cd "$WORK" && npm pack --silent "$NPM_TS_PACKAGE" 2>/dev/null | tail -1)"
+  mkdir -p "$WORK/npm"
+  tar xzf "$WORK/$tgz" -C "$WORK/npm"
+  rm -rf "$OUT/$NPM_TS_NAME"
+  mkdir -p "$OUT/$NPM_TS_NAME"
+  mv "$WORK/npm/package/src" "$OUT/$NPM_TS_NAME/src"
+  for f in package.json LICENSE README.md; do
+    [[ -f "$WORK/npm/package/$f" ]] && cp "$WORK/npm/package/$f" "$OUT/$NPM_TS_NAME/"
+  done
+  version="$(node -p "require('$OUT/$NPM_TS_NAME/package.json').version")"
+  record_version "$npm_key" "$version"
+  log "$NPM_TS_NAME: npm $NPM_TS_PACKAGE -> $OUT/$NPM_TS_NAME ($(count_files "$OUT/$NPM_TS_NAME" '*.ts') .ts files)"
+fi
+
+log "versions ($VERSIONS):"
+sed 's/^/  /' "$VERSIONS"

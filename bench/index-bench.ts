@@ -1,0 +1,169 @@
+// `npm run bench:index [-- --json FILE] [--corpus NAME]...`: structural indexing on real code.
+// Per corpus: files, lines, nodes and edges by kind; cold full index wall time and files/s; peak RSS;
+// store size; internal import resolution rate; single-file update latency over 200 real edits
+// (graph only, and graph + store); warm start with nothing changed. Corpora come from
+// bench/fetch-corpora.sh (run automatically when missing).
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../src/core/engine';
+
+const CORPORA = path.join(__dirname, '.corpora');
+const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, edits: { type: 'string' }, child: { type: 'boolean' } } });
+const corpora = values.corpus ?? ['django', 'effect'];
+const EDITS = Number(values.edits ?? 200);
+
+function ensureCorpora(): void {
+  if (corpora.every((c) => fs.existsSync(path.join(CORPORA, c)))) return;
+  execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Deterministic edits of real functions: change a body, add a function, rename a definition. */
+function realEdit(text: string, isPython: boolean, n: number): string {
+  const lines = text.split('\n');
+  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => (isPython ? /^\s*def \w+\(/.test(l) : /^\s*(export )?(async )?function \w+|^\s+\w+\(.*\)\s*[:{]/.test(l)));
+  const kind = n % 3;
+  if (kind === 0 && defs.length) {
+    const [, i] = defs[n % defs.length];
+    const indent = isPython ? `${/^\s*/.exec(lines[i])![0]}    ` : '  ';
+    lines.splice(i + 1, 0, isPython ? `${indent}_bench_${n} = ${n}` : `${indent}void ${n};`);
+    return lines.join('\n');
+  }
+  if (kind === 1 || !defs.length) {
+    return `${text}\n${isPython ? `\ndef bench_added_${n}(value):\n    return value\n` : `\nexport function benchAdded${n}(value: unknown) {\n  return value;\n}\n`}`;
+  }
+  const [line] = defs[n % defs.length];
+  const name = /(?:def|function)\s+(\w+)/.exec(line)?.[1] ?? /^\s+(\w+)\(/.exec(line)?.[1];
+  return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`) : text;
+}
+
+async function benchCorpus(name: string) {
+  const root = path.join(CORPORA, name);
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), `cartograph-bench-${name}-`));
+  try {
+    // Cold: empty store, fresh process state for the engine (the parse workers start inside).
+    const t0 = performance.now();
+    const engine = await Engine.open(root, { storeDir });
+    const report = await engine.index();
+    const coldMs = performance.now() - t0;
+    const stats = engine.stats();
+    const storeBytes = await engine.storeSize();
+
+    // 200 real edits through updateFile (what a save does), each undone afterwards.
+    const files = engine.graph.filePaths().filter((p) => !p.endsWith('.js')).sort();
+    const graphMs: number[] = [];
+    const totalMs: number[] = [];
+    const resolvedFiles: number[] = [];
+    for (let n = 0; n < EDITS; n++) {
+      const file = files[(n * 7919) % files.length];
+      const original = fs.readFileSync(path.join(root, file), 'utf8');
+      const edited = realEdit(original, file.endsWith('.py'), n);
+      const t = performance.now();
+      await engine.updateFile(file, edited);
+      totalMs.push(performance.now() - t);
+      graphMs.push(engine.lastUpdate.parse + engine.lastUpdate.graph);
+      resolvedFiles.push(engine.lastUpdate.resolvedFiles);
+      await engine.updateFile(file, original);
+    }
+    await engine.close();
+
+    // Warm: reopen the same store; nothing changed on disk.
+    const t1 = performance.now();
+    const warm = await Engine.open(root, { storeDir });
+    const warmReport = await warm.index();
+    const warmMs = performance.now() - t1;
+    const storeAfter = await warm.storeSize();
+    await warm.close();
+
+    const sortNum = (a: number[]) => [...a].sort((x, y) => x - y);
+    const g = sortNum(graphMs);
+    const tt = sortNum(totalMs);
+    return {
+      corpus: name,
+      files: stats.files,
+      lines: stats.lines,
+      skipped: report.skipped.length,
+      nodes: stats.nodes,
+      edges: stats.edges,
+      nodeCount: Object.values(stats.nodes).reduce((a, b) => a + (b ?? 0), 0),
+      edgeCount: Object.values(stats.edges).reduce((a, b) => a + (b ?? 0), 0),
+      coldIndexMs: Math.round(coldMs),
+      phasesMs: report.timings,
+      filesPerSecond: Math.round(stats.files / (coldMs / 1000)),
+      storeMB: +(storeBytes / 1e6).toFixed(1),
+      storeAfterEditsMB: +(storeAfter / 1e6).toFixed(1),
+      importResolution: { internal: stats.imports.internal, resolved: stats.imports.resolved, rate: +stats.imports.rate.toFixed(4) },
+      update: {
+        edits: EDITS,
+        graphP50Ms: +percentile(g, 50).toFixed(1),
+        graphP95Ms: +percentile(g, 95).toFixed(1),
+        withStoreP50Ms: +percentile(tt, 50).toFixed(1),
+        withStoreP95Ms: +percentile(tt, 95).toFixed(1),
+        filesResolvedP50: percentile(sortNum(resolvedFiles), 50),
+        filesResolvedMax: Math.max(...resolvedFiles),
+      },
+      warmStartMs: Math.round(warmMs),
+      warmParsed: warmReport.parsed,
+    };
+  } finally {
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+type Result = Awaited<ReturnType<typeof benchCorpus>> & { peakRssMB: number };
+
+/** Each corpus runs in a process of its own, so peak RSS is that corpus's alone. */
+function runIsolated(name: string): Result {
+  const tmp = path.join(os.tmpdir(), `cartograph-bench-${process.pid}-${name}.json`);
+  execFileSync(process.execPath, ['--import', 'tsx', __filename, '--corpus', name, '--json', tmp, '--edits', String(EDITS), '--child'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const result = JSON.parse(fs.readFileSync(tmp, 'utf8')).results[0] as Result;
+  fs.rmSync(tmp);
+  return result;
+}
+
+async function main() {
+  ensureCorpora();
+  let results: Result[];
+  if (values.child || corpora.length === 1) {
+    const result = await benchCorpus(corpora[0]);
+    results = [{ ...result, peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }];
+  } else {
+    results = corpora.map(runIsolated);
+  }
+  if (values.child) {
+    fs.writeFileSync(values.json!, JSON.stringify({ results }));
+    return;
+  }
+  const row = (label: string, get: (r: (typeof results)[number]) => unknown) => `| ${label} | ${results.map((r) => String(get(r))).join(' | ')} |`;
+  const out = [
+    `| | ${results.map((r) => r.corpus).join(' | ')} |`,
+    `|---|${results.map(() => '---').join('|')}|`,
+    row('files / lines', (r) => `${r.files} / ${r.lines}`),
+    row('nodes', (r) => `${r.nodeCount} (${Object.entries(r.nodes).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')})`),
+    row('edges', (r) => `${r.edgeCount} (${Object.entries(r.edges).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')})`),
+    row('cold full index', (r) => `${(r.coldIndexMs / 1000).toFixed(2)} s (${r.filesPerSecond} files/s)`),
+    row('phases (ms)', (r) => Object.entries(r.phasesMs).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ')),
+    row('store on disk', (r) => `${r.storeMB} MB (after ${r.update.edits} edits: ${r.storeAfterEditsMB} MB)`),
+    row('internal imports resolved', (r) => `${r.importResolution.resolved}/${r.importResolution.internal} (${(r.importResolution.rate * 100).toFixed(1)}%)`),
+    row('update p50 / p95, graph', (r) => `${r.update.graphP50Ms} / ${r.update.graphP95Ms} ms`),
+    row('update p50 / p95, graph + store', (r) => `${r.update.withStoreP50Ms} / ${r.update.withStoreP95Ms} ms`),
+    row('files re-resolved per update (p50 / max)', (r) => `${r.update.filesResolvedP50} / ${r.update.filesResolvedMax}`),
+    row('warm start, nothing changed', (r) => `${(r.warmStartMs / 1000).toFixed(2)} s (${r.warmParsed} files parsed)`),
+    row('peak RSS', (r) => `${r.peakRssMB} MB`),
+  ];
+  console.log(out.join('\n'));
+  console.log(`\n(node ${process.version}, ${os.cpus().length} cores, ${EDITS} edits per corpus)`);
+  if (values.json) fs.writeFileSync(values.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,148 @@
+// The engine end to end on real files in temp folders: bad input never stops an index, warm starts
+// re-parse only what changed (also when files changed while it was closed), the store mirrors the
+// graph, and a broken store degrades to memory instead of failing.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { Engine } from '../../src/core/engine';
+import { GraphStore } from '../../src/core/store/graphStore';
+import { FIXTURES, buildGraph, compareSnapshots, readTree, snapshot } from './helpers';
+
+const temps: string[] = [];
+after(() => temps.forEach((t) => fs.rmSync(t, { recursive: true, force: true })));
+
+/** A copy of a fixture in a fresh temp folder named `name` (the folder name is the Python package name). */
+function copyFixture(fixture: string, name: string): string {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-engine-'));
+  temps.push(parent);
+  const root = path.join(parent, name);
+  fs.cpSync(path.join(FIXTURES, fixture), root, { recursive: true });
+  return root;
+}
+
+async function expectEqualToScratch(engine: Engine, root: string): Promise<void> {
+  const tree = readTree(root);
+  for (const skipped of engine.stats().skipped) tree.delete(skipped.path);
+  const differences = compareSnapshots(snapshot(engine.graph), snapshot(await buildGraph(tree, path.basename(root))));
+  assert.deepEqual(differences, []);
+}
+
+test('bad input is skipped with a reason and never stops the index', async () => {
+  const root = copyFixture('real/flask', 'flask');
+  fs.writeFileSync(path.join(root, 'broken.py'), 'def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass Kept:\n    pass\n');
+  fs.writeFileSync(path.join(root, 'binary.py'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+  fs.writeFileSync(path.join(root, 'latin1.py'), Buffer.from('name = "caf\xe9"\n', 'latin1'));
+  fs.writeFileSync(path.join(root, 'huge.py'), `x = 1\n${'# padding\n'.repeat(20000)}`);
+  fs.symlinkSync(root, path.join(root, 'loop'));
+  fs.symlinkSync(path.join(root, 'nowhere.py'), path.join(root, 'dangling.py'));
+  fs.writeFileSync(path.join(root, '.gitignore'), 'ignored_dir/\n');
+  fs.mkdirSync(path.join(root, 'ignored_dir'));
+  fs.writeFileSync(path.join(root, 'ignored_dir', 'secret.py'), 'def hidden(): pass\n');
+
+  const engine = await Engine.open(root, { storeDir: null, maxFileSize: 100_000 });
+  const report = await engine.index();
+  const reasons = Object.fromEntries(report.skipped.map((s) => [s.path, s.reason]));
+  assert.equal(reasons['binary.py'], 'binary');
+  assert.equal(reasons['latin1.py'], 'not-utf8');
+  assert.equal(reasons['huge.py'], 'too-large');
+  assert.equal(reasons['dangling.py'], 'vanished');
+  assert.equal(reasons.loop, 'symlink-loop');
+  assert.ok(!engine.graph.fileGraph('ignored_dir/secret.py'), '.gitignore is honoured');
+  // Broken syntax: what tree-sitter recovered is kept.
+  const broken = engine.graph.fileGraph('broken.py')!;
+  assert.ok(broken.syntaxErrors > 0);
+  assert.ok(engine.graph.graph.hasNode('broken.py#ok'));
+  assert.ok(engine.graph.graph.hasNode('broken.py#Kept'));
+  assert.ok(engine.graph.graph.hasNode('app.py#Flask'), 'the good files are all indexed');
+  assert.equal(engine.stats().syntaxErrorFiles, 1);
+  await engine.close();
+});
+
+test('a file that vanishes or turns binary on update leaves the graph consistent', async () => {
+  const root = copyFixture('ranger-py', 'ranger');
+  const engine = await Engine.open(root, { storeDir: null });
+  await engine.index();
+  fs.rmSync(path.join(root, 'base.py'));
+  await engine.updateFile(path.join(root, 'base.py'));
+  assert.ok(!engine.graph.graph.hasNode('base.py#Calculator'));
+  fs.writeFileSync(path.join(root, 'extended.py'), Buffer.from([0, 1, 2]));
+  await engine.updateFile('extended.py');
+  assert.ok(!engine.graph.graph.hasNode('extended.py'));
+  assert.equal(engine.stats().skipped.find((s) => s.path === 'extended.py')?.reason, 'binary');
+  assert.equal(engine.graph.graph.order, 0, 'no folder or external node outlives its files');
+  await engine.close();
+});
+
+test('warm start re-parses only files changed while closed, and equals a fresh build', async () => {
+  const root = copyFixture('real/flask', 'flask');
+  const storeDir = path.join(root, '.cartograph');
+  let engine = await Engine.open(root);
+  const cold = await engine.index();
+  assert.equal(cold.parsed, 22);
+  // Edits through the engine are persisted.
+  const helpers = path.join(root, 'helpers.py');
+  fs.writeFileSync(helpers, `${fs.readFileSync(helpers, 'utf8')}\n\ndef added_while_open():\n    return get_debug_flag()\n`);
+  await engine.updateFile(helpers);
+  await engine.close();
+
+  // While closed: one file edited, one deleted, one added.
+  fs.appendFileSync(path.join(root, 'views.py'), '\n\ndef added_while_closed():\n    return View()\n');
+  fs.rmSync(path.join(root, 'signals.py'));
+  fs.writeFileSync(path.join(root, 'extra.py'), 'from .app import Flask\n\nclass Custom(Flask):\n    pass\n');
+
+  engine = await Engine.open(root);
+  assert.ok(engine.graph.graph.hasNode('helpers.py#added_while_open'), 'the graph comes back from the store before any scan');
+  const warm = await engine.index();
+  assert.equal(warm.parsed, 2, 'views.py and extra.py');
+  assert.equal(warm.removed, 1);
+  assert.ok(engine.graph.graph.hasNode('views.py#added_while_closed'));
+  assert.ok(engine.graph.graph.hasEdge('INHERITS|extra.py#Custom|app.py#Flask'));
+  await expectEqualToScratch(engine, root);
+  await engine.close();
+
+  // The store mirrors the graph: its nodes and edges are the graph's.
+  const { store } = await GraphStore.open(storeDir);
+  const stored = await store.loadAll();
+  await store.close();
+  engine = await Engine.open(root);
+  await engine.index();
+  assert.deepEqual(new Set(stored.nodes.map((n) => n.id)), new Set(engine.graph.graph.nodes()));
+  assert.deepEqual(new Set(stored.edges.map((e) => e.id)), new Set(engine.graph.graph.edges()));
+  await engine.close();
+});
+
+test('a corrupt store is rebuilt and the index still completes', async () => {
+  const root = copyFixture('ranger-py', 'ranger');
+  let engine = await Engine.open(root);
+  await engine.index();
+  await engine.close();
+  const storeDir = path.join(root, '.cartograph');
+  for (const entry of fs.readdirSync(storeDir)) {
+    const p = path.join(storeDir, entry);
+    if (fs.statSync(p).isDirectory()) fs.rmSync(p, { recursive: true });
+    else fs.writeFileSync(p, 'garbage');
+  }
+  const logs: string[] = [];
+  engine = await Engine.open(root, { log: (m) => logs.push(m) });
+  const report = await engine.index();
+  assert.equal(report.parsed, 2);
+  assert.ok(engine.graph.graph.hasNode('extended.py#Scientific'));
+  assert.match(engine.stats().store.status, /rebuilt/);
+  assert.ok(logs.some((l) => /rebuilt/.test(l)));
+  await engine.close();
+});
+
+test('an unusable store folder degrades to an in-memory index with a message', async () => {
+  const root = copyFixture('ranger-py', 'ranger');
+  const blocker = path.join(root, 'not-a-folder');
+  fs.writeFileSync(blocker, 'a file where the store folder should go');
+  const logs: string[] = [];
+  const engine = await Engine.open(root, { storeDir: path.join(blocker, 'store'), log: (m) => logs.push(m) });
+  await engine.index();
+  assert.ok(engine.graph.graph.hasNode('base.py#Calculator'));
+  assert.equal(engine.stats().store.status, 'unavailable');
+  assert.ok(logs.some((l) => /continuing in memory/.test(l)));
+  await engine.close();
+});
