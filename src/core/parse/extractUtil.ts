@@ -1,0 +1,59 @@
+// Small pieces every language extractor needs: ranges, hashes, unique local ids, one-line signatures.
+import { createHash } from 'node:crypto';
+import type { Node } from 'web-tree-sitter';
+import type { SourceRange } from '../graph/schema';
+import type { SymbolDef, SymbolKind } from './fileGraph';
+
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+export function rangeOf(node: Node): SourceRange {
+  return {
+    startLine: node.startPosition.row,
+    startCol: node.startPosition.column,
+    endLine: node.endPosition.row,
+    endCol: node.endPosition.column,
+  };
+}
+
+/** Collapse whitespace so a multi-line header reads as one line; cap it so a huge literal cannot bloat the graph. */
+export function oneLine(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Collects definitions in source order and gives each a file-unique local id. A name defined twice
+ * in the same scope (property getter and setter, `if PY2: def f` / `else: def f`, TS `type X` + `const X`)
+ * keeps its first definition as `X` and numbers the next ones `X@2`, `X@3`, so ids are stable for a given text.
+ */
+export class SymbolTable {
+  readonly symbols: SymbolDef[] = [];
+  private readonly seen = new Map<string, number>();
+
+  add(def: Omit<SymbolDef, 'localId'> & { parent: string | null }): SymbolDef {
+    const base = def.parent ? `${def.parent}.${def.name}` : def.name;
+    const count = (this.seen.get(base) ?? 0) + 1;
+    this.seen.set(base, count);
+    const sym: SymbolDef = { localId: count === 1 ? base : `${base}@${count}`, ...def };
+    this.symbols.push(sym);
+    return sym;
+  }
+
+  has(localId: string): boolean {
+    return this.seen.has(localId);
+  }
+}
+
+export function symbolDef(
+  kind: SymbolKind,
+  name: string,
+  parent: string | null,
+  node: Node,
+  signature: string,
+  doc: string,
+  exported: boolean,
+): Omit<SymbolDef, 'localId'> {
+  return { kind, name, parent, range: rangeOf(node), signature: oneLine(signature), doc, hash: sha1(node.text), exported };
+}
