@@ -1,0 +1,1159 @@
+// RANGER stage 1 for TypeScript, TSX and JavaScript (ES modules and CommonJS): definitions, import
+// placeholders, export bindings and symbolic references of one file, straight from its syntax tree.
+//
+// One tree-sitter query per grammar does the walking in WASM. Its DEFS patterns find declarations,
+// module statements and scope facts (parameters, type parameters, typed locals); its REFS patterns
+// find calls, type references and identifier uses. Captures come in document order (outer nodes
+// before inner ones at the same position), so the innermost enclosing definition of any capture is
+// the top of a stack of definition ranges: no JS walk over expression nodes.
+//
+// Decisions worth knowing:
+// - `namespace N {}` / `module N {}` / `declare namespace N {}` become a GlobalVariable `N` (a
+//   namespace is a value holding its members, and `N.f` resolves like any dotted chain); its
+//   declarations are nested under it (`N.f`) and are exported when marked `export` and N is.
+//   String-named ambient modules (`declare module 'x' {}`) and `declare global {}` are transparent:
+//   their declarations sit at module level.
+// - Functions nest: named function declarations and function/arrow/class consts anywhere inside a
+//   definition become children of the innermost definition (anonymous callbacks are transparent).
+//   Other `const/let/var` become GlobalVariables only at module or namespace level.
+// - Overload signatures and getter/setter pairs are separate definitions (`f`, `f@2`).
+// - Light type inference rewrites the head of a call chain: a parameter or local typed with a plain
+//   (possibly dotted or generic) type name, a local initialised with `new C()`, and `this.f.m()`
+//   when class field `f` (or parameter property) is typed `C`.
+import { Query, type Language as TSLanguage, type Node, type QueryCapture } from 'web-tree-sitter';
+import type { Language } from '../graph/schema';
+import type { Extracted } from './extract';
+import type { ExportBinding, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
+import { SymbolTable, symbolDef } from './extractUtil';
+
+type Dialect = 'ts' | 'tsx' | 'js';
+
+// ---------------------------------------------------------------------------------------------
+// The query (compiled once per grammar). The tree is traversed once (the traversal is most of the
+// cost), then two JS loops read the capture list: definitions first (they decide which names are
+// module-level), references second.
+const DEFS_COMMON = `
+(class_declaration) @class
+(function_declaration) @function
+(generator_function_declaration) @function
+(variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function) (class)]) @fnvar
+(class_body (method_definition) @method)
+(program [(lexical_declaration) (variable_declaration)] @vars)
+(program (export_statement declaration: [(lexical_declaration) (variable_declaration)] @vars))
+(import_statement) @import
+(program (export_statement) @export)
+(expression_statement (assignment_expression left: (member_expression) @cjs))
+(arrow_function parameter: (identifier) @param)
+(variable_declarator name: (identifier) value: (new_expression)) @local
+`;
+
+const DEFS_JS = `
+(class_body (field_definition) @field)
+(formal_parameters (identifier) @param)
+(formal_parameters (assignment_pattern left: (identifier) @param))
+`;
+
+const DEFS_TS = `
+(abstract_class_declaration) @class
+(function_signature) @function
+(class_body [(abstract_method_signature) (method_signature)] @method)
+(class_body (public_field_definition) @field)
+(required_parameter [(accessibility_modifier) (override_modifier) "readonly"]) @paramprop
+(optional_parameter [(accessibility_modifier) (override_modifier) "readonly"]) @paramprop
+(interface_declaration) @interface
+(interface_body [(property_signature) (method_signature)] @member)
+(enum_declaration) @enum
+(enum_body name: (_) @enummember)
+(enum_body (enum_assignment) @enummember)
+(type_alias_declaration) @typealias
+[(internal_module) (module)] @namespace
+(program (ambient_declaration [(lexical_declaration) (variable_declaration)] @vars))
+(program (export_statement declaration: (ambient_declaration [(lexical_declaration) (variable_declaration)] @vars)))
+(internal_module body: (statement_block [(lexical_declaration) (variable_declaration)] @vars))
+(internal_module body: (statement_block (export_statement declaration: [(lexical_declaration) (variable_declaration)] @vars)))
+(module body: (statement_block [(lexical_declaration) (variable_declaration)] @vars))
+(module body: (statement_block (export_statement declaration: [(lexical_declaration) (variable_declaration)] @vars)))
+(ambient_declaration (statement_block [(lexical_declaration) (variable_declaration)] @vars))
+(type_parameter name: (type_identifier) @tparam)
+(mapped_type_clause name: (type_identifier) @tparam)
+(infer_type (type_identifier) @tparam)
+[(required_parameter pattern: (identifier) @param) (optional_parameter pattern: (identifier) @param)]
+(required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @paramtype))
+(optional_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @paramtype))
+(variable_declarator name: (identifier) type: (type_annotation)) @local
+`;
+
+// A call is captured as the whole call_expression: it precedes (outer first) its callee's @thismember
+// and @id captures, so those can see the callee was consumed. Requiring `arguments:` in the pattern
+// would keep every call's match pending until its arguments, and the cursor then buffers all
+// captures inside long callee chains: 4x slower on compiled JavaScript.
+const REFS_COMMON = `
+(call_expression) @call
+(new_expression constructor: (_) @new)
+`;
+const REFS_JSX = `
+(jsx_opening_element name: (_) @jsx)
+(jsx_self_closing_element name: (_) @jsx)
+(jsx_closing_element name: (_) @jsxclose)
+`;
+const REFS_TS_TYPES = `
+(nested_type_identifier) @ntype
+(type_identifier) @type
+`;
+const REFS_TAIL = `
+(member_expression object: (this)) @thismember
+(identifier) @id
+(shorthand_property_identifier) @id
+`;
+
+const QUERIES = new Map<TSLanguage, Query>();
+
+function queryFor(language: TSLanguage, dialect: Dialect): Query {
+  let q = QUERIES.get(language);
+  if (!q) {
+    const ts = dialect !== 'js';
+    const jsx = dialect !== 'ts';
+    q = new Query(language, DEFS_COMMON + (ts ? DEFS_TS : DEFS_JS) + REFS_COMMON + (jsx ? REFS_JSX : '') + (ts ? REFS_TS_TYPES : '') + REFS_TAIL);
+    QUERIES.set(language, q);
+  }
+  return q;
+}
+
+function dialectOf(language: Language): Dialect {
+  return language === 'typescript' ? 'ts' : language === 'tsx' ? 'tsx' : 'js';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small text helpers
+
+const SEGMENT = /^#?[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u;
+
+const SIMPLE_CHAIN = /^#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*$/;
+
+/** `a.b?.c!` → ['a','b','c']; null for anything that is not a plain dotted name (calls, indexing, comments). */
+function plainChain(text: string): string[] | null {
+  if (text.length > 200) return null;
+  if (SIMPLE_CHAIN.test(text)) return text.split('.');
+  const parts = text.replace(/\s+/g, '').replace(/!(?=\.|$)/g, '').replace(/\?\./g, '.').split('.');
+  for (const p of parts) if (!SEGMENT.test(p)) return null;
+  return parts;
+}
+
+/** Comments inside a declaration header (JSDoc on parameters, trailing notes) do not belong in a signature. */
+function stripComments(text: string): string {
+  if (!text.includes('/')) return text;
+  const stripped = text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|\s)\/\/[^\n]*/g, '$1');
+  return stripped === text ? text : stripped.replace(/([([{])\s+/g, '$1').replace(/\s+([)\]}])/g, '$1');
+}
+
+function cleanDoc(comment: string): string {
+  return comment
+    .replace(/^\/\*\*+/, '')
+    .replace(/\*+\/$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*? ?/, '').trimEnd())
+    .join('\n')
+    .trim();
+}
+
+function unquote(text: string): string {
+  const q = text[0];
+  return (q === '"' || q === "'" || q === '`') && text.length >= 2 ? text.slice(1, -1) : text;
+}
+
+/** Initialisers that make a declarator an import rather than a variable: `require('m')`, `require('m').x`. */
+const REQUIRE_VALUE = /^require\s*\(\s*(['"])[^'"]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)?$/u;
+
+const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'generator_function', 'function']);
+const DOCUMENTABLE_STATEMENTS = new Set([
+  'class_declaration', 'abstract_class_declaration', 'function_declaration', 'generator_function_declaration',
+  'function_signature', 'interface_declaration', 'enum_declaration', 'type_alias_declaration',
+  'lexical_declaration', 'variable_declaration', 'ambient_declaration', 'module', 'internal_module',
+]);
+const NOT_A_USE_PARENTS = new Set([
+  'import_specifier', 'import_clause', 'namespace_import', 'import_require_clause', 'export_specifier',
+  'namespace_export', 'export_statement', 'jsx_closing_element', 'nested_type_identifier', 'nested_identifier',
+  'labeled_statement', 'break_statement', 'continue_statement',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Definition scopes
+
+interface Frame {
+  sym: SymbolDef;
+  start: number;
+  end: number;
+  /** Enclosing frame by position (not necessarily the symbol parent: parameter properties). */
+  up: Frame | null;
+  /** Start of the class/interface/enum body, so members of other (anonymous) classes are not adopted. */
+  bodyStart: number;
+  namespace: boolean;
+  /** Parameters and locals that shadow module-level names. */
+  locals?: Set<string>;
+  /** Local name → class chain, for call-head rewriting. */
+  types?: Map<string, string[]>;
+  typeParams?: Set<string>;
+  /** Class field name → type chain, for `this.field.method()`. */
+  fields?: Map<string, string[]>;
+}
+
+type Role = 'top' | 'member' | 'nsmember' | 'nested' | 'cjs';
+interface Meta {
+  role: Role;
+  exportedSelf: boolean;
+  private: boolean;
+}
+
+const MEMBER_KINDS = new Set<SymbolKind>(['Method', 'Field']);
+const CONTAINER_KINDS = new Set<SymbolKind>(['Class', 'Interface', 'Enum']);
+
+class TsExtraction {
+  readonly table = new SymbolTable();
+  readonly imports: ImportBinding[] = [];
+  readonly exports: ExportBinding[] = [];
+  private readonly refs = new Map<string, Reference>();
+  private readonly frames: Frame[] = [];
+  private readonly metas: Meta[] = [];
+  private readonly byLocalId = new Map<string, number>();
+  private stack: Frame[] = [];
+  /** Identifier/type positions that are declarations or already covered by another reference. */
+  private readonly skipStarts = new Set<number>();
+  private readonly handledDeclarators = new Set<number>();
+  private readonly defaultDecls = new Set<number>();
+  private readonly exportNames = new Set<string>();
+  private lastParam: { start: number; name: string; frame: Frame | null } | null = null;
+  private lastParamProp = -1;
+  private lastLocal = -1;
+
+  constructor(private readonly src: string) {}
+
+  // --- scope stack ------------------------------------------------------------------------
+
+  private frameAt(pos: number): Frame | null {
+    const stack = this.stack;
+    while (stack.length > 0 && stack[stack.length - 1].end <= pos) stack.pop();
+    return stack.length > 0 ? stack[stack.length - 1] : null;
+  }
+
+  private text(node: Node): string {
+    return this.src.slice(node.startIndex, node.endIndex);
+  }
+
+  private addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, relation?: 'extends' | 'implements'): void {
+    const key = `${from ?? ''}\u0000${kind}\u0000${relation ?? ''}\u0000${chain.join('\u0000')}`;
+    const seen = this.refs.get(key);
+    if (seen) {
+      if (line < seen.line) seen.line = line;
+      return;
+    }
+    const ref: Reference = relation ? { from, kind, chain, relation, line } : { from, kind, chain, line };
+    this.refs.set(key, ref);
+  }
+
+  /**
+   * Adds a definition under the innermost enclosing one (or `parentFrame`), and makes it the
+   * innermost scope for what follows inside its range.
+   */
+  private define(
+    kind: SymbolKind,
+    name: string,
+    node: Node,
+    signature: string,
+    doc: string,
+    opts: { exportedSelf?: boolean; private?: boolean; role?: Role; parentFrame?: Frame | null; bodyStart?: number; namespace?: boolean; scope?: boolean } = {},
+  ): Frame {
+    const start = node.startIndex;
+    const up = this.frameAt(start);
+    const parentFrame = opts.parentFrame !== undefined ? opts.parentFrame : up;
+    const parent = parentFrame ? parentFrame.sym.localId : null;
+    const sym = this.table.add(symbolDef(kind, name, parent, node, signature, doc, false));
+    let role: Role;
+    if (opts.role) role = opts.role;
+    else if (!parentFrame) role = 'top';
+    else if (MEMBER_KINDS.has(kind) && CONTAINER_KINDS.has(parentFrame.sym.kind)) role = 'member';
+    else if (parentFrame.namespace) role = 'nsmember';
+    else role = 'nested';
+    const frame: Frame = { sym, start, end: node.endIndex, up, bodyStart: opts.bodyStart ?? -1, namespace: opts.namespace ?? false };
+    this.byLocalId.set(sym.localId, this.metas.length);
+    this.metas.push({ role, exportedSelf: opts.exportedSelf ?? false, private: opts.private ?? false });
+    if (opts.scope !== false) {
+      this.frames.push(frame);
+      this.stack.push(frame);
+    }
+    return frame;
+  }
+
+  // --- syntax helpers -----------------------------------------------------------------------
+
+  /** `export` keyword on the declaration (directly or around `declare`). */
+  private isExported(node: Node): boolean {
+    let p = node.parent;
+    if (p && p.type === 'ambient_declaration') p = p.parent;
+    return p !== null && p.type === 'export_statement';
+  }
+
+  /** The JSDoc right before a declaration, its `export`/`declare` wrapper, or its decorators. */
+  private docOf(node: Node): string {
+    let target: Node = node;
+    let p = node.parent;
+    if (p && p.type === 'ambient_declaration') {
+      target = p;
+      p = p.parent;
+    }
+    if (p && p.type === 'export_statement') target = p;
+    let prev = target.previousSibling;
+    while (prev && prev.type === 'decorator') prev = prev.previousSibling;
+    if (prev && prev.type === 'comment') {
+      const text = this.text(prev);
+      if (text.startsWith('/**')) return cleanDoc(text);
+    }
+    return '';
+  }
+
+  /** Source of `node` from its first non-decorator child up to `end` (usually the body). */
+  private header(node: Node, end: number): string {
+    let start = node.startIndex;
+    if (this.src.charCodeAt(start) === 64 /* @ */) {
+      for (let i = 0; i < node.childCount; i++) {
+        const child = node.child(i);
+        if (child && child.type !== 'decorator') {
+          start = child.startIndex;
+          break;
+        }
+      }
+    }
+    return stripComments(this.src.slice(start, Math.min(end, start + 1000))).replace(/[\s;,]+$/, '');
+  }
+
+  /** Type chain of a type node when it is a plain (dotted, possibly generic) name. */
+  private typeChain(node: Node | null): string[] | null {
+    if (!node) return null;
+    if (node.type === 'generic_type') node = node.childForFieldName('name');
+    if (!node) return null;
+    if (node.type !== 'type_identifier' && node.type !== 'nested_type_identifier' && node.type !== 'identifier' && node.type !== 'member_expression') return null;
+    return plainChain(this.text(node));
+  }
+
+  private annotationChain(typeAnnotation: Node | null): string[] | null {
+    return typeAnnotation ? this.typeChain(typeAnnotation.firstNamedChild) : null;
+  }
+
+  // --- pass 1: definitions, imports, exports ------------------------------------------------
+
+  defs(captures: QueryCapture[]): void {
+    for (const { name, node } of captures) {
+      switch (name) {
+        case 'class': this.onClass(node, node, null); break;
+        case 'function': this.onFunction(node); break;
+        case 'fnvar': this.onDeclarator(node, this.frameAt(node.startIndex)); break;
+        case 'vars': this.onVariables(node); break;
+        case 'method': this.onMethod(node); break;
+        case 'field': this.onField(node); break;
+        case 'paramprop': this.onParamProp(node); break;
+        case 'interface': this.onInterface(node); break;
+        case 'member': this.onInterfaceMember(node); break;
+        case 'enum': this.onEnum(node); break;
+        case 'enummember': this.onEnumMember(node); break;
+        case 'typealias': this.onTypeAlias(node); break;
+        case 'namespace': this.onNamespace(node); break;
+        case 'import': this.onImport(node); break;
+        case 'export': this.onExport(node); break;
+        case 'call': if (this.src.startsWith('require', node.startIndex)) this.onRequireCall(node); break;
+        case 'cjs': this.onCommonJsExport(node); break;
+        case 'tparam': this.onTypeParam(node); break;
+        case 'param': this.onParam(node); break;
+        case 'paramtype': this.onParamType(node); break;
+        case 'local': this.onTypedLocal(node); break;
+      }
+    }
+  }
+
+  /** `class_declaration`, `abstract_class_declaration`, or a class expression named by `declNode`. */
+  private onClass(classNode: Node, declNode: Node, nameOverride: string | null): void {
+    const nameNode = classNode.childForFieldName('name');
+    const name = nameOverride ?? (nameNode ? this.text(nameNode) : 'default');
+    const body = classNode.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : classNode.endIndex;
+    let signature: string;
+    if (declNode === classNode) {
+      signature = this.header(classNode, bodyStart);
+      if (nameNode) this.skipStarts.add(nameNode.startIndex);
+    } else {
+      signature = `${this.declarationKeyword(declNode)} ${name} = ${this.header(classNode, bodyStart)}`;
+    }
+    const exported = this.isExported(declNode);
+    const frame = this.define('Class', name, declNode, signature, this.docOf(declNode), { exportedSelf: exported, bodyStart });
+    if (this.defaultDecls.has(classNode.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
+    // Heritage: `extends` / `implements` clauses sit between the name and the body.
+    for (let i = 0; i < classNode.childCount; i++) {
+      const child = classNode.child(i);
+      if (!child) continue;
+      if (child.type === 'class_heritage') this.onHeritage(child, frame);
+      else if (child.type === 'class_body') break;
+    }
+  }
+
+  private onHeritage(heritage: Node, frame: Frame): void {
+    for (const clause of heritage.namedChildren) {
+      if (!clause) continue;
+      if (clause.type === 'extends_clause') {
+        for (const value of clause.childrenForFieldName('value')) if (value) this.inherits(value, frame, 'extends');
+      } else if (clause.type === 'implements_clause') {
+        for (const type of clause.namedChildren) if (type) this.inherits(type, frame, 'implements');
+      } else if (clause.type !== 'comment') {
+        this.inherits(clause, frame, 'extends'); // JavaScript: `extends <expression>`
+      }
+    }
+  }
+
+  private inherits(node: Node, frame: Frame, relation: 'extends' | 'implements'): void {
+    const target = node.type === 'generic_type' ? node.childForFieldName('name') : node;
+    if (!target) return;
+    const chain = plainChain(this.text(target));
+    if (!chain) return;
+    this.skipStarts.add(target.startIndex);
+    this.addRef(frame.sym.localId, 'INHERITS', chain, target.startPosition.row, relation);
+  }
+
+  private declarationKeyword(declNode: Node): string {
+    const m = /^(?:export\s+)?(?:declare\s+)?(const|let|var|using)\b/.exec(this.src.slice(declNode.startIndex, declNode.startIndex + 30));
+    return m ? m[1] : 'const';
+  }
+
+  private onFunction(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    const name = nameNode ? this.text(nameNode) : 'default';
+    if (nameNode) this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    this.define('Function', name, node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+    if (this.defaultDecls.has(node.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
+  }
+
+  /** `const f = () => …`, `const f = function …`, `const C = class …` anywhere. */
+  private onDeclarator(declarator: Node, scope: Frame | null): void {
+    if (this.handledDeclarators.has(declarator.startIndex)) return;
+    this.handledDeclarators.add(declarator.startIndex);
+    const nameNode = declarator.childForFieldName('name');
+    const value = declarator.childForFieldName('value');
+    if (!nameNode || !value) return;
+    // Class members and interfaces never hold declarators; a const inside a class field initialiser is fine.
+    if (scope && (scope.sym.kind === 'Interface' || scope.sym.kind === 'Enum')) return;
+    const name = this.text(nameNode);
+    this.skipStarts.add(nameNode.startIndex);
+    const statement = declarator.parent;
+    // A single-declarator statement is the definition (so `export const` and its JSDoc belong to it).
+    const node = statement && statement.namedChildCount === 1 ? statement : declarator;
+    if (value.type === 'class') {
+      this.onClass(value, node, name);
+      return;
+    }
+    const body = value.childForFieldName('body');
+    const keyword = statement ? this.declarationKeyword(statement) : 'const';
+    const signature = `${keyword} ${stripComments(this.src.slice(declarator.startIndex, Math.min(body ? body.startIndex : value.endIndex, declarator.startIndex + 1000)))}`;
+    const doc = statement ? this.docOf(statement) : '';
+    this.define('Function', name, node, signature, doc, { exportedSelf: statement ? this.isExported(statement) : false });
+  }
+
+  /** Module- or namespace-level `const/let/var` statements. */
+  private onVariables(statement: Node): void {
+    const scope = this.frameAt(statement.startIndex);
+    if (scope && !scope.namespace) return;
+    const exported = this.isExported(statement);
+    const keyword = this.declarationKeyword(statement);
+    let doc: string | null = null;
+    for (const declarator of statement.namedChildren) {
+      if (!declarator || declarator.type !== 'variable_declarator') continue;
+      const value = declarator.childForFieldName('value');
+      if (value && (FUNCTION_VALUES.has(value.type) || value.type === 'class')) {
+        if (declarator.childForFieldName('name')?.type === 'identifier') this.onDeclarator(declarator, scope);
+        continue;
+      }
+      this.handledDeclarators.add(declarator.startIndex);
+      if (value && this.src.startsWith('require', value.startIndex) && REQUIRE_VALUE.test(this.text(value))) continue; // an import
+      const nameNode = declarator.childForFieldName('name');
+      if (!nameNode) continue;
+      const names: Node[] = [];
+      this.boundIdentifiers(nameNode, names);
+      if (names.length === 0) continue;
+      doc ??= this.docOf(statement);
+      const full = this.text(declarator);
+      const node = statement.namedChildCount === 1 ? statement : declarator;
+      let signature = `${keyword} ${full}`;
+      if (value && (full.length > 120 || full.includes('\n'))) {
+        signature = `${keyword} ${this.src.slice(declarator.startIndex, value.startIndex).replace(/\s*=\s*$/, '')} = …`;
+      }
+      let first = true;
+      for (const id of names) {
+        this.skipStarts.add(id.startIndex);
+        this.define('GlobalVariable', this.text(id), node, signature, doc, { exportedSelf: exported, scope: first, parentFrame: scope });
+        first = false;
+      }
+    }
+  }
+
+  /** Identifiers a binding pattern introduces: `a`, `{ a, b: c, ...d }`, `[e, f = 1]`. */
+  private boundIdentifiers(pattern: Node, out: Node[]): void {
+    switch (pattern.type) {
+      case 'identifier':
+      case 'shorthand_property_identifier_pattern':
+        out.push(pattern);
+        return;
+      case 'object_pattern':
+      case 'array_pattern':
+        for (const child of pattern.namedChildren) if (child) this.boundIdentifiers(child, out);
+        return;
+      case 'pair_pattern': {
+        const value = pattern.childForFieldName('value');
+        if (value) this.boundIdentifiers(value, out);
+        return;
+      }
+      case 'assignment_pattern':
+      case 'object_assignment_pattern': {
+        const left = pattern.childForFieldName('left') ?? pattern.firstNamedChild;
+        if (left) this.boundIdentifiers(left, out);
+        return;
+      }
+      case 'rest_pattern': {
+        const inner = pattern.firstNamedChild;
+        if (inner) this.boundIdentifiers(inner, out);
+        return;
+      }
+    }
+  }
+
+  private memberScope(node: Node, kind: SymbolKind): Frame | null {
+    const frame = this.frameAt(node.startIndex);
+    if (!frame || frame.sym.kind !== kind) return null;
+    const body = node.parent;
+    return body && body.startIndex === frame.bodyStart ? frame : null;
+  }
+
+  private memberName(nameNode: Node | null): string {
+    if (!nameNode) return '';
+    const text = this.text(nameNode);
+    return nameNode.type === 'string' ? unquote(text) : text;
+  }
+
+  private isPrivate(signature: string, name: string): boolean {
+    return name.startsWith('#') || /^(?:[\w]+\s+)*?private\s/.test(signature);
+  }
+
+  private onMethod(node: Node): void {
+    const cls = this.memberScope(node, 'Class');
+    if (!cls) return;
+    const name = this.memberName(node.childForFieldName('name'));
+    if (!name) return;
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    this.define('Method', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+  }
+
+  private onField(node: Node): void {
+    const cls = this.memberScope(node, 'Class');
+    if (!cls) return;
+    const nameNode = node.childForFieldName('name') ?? node.childForFieldName('property');
+    const name = this.memberName(nameNode);
+    if (!name) return;
+    const value = node.childForFieldName('value');
+    let end = node.endIndex;
+    const typeNode = node.childForFieldName('type');
+    if (value) {
+      // `handler = (e: Event) => …` reads best with its parameters; a typed field with its type.
+      const body = !typeNode && FUNCTION_VALUES.has(value.type) ? value.childForFieldName('body') : null;
+      end = body ? body.startIndex : value.startIndex;
+    }
+    const signature = this.header(node, end).replace(/\s*=$/, '');
+    this.define('Field', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    const type = this.annotationChain(typeNode);
+    if (type) (cls.fields ??= new Map()).set(name, type);
+  }
+
+  /** `constructor(private readonly x: Foo)` declares field `x` on the class. */
+  private onParamProp(node: Node): void {
+    if (node.startIndex === this.lastParamProp) return;
+    this.lastParamProp = node.startIndex;
+    let cls = this.frameAt(node.startIndex);
+    while (cls && cls.sym.kind !== 'Class') cls = cls.up;
+    if (!cls) return;
+    const pattern = node.childForFieldName('pattern');
+    if (!pattern || pattern.type !== 'identifier') return;
+    const name = this.text(pattern);
+    const value = node.childForFieldName('value');
+    const signature = stripComments(this.src.slice(node.startIndex, value ? value.startIndex : node.endIndex)).replace(/\s*=?\s*$/, '');
+    this.define('Field', name, node, signature, this.docOf(node), { parentFrame: cls, role: 'member', private: this.isPrivate(signature, name) });
+    const type = this.annotationChain(node.childForFieldName('type'));
+    if (type) (cls.fields ??= new Map()).set(name, type);
+  }
+
+  private onInterface(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : node.endIndex;
+    const name = this.text(nameNode);
+    const frame = this.define('Interface', name, node, this.header(node, bodyStart), this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+    if (this.defaultDecls.has(node.startIndex)) this.exports.push({ exported: 'default', local: name });
+    for (const child of node.namedChildren) {
+      if (child?.type === 'extends_type_clause') {
+        for (const type of child.childrenForFieldName('type')) if (type) this.inherits(type, frame, 'extends');
+      }
+    }
+  }
+
+  private onInterfaceMember(node: Node): void {
+    if (!this.memberScope(node, 'Interface')) return;
+    const name = this.memberName(node.childForFieldName('name'));
+    if (!name) return;
+    const kind: SymbolKind = node.type === 'method_signature' ? 'Method' : 'Field';
+    this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
+  }
+
+  private onEnum(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : node.endIndex;
+    this.define('Enum', this.text(nameNode), node, this.header(node, bodyStart), this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+  }
+
+  private onEnumMember(node: Node): void {
+    if (!this.memberScope(node, 'Enum')) return;
+    const name = this.memberName(node.type === 'enum_assignment' ? node.childForFieldName('name') : node);
+    if (!name) return;
+    this.define('Field', name, node, this.header(node, node.endIndex), this.docOf(node));
+  }
+
+  private onTypeAlias(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const value = node.childForFieldName('value');
+    let signature = this.header(node, node.endIndex);
+    if ((signature.length > 120 || signature.includes('\n')) && value) signature = `${this.header(node, value.startIndex)} …`;
+    this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+  }
+
+  private onNamespace(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode || nameNode.type === 'string') return; // ambient `declare module 'x'`: transparent
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    // `namespace A.B {}` is written `expression_statement > internal_module` unless exported.
+    let target = node;
+    const p = node.parent;
+    if (p && (p.type === 'expression_statement' || p.type === 'ambient_declaration')) target = p;
+    this.define('GlobalVariable', this.text(nameNode), node, signature, this.docOf(target), { exportedSelf: this.isExported(target), namespace: true });
+  }
+
+  private onImport(node: Node): void {
+    const source = node.childForFieldName('source');
+    const line = node.startPosition.row;
+    const scope = this.functionScope(node.startIndex);
+    let module = source ? unquote(this.text(source)) : '';
+    let bound = false;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'import_clause') {
+        for (const part of child.namedChildren) {
+          if (!part) continue;
+          if (part.type === 'identifier') {
+            this.skipStarts.add(part.startIndex);
+            this.imports.push({ local: this.text(part), module, imported: 'default', line, scope });
+            bound = true;
+          } else if (part.type === 'namespace_import') {
+            const id = part.firstNamedChild;
+            if (id) {
+              this.skipStarts.add(id.startIndex);
+              this.imports.push({ local: this.text(id), module, imported: null, line, scope });
+              bound = true;
+            }
+          } else if (part.type === 'named_imports') {
+            for (const spec of part.namedChildren) {
+              if (!spec || spec.type !== 'import_specifier') continue;
+              const nameNode = spec.childForFieldName('name');
+              const alias = spec.childForFieldName('alias');
+              if (!nameNode) continue;
+              const local = alias ?? nameNode;
+              this.skipStarts.add(local.startIndex);
+              this.imports.push({ local: this.text(local), module, imported: unquote(this.text(nameNode)), line, scope });
+              bound = true;
+            }
+          }
+        }
+      } else if (child.type === 'import_require_clause') {
+        const id = child.firstNamedChild;
+        const req = child.childForFieldName('source');
+        if (req) module = unquote(this.text(req));
+        if (id && id.type === 'identifier') {
+          this.skipStarts.add(id.startIndex);
+          this.imports.push({ local: this.text(id), module, imported: null, line, scope });
+          bound = true;
+        }
+      }
+    }
+    if (!bound && module) this.imports.push({ local: '', module, imported: null, line, scope });
+  }
+
+  /** localId of the enclosing function or method (imports inside functions), null at module level. */
+  private functionScope(pos: number): string | null {
+    for (let f = this.frameAt(pos); f; f = f.up) {
+      if (f.sym.kind === 'Function' || f.sym.kind === 'Method') return f.sym.localId;
+    }
+    return null;
+  }
+
+  private onExport(node: Node): void {
+    let isDefault = false;
+    let star = false;
+    let hasEquals = false;
+    let source: string | undefined;
+    let clause: Node | null = null;
+    let nsExport: Node | null = null;
+    let declaration: Node | null = null;
+    let value: Node | null = null;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      const field = node.fieldNameForChild(i);
+      if (field === 'declaration') declaration = child;
+      else if (field === 'value') value = child;
+      else if (field === 'source') source = unquote(this.text(child));
+      else if (child.type === 'default') isDefault = true;
+      else if (child.type === '*') star = true;
+      else if (child.type === '=') hasEquals = true;
+      else if (child.type === 'export_clause') clause = child;
+      else if (child.type === 'namespace_export') nsExport = child;
+      else if (hasEquals && child.isNamed && child.type !== 'comment' && !value) value = child;
+    }
+    if (declaration) {
+      if (isDefault) this.defaultDecls.add(declaration.startIndex);
+      return;
+    }
+    if (clause) {
+      for (const spec of clause.namedChildren) {
+        if (!spec || spec.type !== 'export_specifier') continue;
+        const nameNode = spec.childForFieldName('name');
+        const alias = spec.childForFieldName('alias');
+        if (!nameNode) continue;
+        const name = unquote(this.text(nameNode));
+        const exported = alias ? unquote(this.text(alias)) : name;
+        this.skipStarts.add(nameNode.startIndex);
+        if (source !== undefined) this.exports.push({ exported, from: source, imported: name });
+        else {
+          this.exports.push({ exported, local: name });
+          this.exportNames.add(name);
+        }
+      }
+      return;
+    }
+    if (nsExport && source !== undefined) {
+      const id = nsExport.lastNamedChild;
+      if (id) this.exports.push({ exported: unquote(this.text(id)), from: source, imported: null });
+      return;
+    }
+    if (star && source !== undefined) {
+      this.exports.push({ exported: '*', from: source, imported: '*' });
+      return;
+    }
+    if (value && (isDefault || hasEquals)) this.defaultValue(value, node);
+  }
+
+  /** `export default <expr>`, `export = <expr>`, `module.exports = <expr>`. */
+  private defaultValue(value: Node, statement: Node): void {
+    const type = value.type;
+    if (type === 'identifier') {
+      this.skipStarts.add(value.startIndex);
+      const local = this.text(value);
+      this.exports.push({ exported: 'default', local });
+      this.exportNames.add(local);
+    } else if (type === 'class') {
+      const nameNode = value.childForFieldName('name');
+      this.onClass(value, value, null);
+      if (nameNode) this.exports.push({ exported: 'default', local: this.text(nameNode) });
+      this.lastDefined().exportedSelf = true;
+    } else if (FUNCTION_VALUES.has(type)) {
+      const nameNode = type === 'arrow_function' ? null : value.childForFieldName('name');
+      const body = value.childForFieldName('body');
+      const name = nameNode ? this.text(nameNode) : 'default';
+      this.define('Function', name, value, this.header(value, body ? body.startIndex : value.endIndex), this.docOf(statement), { exportedSelf: true });
+      if (nameNode) this.exports.push({ exported: 'default', local: name });
+    } else {
+      const text = this.text(value);
+      const prefix = this.src.slice(statement.startIndex, value.startIndex).trim();
+      const signature = text.length <= 120 && !text.includes('\n') ? `${prefix} ${text}` : `${prefix} …`;
+      this.define('GlobalVariable', 'default', value, signature, this.docOf(statement), { exportedSelf: true });
+    }
+  }
+
+  private lastDefined(): Meta {
+    return this.metas[this.metas.length - 1];
+  }
+
+  private onRequireCall(call: Node): void {
+    const callee = call.childForFieldName('function');
+    if (!callee || callee.type !== 'identifier' || callee.endIndex - callee.startIndex !== 7) return;
+    const args = call.childForFieldName('arguments');
+    if (args && args.type === 'arguments' && args.namedChildCount === 1 && args.firstNamedChild?.type === 'string') this.onRequire(call, args.firstNamedChild);
+  }
+
+  /** `const x = require('m')`, `const { a, b: c } = require('m')`, `const y = require('m').y`, `require('m')`. */
+  private onRequire(call: Node, str: Node): void {
+    const module = unquote(this.text(str));
+    const line = call.startPosition.row;
+    const scope = this.functionScope(call.startIndex);
+    let parent = call.parent;
+    let imported: string | null = null;
+    if (parent && parent.type === 'member_expression') {
+      const prop = parent.childForFieldName('property');
+      imported = prop ? this.text(prop) : null;
+      parent = parent.parent;
+    }
+    if (parent && parent.type === 'variable_declarator') {
+      const nameNode = parent.childForFieldName('name');
+      if (nameNode?.type === 'identifier') {
+        this.skipStarts.add(nameNode.startIndex);
+        this.imports.push({ local: this.text(nameNode), module, imported, line, scope });
+        return;
+      }
+      if (nameNode?.type === 'object_pattern' && imported === null) {
+        for (const part of nameNode.namedChildren) {
+          if (!part) continue;
+          if (part.type === 'shorthand_property_identifier_pattern') {
+            const name = this.text(part);
+            this.imports.push({ local: name, module, imported: name, line, scope });
+          } else if (part.type === 'pair_pattern') {
+            const key = part.childForFieldName('key');
+            const value = part.childForFieldName('value');
+            if (key && value?.type === 'identifier') {
+              this.skipStarts.add(value.startIndex);
+              this.imports.push({ local: this.text(value), module, imported: unquote(this.text(key)), line, scope });
+            }
+          }
+        }
+        return;
+      }
+    }
+    this.imports.push({ local: '', module, imported: null, line, scope });
+  }
+
+  /** `module.exports = …`, `module.exports.x = …`, `exports.x = …`. */
+  private onCommonJsExport(left: Node): void {
+    const start = left.startIndex;
+    if (!this.src.startsWith('exports', start) && !this.src.startsWith('module', start)) return;
+    const lhs = this.text(left).replace(/\s+/g, '');
+    const assignment = left.parent;
+    const right = assignment?.childForFieldName('right');
+    const statement = assignment?.parent;
+    if (!right || !statement) return;
+    if (lhs === 'module.exports') {
+      if (right.type === 'object') this.commonJsObject(right);
+      else if (right.type === 'call_expression' && /^require\s*\(/.test(this.text(right))) {
+        const str = right.childForFieldName('arguments')?.firstNamedChild;
+        if (str && str.type === 'string') this.exports.push({ exported: '*', from: unquote(this.text(str)), imported: '*' });
+      } else this.defaultValue(right, statement);
+      return;
+    }
+    const m = /^(?:module\.)?exports\.([\p{ID_Start}$_][\p{ID_Continue}$]*)$/u.exec(lhs);
+    if (!m) return;
+    const name = m[1];
+    if (right.type === 'identifier') {
+      const local = this.text(right);
+      this.exports.push({ exported: name, local });
+      this.exportNames.add(local);
+    } else if (FUNCTION_VALUES.has(right.type) || right.type === 'class') {
+      const body = right.childForFieldName('body');
+      const signature = stripComments(this.src.slice(statement.startIndex, Math.min(body ? body.startIndex : right.endIndex, statement.startIndex + 1000)));
+      this.define(right.type === 'class' ? 'Class' : 'Function', name, statement, signature, this.docOf(statement), { role: 'cjs', bodyStart: right.type === 'class' ? body?.startIndex : undefined });
+    } else {
+      this.define('GlobalVariable', name, statement, this.header(statement, statement.endIndex), this.docOf(statement), { role: 'cjs' });
+    }
+  }
+
+  private commonJsObject(object: Node): void {
+    for (const prop of object.namedChildren) {
+      if (!prop) continue;
+      if (prop.type === 'shorthand_property_identifier') {
+        const name = this.text(prop);
+        this.exports.push({ exported: name, local: name });
+        this.exportNames.add(name);
+      } else if (prop.type === 'pair') {
+        const key = prop.childForFieldName('key');
+        const value = prop.childForFieldName('value');
+        if (!key || !value) continue;
+        const name = unquote(this.text(key));
+        if (value.type === 'identifier') {
+          const local = this.text(value);
+          this.exports.push({ exported: name, local });
+          this.exportNames.add(local);
+        } else if (FUNCTION_VALUES.has(value.type)) {
+          const body = value.childForFieldName('body');
+          this.define('Function', name, prop, this.header(prop, body ? body.startIndex : prop.endIndex), this.docOf(prop), { role: 'cjs' });
+        }
+      } else if (prop.type === 'method_definition') {
+        const name = this.memberName(prop.childForFieldName('name'));
+        const body = prop.childForFieldName('body');
+        if (name) this.define('Function', name, prop, this.header(prop, body ? body.startIndex : prop.endIndex), this.docOf(prop), { role: 'cjs' });
+      }
+    }
+  }
+
+  private onTypeParam(node: Node): void {
+    this.skipStarts.add(node.startIndex);
+    const frame = this.frameAt(node.startIndex);
+    if (frame) (frame.typeParams ??= new Set()).add(this.text(node));
+  }
+
+  private onParam(node: Node): void {
+    const name = this.text(node);
+    const frame = this.frameAt(node.startIndex);
+    this.skipStarts.add(node.startIndex);
+    this.lastParam = { start: node.startIndex, name, frame };
+    if (frame) (frame.locals ??= new Set()).add(name);
+  }
+
+  private onParamType(node: Node): void {
+    const param = this.lastParam;
+    if (!param || !param.frame) return;
+    const chain = this.typeChain(node);
+    if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
+  }
+
+  /** `const c = new C()` / `const c: C = …` inside a definition. */
+  private onTypedLocal(declarator: Node): void {
+    if (declarator.startIndex === this.lastLocal) return;
+    this.lastLocal = declarator.startIndex;
+    const frame = this.frameAt(declarator.startIndex);
+    if (!frame) return;
+    const nameNode = declarator.childForFieldName('name');
+    if (!nameNode) return;
+    let chain = this.annotationChain(declarator.childForFieldName('type'));
+    if (!chain) {
+      const value = declarator.childForFieldName('value');
+      if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
+    }
+    if (chain) (frame.types ??= new Map()).set(this.text(nameNode), chain);
+  }
+
+  // --- after pass 1 ---------------------------------------------------------------------------
+
+  /** Final `exported` flags: parents precede children, so one forward pass sees parents settled. */
+  settleExports(): void {
+    const symbols = this.table.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const sym = symbols[i];
+      const meta = this.metas[i];
+      const parent = sym.parent !== null ? symbols[this.byLocalId.get(sym.parent)!] : null;
+      switch (meta.role) {
+        case 'top': sym.exported = meta.exportedSelf || this.exportNames.has(sym.name); break;
+        case 'member': sym.exported = (parent?.exported ?? false) && !meta.private; break;
+        case 'nsmember': sym.exported = meta.exportedSelf && (parent?.exported ?? false); break;
+        case 'cjs': sym.exported = true; break;
+        case 'nested': sym.exported = false; break;
+      }
+    }
+  }
+
+  // --- pass 2: references ---------------------------------------------------------------------
+
+  refsPass(captures: QueryCapture[]): void {
+    const moduleNames = new Set<string>();
+    for (const sym of this.table.symbols) if (sym.parent === null && sym.name !== 'default') moduleNames.add(sym.name);
+    for (const imp of this.imports) if (imp.local && imp.scope === null) moduleNames.add(imp.local);
+
+    // Frames in position order (ancestors first) for attribution.
+    const frames = this.frames.slice().sort((a, b) => a.start - b.start || b.end - a.end);
+    const stack: Frame[] = [];
+    let next = 0;
+    const frameAt = (pos: number): Frame | null => {
+      while (next < frames.length && frames[next].start <= pos) {
+        const f = frames[next++];
+        while (stack.length > 0 && stack[stack.length - 1].end <= f.start) stack.pop();
+        stack.push(f);
+      }
+      while (stack.length > 0 && stack[stack.length - 1].end <= pos) stack.pop();
+      return stack.length > 0 ? stack[stack.length - 1] : null;
+    };
+
+    const skip = this.skipStarts;
+    const calleeStarts = new Set<number>();
+    const calleeIds = new Set<number>();
+    let ntypeEnd = -1;
+
+    for (const { name, node } of captures) {
+      const start = node.startIndex;
+      switch (name) {
+        case 'call':
+        case 'new': {
+          let callee: Node | null = node;
+          if (name === 'call') {
+            callee = node.childForFieldName('function');
+            if (!callee || this.src.charCodeAt(callee.endIndex) === 96 /* ` */) break; // tagged template
+          }
+          const type = callee.type;
+          if (type !== 'identifier' && type !== 'member_expression' && type !== 'super') break;
+          const chain = type === 'super' ? ['super'] : plainChain(this.text(callee));
+          if (!chain) break;
+          calleeStarts.add(callee.startIndex);
+          calleeIds.add(callee.id);
+          if (chain.length === 1 && chain[0] === 'require') break;
+          const frame = frameAt(callee.startIndex);
+          this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(chain, frame), callee.startPosition.row);
+          break;
+        }
+        case 'jsx': {
+          calleeStarts.add(start);
+          const chain = plainChain(this.text(node));
+          if (!chain) break;
+          if (chain.length === 1 && !/^[\p{Lu}_$]/u.test(chain[0])) break; // <div>: intrinsic element
+          const frame = frameAt(start);
+          this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
+          break;
+        }
+        case 'jsxclose':
+          calleeStarts.add(start);
+          break;
+        case 'ntype': {
+          ntypeEnd = node.endIndex;
+          calleeStarts.add(start);
+          if (skip.has(start)) break;
+          const chain = plainChain(this.text(node));
+          if (!chain) break;
+          const frame = frameAt(start);
+          this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
+          break;
+        }
+        case 'type': {
+          if (skip.has(start)) break;
+          const end = node.endIndex;
+          if (end === ntypeEnd) break;
+          const typeName = this.src.slice(start, end);
+          const frame = frameAt(start);
+          if (this.isTypeParam(typeName, frame)) break;
+          this.addRef(frame ? frame.sym.localId : null, 'USES', [typeName], node.startPosition.row);
+          break;
+        }
+        case 'thismember': {
+          if (calleeIds.has(node.id)) break;
+          const chain = plainChain(this.text(node));
+          if (!chain || chain.length < 2) break;
+          const frame = frameAt(start);
+          this.addRef(frame ? frame.sym.localId : null, 'USES', chain.slice(0, 2), node.startPosition.row);
+          break;
+        }
+        case 'id': {
+          if (skip.has(start) || calleeStarts.has(start)) break;
+          const id = this.src.slice(start, node.endIndex);
+          if (!moduleNames.has(id)) break;
+          const frame = frameAt(start);
+          if (this.isShadowed(id, frame)) break;
+          let chain = [id];
+          const parent = node.parent;
+          if (parent) {
+            const ptype = parent.type;
+            if (NOT_A_USE_PARENTS.has(ptype)) break;
+            if (ptype === 'variable_declarator' && parent.startIndex === start) {
+              // A local declaration with a module-level name shadows it for the rest of the definition.
+              if (frame) (frame.locals ??= new Set()).add(id);
+              break;
+            }
+            if (ptype === 'member_expression' && parent.startIndex === start) {
+              const member = plainChain(this.text(parent));
+              if (member) chain = member;
+            }
+          }
+          this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
+  private inferHead(chain: string[], frame: Frame | null): string[] {
+    if (chain.length < 2 || !frame) return chain;
+    const head = chain[0];
+    if (head === 'this') {
+      if (chain.length < 3) return chain;
+      for (let f: Frame | null = frame; f; f = f.up) {
+        if (f.sym.kind === 'Class') {
+          const type = f.fields?.get(chain[1]);
+          return type ? [...type, ...chain.slice(2)] : chain;
+        }
+      }
+      return chain;
+    }
+    for (let f: Frame | null = frame; f; f = f.up) {
+      const type = f.types?.get(head);
+      if (type) return [...type, ...chain.slice(1)];
+      if (f.locals?.has(head)) return chain;
+    }
+    return chain;
+  }
+
+  private isShadowed(name: string, frame: Frame | null): boolean {
+    for (let f = frame; f; f = f.up) if (f.locals?.has(name)) return true;
+    return false;
+  }
+
+  private isTypeParam(name: string, frame: Frame | null): boolean {
+    for (let f = frame; f; f = f.up) if (f.typeParams?.has(name)) return true;
+    return false;
+  }
+
+  references(): Reference[] {
+    return [...this.refs.values()];
+  }
+}
+
+/** Leading `/** … *\/` comment of the file unless it documents the first declaration. */
+function fileDoc(root: Node, src: string): string {
+  let candidate: Node | null = null;
+  let last: Node | null = null;
+  let first: Node | null = null;
+  for (let i = 0; i < root.childCount; i++) {
+    const child = root.child(i);
+    if (!child) continue;
+    if (child.type === 'hash_bang_line') continue;
+    if (child.type !== 'comment') {
+      first = child;
+      break;
+    }
+    last = child;
+    if (!candidate && src.startsWith('/**', child.startIndex)) candidate = child;
+  }
+  if (!candidate) return '';
+  if (candidate === last && first && documents(first)) return '';
+  return cleanDoc(src.slice(candidate.startIndex, candidate.endIndex));
+}
+
+function documents(statement: Node): boolean {
+  if (statement.type === 'export_statement') return statement.childForFieldName('declaration') !== null || statement.childForFieldName('value') !== null;
+  if (statement.type === 'expression_statement') {
+    const inner = statement.firstNamedChild;
+    return inner !== null && (inner.type === 'internal_module' || inner.type === 'module');
+  }
+  return DOCUMENTABLE_STATEMENTS.has(statement.type);
+}
+
+export function extractTypeScript(root: Node, _filePath: string, language: Language): Extracted {
+  const tsLanguage = root.tree.language;
+  const query = queryFor(tsLanguage, dialectOf(language));
+  // Node offsets index the whole source; the root starts after leading whitespace, so pad it back.
+  const src = ' '.repeat(root.startIndex) + root.text;
+  const x = new TsExtraction(src);
+  const captures = query.captures(root);
+  x.defs(captures);
+  x.settleExports();
+  x.refsPass(captures);
+  return {
+    doc: fileDoc(root, src),
+    symbols: x.table.symbols,
+    imports: x.imports,
+    exports: x.exports,
+    refs: x.references(),
+  };
+}
