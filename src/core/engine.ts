@@ -138,6 +138,8 @@ export class Engine {
     const mark = (phase: IndexPhase, since: number) => (timings[phase] = Math.round(performance.now() - since));
     let t = performance.now();
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
+    // Parse workers start (WASM compile, grammar load) while the scan and the reads run.
+    if ((this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
     const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude });
     this.ignore = undefined;
     mark('scan', t);
@@ -150,32 +152,41 @@ export class Engine {
     const touched: StoredFile[] = [];
     let reused = 0;
     let read = 0;
-    for (const entry of scan.files) {
+    // Reads run a few at a time: the disk (or a network file system) answers faster in parallel.
+    await forEachConcurrently(scan.files, 16, async (entry) => {
       throwIfAborted(signal);
       const previous = this.stored.get(entry.path);
       const known = previous && !previous.skipped && this.graph.fileGraph(entry.path);
       if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size) {
         reused++;
-        continue;
+        return;
       }
       const result = await readSourceFile(entry.absPath, this.maxFileSize);
       onProgress?.({ phase: 'read', done: ++read, total: scan.files.length });
       if (!result.ok) {
         newSkips.set(entry.path, { path: entry.path, reason: result.reason, detail: result.detail });
-        continue;
+        return;
       }
       meta.set(entry.path, { mtimeMs: result.mtimeMs, size: result.size });
       if (known && known.hash === sha1(result.text)) {
         reused++;
         touched.push({ ...previous, mtimeMs: result.mtimeMs, size: result.size });
-        continue;
+        return;
       }
       jobs.push({ path: entry.path, language: entry.language, text: result.text });
-    }
+    });
+    jobs.sort((a, b) => (a.path < b.path ? -1 : 1));
     mark('read', t);
 
     t = performance.now();
-    const parsed = await this.parseMany(jobs, (done) => onProgress?.({ phase: 'parse', done, total: jobs.length }));
+    let parsed;
+    try {
+      parsed = await this.parseMany(jobs, (done) => onProgress?.({ phase: 'parse', done, total: jobs.length }));
+    } finally {
+      // Idle workers hold a parser each; saves parse in-process, so they go until the next full index.
+      await this.bulk?.close();
+      this.bulk = undefined;
+    }
     throwIfAborted(signal);
     mark('parse', t);
 
@@ -311,10 +322,8 @@ export class Engine {
   private bulk: ParseService | undefined;
 
   private async parseMany(jobs: ParseJob[], onFile: (done: number) => void) {
-    const workers = this.options.workers ?? 2;
-    // Worker start-up (~100 ms) only pays off for real batches.
-    if (workers === 0 || jobs.length < 32) return this.inProcess.parse(jobs, onFile);
-    this.bulk ??= new WorkerParser(workers);
+    // Shipping a handful of files to workers costs more than parsing them here.
+    if (!this.bulk || jobs.length < 32) return this.inProcess.parse(jobs, onFile);
     return this.bulk.parse(jobs, onFile);
   }
 
@@ -411,6 +420,14 @@ export class Engine {
   private log(message: string): void {
     this.options.log?.(message);
   }
+}
+
+async function forEachConcurrently<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
 }
 
 function emptyDiff(): GraphDiff {

@@ -191,4 +191,7 @@ test('a rename in one file is seen by the files that import it, and only they ar
   const body = renamed.replace('return a + b', 'return b + a');
   graph.apply({ upsert: [await parse('base.py', body)] });
   assert.equal(graph.lastApply.resolved, 1, 'a body-only edit re-resolves the edited file alone');
+  graph.apply({ upsert: [await parse('base.py', `${body}\n\ndef brand_new():\n    return 1\n`)] });
+  assert.equal(graph.lastApply.resolved, 1, 'a new name that no other file looked up re-resolves no other file');
+  assert.ok(graph.graph.hasNode('base.py#brand_new'));
 });

@@ -1,8 +1,8 @@
-// Lookup tables over one per-file graph, built once per FileGraph object and cached, plus the
-// signature of everything other files can read from it: when an edit leaves that signature
-// alone, no other file's resolution can change and only the edited file is re-resolved.
+// Lookup tables over one per-file graph, built once per FileGraph object and cached, plus its
+// *interface*: a descriptor per name that other files can look up in it. Resolution records which
+// names it looked up (`file:<path>#<scope>.<name>`); an edit re-resolves other files only for the
+// names whose descriptors changed, so adding a function to a hub module costs one file, not fifty.
 import type { ExportBinding, FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
-import { sha1 } from '../parse/extractUtil';
 
 export interface FileIndex {
   byLocalId: Map<string, SymbolDef>;
@@ -17,7 +17,8 @@ export interface FileIndex {
   starExports: ExportBinding[];
   /** localId of a class → its INHERITS references. */
   bases: Map<string, Reference[]>;
-  interfaceSignature: string;
+  /** Interface key suffix → descriptor (see interfaceOf). */
+  interface: Map<string, string>;
 }
 
 const cache = new WeakMap<FileGraph, FileIndex>();
@@ -72,17 +73,49 @@ function buildIndex(file: FileGraph): FileIndex {
     if (list) list.push(ref);
     else bases.set(ref.from, [ref]);
   }
-  return { byLocalId, children, importsByScope, starImports, exportsByName, starExports, bases, interfaceSignature: signatureOf(file) };
+  const index = { byLocalId, children, importsByScope, starImports, exportsByName, starExports, bases, interface: new Map() };
+  index.interface = interfaceOf(index);
+  return index;
 }
 
-/** Everything resolution of *other* files may read from this one; line numbers and bodies excluded. */
-function signatureOf(file: FileGraph): string {
-  const parts: unknown[] = [
-    file.language,
-    file.symbols.map((s) => [s.localId, s.kind, s.name, s.parent, s.exported]),
-    file.imports.filter((b) => b.scope === null).map((b) => [b.local, b.module, b.imported]),
-    file.exports.map((e) => [e.exported, e.local, e.from, e.imported]),
-    file.refs.filter((r) => r.kind === 'INHERITS').map((r) => [r.from, r.chain, r.relation]),
-  ];
-  return sha1(JSON.stringify(parts));
+/** `file:<path>#<suffix>`: one name (or list) of one file that another file's resolution read. */
+export function interfaceKey(path: string, suffix: string): string {
+  return `file:${path}#${suffix}`;
+}
+
+/** Names in a scope: `<scope>.<name>` ('' scope = module); star lists: `*`; class bases: `<class>^`; CommonJS shape: `cjs`. */
+export const scopeName = (scope: string, name: string) => `${scope}.${name}`;
+export const STAR = '*';
+export const basesOf = (classId: string) => `${classId}^`;
+export const COMMONJS = 'cjs';
+
+/** Everything resolution of *other* files may read from this one, by name; lines and bodies excluded. */
+function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
+  const out = new Map<string, string>();
+  const describe = (key: string, part: unknown) => {
+    const prev = out.get(key);
+    out.set(key, prev === undefined ? JSON.stringify(part) : `${prev}|${JSON.stringify(part)}`);
+  };
+  for (const [scope, names] of index.children) {
+    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported]);
+  }
+  for (const [scope, names] of index.importsByScope) {
+    for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);
+  }
+  for (const [name, list] of index.exportsByName) describe(scopeName('', name), ['export', list.map((e) => [e.local, e.from, e.imported])]);
+  describe(STAR, [index.starImports.map((b) => b.module), index.starExports.map((e) => e.from)]);
+  for (const [cls, refs] of index.bases) describe(basesOf(cls), refs.map((r) => r.chain));
+  const exportedTopLevel = [...(index.children.get('')?.values() ?? [])].some((s) => s.exported);
+  describe(COMMONJS, [index.exportsByName.size, index.exportsByName.has('default'), index.starExports.length, exportedTopLevel]);
+  return out;
+}
+
+/** Interface keys whose descriptors differ between two versions of a file (either may be absent). */
+export function changedInterfaceKeys(path: string, before: FileGraph | undefined, after: FileGraph | undefined): string[] {
+  const a = before ? indexOf(before).interface : new Map<string, string>();
+  const b = after ? indexOf(after).interface : new Map<string, string>();
+  const changed: string[] = [];
+  for (const [key, value] of a) if (b.get(key) !== value) changed.push(interfaceKey(path, key));
+  for (const key of b.keys()) if (!a.has(key)) changed.push(interfaceKey(path, key));
+  return changed;
 }

@@ -5,13 +5,12 @@
 //   py:<dotted>   absolute Python module name (package-aware: parents with __init__.py)
 //   pyp:<path>    Python module by path without extension (relative imports, submodules)
 //   js:<path>     TS/JS module by path without extension (and index files by their folder)
-//   file:<path>   the interface of one file (its names, members, bases, imports, exports)
+//   file:<path>#… one name (or list) of one file's interface, see fileIndex.ts
 //   tsconfig      the tsconfig/jsconfig files (paths, baseUrl)
 import * as posix from 'node:path/posix';
 import type { Language } from './schema';
 
 export const TSCONFIG_KEY = 'tsconfig';
-export const fileKey = (path: string) => `file:${path}`;
 
 /** Extensions tried, in order, for an extensionless TS/JS specifier (TypeScript's own order, then JS). */
 export const JS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mts', '.cts', '.mjs', '.cjs'];
@@ -58,7 +57,7 @@ export function jsPathKey(path: string): string {
 /** Keys a file can be found under. */
 export function providedKeys(path: string, language: Language, initDirs: ReadonlySet<string>, rootName: string): string[] {
   if (language === 'python') {
-    const keys = [fileKey(path), pythonPathKey(path)];
+    const keys = [pythonPathKey(path)];
     const name = pythonModuleName(path, initDirs, rootName);
     if (name) keys.push(`py:${name}`);
     // Folders without __init__.py are namespace packages: a root-relative dotted path imports too,
@@ -67,7 +66,7 @@ export function providedKeys(path: string, language: Language, initDirs: Readonl
     if (dotted && dotted !== name && !initDirs.has('')) keys.push(`py:${dotted}`);
     return keys;
   }
-  const keys = [fileKey(path), jsPathKey(path)];
+  const keys = [jsPathKey(path)];
   const stem = path.replace(JS_STRIP, '');
   if (posix.basename(stem) === 'index') {
     const dir = posix.dirname(stem);

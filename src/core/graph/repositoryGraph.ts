@@ -5,9 +5,9 @@
 // files that consulted something the change can affect (see moduleKeys.ts).
 import { MultiDirectedGraph } from 'graphology';
 import type { FileGraph } from '../parse/fileGraph';
-import { indexOf } from './fileIndex';
+import { changedInterfaceKeys } from './fileIndex';
 import {
-  TSCONFIG_KEY, compareRank, dirOf, fileKey, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
+  TSCONFIG_KEY, compareRank, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
@@ -79,21 +79,24 @@ export class RepositoryGraph {
     const dirty = new Set<string>();
     const changedKeys = new Set<string>();
 
+    const removedGraphs = new Map<string, FileGraph>();
     for (const path of changes.remove ?? []) {
-      if (!this.files.has(path)) continue;
+      const old = this.files.get(path);
+      if (!old) continue;
       this.files.delete(path);
       removed.add(path);
+      removedGraphs.set(path, old);
     }
     for (const file of changes.upsert ?? []) {
       const old = this.files.get(file.path);
       this.files.set(file.path, file);
       dirty.add(file.path);
-      if (removed.delete(file.path)) {
-        // removed and re-created in one batch: a modification
-        changedKeys.add(fileKey(file.path));
-      } else if (!old) added.add(file.path);
-      else if (indexOf(old).interfaceSignature !== indexOf(file).interfaceSignature) changedKeys.add(fileKey(file.path));
+      // Removed and re-created in one batch is a modification; the module keys of new files change below.
+      const previous = removed.delete(file.path) ? removedGraphs.get(file.path) : old;
+      if (!previous) added.add(file.path);
+      for (const key of changedInterfaceKeys(file.path, previous, file)) changedKeys.add(key);
     }
+    for (const path of removed) for (const key of changedInterfaceKeys(path, removedGraphs.get(path), undefined)) changedKeys.add(key);
 
     if (changes.tsconfigs) {
       const json = JSON.stringify(changes.tsconfigs);

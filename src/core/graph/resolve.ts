@@ -4,9 +4,9 @@
 // re-resolve exactly the files an edit can affect.
 import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
-import { indexOf } from './fileIndex';
+import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import {
-  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, fileKey, joinRelative, jsSpecifierKey, isPythonPackageInit, stripPython,
+  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsSpecifierKey, isPythonPackageInit, stripPython,
 } from './moduleKeys';
 import {
   edgeId, externalId, moduleId, symbolId,
@@ -115,7 +115,8 @@ export class Resolver {
       if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
     }
     const consumed = this.consumed;
-    consumed.delete(fileKey(path));
+    const own = interfaceKey(path, '');
+    for (const key of consumed) if (key.startsWith(own)) consumed.delete(key);
     return { nodes, edges: [...edges.values()], consumed, imports, unresolvedRefs };
   }
 
@@ -167,6 +168,11 @@ export class Resolver {
   }
 
   // ---- modules -------------------------------------------------------------------------------
+
+  /** Notes that resolution read `suffix` of `path`'s interface (see fileIndex.ts). */
+  private read(path: string, suffix: string): void {
+    this.consumed.add(interfaceKey(path, suffix));
+  }
 
   private provider(key: string): string | undefined {
     this.consumed.add(key);
@@ -246,7 +252,7 @@ export class Resolver {
   private commonJsValue(path: string): Target | null {
     const file = this.world.file(path);
     if (!file) return null;
-    this.consumed.add(fileKey(path));
+    this.read(path, COMMONJS);
     const index = indexOf(file);
     if (index.exportsByName.size !== 1 || !index.exportsByName.has('default') || index.starExports.length > 0) return null;
     if (file.symbols.some((s) => s.exported && s.parent === null)) return null;
@@ -303,7 +309,7 @@ export class Resolver {
     return this.memoized(`pm\u0000${path}\u0000${name}`, () => {
       const file = this.world.file(path);
       if (!file) return null;
-      this.consumed.add(fileKey(path));
+      this.read(path, scopeName('', name));
       const index = indexOf(file);
       const own = index.children.get('')?.get(name);
       if (own) return { t: 'symbol', path, sym: own };
@@ -318,6 +324,7 @@ export class Resolver {
         if (sub) return { t: 'module', path: sub };
       }
       if (!name.startsWith('_')) {
+        this.read(path, STAR);
         for (const star of index.starImports) {
           const module = this.resolvePythonModule(file, star.module);
           if (module?.t === 'module') {
@@ -334,7 +341,7 @@ export class Resolver {
     return this.memoized(`ex\u0000${path}\u0000${name}`, () => {
       const file = this.world.file(path);
       if (!file) return null;
-      this.consumed.add(fileKey(path));
+      this.read(path, scopeName('', name));
       const index = indexOf(file);
       for (const binding of index.exportsByName.get(name) ?? []) {
         if (binding.from !== undefined) {
@@ -352,6 +359,7 @@ export class Resolver {
       const own = index.children.get('')?.get(name);
       if (own && own.exported) return { t: 'symbol', path, sym: own };
       if (name !== 'default') {
+        this.read(path, STAR);
         for (const star of index.starExports) {
           if (!star.from) continue;
           const module = this.resolveJsModule(file, star.from);
@@ -369,7 +377,7 @@ export class Resolver {
     return this.memoized(`cm\u0000${path}\u0000${sym.localId}\u0000${name}`, () => {
       const file = this.world.file(path);
       if (!file) return null;
-      this.consumed.add(fileKey(path));
+      this.read(path, scopeName(sym.localId, name));
       const own = indexOf(file).children.get(sym.localId)?.get(name);
       if (own) return { t: 'symbol', path, sym: own };
       for (const base of this.basesOf(path, sym)) {
@@ -383,6 +391,7 @@ export class Resolver {
   private basesOf(path: string, sym: SymbolDef): Target[] {
     const file = this.world.file(path)!;
     const bases: Target[] = [];
+    this.read(path, basesKey(sym.localId));
     for (const ref of indexOf(file).bases.get(sym.localId) ?? []) {
       const target = this.resolveChain(file, sym.parent, ref.chain);
       if (target && !target.partial) bases.push(target.target);
@@ -400,11 +409,13 @@ export class Resolver {
       // Class bodies do not enclose their methods; a class's own body does see its names.
       const isClass = scope.kind === 'Class' || scope.kind === 'Interface' || scope.kind === 'Enum';
       if (isClass && scope !== fromSym) continue;
+      this.read(file.path, scopeName(scope.localId, name));
       const local = index.children.get(scope.localId)?.get(name);
       if (local && !(isClass && file.language !== 'python')) return { t: 'symbol', path: file.path, sym: local };
       const binding = index.importsByScope.get(scope.localId)?.get(name);
       if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
     }
+    this.read(file.path, scopeName('', name));
     const own = index.children.get('')?.get(name);
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
@@ -412,6 +423,7 @@ export class Resolver {
     if (file.language === 'python') {
       if (PYTHON_BUILTINS.has(name)) return { t: 'external', family: 'py', name: `builtins.${name}` };
       // `from x import *` brings public names in.
+      this.read(file.path, STAR);
       for (const star of index.starImports) {
         const module = this.resolvePythonModule(file, star.module);
         if (module?.t === 'module') {

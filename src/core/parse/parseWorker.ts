@@ -8,5 +8,5 @@ const pool = new ParserPool((workerData as { grammarsDir: string }).grammarsDir)
 parentPort?.on('message', async ({ id, jobs }: { id: number; jobs: ParseJob[] }) => {
   const outcomes: ParseOutcome[] = [];
   for (const job of jobs) outcomes.push(await parseInProcess(pool, job));
-  parentPort?.postMessage({ id, outcomes });
+  parentPort?.postMessage({ id, json: JSON.stringify(outcomes) });
 });
