@@ -1,0 +1,72 @@
+// The built CLI (dist/cli.js, as users run it): index, stats and show, in text and --json.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { FIXTURES } from './helpers';
+
+const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+let root: string;
+
+function cartograph(args: string[], cwd = root) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+before(() => {
+  assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test runs it first)');
+  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-cli-')), 'ranger');
+  fs.cpSync(path.join(FIXTURES, 'ranger-py'), root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'blob.py'), Buffer.from([0, 159, 146, 150]));
+});
+after(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
+
+test('index writes the store next to the code and reports what it did', () => {
+  const run = cartograph(['index', root]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Indexed 3 files .*2 parsed.*1 skipped/);
+  assert.match(run.stdout, /Internal imports resolved: 2\/2 \(100\.0%\)/);
+  assert.match(run.stdout, /blob\.py: binary/);
+  assert.ok(fs.existsSync(path.join(root, '.cartograph')));
+  const again = cartograph(['index', root, '--json']);
+  const json = JSON.parse(again.stdout);
+  assert.equal(json.report.parsed, 0, 'a second run re-parses nothing');
+  assert.equal(json.stats.nodes.Method, 3);
+});
+
+test('stats finds the store from a subfolder and counts by kind', () => {
+  const sub = path.join(root, 'sub');
+  fs.mkdirSync(sub, { recursive: true });
+  const json = JSON.parse(cartograph(['stats', '--json'], sub).stdout);
+  assert.equal(json.files, 2);
+  assert.deepEqual([json.nodes.Class, json.nodes.Function, json.edges.INHERITS, json.edges.IMPORTS], [2, 3, 1, 2]);
+  assert.deepEqual(json.skipped.map((s: { path: string; reason: string }) => `${s.path}:${s.reason}`), ['blob.py:binary']);
+});
+
+test('show lists a node with its edges, by name, Class.method or qualified name', () => {
+  const text = cartograph(['show', 'Scientific']);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^Class extended\.Scientific {2}extended\.py:5/m);
+  assert.match(text.stdout, /→ INHERITS {3}base\.Calculator {2}base\.py:7/);
+  assert.match(text.stdout, /← CALLS {6}extended\.demo {2}extended\.py:21/);
+  const json = JSON.parse(cartograph(['show', 'Calculator.add', '--json']).stdout);
+  assert.equal(json.length, 1);
+  assert.equal(json[0].node.id, 'base.py#Calculator.add');
+  assert.deepEqual(json[0].incoming.map((e: { kind: string; id: string }) => `${e.kind} ${e.id}`), ['CALLS extended.py#quick_add', 'HAS_METHOD base.py#Calculator']);
+  assert.equal(JSON.parse(cartograph(['show', 'base.format_result', '--json']).stdout)[0].node.kind, 'Function');
+});
+
+test('clear messages and exit codes for mistakes', () => {
+  const missing = cartograph(['show', 'NoSuchThing']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /No node named 'NoSuchThing'/);
+  const elsewhere = cartograph(['stats'], fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-empty-')));
+  assert.equal(elsewhere.code, 1);
+  assert.match(elsewhere.stderr, /no index found/);
+  assert.equal(cartograph(['frobnicate']).code, 2);
+  const notDir = cartograph(['index', path.join(root, 'base.py')]);
+  assert.equal(notDir.code, 1);
+  assert.match(notDir.stderr, /not a folder/);
+});
