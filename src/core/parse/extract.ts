@@ -5,6 +5,7 @@ import { PARSER_VERSION, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
 import { extractPython } from './python';
+import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
 export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs'>;
@@ -19,7 +20,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {
   const parser = await pool.parser(language);
-  const tree = parser.parse(text);
+  const tree = parser.parse(language === 'typescript' || language === 'tsx' ? prepareTypeScript(text, language === 'tsx') : text);
   if (!tree) throw new Error(`tree-sitter returned no tree for ${filePath}`);
   try {
     const root = tree.rootNode;
