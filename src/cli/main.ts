@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import { Engine, type EngineStats, type IndexProgress } from '../core/engine';
+import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
 import { describeNode, findNodes } from './show';
 
 const USAGE = `Usage:
@@ -102,11 +102,11 @@ async function index(dir: string | undefined, flags: Flags): Promise<number> {
 function locateStore(flag: string | undefined): { root: string; storeDir: string } | undefined {
   if (flag) {
     const storeDir = path.resolve(flag);
-    return fs.existsSync(storeDir) ? { root: path.dirname(storeDir), storeDir } : undefined;
+    return fs.existsSync(storeDir) ? { root: recordedRoot(storeDir) ?? path.dirname(storeDir), storeDir } : undefined;
   }
   for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, STORE_FOLDER);
-    if (fs.existsSync(candidate)) return { root: dir, storeDir: candidate };
+    if (fs.existsSync(candidate)) return { root: recordedRoot(candidate) ?? dir, storeDir: candidate };
     if (path.dirname(dir) === dir) return undefined;
   }
 }

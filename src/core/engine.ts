@@ -101,6 +101,7 @@ export class Engine {
         options.log?.(`graph store unavailable, continuing in memory: ${error}`);
       }
     }
+    if (store) await recordRoot(store.dir, absRoot, options.log);
     const engine = new Engine(absRoot, options, store, status);
     if (error) {
       engine.storeStatus = 'unavailable';
@@ -116,7 +117,7 @@ export class Engine {
     if (!this.store) return;
     let files: StoredFile[];
     try {
-      files = (await this.store.loadAll()).files;
+      files = await this.store.loadFiles();
     } catch (err) {
       this.degradeStore(err);
       return;
@@ -220,6 +221,7 @@ export class Engine {
     } else {
       await this.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
     }
+    await this.repairMirror();
     mark('store', t);
     timings.total = Math.round(performance.now() - started);
     return { files: onDisk.size, parsed: upserts.length, reused, removed: removals.length, skipped: [...newSkips.values()], timings };
@@ -393,6 +395,17 @@ export class Engine {
     return this.graph.graph.mapEdges((_, a) => a);
   }
 
+  /** After an interrupted write the store may miss rows: compare counts and rewrite it whole if so. */
+  private async repairMirror(): Promise<void> {
+    if (!this.store) return;
+    await this.writeStore(async () => {
+      const counts = await this.store!.counts();
+      if (counts.nodes === this.graph.graph.order && counts.edges === this.graph.graph.size) return;
+      this.log(`graph store out of step (${counts.nodes} nodes, ${counts.edges} edges stored; ${this.graph.graph.order}, ${this.graph.graph.size} in memory): rewriting it`);
+      await this.store!.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]);
+    });
+  }
+
   private async persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): Promise<void> {
     if (!this.store) return;
     const storeDiff: StoreDiff = { nodes: diff.nodes, edges: diff.edges, files };
@@ -419,6 +432,27 @@ export class Engine {
 
   private log(message: string): void {
     this.options.log?.(message);
+  }
+}
+
+const ROOT_FILE = 'root.json';
+
+/** The repository a store belongs to, so `--store DIR` alone is enough to reopen it. */
+async function recordRoot(storeDir: string, root: string, log?: (m: string) => void): Promise<void> {
+  try {
+    await fs.promises.writeFile(path.join(storeDir, ROOT_FILE), `${JSON.stringify({ root })}\n`);
+  } catch (err) {
+    log?.(`could not record the repository root in the store: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The repository root recorded in a store folder, if any. */
+export function recordedRoot(storeDir: string): string | undefined {
+  try {
+    const root = (JSON.parse(fs.readFileSync(path.join(storeDir, ROOT_FILE), 'utf8')) as { root?: unknown }).root;
+    return typeof root === 'string' ? root : undefined;
+  } catch {
+    return undefined;
   }
 }
 
