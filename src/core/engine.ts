@@ -11,6 +11,7 @@ import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/parser';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
+import { ROOT_FILE } from './store/storeFolder';
 import { DEFAULT_MAX_FILE_SIZE, readSourceFile } from './workspace/readSource';
 import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
 
@@ -434,8 +435,6 @@ export class Engine {
     this.options.log?.(message);
   }
 }
-
-const ROOT_FILE = 'root.json';
 
 /** The repository a store belongs to, so `--store DIR` alone is enough to reopen it. */
 async function recordRoot(storeDir: string, root: string, log?: (m: string) => void): Promise<void> {

@@ -51,8 +51,11 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
+/** Written beside the tables by the engine (the repository the store belongs to). */
+export const ROOT_FILE = 'root.json';
+
 export function isStoreEntry(name: string): boolean {
-  return name === META_FILE || name === REPLACING_MARKER || name === APPLY_JOURNAL || name.startsWith(`${META_FILE}.`) || name.endsWith('.lance');
+  return name === META_FILE || name === ROOT_FILE || name === REPLACING_MARKER || name === APPLY_JOURNAL || name.startsWith(`${META_FILE}.`) || name.endsWith('.lance');
 }
 
 type OpenAttempt = { ok: true; db: Connection; tables: Tables; vectorCount: number; versions: number } | { ok: false; reason: string };
