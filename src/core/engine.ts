@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
-import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type NodeKind } from './graph/schema';
+import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from './graph/schema';
 import { loadTsConfig, type TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
@@ -59,7 +59,6 @@ export interface EngineStats {
 export interface UpdateTimings {
   parse: number;
   graph: number;
-  store: number;
   resolvedFiles: number;
 }
 
@@ -73,7 +72,7 @@ export class Engine {
   private storeStatus: string;
   private storeError: string | undefined;
   private ignore: ((relPath: string, isDir: boolean) => boolean) | undefined;
-  lastUpdate: UpdateTimings = { parse: 0, graph: 0, store: 0, resolvedFiles: 0 };
+  lastUpdate: UpdateTimings = { parse: 0, graph: 0, resolvedFiles: 0 };
 
   private constructor(
     readonly root: string,
@@ -220,7 +219,8 @@ export class Engine {
     if (coldBuild && this.store) {
       await this.writeStore(() => this.store!.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]));
     } else {
-      await this.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
+      this.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
+      await this.flush();
     }
     await this.repairMirror();
     mark('store', t);
@@ -243,7 +243,7 @@ export class Engine {
           const skip = { path: rel, reason: result.reason, detail: result.detail };
           this.skipped.set(rel, skip);
           this.stored.set(rel, skippedRow(skip));
-          await this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
+          this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
         }
         return diff;
       }
@@ -264,9 +264,8 @@ export class Engine {
     this.skipped.delete(rel);
     const row = this.storedRow(outcome.graph, { mtimeMs, size });
     this.stored.set(rel, row);
-    t = performance.now();
-    await this.persist(diff, { upsert: [row], remove: [] });
-    this.lastUpdate = { parse, graph, store: performance.now() - t, resolvedFiles };
+    this.persist(diff, { upsert: [row], remove: [] });
+    this.lastUpdate = { parse, graph, resolvedFiles };
     return diff;
   }
 
@@ -277,7 +276,7 @@ export class Engine {
     const diff = this.graph.apply({ remove: [rel] });
     this.skipped.delete(rel);
     this.stored.delete(rel);
-    await this.persist(diff, { upsert: [], remove: [rel] });
+    this.persist(diff, { upsert: [], remove: [rel] });
     return diff;
   }
 
@@ -315,6 +314,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.flush();
     await this.bulk?.close();
     this.bulk = undefined;
     await this.store?.close();
@@ -407,10 +407,31 @@ export class Engine {
     });
   }
 
-  private async persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): Promise<void> {
+  /**
+   * Queues a graph change for the store. Saves never wait for LanceDB: the graph is live at once,
+   * and changes queued while a write runs are merged into the next one (a burst of saves, a branch
+   * switch) so the store catches up in few writes. `flush()` waits for it.
+   */
+  private persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
     if (!this.store) return;
-    const storeDiff: StoreDiff = { nodes: diff.nodes, edges: diff.edges, files };
-    await this.writeStore(() => this.store!.apply(storeDiff));
+    this.pending.add(diff, files);
+    if (this.pending.empty || this.flushing) return;
+    this.flushing = this.drain().finally(() => (this.flushing = undefined));
+  }
+
+  private readonly pending = new PendingWrites();
+  private flushing: Promise<void> | undefined;
+
+  private async drain(): Promise<void> {
+    while (!this.pending.empty && this.store) {
+      const diff = this.pending.take();
+      await this.writeStore(() => this.store!.apply(diff));
+    }
+  }
+
+  /** Resolves once every change so far is in the store. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
   }
 
   /** A failing store write must not lose the graph: log it and carry on in memory. */
@@ -461,6 +482,38 @@ async function forEachConcurrently<T>(items: T[], limit: number, work: (item: T)
     while (next < items.length) await work(items[next++]);
   });
   await Promise.all(lanes);
+}
+
+/** Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. */
+class PendingWrites {
+  private nodes = new Map<string, GraphNode | null>();
+  private edges = new Map<string, GraphEdge | null>();
+  private files = new Map<string, StoredFile | null>();
+
+  get empty(): boolean {
+    return this.nodes.size === 0 && this.edges.size === 0 && this.files.size === 0;
+  }
+
+  add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
+    for (const id of diff.nodes.remove) this.nodes.set(id, null);
+    for (const node of diff.nodes.upsert) this.nodes.set(node.id, node);
+    for (const id of diff.edges.remove) this.edges.set(id, null);
+    for (const edge of diff.edges.upsert) this.edges.set(edge.id, edge);
+    for (const p of files.remove) this.files.set(p, null);
+    for (const row of files.upsert) this.files.set(row.path, row);
+  }
+
+  take(): StoreDiff {
+    const split = <T>(m: Map<string, T | null>) => ({
+      upsert: [...m.values()].filter((v): v is T => v !== null),
+      remove: [...m].filter(([, v]) => v === null).map(([k]) => k),
+    });
+    const diff = { nodes: split(this.nodes), edges: split(this.edges), files: split(this.files) };
+    this.nodes = new Map();
+    this.edges = new Map();
+    this.files = new Map();
+    return diff;
+  }
 }
 
 function emptyDiff(): GraphDiff {

@@ -11,7 +11,7 @@ const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 let root: string;
 
 function cartograph(args: string[], cwd = root) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
