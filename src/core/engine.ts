@@ -196,7 +196,7 @@ export class Engine {
     const upserts: FileGraph[] = [];
     for (const outcome of parsed) {
       if (outcome.ok) upserts.push(outcome.graph);
-      else newSkips.set(outcome.path, { path: outcome.path, reason: 'parse-error' as SkippedFile['reason'], detail: outcome.error });
+      else newSkips.set(outcome.path, { path: outcome.path, reason: 'parse-error', detail: outcome.error });
     }
     const removals = this.graph.filePaths().filter((p) => !onDisk.has(p) || newSkips.has(p));
     const coldBuild = this.graph.filePaths().length === 0;
@@ -277,6 +277,60 @@ export class Engine {
     this.skipped.delete(rel);
     this.stored.delete(rel);
     this.persist(diff, { upsert: [], remove: [rel] });
+    return diff;
+  }
+
+  /**
+   * Brings many paths in line with the disk in one graph update (a watcher batch: a branch switch,
+   * a code generator). Each path is re-read: present files are re-parsed (in workers when many),
+   * gone ones removed, unchanged ones left alone.
+   */
+  async syncPaths(filePaths: string[]): Promise<GraphDiff> {
+    const jobs: ParseJob[] = [];
+    const meta = new Map<string, { mtimeMs: number; size: number }>();
+    const removals: string[] = [];
+    const skips: SkippedFile[] = [];
+    const rels = [...new Set(filePaths.map((p) => this.relative(p)))].sort();
+    await forEachConcurrently(rels, 16, async (rel) => {
+      const language = languageOf(rel);
+      if (!language || (await this.isIgnored(rel))) return;
+      const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
+      if (!result.ok) {
+        if (this.graph.fileGraph(rel) || this.skipped.has(rel)) removals.push(rel);
+        if (result.reason !== 'vanished') skips.push({ path: rel, reason: result.reason, detail: result.detail });
+        return;
+      }
+      if (this.graph.fileGraph(rel)?.hash === sha1(result.text)) return;
+      meta.set(rel, { mtimeMs: result.mtimeMs, size: result.size });
+      jobs.push({ path: rel, language, text: result.text });
+    });
+    if (jobs.length >= 32 && (this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
+    let outcomes;
+    try {
+      outcomes = await this.parseMany(jobs.sort((a, b) => (a.path < b.path ? -1 : 1)), () => undefined);
+    } finally {
+      await this.bulk?.close();
+      this.bulk = undefined;
+    }
+    const upserts: FileGraph[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.ok) upserts.push(outcome.graph);
+      else skips.push({ path: outcome.path, reason: 'parse-error', detail: outcome.error });
+    }
+    for (const skip of skips) if (this.graph.fileGraph(skip.path) && !removals.includes(skip.path)) removals.push(skip.path);
+    const tsconfigs = rels.some((r) => TSCONFIG_NAMES.some((n) => r.endsWith(n))) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
+    const diff = this.graph.apply({ upsert: upserts, remove: removals, tsconfigs });
+    const rows = upserts.map((g) => this.storedRow(g, meta.get(g.path)));
+    for (const p of removals) {
+      this.stored.delete(p);
+      this.skipped.delete(p);
+    }
+    for (const skip of skips) {
+      this.skipped.set(skip.path, skip);
+      rows.push(skippedRow(skip));
+    }
+    for (const row of rows) this.stored.set(row.path, row);
+    this.persist(diff, { upsert: rows, remove: removals.filter((p) => !skips.some((s) => s.path === p)) });
     return diff;
   }
 

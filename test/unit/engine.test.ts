@@ -146,3 +146,21 @@ test('an unusable store folder degrades to an in-memory index with a message', a
   assert.ok(logs.some((l) => /continuing in memory/.test(l)));
   await engine.close();
 });
+
+test('syncPaths applies a batch of outside changes (a branch switch) as one update', async () => {
+  const root = copyFixture('real/flask', 'flask');
+  const engine = await Engine.open(root, { storeDir: null });
+  await engine.index();
+  fs.appendFileSync(path.join(root, 'views.py'), '\n\ndef switched():\n    return View()\n');
+  fs.rmSync(path.join(root, 'signals.py'));
+  fs.writeFileSync(path.join(root, 'fresh.py'), 'from .views import switched\n');
+  fs.writeFileSync(path.join(root, 'logging.py'), Buffer.from([0, 0, 0]));
+  const untouched = path.join(root, 'config.py');
+  await engine.syncPaths(['views.py', 'signals.py', 'fresh.py', 'logging.py', untouched, 'README.txt']);
+  assert.equal(engine.graph.lastApply.resolved > 0, true);
+  assert.ok(engine.graph.graph.hasEdge('IMPORTS|fresh.py|views.py#switched'));
+  assert.ok(!engine.graph.fileGraph('signals.py'));
+  assert.equal(engine.stats().skipped.find((s) => s.path === 'logging.py')?.reason, 'binary');
+  await expectEqualToScratch(engine, root);
+  await engine.close();
+});

@@ -9,7 +9,8 @@ export type SkipReason =
   | 'unreadable'
   | 'vanished'
   | 'symlink-loop'
-  | 'ignored-by-setting';
+  | 'ignored-by-setting'
+  | 'parse-error';
 
 export type ReadResult =
   | { ok: true; text: string; size: number; mtimeMs: number }
