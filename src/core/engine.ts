@@ -129,11 +129,15 @@ export class Engine {
       else continue;
       this.stored.set(file.path, file);
     }
-    this.graph.apply({ upsert: graphs, tsconfigs: this.loadTsConfigs(graphs.map((g) => g.path)) });
+    await this.graph.applySliced({ upsert: graphs, tsconfigs: this.loadTsConfigs(graphs.map((g) => g.path)) });
   }
 
   /** Brings graph and store in line with the files on disk; only changed files are read and parsed. */
-  async index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport> {
+  index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport> {
+    return this.exclusive(() => this.indexNow(onProgress, signal));
+  }
+
+  private async indexNow(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport> {
     const started = performance.now();
     const timings: IndexReport['timings'] = {};
     const mark = (phase: IndexPhase, since: number) => (timings[phase] = Math.round(performance.now() - since));
@@ -200,7 +204,7 @@ export class Engine {
     }
     const removals = this.graph.filePaths().filter((p) => !onDisk.has(p) || newSkips.has(p));
     const coldBuild = this.graph.filePaths().length === 0;
-    const diff = this.graph.apply({
+    const diff = await this.graph.applySliced({
       upsert: upserts,
       remove: removals,
       tsconfigs: this.loadTsConfigs([...onDisk]),
@@ -229,7 +233,11 @@ export class Engine {
   }
 
   /** Re-indexes one file from `text` (an editor buffer) or from disk; a file that is gone is removed. */
-  async updateFile(filePath: string, text?: string): Promise<GraphDiff> {
+  updateFile(filePath: string, text?: string): Promise<GraphDiff> {
+    return this.exclusive(() => this.updateFileNow(filePath, text));
+  }
+
+  private async updateFileNow(filePath: string, text?: string): Promise<GraphDiff> {
     const rel = this.relative(filePath);
     const language = languageOf(rel);
     if (!language || (await this.isIgnored(rel))) return emptyDiff();
@@ -238,7 +246,7 @@ export class Engine {
     if (text === undefined) {
       const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
       if (!result.ok) {
-        const diff = await this.removeFile(rel);
+        const diff = await this.removeFileNow(rel);
         if (result.reason !== 'vanished') {
           const skip = { path: rel, reason: result.reason, detail: result.detail };
           this.skipped.set(rel, skip);
@@ -258,7 +266,7 @@ export class Engine {
     }
     t = performance.now();
     const tsconfigs = TSCONFIG_NAMES.some((n) => rel.endsWith(n)) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
-    const diff = this.graph.apply({ upsert: [outcome.graph], tsconfigs });
+    const diff = await this.graph.applySliced({ upsert: [outcome.graph], tsconfigs });
     const graph = performance.now() - t;
     const resolvedFiles = this.graph.lastApply.resolved;
     this.skipped.delete(rel);
@@ -269,11 +277,15 @@ export class Engine {
     return diff;
   }
 
-  async removeFile(filePath: string): Promise<GraphDiff> {
+  removeFile(filePath: string): Promise<GraphDiff> {
+    return this.exclusive(() => this.removeFileNow(filePath));
+  }
+
+  private async removeFileNow(filePath: string): Promise<GraphDiff> {
     const rel = this.relative(filePath);
     const known = this.graph.fileGraph(rel) !== undefined || this.skipped.has(rel);
     if (!known) return emptyDiff();
-    const diff = this.graph.apply({ remove: [rel] });
+    const diff = await this.graph.applySliced({ remove: [rel] });
     this.skipped.delete(rel);
     this.stored.delete(rel);
     this.persist(diff, { upsert: [], remove: [rel] });
@@ -285,7 +297,11 @@ export class Engine {
    * a code generator). Each path is re-read: present files are re-parsed (in workers when many),
    * gone ones removed, unchanged ones left alone.
    */
-  async syncPaths(filePaths: string[]): Promise<GraphDiff> {
+  syncPaths(filePaths: string[]): Promise<GraphDiff> {
+    return this.exclusive(() => this.syncPathsNow(filePaths));
+  }
+
+  private async syncPathsNow(filePaths: string[]): Promise<GraphDiff> {
     const jobs: ParseJob[] = [];
     const meta = new Map<string, { mtimeMs: number; size: number }>();
     const removals: string[] = [];
@@ -319,7 +335,7 @@ export class Engine {
     }
     for (const skip of skips) if (this.graph.fileGraph(skip.path) && !removals.includes(skip.path)) removals.push(skip.path);
     const tsconfigs = rels.some((r) => TSCONFIG_NAMES.some((n) => r.endsWith(n))) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
-    const diff = this.graph.apply({ upsert: upserts, remove: removals, tsconfigs });
+    const diff = await this.graph.applySliced({ upsert: upserts, remove: removals, tsconfigs });
     const rows = upserts.map((g) => this.storedRow(g, meta.get(g.path)));
     for (const p of removals) {
       this.stored.delete(p);
@@ -375,6 +391,15 @@ export class Engine {
   }
 
   // ---- internals -------------------------------------------------------------------------------
+
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Graph changes run one at a time (a save during a full index waits for it): each sees a settled graph. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   private bulk: ParseService | undefined;
 

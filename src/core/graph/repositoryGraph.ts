@@ -73,6 +73,33 @@ export class RepositoryGraph {
 
   /** Applies a batch of file changes and returns what changed in the graph. */
   apply(changes: FileChanges): GraphDiff {
+    const steps = this.applySteps(changes);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same, giving the event loop back whenever `sliceMs` of work has run, so an editor host stays
+   * responsive while thousands of files are stitched. The caller must not start another apply
+   * before this one resolves (the engine serializes them).
+   */
+  async applySliced(changes: FileChanges, sliceMs = 12): Promise<GraphDiff> {
+    const steps = this.applySteps(changes);
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() - sliceStart > sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  /** The apply algorithm as a generator: it yields after each file's share of each phase. */
+  private *applySteps(changes: FileChanges): Generator<void, GraphDiff> {
     const diff = new DiffCollector();
     const removed = new Set<string>();
     const added = new Set<string>();
@@ -95,6 +122,7 @@ export class RepositoryGraph {
       const previous = removed.delete(file.path) ? removedGraphs.get(file.path) : old;
       if (!previous) added.add(file.path);
       for (const key of changedInterfaceKeys(file.path, previous, file)) changedKeys.add(key);
+      yield;
     }
     for (const path of removed) for (const key of changedInterfaceKeys(path, removedGraphs.get(path), undefined)) changedKeys.add(key);
 
@@ -132,6 +160,7 @@ export class RepositoryGraph {
         set.add(path);
         changedKeys.add(key);
       }
+      yield;
     }
     for (const key of changedKeys) {
       this.bestProvider.delete(key);
@@ -140,7 +169,10 @@ export class RepositoryGraph {
 
     const resolver = new Resolver(this.world());
     const fresh = new Map<string, FileResolution>();
-    for (const path of dirty) fresh.set(path, resolver.resolveFile(path));
+    for (const path of dirty) {
+      fresh.set(path, resolver.resolveFile(path));
+      yield;
+    }
     this.lastApply = { resolved: dirty.size };
 
     // 1. edges that went away or changed
@@ -149,6 +181,7 @@ export class RepositoryGraph {
       if (!before) continue;
       const after = new Map((fresh.get(path)?.edges ?? []).map((e) => [e.id, e]));
       for (const edge of before.edges) if (!after.has(edge.id)) this.dropEdge(edge, diff);
+      yield;
     }
     // 2. folders of removed modules, then the modules' own nodes
     for (const path of removed) this.unlinkFolder(path, diff);
@@ -161,6 +194,7 @@ export class RepositoryGraph {
         this.graph.dropNode(node.id);
         diff.removeNode(node.id);
       }
+      yield;
     }
     // 3. nodes that are new or changed, with their folders
     for (const [path, res] of fresh) {
@@ -176,6 +210,7 @@ export class RepositoryGraph {
         }
       }
       if (added.has(path)) this.linkFolder(path, diff);
+      yield;
     }
     // 4. edges that are new or changed
     for (const [path, res] of fresh) {
@@ -188,6 +223,7 @@ export class RepositoryGraph {
           diff.upsertEdge(edge);
         }
       }
+      yield;
     }
     // 5. externals nobody points at any more
     for (const [id, count] of this.externalEdges) {

@@ -143,7 +143,7 @@ export class GraphStore {
     return this.serialized(async () => {
       const files: StoredFile[] = [];
       try {
-        decodeFiles(await this.tables.files.query().toArrow(), files);
+        await decodeFiles(await this.tables.files.query().toArrow(), files, () => new Promise<void>((resolve) => setImmediate(resolve)));
       } catch (err) {
         throw new Error(`the graph store could not be read: ${errorMessage(err)}`, { cause: err });
       }
@@ -203,15 +203,20 @@ export class GraphStore {
       try {
         const deleted = new Map(TABLE_NAMES.map((name) => [name, this.tables[name].delete('true')] as const));
         jobs.push(...deleted.values());
-        const write = (name: TableName, data: ArrowTable) =>
+        // Slices are added one by one: LanceDB turns each into Arrow IPC on this thread, so one
+        // add of everything would hold the event loop for the whole serialization.
+        const write = (name: TableName, slices: ArrowTable[]) =>
           deleted
             .get(name)!
-            .then(() => this.tables[name].add(data))
-            // Drops the old version's files and indexes the new rows.
+            .then(async () => {
+              for (const slice of slices) await this.tables[name].add(slice);
+            })
+            // Compacts the slices into few files, drops the old version's files and indexes the new rows.
             .then(() => this.optimize(name));
-        jobs.push(write(EDGES, edgesTable(edges)));
-        jobs.push(write(NODES, nodesTable(nodes, vectors, this.vectorDim)));
-        jobs.push(write(FILES, filesTable(files)));
+        // Encoded in slices with the event loop free in between: an editor host stays responsive.
+        jobs.push(write(EDGES, await encodeInSlices(edges, 4_000, (rows) => edgesTable(rows))));
+        jobs.push(write(NODES, await encodeInSlices(nodes, 4_000, (rows, at) => nodesTable(rows, vectors && vectors.slice(at, at + rows.length), this.vectorDim, vectors !== null))));
+        jobs.push(write(FILES, await encodeInSlices(files, 25, (rows) => filesTable(rows))));
       } catch (err) {
         encodeError = err;
       }
@@ -421,4 +426,14 @@ async function settleAll(jobs: Promise<unknown>[]): Promise<void> {
   const results = await Promise.allSettled(jobs);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+}
+
+/** Encodes rows slice by slice into Arrow tables, giving the event loop back between slices. */
+async function encodeInSlices<T>(rows: readonly T[], size: number, encode: (slice: readonly T[], at: number) => ArrowTable): Promise<ArrowTable[]> {
+  const tables = [encode(rows.slice(0, size), 0)];
+  for (let at = size; at < rows.length; at += size) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    tables.push(encode(rows.slice(at, at + size), at));
+  }
+  return tables;
 }

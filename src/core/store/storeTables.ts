@@ -89,7 +89,13 @@ export const NODE_COLUMNS = nodesSchema(1).fields.map((f) => f.name).filter((n) 
  * nulls: a present-but-null FixedSizeList still carries `dim` zero floats per row through IPC
  * (60 MB for 40k nodes at 384-d), which doubled the cost of a full write.
  */
-export function nodesTable(nodes: readonly GraphNode[], vectors: readonly (Float32Array | null)[] | null, vectorDim: number): ArrowTable {
+/** `withVectorColumn` forces the column (slices of one write must share a schema); by default it is there only when some vector is. */
+export function nodesTable(
+  nodes: readonly GraphNode[],
+  vectors: readonly (Float32Array | null)[] | null,
+  vectorDim: number,
+  withVectorColumn = vectors !== null && vectors.some((v) => v !== null),
+): ArrowTable {
   const n = nodes.length;
   const range = (pick: (r: NonNullable<GraphNode['range']>) => number) => int32Data(nodes.map((x) => (x.range ? pick(x.range) : null)));
   const columns = [
@@ -109,7 +115,7 @@ export function nodesTable(nodes: readonly GraphNode[], vectors: readonly (Float
     boolData(nodes.map((x) => x.exported)),
   ];
   const schema = nodesSchema(vectorDim);
-  if (vectors && vectors.some((v) => v !== null)) return tableOf(schema, n, [...columns, vectorData(vectors, vectorDim)]);
+  if (withVectorColumn) return tableOf(schema, n, [...columns, vectorData(vectors ?? nodes.map(() => null), vectorDim)]);
   return tableOf(new Schema(schema.fields.filter((f) => f.name !== 'vector')), n, columns);
 }
 
@@ -191,7 +197,8 @@ export function decodeEdges(table: ArrowTable, into: GraphEdge[]): void {
   }
 }
 
-export function decodeFiles(table: ArrowTable, into: StoredFile[]): void {
+/** `pause` is awaited every few files: per-file graphs are big JSON texts, and a caller in an editor host must not be held through all of them. */
+export async function decodeFiles(table: ArrowTable, into: StoredFile[], pause?: () => Promise<void>): Promise<void> {
   const path = readStrings(columnChunks(table, 'path'), '');
   const hash = readStrings(columnChunks(table, 'hash'), '');
   const mtime = readNumbers(columnChunks(table, 'mtime_ms'));
@@ -201,6 +208,7 @@ export function decodeFiles(table: ArrowTable, into: StoredFile[]): void {
   const graphJson = readStrings(columnChunks(table, 'graph_json'), null);
   const skipped = readStrings(columnChunks(table, 'skipped'), null);
   for (let i = 0; i < path.length; i++) {
+    if (pause && i % 25 === 24) await pause();
     const json = graphJson[i];
     into.push({
       path: path[i],
