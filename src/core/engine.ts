@@ -3,6 +3,7 @@
 // and the VS Code extension are thin callers of this class; it never imports `vscode`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ChangeSet } from './graph/changeSet';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
 import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from './graph/schema';
 import { loadTsConfig, type TsConfig } from './graph/tsconfig';
@@ -565,33 +566,22 @@ async function forEachConcurrently<T>(items: T[], limit: number, work: (item: T)
 
 /** Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. */
 class PendingWrites {
-  private nodes = new Map<string, GraphNode | null>();
-  private edges = new Map<string, GraphEdge | null>();
-  private files = new Map<string, StoredFile | null>();
+  private readonly nodes = new ChangeSet<GraphNode>();
+  private readonly edges = new ChangeSet<GraphEdge>();
+  private readonly files = new ChangeSet<StoredFile>();
 
   get empty(): boolean {
-    return this.nodes.size === 0 && this.edges.size === 0 && this.files.size === 0;
+    return this.nodes.empty && this.edges.empty && this.files.empty;
   }
 
   add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
-    for (const id of diff.nodes.remove) this.nodes.set(id, null);
-    for (const node of diff.nodes.upsert) this.nodes.set(node.id, node);
-    for (const id of diff.edges.remove) this.edges.set(id, null);
-    for (const edge of diff.edges.upsert) this.edges.set(edge.id, edge);
-    for (const p of files.remove) this.files.set(p, null);
-    for (const row of files.upsert) this.files.set(row.path, row);
+    this.nodes.merge(diff.nodes, (n) => n.id);
+    this.edges.merge(diff.edges, (e) => e.id);
+    this.files.merge(files, (f) => f.path);
   }
 
   take(): StoreDiff {
-    const split = <T>(m: Map<string, T | null>) => ({
-      upsert: [...m.values()].filter((v): v is T => v !== null),
-      remove: [...m].filter(([, v]) => v === null).map(([k]) => k),
-    });
-    const diff = { nodes: split(this.nodes), edges: split(this.edges), files: split(this.files) };
-    this.nodes = new Map();
-    this.edges = new Map();
-    this.files = new Map();
-    return diff;
+    return { nodes: this.nodes.take(), edges: this.edges.take(), files: this.files.take() };
   }
 }
 

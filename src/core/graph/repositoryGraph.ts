@@ -5,6 +5,7 @@
 // files that consulted something the change can affect (see moduleKeys.ts).
 import { MultiDirectedGraph } from 'graphology';
 import type { FileGraph } from '../parse/fileGraph';
+import { ChangeSet } from './changeSet';
 import { changedInterfaceKeys } from './fileIndex';
 import {
   TSCONFIG_KEY, compareRank, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
@@ -382,31 +383,22 @@ function sameNode(a: GraphNode, b: GraphNode): boolean {
 }
 
 class DiffCollector {
-  private readonly nodeUpserts = new Map<string, GraphNode>();
-  private readonly nodeRemovals = new Set<string>();
-  private readonly edgeUpserts = new Map<string, GraphEdge>();
-  private readonly edgeRemovals = new Set<string>();
+  private readonly nodes = new ChangeSet<GraphNode>();
+  private readonly edges = new ChangeSet<GraphEdge>();
 
   upsertNode(node: GraphNode): void {
-    this.nodeRemovals.delete(node.id);
-    this.nodeUpserts.set(node.id, node);
+    this.nodes.upsert(node.id, node);
   }
   removeNode(id: string): void {
-    this.nodeUpserts.delete(id);
-    this.nodeRemovals.add(id);
+    this.nodes.remove(id);
   }
   upsertEdge(edge: GraphEdge): void {
-    this.edgeRemovals.delete(edge.id);
-    this.edgeUpserts.set(edge.id, edge);
+    this.edges.upsert(edge.id, edge);
   }
   removeEdge(id: string): void {
-    this.edgeUpserts.delete(id);
-    this.edgeRemovals.add(id);
+    this.edges.remove(id);
   }
   result(): GraphDiff {
-    return {
-      nodes: { upsert: [...this.nodeUpserts.values()], remove: [...this.nodeRemovals] },
-      edges: { upsert: [...this.edgeUpserts.values()], remove: [...this.edgeRemovals] },
-    };
+    return { nodes: this.nodes.take(), edges: this.edges.take() };
   }
 }

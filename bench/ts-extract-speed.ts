@@ -1,11 +1,11 @@
 // Extraction speed of the TypeScript/JavaScript extractor on a real package (rxjs@7.8.1 by default):
 // parse and extract every source file five times, then print per-file timings (each file's best round).
-//   npx tsx test/perf/typescriptExtractSpeed.ts [npm-spec] [subdir] [--all]   (--all lists every file)
+//   npx tsx bench/ts-extract-speed.ts [npm-spec] [subdir] [--all]   (--all lists every file)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ParserPool, languageOf } from '../../src/core/parse/parser';
 import { extractTypeScript } from '../../src/core/parse/typescript';
-import { filesUnder, packedPackage } from '../unit/npmPackCache';
+import { filesUnder, packedPackage } from '../test/unit/npmPackCache';
 
 interface Timing {
   file: string;
