@@ -3,8 +3,8 @@
 //   npx tsx bench/ts-extract-speed.ts [npm-spec] [subdir] [--all]   (--all lists every file)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ParserPool, languageOf } from '../../src/core/parse/parser';
-import { extractTypeScript } from '../../src/core/parse/typescript';
+import { ParserPool, languageOf } from '../src/core/parse/parser';
+import { extractTypeScript } from '../src/core/parse/typescript';
 import { filesUnder, packedPackage } from '../test/unit/npmPackCache';
 
 interface Timing {
