@@ -1,5 +1,8 @@
-// `npm test`: the unit suites under node's test runner (TypeScript through tsx), ending with a plain
-// `N passed, N failed` line that CI reads.
+// `npm test`: the unit suites under node's test runner (TypeScript through tsx), then the extension's
+// integration suite inside a real VS Code (scripts/test-integration.mjs: code-server + headless
+// Chromium, installed into a cache folder on first run), then the packaged .vsix installed into
+// code-server (scripts/test-vsix.mjs). Ends with ONE plain `N passed, N failed`
+// line that CI reads. CARTOGRAPH_SKIP_E2E=1 skips both real-VS-Code parts (printing why).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
@@ -11,7 +14,31 @@ const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-re
 });
 process.stdout.write(run.stdout);
 const count = (name) => Number((run.stdout.match(new RegExp(`ℹ ${name} (\\d+)`)) ?? [])[1] ?? 0);
-const passed = count('pass');
-const failed = count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
+let passed = count('pass');
+let failed = count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
+console.log(`unit: ${passed} passed, ${failed} failed`);
+
+const parts = [
+  ['integration', 'scripts/test-integration.mjs'],
+  // the packaged .vsix installed into code-server, activating as users get it
+  ['vsix', 'scripts/test-vsix.mjs'],
+];
+for (const [name, script] of parts) {
+  if (process.env.CARTOGRAPH_SKIP_E2E === '1') {
+    console.log(`${name}: skipped (CARTOGRAPH_SKIP_E2E=1)`);
+    continue;
+  }
+  const e2e = spawnSync(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = e2e.stdout ?? '';
+  const lines = out.trimEnd().split('\n');
+  const last = lines.at(-1)?.match(/^(\d+) passed, (\d+) failed$/);
+  process.stdout.write(`${(last ? lines.slice(0, -1) : lines).join('\n')}\n`);
+  const ip = last ? Number(last[1]) : 0;
+  const iff = last ? Number(last[2]) : 1;
+  const extra = e2e.status !== 0 && iff === 0 ? 1 : 0;
+  console.log(`${name}: ${ip} passed, ${iff + extra} failed`);
+  passed += ip;
+  failed += iff + extra;
+}
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(run.status ?? 1);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,144 @@
+// `npm run test:integration`: the extension's mocha suite inside a REAL VS Code (code-server 4.100.3,
+// driven by headless Debian Chromium through playwright-core), offline. Installs what it needs into a
+// cache folder outside node_modules (test/integration/setup.sh), copies the fixture workspace to a temp
+// folder, starts code-server, opens the workbench with VS Code's test hooks and relays the suite's
+// output. Ends with the suite's plain `N passed, N failed` line; exit code 0 only when all passed.
+// Env: CARTOGRAPH_E2E_CACHE (cache folder), CARTOGRAPH_E2E_FOLDER + CARTOGRAPH_E2E_TESTS (another
+// folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp).
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as util from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (m) => console.log(`[integration] ${m}`);
+
+function setup() {
+  const r = spawnSync('bash', [path.join(repo, 'test/integration/setup.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`test/integration/setup.sh failed (${r.status})`);
+  return r.stdout.trim().split('\n').pop();
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A multi-root workspace of the fixtures, copied to a temp folder per run. */
+function makeWorkspace(tmp) {
+  const ws = path.join(tmp, 'workspace');
+  for (const name of ['ranger-py', 'ranger-ts']) {
+    fs.cpSync(path.join(repo, 'test/fixtures', name), path.join(ws, name.replace('ranger-', 'fixture-')), { recursive: true });
+  }
+  const file = path.join(ws, 'fixtures.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: [{ path: 'fixture-py' }, { path: 'fixture-ts' }], settings: {} }, null, 2));
+  return file;
+}
+
+async function main() {
+  const started = Date.now();
+  const cache = setup();
+  if (!fs.existsSync(path.join(repo, 'dist/extension.js'))) spawnSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
+  const require = createRequire(path.join(cache, 'node_modules', 'x.js'));
+  const { chromium } = require('playwright-core');
+  const codeServer = path.join(cache, 'node_modules/.bin/code-server');
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-e2e-'));
+  // CARTOGRAPH_E2E_FOLDER / CARTOGRAPH_E2E_TESTS: another folder and suite (the Django measurement)
+  const folder = process.env.CARTOGRAPH_E2E_FOLDER ? path.resolve(process.env.CARTOGRAPH_E2E_FOLDER) : undefined;
+  const workspaceFile = folder ?? makeWorkspace(tmp);
+  const testsIndex = path.resolve(repo, process.env.CARTOGRAPH_E2E_TESTS || 'test/integration/index.js');
+  const udd = path.join(tmp, 'udd');
+  fs.mkdirSync(path.join(udd, 'User'), { recursive: true });
+  fs.mkdirSync(path.join(tmp, 'ext'));
+  // without workspace trust disabled, code-server never activates a non-builtin extension
+  fs.writeFileSync(path.join(udd, 'User/settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'cartograph.watcherDebounceMs': 100,
+  }));
+  const port = await freePort();
+  fs.writeFileSync(path.join(tmp, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const serverLog = fs.openSync(path.join(tmp, 'server.log'), 'w');
+  const server = spawn(codeServer, ['--config', path.join(tmp, 'config.yaml'), '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--user-data-dir', udd, '--extensions-dir', path.join(tmp, 'ext'), workspaceFile], {
+    stdio: ['ignore', serverLog, serverLog],
+    env: { ...process.env, CARTOGRAPH_E2E_CACHE: cache },
+    detached: true,
+  });
+  let ctx;
+  let browserUdd;
+  let code = 1;
+  let summary;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not yet */ }
+      if (i > 300) throw new Error('code-server did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // the workbench config in the page names the remote authority
+    const html = await (await fetch(`${base}/`)).text();
+    const m = html.match(/vscode-workbench-web-configuration" data-settings="([^"]*)"/);
+    const cfg = m ? JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) : {};
+    const host = cfg.remoteAuthority || `127.0.0.1:${port}`;
+    const remote = (p) => `vscode-remote://${host}${p}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(repo)],
+      ['extensionTestsPath', remote(testsIndex)],
+      ['skipWelcome', 'true'],
+    ]);
+    const url = `${base}/?${folder ? 'folder' : 'workspace'}=${encodeURIComponent(workspaceFile)}&payload=${encodeURIComponent(payload)}`;
+    browserUdd = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-udd-'));
+    ctx = await chromium.launchPersistentContext(browserUdd, {
+      executablePath: '/usr/bin/chromium', headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    let done;
+    const exited = new Promise((r) => (done = r));
+    await page.exposeFunction('codeAutomationLog', (_type, args) => {
+      const a = args || [];
+      const line = typeof a[0] === 'string' ? util.format(...a) : a.map(String).join(' ');
+      const s = line.match(/^(\d+) passed, (\d+) failed$/m);
+      if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
+      else console.log(line);
+    });
+    await page.exposeFunction('codeAutomationExit', (c) => done(c));
+    say(`code-server 4.100.3 on ${base}; workspace ${workspaceFile}`);
+    await page.goto(url);
+    const timeoutMs = Number(process.env.CARTOGRAPH_E2E_TIMEOUT_MS || 300000);
+    const timer = setTimeout(() => { say('timed out waiting for the extension tests'); done(124); }, timeoutMs);
+    code = await exited;
+    clearTimeout(timer);
+    if (code !== 0 && process.env.CARTOGRAPH_E2E_SCREENSHOT) await page.screenshot({ path: process.env.CARTOGRAPH_E2E_SCREENSHOT }).catch(() => undefined);
+  } finally {
+    await ctx?.close().catch(() => undefined);
+    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
+    if (browserUdd) fs.rmSync(browserUdd, { recursive: true, force: true });
+    if (code !== 0 || process.env.CARTOGRAPH_E2E_DEBUG) {
+      const logText = fs.readFileSync(path.join(tmp, 'server.log'), 'utf8');
+      say(`code-server log (last 3000 chars):\n${logText.slice(-3000)}`);
+    }
+    if (!process.env.CARTOGRAPH_E2E_KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+    else say(`kept ${tmp}`);
+  }
+  if (!summary) summary = { passed: 0, failed: 1 };
+  if (code !== 0 && summary.failed === 0) summary.failed = 1;
+  say(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code})`);
+  console.log(`${summary.passed} passed, ${summary.failed} failed`);
+  process.exitCode = code === 0 && summary.failed === 0 ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  console.log('0 passed, 1 failed');
+  process.exitCode = 1;
+});

@@ -1,0 +1,184 @@
+// The contributed commands. Each returns what it showed, so tests (and other extensions) can use it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeNode, type NodeDescription } from '../cli/show';
+import type { Engine } from '../core/engine';
+import type { GraphNode } from '../core/graph/schema';
+import { guard, log } from './log';
+import type { WorkspaceIndex } from './workspaceIndex';
+
+export const STATUS_SCHEME = 'cartograph-status';
+
+export interface CommandHost {
+  indexes(): readonly WorkspaceIndex[];
+  indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
+  reindexAll(): Promise<void>;
+}
+
+export function registerCommands(host: CommandHost): vscode.Disposable {
+  const status = new StatusDocuments();
+  const disposables: vscode.Disposable[] = [
+    vscode.workspace.registerTextDocumentContentProvider(STATUS_SCHEME, status),
+    vscode.commands.registerCommand('cartograph.reindex', () => guard('Reindex Workspace', () => host.reindexAll())),
+    vscode.commands.registerCommand('cartograph.showLog', () => log().show(true)),
+    vscode.commands.registerCommand('cartograph.showStatus', () => guard('Show Index Status', () => showStatus(host, status))),
+    vscode.commands.registerCommand('cartograph.showSymbolGraph', () => guard('Show Symbol Graph', () => showSymbolGraph(host))),
+  ];
+  return vscode.Disposable.from(...disposables);
+}
+
+class StatusDocuments implements vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  text = '';
+  readonly uri = vscode.Uri.parse(`${STATUS_SCHEME}:Cartograph%20Index%20Status.md`);
+  set(text: string): void {
+    this.text = text;
+    this.emitter.fire(this.uri);
+  }
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+}
+
+export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promise<string> {
+  const out: string[] = ['# Cartograph index status', ''];
+  if (indexes.length === 0) out.push('No workspace folder is open.');
+  for (const index of indexes) {
+    out.push(`## ${index.folder.name}`, '', `- Root: \`${index.root}\``, `- State: ${JSON.stringify(index.state)}`);
+    const engine = index.engine;
+    if (!engine) {
+      out.push('- Engine: not open', '');
+      continue;
+    }
+    const stats = engine.stats();
+    const size = await engine.storeSize().catch(() => 0);
+    out.push(
+      `- Files: ${stats.files} (${stats.lines} lines, ${stats.syntaxErrorFiles} with syntax errors)`,
+      `- Store: ${stats.store.dir ?? 'memory only'} — ${stats.store.status}${stats.store.error ? ` (${stats.store.error})` : ''}, ${(size / 1048576).toFixed(1)} MB on disk`,
+      `- Internal imports resolved: ${stats.imports.resolved}/${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%); unresolved references: ${stats.unresolvedReferences}`,
+      '',
+      '| Node kind | Count |',
+      '|---|---:|',
+      ...Object.entries(stats.nodes).filter(([, n]) => n).map(([k, n]) => `| ${k} | ${n} |`),
+      '',
+      '| Edge kind | Count |',
+      '|---|---:|',
+      ...Object.entries(stats.edges).filter(([, n]) => n).map(([k, n]) => `| ${k} | ${n} |`),
+      '',
+    );
+    if (index.lastReport) out.push(`Last index: ${index.lastReport.parsed} parsed, ${index.lastReport.reused} reused, timings ${JSON.stringify(index.lastReport.timings)} ms`, '');
+    out.push(`### Skipped files (${stats.skipped.length})`, '');
+    const byReason = new Map<string, number>();
+    for (const s of stats.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
+    for (const [reason, n] of byReason) out.push(`- ${reason}: ${n}`);
+    for (const s of stats.skipped.slice(0, 200)) out.push(`  - \`${s.path}\` — ${s.reason}${s.detail ? `: ${s.detail}` : ''}`);
+    if (stats.skipped.length > 200) out.push(`  - … ${stats.skipped.length - 200} more`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+async function showStatus(host: CommandHost, docs: StatusDocuments): Promise<string> {
+  const text = await statusMarkdown(host.indexes());
+  log().info(`index status:\n${text}`);
+  docs.set(text);
+  const document = await vscode.workspace.openTextDocument(docs.uri);
+  await Promise.resolve(vscode.languages.setTextDocumentLanguage(document, 'markdown')).catch(() => document);
+  await vscode.window.showTextDocument(document, { preview: true });
+  return text;
+}
+
+/** The innermost node of `relPath` whose range contains (line, col), else the module node. */
+export function nodeAt(graph: Engine['graph']['graph'], relPath: string, line: number, col: number): string | undefined {
+  let best: { id: string; size: number } | undefined;
+  graph.forEachNode((id, a: GraphNode) => {
+    if (a.path !== relPath || !a.range || a.kind === 'Module' || a.kind === 'Folder') return;
+    const r = a.range;
+    const after = line > r.startLine || (line === r.startLine && col >= r.startCol);
+    const before = line < r.endLine || (line === r.endLine && col <= r.endCol);
+    if (!after || !before) return;
+    const size = (r.endLine - r.startLine) * 100000 + (r.endCol - r.startCol);
+    if (!best || size < best.size) best = { id, size };
+  });
+  if (best) return best.id;
+  return graph.hasNode(relPath) ? relPath : undefined;
+}
+
+interface EdgeItem extends vscode.QuickPickItem {
+  target?: { file: string; line: number };
+}
+
+async function showSymbolGraph(host: CommandHost): Promise<NodeDescription | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage('Cartograph: open a source file and place the cursor on a symbol.');
+    return undefined;
+  }
+  const index = host.indexFor(editor.document.uri);
+  const engine = index?.engine;
+  if (!index || !engine) {
+    void vscode.window.showInformationMessage('Cartograph: this file is not in an indexed workspace folder.');
+    return undefined;
+  }
+  const rel = path.relative(index.root, editor.document.uri.fsPath).split(path.sep).join('/');
+  const pos = editor.selection.active;
+  const graph = engine.graph.graph;
+  const id = nodeAt(graph, rel, pos.line, pos.character);
+  if (!id) {
+    void vscode.window.showInformationMessage(`Cartograph: ${rel} is not in the graph (not indexed yet, skipped or excluded).`);
+    return undefined;
+  }
+  const description = describeNode(graph, id);
+  const where = (location: string): EdgeItem['target'] => {
+    const m = location.match(/^(.*):(\d+)$/);
+    const file = m ? m[1] : location;
+    if (file === '(external)') return undefined;
+    return { file: path.join(index.root, file), line: m ? Number(m[2]) - 1 : 0 };
+  };
+  const n = description.node;
+  const items: EdgeItem[] = [
+    {
+      label: `$(symbol-${icon(n.kind)}) ${n.qname}`,
+      description: n.kind,
+      detail: [n.signature, n.doc].filter(Boolean).join(' — ') || undefined,
+      target: n.path ? { file: path.join(index.root, n.path), line: n.range?.startLine ?? 0 } : undefined,
+    },
+    { label: `Outgoing (${description.outgoing.length})`, kind: vscode.QuickPickItemKind.Separator },
+    ...description.outgoing.map((e) => ({ label: `$(arrow-right) ${e.kind} ${e.qname}`, description: e.location, target: where(e.location) })),
+    { label: `Incoming (${description.incoming.length})`, kind: vscode.QuickPickItemKind.Separator },
+    ...description.incoming.map((e) => ({ label: `$(arrow-left) ${e.kind} ${e.qname}`, description: e.location, target: where(e.location) })),
+  ];
+  const pick = vscode.window.createQuickPick<EdgeItem>();
+  pick.title = `Cartograph: ${n.kind} ${n.qname}`;
+  pick.placeholder = 'Edges of the node under the cursor; pick one to go to its location';
+  pick.items = items;
+  pick.matchOnDescription = true;
+  pick.onDidAccept(() => {
+    const target = pick.selectedItems[0]?.target;
+    pick.hide();
+    if (!target) return;
+    void guard('reveal', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(target.file));
+      const at = new vscode.Position(target.line, 0);
+      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at) });
+    });
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+  return description;
+}
+
+function icon(kind: string): string {
+  switch (kind) {
+    case 'Class': return 'class';
+    case 'Interface': return 'interface';
+    case 'Enum': return 'enum';
+    case 'Function': return 'function';
+    case 'Method': return 'method';
+    case 'Field': return 'field';
+    case 'GlobalVariable': return 'variable';
+    case 'TypeAlias': return 'parameter';
+    default: return 'file';
+  }
+}

@@ -1,0 +1,114 @@
+// Activation: one WorkspaceIndex per workspace folder, a status-bar item, the log channel, watchers and
+// commands. The object `activate` returns is the extension point later features (search, completion,
+// the graph explorer) and tests build on.
+import * as vscode from 'vscode';
+import type { Engine } from '../core/engine';
+import { registerCommands } from './commands';
+import { createLog, errorText, guard, log } from './log';
+import { affectsIndex } from './settings';
+import { StatusBar } from './statusBar';
+import { watchWorkspace } from './watchers';
+import { WorkspaceIndex } from './workspaceIndex';
+
+export interface CartographApi {
+  /** The engine of the workspace folder holding `uri` (undefined while it opens, or outside any folder). */
+  engineFor(uri: vscode.Uri): Engine | undefined;
+  /** The per-folder index holding `uri`. */
+  indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
+  indexes(): readonly WorkspaceIndex[];
+  /** Resolves once every folder finished its current work (index, saves, watcher batches). */
+  whenIdle(): Promise<void>;
+  /** Fires when a folder changes state (opening, indexing, ready, error). */
+  onDidChangeState: vscode.Event<WorkspaceIndex>;
+  /** Fires after a save or a watcher batch reached a folder's graph. */
+  onDidUpdate: vscode.Event<WorkspaceIndex>;
+  reindex(): Promise<void>;
+}
+
+let shutdown: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): CartographApi {
+  const channel = createLog();
+  context.subscriptions.push(channel);
+  const indexes = new Map<string, WorkspaceIndex>();
+  const status = new StatusBar();
+  const stateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
+  const updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
+  context.subscriptions.push(status, stateEmitter, updateEmitter);
+  const refresh = () => status.update([...indexes.values()]);
+
+  const indexFor = (uri: vscode.Uri): WorkspaceIndex | undefined => {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return folder ? indexes.get(folder.uri.toString()) : undefined;
+  };
+  const add = (folder: vscode.WorkspaceFolder) => {
+    if (folder.uri.scheme !== 'file' || indexes.has(folder.uri.toString())) return;
+    const index = new WorkspaceIndex(folder, context.storageUri);
+    indexes.set(folder.uri.toString(), index);
+    index.onDidChangeState((i) => {
+      refresh();
+      stateEmitter.fire(i);
+    });
+    index.onDidUpdate((i) => updateEmitter.fire(i));
+    void index.start();
+  };
+  const remove = async (folder: vscode.WorkspaceFolder) => {
+    const index = indexes.get(folder.uri.toString());
+    if (!index) return;
+    indexes.delete(folder.uri.toString());
+    refresh();
+    await index.dispose();
+  };
+  const reindexAll = async () => {
+    log().info('reindexing every workspace folder');
+    await Promise.all([...indexes.values()].map((i) => i.start({ reopen: true })));
+  };
+  const whenIdle = async () => {
+    await Promise.all([...indexes.values()].map((i) => i.idle()));
+  };
+
+  context.subscriptions.push(
+    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
+    watchWorkspace(indexFor),
+    vscode.workspace.onDidChangeWorkspaceFolders((e) =>
+      guard('workspace folders change', async () => {
+        for (const f of e.removed) await remove(f);
+        for (const f of e.added) add(f);
+        refresh();
+      }),
+    ),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
+      for (const i of affected) {
+        log().info(`[${i.folder.name}] exclusion settings changed: reindexing`);
+        void i.start({ reopen: true });
+      }
+    }),
+  );
+
+  for (const folder of vscode.workspace.workspaceFolders ?? []) add(folder);
+  refresh();
+  if (!context.storageUri) log().info('no workspace storage: the index lives in memory only');
+
+  shutdown = async () => {
+    const all = [...indexes.values()];
+    indexes.clear();
+    await Promise.all(all.map((i) => i.dispose()));
+  };
+
+  return {
+    engineFor: (uri) => indexFor(uri)?.engine,
+    indexFor,
+    indexes: () => [...indexes.values()],
+    whenIdle,
+    onDidChangeState: stateEmitter.event,
+    onDidUpdate: updateEmitter.event,
+    reindex: reindexAll,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  await stop?.().catch((err) => log().error(`deactivate: ${errorText(err)}`));
+}

@@ -1,0 +1,32 @@
+// The `cartograph.*` settings and `files.exclude`, turned into what the engine takes.
+import * as vscode from 'vscode';
+import { filesExcludeToGitignore } from './excludes';
+
+export interface CartographSettings {
+  exclude: string[];
+  maxFileSize: number;
+  watcherDebounceMs: number;
+}
+
+export const DEFAULT_MAX_FILE_SIZE = 1048576;
+export const DEFAULT_DEBOUNCE_MS = 300;
+
+export function readSettings(folder?: vscode.WorkspaceFolder): CartographSettings {
+  const config = vscode.workspace.getConfiguration('cartograph', folder?.uri);
+  const own = config.get<string[]>('exclude', []).filter((p) => typeof p === 'string' && p.trim() !== '');
+  const filesExclude = vscode.workspace.getConfiguration('files', folder?.uri).get<Record<string, unknown>>('exclude', {});
+  return {
+    exclude: [...filesExcludeToGitignore(filesExclude), ...own],
+    maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
+    watcherDebounceMs: Math.max(0, config.get<number>('watcherDebounceMs') ?? DEFAULT_DEBOUNCE_MS),
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** Settings whose change means the set of indexed files may differ: re-index. */
+export function affectsIndex(e: vscode.ConfigurationChangeEvent): boolean {
+  return ['cartograph.exclude', 'cartograph.maxFileSize', 'files.exclude'].some((s) => e.affectsConfiguration(s));
+}

@@ -1,0 +1,49 @@
+// Saves go straight to the engine; files created, changed or deleted outside the editor (git checkout,
+// generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
+import * as vscode from 'vscode';
+import { readSettings } from './settings';
+import type { WorkspaceIndex } from './workspaceIndex';
+
+export const WATCHED_GLOB = '**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+
+export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | undefined): vscode.Disposable {
+  const disposables: vscode.Disposable[] = [];
+  const pending = new Map<WorkspaceIndex, Set<string>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    timer = undefined;
+    const batches = [...pending];
+    pending.clear();
+    for (const [index, paths] of batches) index.syncPaths([...paths]);
+  };
+  const onFsEvent = (uri: vscode.Uri) => {
+    if (uri.scheme !== 'file') return;
+    const index = indexFor(uri);
+    if (!index) return;
+    let set = pending.get(index);
+    if (!set) pending.set(index, (set = new Set()));
+    set.add(uri.fsPath);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, readSettings(index.folder).watcherDebounceMs);
+  };
+
+  const watcher = vscode.workspace.createFileSystemWatcher(WATCHED_GLOB);
+  disposables.push(watcher, watcher.onDidCreate(onFsEvent), watcher.onDidChange(onFsEvent), watcher.onDidDelete(onFsEvent));
+  // Folders created, moved or deleted as a whole may be reported as the folder alone.
+  const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+  const onFolderEvent = (uri: vscode.Uri) => {
+    if (!/\.[^/\\]+$/.test(uri.path) || uri.path.endsWith('/')) onFsEvent(uri);
+  };
+  disposables.push(folders, folders.onDidCreate(onFolderEvent), folders.onDidDelete(onFolderEvent));
+  disposables.push(
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      if (document.uri.scheme !== 'file') return;
+      indexFor(document.uri)?.onSaved(document);
+    }),
+  );
+  return new vscode.Disposable(() => {
+    if (timer) clearTimeout(timer);
+    for (const d of disposables) d.dispose();
+  });
+}

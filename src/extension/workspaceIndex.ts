@@ -1,0 +1,247 @@
+// One engine per workspace folder: open (warm start from the store), index in the background with
+// cancellable progress, stay live on saves and watcher batches. Every engine call goes through one
+// queue so a save never races a full index or a re-open.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Engine, type IndexProgress, type IndexReport } from '../core/engine';
+import { languageOf } from '../core/parse/parser';
+import { errorText, log } from './log';
+import { readSettings } from './settings';
+
+export type IndexState =
+  | { kind: 'opening' }
+  | { kind: 'indexing'; done: number; total: number; phase: string }
+  | { kind: 'ready'; nodes: number; edges: number; files: number }
+  | { kind: 'error'; message: string };
+
+export class WorkspaceIndex implements vscode.Disposable {
+  engine: Engine | undefined;
+  state: IndexState = { kind: 'opening' };
+  lastReport: IndexReport | undefined;
+  /** A store problem already surfaced to the user (once per problem). */
+  storeProblem: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private cancel: vscode.CancellationTokenSource | undefined;
+  private disposed = false;
+  private readonly stateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
+  /** Fires after a save or a watcher batch reached the graph. */
+  readonly onDidUpdate = this.updateEmitter.event;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly storageRoot: vscode.Uri | undefined,
+  ) {}
+
+  get root(): string {
+    return this.folder.uri.fsPath;
+  }
+
+  /** `<storageUri>/<sha1(folder path) first 12>`; undefined without a workspace storage (memory only). */
+  get storeDir(): string | undefined {
+    if (!this.storageRoot) return undefined;
+    const hash = crypto.createHash('sha1').update(this.root).digest('hex').slice(0, 12);
+    return path.join(this.storageRoot.fsPath, `${path.basename(this.root).replace(/[^\w.-]/g, '_')}-${hash}`);
+  }
+
+  contains(filePath: string): boolean {
+    const rel = path.relative(this.root, filePath);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
+
+  /** Resolves when every queued engine operation has finished. */
+  async idle(): Promise<void> {
+    let current: Promise<unknown>;
+    do {
+      current = this.queue;
+      await current.catch(() => undefined);
+    } while (current !== this.queue);
+  }
+
+  private enqueue<T>(what: string, task: () => Promise<T>): Promise<T | undefined> {
+    const run = this.queue.then(async () => {
+      if (this.disposed) return undefined;
+      try {
+        return await task();
+      } catch (err) {
+        log().error(`[${this.folder.name}] ${what} failed: ${errorText(err)}`);
+        return undefined;
+      }
+    });
+    this.queue = run;
+    return run;
+  }
+
+  private setState(state: IndexState): void {
+    this.state = state;
+    this.stateEmitter.fire(this);
+  }
+
+  /** Opens the engine if needed (or again after `reopen`), then indexes with progress. */
+  start(options: { reopen?: boolean } = {}): Promise<void> {
+    this.cancel?.cancel();
+    return this.enqueue('index', async () => {
+      if (options.reopen || !this.engine) await this.open(options.reopen === true);
+      await this.runIndex();
+    }) as Promise<void>;
+  }
+
+  private async open(fresh: boolean): Promise<void> {
+    this.setState({ kind: 'opening' });
+    if (this.engine) {
+      const old = this.engine;
+      this.engine = undefined;
+      await old.close().catch((err) => log().warn(`[${this.folder.name}] closing the engine: ${errorText(err)}`));
+    }
+    const settings = readSettings(this.folder);
+    const storeDir = this.storeDir;
+    const openWith = (dir: string | null) =>
+      Engine.open(this.root, {
+        storeDir: dir,
+        exclude: settings.exclude,
+        maxFileSize: settings.maxFileSize,
+        log: (m) => log().info(`[${this.folder.name}] ${m}`),
+      });
+    let engine = await openWith(storeDir ?? null);
+    const status = engine.stats().store;
+    if (fresh && storeDir && status.status === 'unavailable') {
+      // An explicit Reindex on a store that will not open: start that store over.
+      log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${storeDir} and starting over`);
+      await engine.close().catch(() => undefined);
+      await fs.promises.rm(storeDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
+      engine = await openWith(storeDir);
+    }
+    this.engine = engine;
+    const after = engine.stats().store;
+    this.storeProblem = after.status === 'unavailable' ? after.error ?? 'the graph store could not open' : undefined;
+    if (this.storeProblem) {
+      const problem = this.storeProblem;
+      log().error(`[${this.folder.name}] graph store unavailable, the index lives in memory only: ${problem}`);
+      void vscode.window
+        .showWarningMessage(`Cartograph: the index store for ${this.folder.name} could not open; working in memory.`, 'Reindex', 'Show Log')
+        .then((choice) => {
+          if (choice === 'Reindex') void vscode.commands.executeCommand('cartograph.reindex');
+          else if (choice === 'Show Log') log().show(true);
+        }, () => undefined);
+    } else {
+      log().info(`[${this.folder.name}] store: ${after.dir ?? 'memory only'} (${after.status})`);
+    }
+  }
+
+  private async runIndex(): Promise<void> {
+    const engine = this.engine;
+    if (!engine) return;
+    const cancel = new vscode.CancellationTokenSource();
+    this.cancel = cancel;
+    const abort = new AbortController();
+    cancel.token.onCancellationRequested(() => abort.abort());
+    this.setState({ kind: 'indexing', done: 0, total: 0, phase: 'scan' });
+    const started = performance.now();
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Cartograph: indexing ${this.folder.name}`, cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => cancel.cancel());
+          let last = 0;
+          let lastPct = 0;
+          const onProgress = (p: IndexProgress) => {
+            const now = performance.now();
+            if (now - last < 100 && p.done !== p.total) return;
+            last = now;
+            this.setState({ kind: 'indexing', done: p.done, total: p.total, phase: p.phase });
+            const pct = p.total ? Math.round((p.done / p.total) * 100) : 0;
+            progress.report({ message: `${p.phase} ${p.done}/${p.total}`, increment: p.phase === 'parse' ? Math.max(0, pct - lastPct) : undefined });
+            if (p.phase === 'parse') lastPct = pct;
+          };
+          this.lastReport = await engine.index(onProgress, abort.signal);
+        },
+      );
+      const stats = engine.stats();
+      const nodes = Object.values(stats.nodes).reduce((a, b) => a + (b ?? 0), 0);
+      const edges = Object.values(stats.edges).reduce((a, b) => a + (b ?? 0), 0);
+      const r = this.lastReport!;
+      log().info(
+        `[${this.folder.name}] ready in ${Math.round(performance.now() - started)} ms: ${r.files} files (${r.parsed} parsed, ${r.reused} reused, ${r.removed} removed, ${r.skipped.length} skipped), ${nodes} nodes, ${edges} edges; phases ${JSON.stringify(r.timings)}`,
+      );
+      this.setState({ kind: 'ready', nodes, edges, files: stats.files });
+    } catch (err) {
+      if (abort.signal.aborted) {
+        log().info(`[${this.folder.name}] indexing cancelled`);
+        this.setState({ kind: 'error', message: 'indexing cancelled (run Cartograph: Reindex Workspace)' });
+      } else {
+        log().error(`[${this.folder.name}] indexing failed: ${errorText(err)}`);
+        this.setState({ kind: 'error', message: err instanceof Error ? err.message : String(err) });
+      }
+    } finally {
+      if (this.cancel === cancel) this.cancel = undefined;
+      cancel.dispose();
+    }
+  }
+
+  /** A save in the editor: the buffer's text goes straight to the engine. */
+  onSaved(document: vscode.TextDocument): void {
+    const file = document.uri.fsPath;
+    if (!languageOf(file)) return;
+    const text = document.getText();
+    void this.enqueue(`update ${file}`, async () => {
+      if (!this.engine) return;
+      await this.engine.updateFile(file, text);
+      this.refreshCounts();
+      this.updateEmitter.fire(this);
+    });
+  }
+
+  /**
+   * A debounced watcher batch: one engine update for all of it. Paths that are not source files are
+   * folders (created, moved or deleted as a whole): a folder that exists contributes the source files
+   * under it, a folder that is gone the indexed files that were under it.
+   */
+  syncPaths(paths: string[]): void {
+    void this.enqueue(`sync ${paths.length} paths`, async () => {
+      if (!this.engine) return;
+      const t = performance.now();
+      const files = new Set<string>();
+      for (const p of paths) {
+        if (languageOf(p)) files.add(p);
+        else for (const f of await this.filesUnder(p)) files.add(f);
+      }
+      if (files.size === 0) return;
+      await this.engine.syncPaths([...files]);
+      log().debug(`[${this.folder.name}] synced ${files.size} files (${paths.length} watched paths) in ${Math.round(performance.now() - t)} ms`);
+      this.refreshCounts();
+      this.updateEmitter.fire(this);
+    });
+  }
+
+  private async filesUnder(dir: string): Promise<string[]> {
+    const stat = await fs.promises.stat(dir).catch(() => undefined);
+    if (stat?.isDirectory()) {
+      const entries = await fs.promises.readdir(dir, { recursive: true }).catch(() => [] as string[]);
+      return entries
+        .filter((e) => languageOf(e) && !/(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(e))
+        .map((e) => path.join(dir, e));
+    }
+    if (stat || !this.engine) return [];
+    const prefix = path.relative(this.root, dir).split(path.sep).join('/') + '/';
+    return this.engine.graph.filePaths().filter((f) => f.startsWith(prefix)).map((f) => path.join(this.root, f));
+  }
+
+  private refreshCounts(): void {
+    if (this.state.kind !== 'ready' || !this.engine) return;
+    this.setState({ kind: 'ready', nodes: this.engine.graph.graph.order, edges: this.engine.graph.graph.size, files: this.engine.graph.filePaths().length });
+  }
+
+  async dispose(): Promise<void> {
+    this.cancel?.cancel();
+    await this.idle();
+    this.disposed = true;
+    const engine = this.engine;
+    this.engine = undefined;
+    await engine?.close().catch((err) => log().warn(`[${this.folder.name}] close: ${errorText(err)}`));
+    this.stateEmitter.dispose();
+    this.updateEmitter.dispose();
+  }
+}

@@ -1,0 +1,68 @@
+// Measurement (not part of `npm test`): inside the real extension host, opened on one big folder
+// (Django), time open→ready cold (no store) and warm (store present) and the longest event-loop
+// block while indexing. Run: CARTOGRAPH_E2E_FOLDER=bench/.corpora/django \
+//   CARTOGRAPH_E2E_TESTS=test/integration/perf/index.js node scripts/test-integration.mjs
+const fs = require('fs');
+const { monitorEventLoopDelay } = require('perf_hooks');
+const vscode = require('vscode');
+
+function probe(api) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  let phase = 'start';
+  const sub = api.onDidChangeState((i) => (phase = i.state.kind === 'indexing' ? i.state.phase : i.state.kind));
+  let last = performance.now();
+  let longest = { ms: 0, phase: '' };
+  const blocks = [];
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const lag = now - last - 5;
+    if (lag > longest.ms) longest = { ms: Math.round(lag), phase };
+    if (lag > 50) blocks.push({ ms: Math.round(lag), phase });
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    sub.dispose();
+    histogram.disable();
+    return { longestBlockMs: longest.ms, longestBlockPhase: longest.phase, blocksOver50ms: blocks.length, blocks: blocks.slice(0, 30), histogramMaxMs: Math.round(histogram.max / 1e6), p99Ms: Math.round(histogram.percentile(99) / 1e6) };
+  };
+}
+
+async function until(predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+exports.run = async function run() {
+  const results = {};
+  const extension = vscode.extensions.getExtension('cartograph.cartograph');
+  const api = await extension.activate();
+  const index = api.indexes()[0];
+  // 1. the index that activation started (fresh user-data-dir: no store, cold)
+  let stop = probe(api);
+  let t = performance.now();
+  await until(() => index.state.kind === 'ready' || index.state.kind === 'error', 600000);
+  results.activation = { sinceTestStartMs: Math.round(performance.now() - t), report: index.lastReport && index.lastReport.timings, ...stop() };
+  results.counts = index.state;
+  // 2. cold: store deleted, Reindex (engine re-open + full parse)
+  const storeDir = index.engine.stats().store.dir;
+  await index.engine.flush();
+  stop = probe(api);
+  fs.rmSync(storeDir, { recursive: true, force: true });
+  t = performance.now();
+  await vscode.commands.executeCommand('cartograph.reindex');
+  results.cold = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, timings: index.lastReport.timings, ...stop() };
+  // 3. warm: store present, Reindex (engine re-open from LanceDB, nothing re-parsed)
+  stop = probe(api);
+  t = performance.now();
+  await vscode.commands.executeCommand('cartograph.reindex');
+  results.warm = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, reused: index.lastReport.reused, timings: index.lastReport.timings, ...stop() };
+  results.store = index.engine.stats().store;
+  results.storeBytes = await index.engine.storeSize();
+  console.log(`CARTOGRAPH_PERF ${JSON.stringify(results)}`);
+  console.log('1 passed, 0 failed');
+};

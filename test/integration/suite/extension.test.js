@@ -1,0 +1,190 @@
+// The extension in a real VS Code (code-server): a multi-root workspace of two real fixture folders
+// (ranger-py, ranger-ts, copied to a temp folder per run by the runner).
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const EXTENSION_ID = 'cartograph.cartograph';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, predicate, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+function folderNamed(suffix) {
+  const folder = (vscode.workspace.workspaceFolders || []).find((f) => f.name.endsWith(suffix));
+  assert.ok(folder, `workspace folder *${suffix} is open`);
+  return folder;
+}
+
+function namesIn(engine) {
+  const names = new Set();
+  engine.graph.graph.forEachNode((_, a) => names.add(a.name));
+  return names;
+}
+
+function pathsIn(engine) {
+  const paths = new Set();
+  engine.graph.graph.forEachNode((_, a) => a.path && paths.add(a.path));
+  return paths;
+}
+
+describe('Cartograph in a real VS Code', function () {
+  let api;
+  let py;
+  let ts;
+
+  before(async function () {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is installed`);
+    api = await extension.activate();
+    py = folderNamed('py');
+    ts = folderNamed('ts');
+    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+  });
+
+  it('activates on startup with one index per workspace folder', async function () {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.strictEqual(extension.isActive, true);
+    assert.strictEqual(vscode.workspace.workspaceFolders.length, 2);
+    assert.strictEqual(api.indexes().length, 2);
+    const all = await vscode.commands.getCommands(true);
+    for (const c of ['cartograph.reindex', 'cartograph.showStatus', 'cartograph.showSymbolGraph']) assert.ok(all.includes(c), c);
+  });
+
+  it('indexes every folder to ready with the expected counts', async function () {
+    await until('both folders ready', () => api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    for (const folder of [py, ts]) {
+      const engine = api.engineFor(folder.uri);
+      assert.ok(engine, `engine for ${folder.name}`);
+      const stats = engine.stats();
+      assert.strictEqual(stats.files, 2, `${folder.name} files`);
+      assert.deepStrictEqual(
+        { Module: stats.nodes.Module, Class: stats.nodes.Class, Function: stats.nodes.Function, Method: stats.nodes.Method, GlobalVariable: stats.nodes.GlobalVariable },
+        { Module: 2, Class: 2, Function: 3, Method: 3, GlobalVariable: 1 },
+        `${folder.name} node counts`,
+      );
+      assert.strictEqual(stats.edges.INHERITS, 1);
+      assert.strictEqual(stats.edges.IMPORTS, 2);
+      assert.notStrictEqual(stats.store.dir, null, 'store lives in the workspace storage');
+      assert.ok(!stats.store.dir.startsWith(folder.uri.fsPath), 'store is outside the repository');
+      assert.notStrictEqual(stats.store.status, 'unavailable');
+    }
+  });
+
+  it('a function renamed through WorkspaceEdit + save changes the graph', async function () {
+    const engine = api.engineFor(py.uri);
+    assert.ok(namesIn(engine).has('quick_add'));
+    const uri = vscode.Uri.joinPath(py.uri, 'extended.py');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const edit = new vscode.WorkspaceEdit();
+    const text = document.getText();
+    for (let i = text.indexOf('quick_add'); i >= 0; i = text.indexOf('quick_add', i + 1)) {
+      edit.replace(uri, new vscode.Range(document.positionAt(i), document.positionAt(i + 'quick_add'.length)), 'quick_sum');
+    }
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await document.save());
+    await until('quick_sum in the graph', () => namesIn(api.engineFor(py.uri)).has('quick_sum'));
+    const names = namesIn(api.engineFor(py.uri));
+    assert.ok(!names.has('quick_add'), 'old name is gone');
+    // the caller's CALLS edge follows the rename
+    const graph = api.engineFor(py.uri).graph.graph;
+    const callers = [];
+    graph.forEachInEdge('extended.py#quick_sum', (_, a, source) => a.kind === 'CALLS' && callers.push(source));
+    assert.deepStrictEqual(callers, ['extended.py#demo']);
+  });
+
+  it('files created and deleted on disk reach the graph through the watcher', async function () {
+    const root = ts.uri.fsPath;
+    fs.writeFileSync(path.join(root, 'extra.ts'), 'export function tripled(x: number): number {\n  return x * 3;\n}\n');
+    await until('extra.ts in the graph', () => namesIn(api.engineFor(ts.uri)).has('tripled'));
+    fs.unlinkSync(path.join(root, 'extended.ts'));
+    fs.unlinkSync(path.join(root, 'extra.ts'));
+    await until('extended.ts gone from the graph', () => {
+      const paths = pathsIn(api.engineFor(ts.uri));
+      return !paths.has('extended.ts') && !paths.has('extra.ts');
+    });
+    const names = namesIn(api.engineFor(ts.uri));
+    assert.ok(!names.has('Scientific') && !names.has('quickAdd') && !names.has('tripled'));
+    assert.ok(names.has('Calculator'), 'base.ts stays');
+  });
+
+  it('a folder moved in and deleted as a whole reaches the graph through the watcher', async function () {
+    const root = py.uri.fsPath;
+    const outside = fs.mkdtempSync(path.join(require('os').tmpdir(), 'cartograph-pkg-'));
+    fs.mkdirSync(path.join(outside, 'pkg'));
+    fs.writeFileSync(path.join(outside, 'pkg', 'geometry.py'), 'def area(w, h):\n    return w * h\n');
+    fs.renameSync(path.join(outside, 'pkg'), path.join(root, 'pkg'));
+    await until('pkg/geometry.py in the graph', () => pathsIn(api.engineFor(py.uri)).has('pkg/geometry.py'));
+    assert.ok(namesIn(api.engineFor(py.uri)).has('area'));
+    fs.rmSync(path.join(root, 'pkg'), { recursive: true, force: true });
+    await until('pkg/geometry.py gone', () => !pathsIn(api.engineFor(py.uri)).has('pkg/geometry.py'));
+    assert.ok(!namesIn(api.engineFor(py.uri)).has('area'));
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('every command runs', async function () {
+    // Show Symbol Graph on `divide` in py/extended.py
+    const uri = vscode.Uri.joinPath(py.uri, 'extended.py');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(document);
+    const line = document.getText().split('\n').findIndex((l) => l.includes('return self.multiply'));
+    editor.selection = new vscode.Selection(line, 12, line, 12);
+    const description = await vscode.commands.executeCommand('cartograph.showSymbolGraph');
+    assert.ok(description, 'a node under the cursor');
+    assert.strictEqual(description.node.qname.endsWith('Scientific.divide'), true, description.node.qname);
+    assert.ok(description.outgoing.some((e) => e.kind === 'CALLS' && e.qname.endsWith('Calculator.multiply')), JSON.stringify(description.outgoing));
+    assert.ok(description.incoming.some((e) => e.kind === 'HAS_METHOD'));
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+
+    const status = await vscode.commands.executeCommand('cartograph.showStatus');
+    assert.match(status, /Node kind/);
+    assert.match(status, /\| Class \| 2 \|/);
+    assert.match(status, /Skipped files/);
+    await vscode.commands.executeCommand('cartograph.showLog');
+    await vscode.commands.executeCommand('cartograph.reindex');
+    assert.ok(api.indexes().every((i) => i.state.kind === 'ready'), JSON.stringify(api.indexes().map((i) => i.state)));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a corrupt store is recovered by Reindex', async function () {
+    const before = api.engineFor(py.uri).stats();
+    const storeDir = before.store.dir;
+    await api.whenIdle();
+    await api.engineFor(py.uri).flush();
+    let overwritten = 0;
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(p);
+        else {
+          fs.writeFileSync(p, 'garbage\0garbage\0' + 'x'.repeat(100));
+          overwritten++;
+        }
+      }
+    };
+    walk(storeDir);
+    assert.ok(overwritten > 0, 'store had files');
+    await vscode.commands.executeCommand('cartograph.reindex');
+    const index = api.indexFor(py.uri);
+    assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
+    const after = api.engineFor(py.uri).stats();
+    assert.strictEqual(after.files, before.files);
+    assert.deepStrictEqual(after.nodes, before.nodes);
+    assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
+    // and the repaired store warm-starts on the next open
+    await vscode.commands.executeCommand('cartograph.reindex');
+    const reopened = api.engineFor(py.uri).stats();
+    assert.strictEqual(reopened.store.status, 'opened', JSON.stringify(reopened.store));
+    assert.strictEqual(index.lastReport.parsed, 0, 'warm start re-parses nothing');
+    assert.deepStrictEqual(reopened.nodes, before.nodes);
+  });
+});
