@@ -242,9 +242,14 @@ export class Engine {
     const rel = this.relative(filePath);
     const language = languageOf(rel);
     if (!language || (await this.isIgnored(rel))) return emptyDiff();
-    let mtimeMs = Date.now();
-    let size = text?.length ?? 0;
-    if (text === undefined) {
+    let mtimeMs = 0;
+    let size = 0;
+    if (text !== undefined) {
+      // A saved buffer is the file: record the file's own stats so the next index skips it. An
+      // unsaved buffer is not: mtime 0 makes the next index read the file again.
+      const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
+      if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
+    } else {
       const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
       if (!result.ok) {
         const diff = await this.removeFileNow(rel);

@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeNode, type NodeDescription } from '../cli/show';
 import type { Engine } from '../core/engine';
-import type { GraphNode } from '../core/graph/schema';
 import { guard, log } from './log';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -90,19 +89,19 @@ async function showStatus(host: CommandHost, docs: StatusDocuments): Promise<str
 }
 
 /** The innermost node of `relPath` whose range contains (line, col), else the module node. */
-export function nodeAt(graph: Engine['graph']['graph'], relPath: string, line: number, col: number): string | undefined {
+export function nodeAt(repo: Engine['graph'], relPath: string, line: number, col: number): string | undefined {
   let best: { id: string; size: number } | undefined;
-  graph.forEachNode((id, a: GraphNode) => {
-    if (a.path !== relPath || !a.range || a.kind === 'Module' || a.kind === 'Folder') return;
+  for (const a of repo.nodesInFile(relPath)) {
+    if (!a.range || a.kind === 'Module') continue;
     const r = a.range;
     const after = line > r.startLine || (line === r.startLine && col >= r.startCol);
     const before = line < r.endLine || (line === r.endLine && col <= r.endCol);
-    if (!after || !before) return;
+    if (!after || !before) continue;
     const size = (r.endLine - r.startLine) * 100000 + (r.endCol - r.startCol);
-    if (!best || size < best.size) best = { id, size };
-  });
+    if (!best || size < best.size) best = { id: a.id, size };
+  }
   if (best) return best.id;
-  return graph.hasNode(relPath) ? relPath : undefined;
+  return repo.graph.hasNode(relPath) ? relPath : undefined;
 }
 
 interface EdgeItem extends vscode.QuickPickItem {
@@ -124,7 +123,7 @@ async function showSymbolGraph(host: CommandHost): Promise<NodeDescription | und
   const rel = path.relative(index.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const pos = editor.selection.active;
   const graph = engine.graph.graph;
-  const id = nodeAt(graph, rel, pos.line, pos.character);
+  const id = nodeAt(engine.graph, rel, pos.line, pos.character);
   if (!id) {
     void vscode.window.showInformationMessage(`Cartograph: ${rel} is not in the graph (not indexed yet, skipped or excluded).`);
     return undefined;

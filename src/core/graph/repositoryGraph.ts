@@ -52,6 +52,11 @@ export class RepositoryGraph {
     return this.files.get(path);
   }
 
+  /** The nodes a file owns: its module and its definitions (no scan of the whole graph). */
+  nodesInFile(path: string): readonly GraphNode[] {
+    return this.resolutions.get(path)?.nodes ?? [];
+  }
+
   filePaths(): string[] {
     return [...this.files.keys()];
   }
