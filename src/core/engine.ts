@@ -498,7 +498,7 @@ export class Engine {
    * switch) so the store catches up in few writes. `flush()` waits for it.
    */
   private persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
-    if (!this.store) return;
+    if (!this.store && !this.storeLost) return;
     this.pending.add(diff, files);
     if (this.pending.empty || this.flushing) return;
     this.flushing = this.drain().finally(() => (this.flushing = undefined));
@@ -508,9 +508,39 @@ export class Engine {
   private flushing: Promise<void> | undefined;
 
   private async drain(): Promise<void> {
-    while (!this.pending.empty && this.store) {
+    while (!this.pending.empty) {
+      if (!this.store && !(await this.reopenStore())) {
+        this.pending.take();
+        return;
+      }
       const diff = this.pending.take();
       await this.writeStore(() => this.store!.apply(diff));
+    }
+  }
+
+  /** True when a store that worked has failed since (its folder deleted, a disk error): worth reopening. */
+  private storeLost = false;
+  private storeDir: string | null = null;
+
+  /**
+   * A store that failed after working (its folder deleted under us, say) is recreated on the next
+   * change and rewritten whole from the graph, so the mirror recovers without a Reindex.
+   */
+  private async reopenStore(): Promise<boolean> {
+    if (!this.storeLost || !this.storeDir) return false;
+    this.storeLost = false;
+    try {
+      const { store } = await GraphStore.open(this.storeDir);
+      await recordRoot(store.dir, this.root, this.options.log);
+      await store.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]);
+      this.store = store;
+      this.storeStatus = 'recovered';
+      this.storeError = undefined;
+      this.log(`graph store recreated at ${store.dir} and rewritten from the graph`);
+      return true;
+    } catch (err) {
+      this.log(`graph store still unavailable, continuing in memory: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   }
 
@@ -533,6 +563,10 @@ export class Engine {
     this.storeStatus = 'unavailable';
     this.log(`graph store failed, continuing in memory: ${this.storeError}`);
     const store = this.store;
+    if (store) {
+      this.storeLost = true;
+      this.storeDir = store.dir;
+    }
     this.store = null;
     void store?.close().catch(() => undefined);
   }

@@ -164,3 +164,32 @@ test('syncPaths applies a batch of outside changes (a branch switch) as one upda
   await expectEqualToScratch(engine, root);
   await engine.close();
 });
+
+test('a store folder deleted while running is recreated on the next save, whole', async () => {
+  const root = copyFixture('ranger-py', 'ranger');
+  const storeDir = path.join(root, '.cartograph');
+  const logs: string[] = [];
+  const engine = await Engine.open(root, { log: (m) => logs.push(m) });
+  await engine.index();
+  fs.rmSync(storeDir, { recursive: true, force: true });
+  const base = path.join(root, 'base.py');
+  fs.appendFileSync(base, '\n\ndef after_delete():\n    return 1\n');
+  await engine.updateFile(base);
+  await engine.flush();
+  // the first write may fail on the vanished folder; the next change recreates the store
+  fs.appendFileSync(base, '\n\ndef second_save():\n    return 2\n');
+  await engine.updateFile(base);
+  await engine.flush();
+  assert.notEqual(engine.stats().store.status, 'unavailable', logs.join('\n'));
+  assert.ok(logs.some((l) => /recreated/.test(l)), logs.join('\n'));
+  await engine.close();
+  const { store } = await GraphStore.open(storeDir);
+  const stored = await store.loadAll();
+  await store.close();
+  const reopened = await Engine.open(root, { storeDir: null });
+  await reopened.index();
+  assert.deepEqual(new Set(stored.nodes.map((n) => n.id)), new Set(reopened.graph.graph.nodes()));
+  assert.deepEqual(new Set(stored.edges.map((e) => e.id)), new Set(reopened.graph.graph.edges()));
+  assert.ok(stored.nodes.some((n) => n.id === 'base.py#second_save'));
+  await reopened.close();
+});
