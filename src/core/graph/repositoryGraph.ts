@@ -91,7 +91,7 @@ export class RepositoryGraph {
    * responsive while thousands of files are stitched. The caller must not start another apply
    * before this one resolves (the engine serializes them).
    */
-  async applySliced(changes: FileChanges, sliceMs = 12): Promise<GraphDiff> {
+  async applySliced(changes: FileChanges, sliceMs = 8): Promise<GraphDiff> {
     const steps = this.applySteps(changes);
     let sliceStart = performance.now();
     for (;;) {
