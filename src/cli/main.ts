@@ -4,12 +4,14 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
+import { createSearcher } from '../core/search';
 import { describeNode, findNodes } from './show';
 
 const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
+  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N]
 
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
@@ -24,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       exclude: { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -39,13 +42,15 @@ async function main(argv: string[]): Promise<number> {
       return stats(values);
     case 'show':
       return show(rest.join(' '), values);
+    case 'query':
+      return query(rest.join(' '), values);
     default:
       console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
       return 2;
   }
 }
 
-type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string };
+type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -160,6 +165,38 @@ async function show(query: string, flags: Flags): Promise<number> {
       }
     }
     return described.length === 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+async function query(text: string, flags: Flags): Promise<number> {
+  if (!text.trim()) {
+    console.error(`cartograph query: what are you looking for?\n\n${USAGE}`);
+    return 2;
+  }
+  const limit = flags.limit ? Number(flags.limit) : 10;
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const result = await createSearcher(engine).search(text, limit);
+    const graph = engine.graph.graph;
+    const hits = result.hits.map((h) => {
+      const n = graph.getNodeAttributes(h.id);
+      return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
+    });
+    if (flags.json) {
+      console.log(JSON.stringify({ ...result, hits }, null, 2));
+      return 0;
+    }
+    console.log(`${result.route}: ${result.reason}`);
+    if (hits.length === 0) console.log('No matches.');
+    for (const h of hits) {
+      const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
+      console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
+      if (h.signature) console.log(`       ${h.signature}`);
+    }
+    return 0;
   } finally {
     await engine.close();
   }

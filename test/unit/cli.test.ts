@@ -70,3 +70,15 @@ test('clear messages and exit codes for mistakes', () => {
   assert.equal(notDir.code, 1);
   assert.match(notDir.stderr, /not a folder/);
 });
+
+test('query answers names, structural questions and prose, saying how it routed them', () => {
+  const structural = JSON.parse(cartograph(['query', 'callers of Calculator.add', '--json']).stdout);
+  assert.equal(structural.route, 'structural');
+  assert.deepEqual(structural.hits.map((h: { qname: string }) => h.qname), ['extended.quick_add']);
+  const entity = cartograph(['query', 'Scientific']);
+  assert.match(entity.stdout, /^entity: /);
+  assert.match(entity.stdout, /Class {10}extended\.Scientific {2}extended\.py:5 {2}\[lookup\]/);
+  const prose = JSON.parse(cartograph(['query', 'divide a number using the inverse', '--json']).stdout);
+  assert.equal(prose.route, 'natural-language');
+  assert.equal(prose.hits[0].qname, 'extended.Scientific.divide');
+});

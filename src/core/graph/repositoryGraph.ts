@@ -45,6 +45,8 @@ export class RepositoryGraph {
   private tsconfigs = new TsConfigSet();
   private tsconfigJson = '[]';
   lastApply: ApplyStats = { resolved: 0 };
+  /** Bumped by every apply: readers that cache derived indexes (search) know when to refresh. */
+  version = 0;
 
   constructor(readonly rootName: string) {}
 
@@ -106,6 +108,7 @@ export class RepositoryGraph {
 
   /** The apply algorithm as a generator: it yields after each file's share of each phase. */
   private *applySteps(changes: FileChanges): Generator<void, GraphDiff> {
+    this.version++;
     const diff = new DiffCollector();
     const removed = new Set<string>();
     const added = new Set<string>();

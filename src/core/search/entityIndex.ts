@@ -1,0 +1,87 @@
+// Code-entity lookups (RANGER's first path): a name, `Class.method`, a qualified name or a node id
+// is answered straight from the graph, exact matches first, then case-insensitive, then fuzzy
+// matches on the words inside names (`debug flag` → get_debug_flag).
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import { identifierWords } from './identifiers';
+import { SEARCHABLE_KINDS } from './nodeText';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+export interface EntityMatch {
+  id: string;
+  score: number;
+}
+
+/** Definitions first, externals last; within a tier, the more referenced node wins. */
+const KIND_PRIOR: Record<string, number> = {
+  Class: 0.03, Interface: 0.03, Function: 0.03, Method: 0.03, Enum: 0.02, TypeAlias: 0.02,
+  Module: 0.02, GlobalVariable: 0.01, Field: 0.01, External: -0.05, Folder: -0.1,
+};
+
+export class EntityIndex {
+  private readonly byName = new Map<string, string[]>();
+  private readonly byLowerName = new Map<string, string[]>();
+  /** Every dotted tail of every qualified name (`add`, `Calculator.add`, `base.Calculator.add`). */
+  private readonly byTail = new Map<string, string[]>();
+  private readonly byLowerTail = new Map<string, string[]>();
+  private readonly words = new Map<string, string[]>();
+
+  constructor(private readonly graph: Graph) {
+    graph.forEachNode((id, node) => {
+      if (!SEARCHABLE_KINDS.has(node.kind) && node.kind !== 'External') return;
+      push(this.byName, node.name, id);
+      push(this.byLowerName, node.name.toLowerCase(), id);
+      const parts = node.qname.split('.');
+      for (let i = Math.max(0, parts.length - 4); i < parts.length - 1; i++) {
+        const tail = parts.slice(i).join('.');
+        push(this.byTail, tail, id);
+        push(this.byLowerTail, tail.toLowerCase(), id);
+      }
+      if (node.kind !== 'External') push(this.words, identifierWords(node.name).join(' '), id);
+    });
+  }
+
+  /** Ranked matches for an identifier-like query; empty when nothing in the graph is named like it. */
+  lookup(query: string, limit = 20): EntityMatch[] {
+    const q = query.trim().replace(/\(\)$/, '');
+    const scored = new Map<string, number>();
+    const add = (ids: string[] | undefined, score: number) => {
+      for (const id of ids ?? []) scored.set(id, Math.max(scored.get(id) ?? 0, score));
+    };
+    if (this.graph.hasNode(q)) add([q], 1);
+    add(this.byTail.get(q), 0.97);
+    add(this.byName.get(q), 0.95);
+    const lower = q.toLowerCase();
+    add(this.byLowerTail.get(lower), 0.86);
+    add(this.byLowerName.get(lower), 0.85);
+    if (scored.size === 0) {
+      // Fuzzy: every word of the query inside the name's words (`debugflag`, `debug_flag`, `DebugFlag`).
+      const queryWords = identifierWords(q);
+      const joined = queryWords.join('');
+      if (queryWords.length > 0) {
+        for (const [nameWords, ids] of this.words) {
+          const words = nameWords.split(' ');
+          const all = queryWords.every((w) => words.includes(w));
+          if (all) add(ids, 0.6 + 0.2 * (queryWords.length / words.length));
+          else if (joined.length >= 4 && words.join('') === joined) add(ids, 0.8);
+        }
+      }
+    }
+    return [...scored]
+      .map(([id, score]) => ({ id, score: score + this.prior(id) }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, limit);
+  }
+
+  private prior(id: string): number {
+    const node = this.graph.getNodeAttributes(id);
+    return (KIND_PRIOR[node.kind] ?? 0) + 0.002 * Math.log1p(this.graph.inDegree(id));
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}

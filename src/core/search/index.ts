@@ -1,0 +1,58 @@
+// "Find where X is implemented": one entry point for the CLI, the VS Code command and the benchmarks.
+// Entity queries and structural questions are answered from the graph; natural language goes to
+// the model-free lexical index (vector seeds and RANGER's MCTS traversal join here when a model is
+// configured).
+import type { Engine } from '../engine';
+import { EntityIndex } from './entityIndex';
+import { LexicalIndex } from './lexical';
+import { routeQuery } from './router';
+import { related } from './structural';
+import type { SearchResult } from './types';
+
+export type { SearchHit, SearchResult } from './types';
+
+export interface Searcher {
+  search(query: string, limit?: number): Promise<SearchResult>;
+}
+
+export function createSearcher(engine: Pick<Engine, 'graph'>): Searcher {
+  let built = -1;
+  let entities: EntityIndex | undefined;
+  let lexical: LexicalIndex | undefined;
+  // Indexes are rebuilt lazily after the graph changed (a save), never on the save path itself.
+  const fresh = () => {
+    if (built !== engine.graph.version) {
+      entities = undefined;
+      lexical = undefined;
+      built = engine.graph.version;
+    }
+  };
+  const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
+  const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph));
+
+  return {
+    async search(query: string, limit = 20): Promise<SearchResult> {
+      fresh();
+      const timingsMs: Record<string, number> = {};
+      let t = performance.now();
+      const routed = routeQuery(query, (subject) => entityIndex().lookup(subject, 1).length > 0);
+      timingsMs.route = performance.now() - t;
+      t = performance.now();
+      if (routed.route === 'natural-language') {
+        const hits = lexicalIndex().query(query, limit);
+        timingsMs.lexical = performance.now() - t;
+        return { query, route: routed.route, reason: routed.reason, hits, timingsMs };
+      }
+      const subjects = entityIndex().lookup(routed.subject, limit);
+      if (routed.route === 'entity') {
+        timingsMs.lookup = performance.now() - t;
+        return { query, route: routed.route, reason: routed.reason, hits: subjects.map((m) => ({ ...m, via: 'lookup' })), timingsMs };
+      }
+      // Structural: the relation of the best-named subjects (all exact matches of the top score).
+      const best = subjects.filter((m) => m.score >= subjects[0].score - 0.02);
+      const hits = best.flatMap((m) => related(engine.graph.graph, m.id, routed.relation));
+      timingsMs.structural = performance.now() - t;
+      return { query, route: routed.route, reason: `${routed.reason} (${best.length} node${best.length === 1 ? '' : 's'} named ${routed.subject})`, hits: hits.slice(0, limit), timingsMs };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Model-free natural-language search: BM25 (MiniSearch) over what the graph knows of each definition —
+// the words in its name, its signature and docstring, the class and module around it, and the names
+// of what it calls and uses (the graph's summary of its body, which survives when docstrings do not).
+import MiniSearch from 'minisearch';
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import { identifierWords } from './identifiers';
+import { SEARCHABLE_KINDS } from './nodeText';
+import type { SearchHit } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+interface Doc {
+  id: string;
+  name: string;
+  signature: string;
+  doc: string;
+  context: string;
+  body: string;
+}
+
+/** Common English words that carry no signal in a "where is X implemented" question. */
+const STOP = new Set(
+  'a an and are as at be by for from has have how i if in into is it its of on or that the this to was we what when where which who why will with do does implement implemented implements code function method class return returns given'.split(' '),
+);
+
+const tokenize = (text: string): string[] => identifierWords(text).filter((w) => !STOP.has(w) && w.length > 1);
+
+/** Definitions first: a question about behaviour is rarely answered by a field or a whole module. */
+const KIND_BOOST: Record<string, number> = { Function: 1, Method: 1, Class: 0.95, Interface: 0.9, Enum: 0.85, TypeAlias: 0.85, GlobalVariable: 0.8, Field: 0.75, Module: 0.7 };
+
+export class LexicalIndex {
+  private readonly search: MiniSearch<Doc>;
+
+  constructor(private readonly graph: Graph) {
+    this.search = new MiniSearch<Doc>({
+      fields: ['name', 'signature', 'doc', 'context', 'body'],
+      storeFields: [],
+      tokenize,
+      processTerm: (term) => term,
+      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, context: 0.5, body: 0.7 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
+    });
+    const docs: Doc[] = [];
+    graph.forEachNode((id, node) => {
+      if (!SEARCHABLE_KINDS.has(node.kind)) return;
+      const body: string[] = [];
+      graph.forEachOutEdge(id, (_, edge, _s, target) => {
+        if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(graph.getNodeAttributes(target).name);
+      });
+      docs.push({
+        id,
+        name: node.name,
+        signature: node.signature,
+        doc: node.doc,
+        context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
+        body: body.join(' '),
+      });
+    });
+    this.search.addAll(docs);
+  }
+
+  query(text: string, limit: number): SearchHit[] {
+    const results = this.search.search(text, { combineWith: 'OR' });
+    const top = results[0]?.score ?? 1;
+    return results
+      .map((r) => ({ id: String(r.id), score: (r.score / top) * (KIND_BOOST[this.graph.getNodeAttributes(String(r.id)).kind] ?? 0.7), via: 'lexical' as const }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, limit);
+  }
+}

@@ -1,0 +1,42 @@
+// Structural questions answered by walking typed edges: callers, callees, the class hierarchy,
+// dependencies and dependents, members.
+import type { MultiDirectedGraph } from 'graphology';
+import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
+import type { Relation } from './router';
+import type { SearchHit } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+const WALKS: Record<Relation, { direction: 'in' | 'out'; kinds: EdgeKind[]; transitive: boolean }> = {
+  callers: { direction: 'in', kinds: ['CALLS'], transitive: false },
+  callees: { direction: 'out', kinds: ['CALLS'], transitive: false },
+  subclasses: { direction: 'in', kinds: ['INHERITS'], transitive: true },
+  superclasses: { direction: 'out', kinds: ['INHERITS'], transitive: true },
+  dependencies: { direction: 'out', kinds: ['IMPORTS', 'CALLS', 'USES', 'INHERITS'], transitive: false },
+  dependents: { direction: 'in', kinds: ['IMPORTS', 'CALLS', 'USES', 'INHERITS'], transitive: false },
+  members: { direction: 'out', kinds: ['HAS_METHOD', 'HAS_FIELD', 'CONTAINS'], transitive: false },
+};
+
+/** Nodes related to `start`; nearer ones score higher, transitive walks stop at depth 6. */
+export function related(graph: Graph, start: string, relation: Relation): SearchHit[] {
+  const walk = WALKS[relation];
+  const hits = new Map<string, SearchHit>();
+  let frontier: Array<{ id: string; path: string[] }> = [{ id: start, path: [start] }];
+  for (let depth = 1; depth <= (walk.transitive ? 6 : 1) && frontier.length > 0; depth++) {
+    const next: typeof frontier = [];
+    for (const { id, path } of frontier) {
+      const visit = (_: string, edge: GraphEdge, source: string, target: string) => {
+        if (!walk.kinds.includes(edge.kind)) return;
+        const other = walk.direction === 'in' ? source : target;
+        if (other === start || hits.has(other)) return;
+        const hit = { id: other, score: 1 / depth, via: 'structural' as const, path: [...path, other] };
+        hits.set(other, hit);
+        next.push({ id: other, path: hit.path });
+      };
+      if (walk.direction === 'in') graph.forEachInEdge(id, visit);
+      else graph.forEachOutEdge(id, visit);
+    }
+    frontier = next;
+  }
+  return [...hits.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}

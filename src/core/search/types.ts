@@ -1,0 +1,25 @@
+// The retrieval contract shared by the router, the CLI `query` command, the VS Code command and the
+// benchmarks: ranked nodes with scores, and how each was found.
+
+/** How a query was understood: a code entity (looked up in the graph), a structural question, or prose. */
+export type Route = 'entity' | 'structural' | 'natural-language';
+
+/** How a hit was found. */
+export type Via = 'lookup' | 'structural' | 'lexical' | 'vector' | 'mcts';
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  via: Via;
+  /** For structural and MCTS hits: the node ids that led here, from the start. */
+  path?: string[];
+}
+
+export interface SearchResult {
+  query: string;
+  route: Route;
+  /** Why the router chose this route, for people and tests. */
+  reason: string;
+  hits: SearchHit[];
+  timingsMs: Record<string, number>;
+}
