@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeNode, type NodeDescription } from '../cli/show';
 import type { Engine } from '../core/engine';
+import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -22,6 +23,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable {
     vscode.commands.registerCommand('cartograph.showLog', () => log().show(true)),
     vscode.commands.registerCommand('cartograph.showStatus', () => guard('Show Index Status', () => showStatus(host, status))),
     vscode.commands.registerCommand('cartograph.showSymbolGraph', () => guard('Show Symbol Graph', () => showSymbolGraph(host))),
+    registerFindCommand(host),
   ];
   return vscode.Disposable.from(...disposables);
 }

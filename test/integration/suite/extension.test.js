@@ -155,6 +155,26 @@ describe('Cartograph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('Find Where Implemented answers names, structural questions and prose, and reveals the pick', async function () {
+    const pick = await vscode.commands.executeCommand('cartograph.findWhereImplemented', 'callers of Calculator.add');
+    assert.ok(pick, 'the command returns its QuickPick');
+    assert.match(pick.title, /structural/);
+    const labels = pick.items.map((i) => `${i.label} ${i.description}`);
+    // (earlier tests renamed quick_add to quick_sum and deleted ts/extended.ts)
+    assert.ok(labels.some((l) => /quick_sum/.test(l) && /extended\.py:\d+/.test(l)), labels.join('\n'));
+    pick.value = 'Calculator';
+    await until('entity results from both folders', () => /entity/.test(pick.title || '') && pick.items.some((i) => /base\.ts:\d+/.test(i.description)) && pick.items.some((i) => /base\.py:\d+/.test(i.description)));
+    pick.value = 'Scientific';
+    await until('entity results for Scientific', () => /entity/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
+    // each result carries its file and line, and revealing it opens the definition there
+    const item = pick.items.find((i) => /extended\.py:\d+/.test(i.description));
+    assert.ok(item && item.file && typeof item.line === 'number', JSON.stringify(pick.items.map((i) => i.description)));
+    pick.hide();
+    const document = await vscode.workspace.openTextDocument(item.file);
+    assert.ok(document.lineAt(item.line).text.includes('class Scientific'), document.lineAt(item.line).text);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('a corrupt store is recovered by Reindex', async function () {
     const before = api.engineFor(py.uri).stats();
     const storeDir = before.store.dir;

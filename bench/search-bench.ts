@@ -1,0 +1,321 @@
+// `npm run bench:search [-- --json FILE] [--corpus NAME]... [--django-queries N] [--no-django]`
+// Search quality and latency on real code whose docstrings become the queries (issue 4).
+// Per corpus (Debian python3-flask/-requests/-click/-werkzeug, npm rxjs): every Function/Method
+// whose docstring's first sentence has >= 3 words gives one natural-language query (that sentence,
+// relevant = that function) and one entity query (its own name). The index holds a copy of the code
+// with function/class docstrings and all JSDoc stripped. Paths: BM25 over the stripped code
+// (MiniSearch, the baseline) and Cartograph model-free (`createSearcher` from src/core/search, when
+// present). Metrics: NDCG@10, Recall@10, MRR@10; entity top-1/top-5; latency p50/p95; and the same
+// latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { findNodes } from '../src/cli/show';
+import { Engine } from '../src/core/engine';
+import { ParserPool } from '../src/core/parse/parser';
+import type { SearchResult } from '../src/core/search/types';
+import { buildBm25 } from './search/bm25';
+import { CORPORA, TS_PACKAGE, corpusVersions, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
+import { dedupe, hitAt, mean, percentile, rankingMetrics, type RankingMetrics } from './search/metrics';
+
+const { values } = parseArgs({
+  options: {
+    json: { type: 'string' },
+    corpus: { type: 'string', multiple: true },
+    'django-queries': { type: 'string' },
+    'no-django': { type: 'boolean' },
+    queries: { type: 'boolean' },
+  },
+});
+const PY_CORPORA = ['flask', 'requests', 'click', 'werkzeug'];
+const corpora = values.corpus ?? [...PY_CORPORA, TS_PACKAGE.name];
+const DJANGO_QUERIES = Number(values['django-queries'] ?? 200);
+const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
+
+type Searcher = { search(query: string, limit?: number): Promise<SearchResult> };
+type SearcherFactory = (engine: Engine) => Searcher;
+
+async function loadSearcher(): Promise<{ create?: SearcherFactory; status: string }> {
+  const file = path.join(__dirname, '..', 'src', 'core', 'search', 'index.ts');
+  if (!fs.existsSync(file)) return { status: 'not available yet (src/core/search/index.ts missing)' };
+  try {
+    const mod = await import('../src/core/search/index');
+    const create = (mod as { createSearcher?: SearcherFactory }).createSearcher;
+    return create ? { create, status: 'available' } : { status: 'not available yet (no createSearcher export)' };
+  } catch (err) {
+    return { status: `not available (import failed: ${(err as Error).message.split('\n')[0]})` };
+  }
+}
+
+function ensureCorpora(): void {
+  const python = [...PY_CORPORA, 'django'];
+  if (!python.every((c) => fs.existsSync(path.join(CORPORA, c)))) {
+    execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+  }
+  if (corpora.includes(TS_PACKAGE.name)) ensureTsPackage();
+}
+
+interface Latency { n: number; p50: number; p95: number; mean: number }
+const latency = (ms: number[]): Latency => ({ n: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), mean: mean(ms) });
+
+interface EntityMetrics { queries: number; top1: number; top5: number; uniqueNames: number; uniqueTop1: number; uniqueTop5: number }
+
+interface CorpusResult {
+  corpus: string;
+  version: string;
+  files: number;
+  functions: number;
+  groundTruth: number;
+  queries: number;
+  missingInStripped: number;
+  docLeftInStripped: number;
+  syntaxErrorFiles: { original: number; stripped: number };
+  stripped: { files: number; strippedFiles: number; removed: number };
+  indexMs: number;
+  bm25: RankingMetrics & { documents: number; buildMs: number; latency: Latency };
+  cartograph: (RankingMetrics & { warmupMs: number; latency: Latency; routes: Record<string, number> }) | null;
+  entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number> };
+  perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; entityRank: number }[];
+}
+
+function entityMetrics(runs: { ranked: string[]; key: string; unique: boolean }[]): EntityMetrics {
+  const unique = runs.filter((r) => r.unique);
+  const h = (rs: typeof runs, k: number) => mean(rs.map((r) => hitAt(r.ranked, new Set([r.key]), k)));
+  return { queries: runs.length, top1: h(runs, 1), top5: h(runs, 5), uniqueNames: unique.length, uniqueTop1: h(unique, 1), uniqueTop5: h(unique, 5) };
+}
+
+const rankedKeys = (ids: string[]) => dedupe(ids.map(keyOf)).slice(0, 10);
+
+function functionCount(engine: Engine): number {
+  let n = 0;
+  engine.graph.graph.forEachNode((_id, a) => void ((a.kind === 'Function' || a.kind === 'Method') && n++));
+  return n;
+}
+
+async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFactory | undefined, searcher: Searcher | undefined) {
+  const nameCount = new Map<string, number>();
+  engine.graph.graph.forEachNode((_id, a) => {
+    if (a.kind === 'Function' || a.kind === 'Method') nameCount.set(a.name, (nameCount.get(a.name) ?? 0) + 1);
+  });
+  const runs: { ranked: string[]; key: string; unique: boolean }[] = [];
+  const ms: number[] = [];
+  const routes: Record<string, number> = {};
+  for (const q of gt) {
+    const t = performance.now();
+    let ids: string[];
+    if (searcher) {
+      const res = await searcher.search(q.name, LIMIT);
+      ids = res.hits.map((h) => h.id);
+      routes[res.route] = (routes[res.route] ?? 0) + 1;
+    } else {
+      ids = findNodes(engine.graph.graph, q.name);
+    }
+    ms.push(performance.now() - t);
+    runs.push({ ranked: rankedKeys(ids), key: q.key, unique: (nameCount.get(q.name) ?? 0) === 1 });
+  }
+  return { ...entityMetrics(runs), ranked: runs.map((r) => r.ranked), via: create ? 'cartograph searcher' : 'findNodes (src/cli/show.ts) stand-in', latency: latency(ms), routes };
+}
+
+async function benchCorpus(name: string, pool: ParserPool, create: SearcherFactory | undefined, versions: Record<string, string>): Promise<CorpusResult> {
+  const dir = path.join(CORPORA, name, name === TS_PACKAGE.name ? 'src' : '');
+  const original = await Engine.open(dir, { storeDir: null });
+  await original.index();
+  const gt = groundTruth(original);
+  const originalErrors = original.stats().syntaxErrorFiles;
+  await original.close();
+
+  const strip = await stripCopy(dir, pool);
+  const t0 = performance.now();
+  const engine = await Engine.open(strip.dir, { storeDir: null });
+  await engine.index();
+  const indexMs = performance.now() - t0;
+  const stats = engine.stats();
+  const graph = engine.graph.graph;
+  const missing = gt.filter((g) => !graph.hasNode(g.id));
+  const queries = gt.filter((g) => graph.hasNode(g.id));
+  const docLeft = queries.filter((g) => graph.getNodeAttribute(g.id, 'doc') !== '').length;
+
+  // BM25 baseline.
+  const bm25 = buildBm25(engine);
+  const bmMs: number[] = [];
+  const bmRuns = queries.map((q) => {
+    const t = performance.now();
+    const ids = bm25.search(q.query, LIMIT);
+    bmMs.push(performance.now() - t);
+    return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
+  });
+
+  // Cartograph model-free.
+  let cartograph: CorpusResult['cartograph'] = null;
+  let searcher: Searcher | undefined;
+  let cartographRuns: { ranked: string[]; relevant: Set<string> }[] | undefined;
+  if (create) {
+    const tw = performance.now();
+    searcher = create(engine);
+    await searcher.search('warm up the index', LIMIT);
+    const warmupMs = performance.now() - tw;
+    const ms: number[] = [];
+    const routes: Record<string, number> = {};
+    const runs: { ranked: string[]; relevant: Set<string> }[] = (cartographRuns = []);
+    for (const q of queries) {
+      const t = performance.now();
+      const res = await searcher.search(q.query, LIMIT);
+      ms.push(performance.now() - t);
+      routes[res.route] = (routes[res.route] ?? 0) + 1;
+      runs.push({ ranked: rankedKeys(res.hits.map((h) => h.id)), relevant: new Set([q.key]) });
+    }
+    cartograph = { ...rankingMetrics(runs), warmupMs, latency: latency(ms), routes };
+  }
+  const entity = await runEntity(engine, queries, create, searcher);
+  const rank = (ranked: string[], key: string) => ranked.indexOf(key) + 1;
+  const perQuery = values.queries
+    ? queries.map((q, i) => ({
+        query: q.query,
+        target: q.id,
+        bm25Rank: rank(bmRuns[i].ranked, q.key),
+        cartographRank: cartographRuns ? rank(cartographRuns[i].ranked, q.key) : null,
+        entityRank: rank(entity.ranked[i], q.key),
+      }))
+    : undefined;
+  await engine.close();
+  fs.rmSync(path.dirname(strip.dir), { recursive: true, force: true });
+
+  const versionKey = name === TS_PACKAGE.name ? `npm:${name}` : `python3-${name}`;
+  return {
+    corpus: name,
+    version: versions[versionKey] ?? '?',
+    files: stats.files,
+    functions: functionCount(engine),
+    groundTruth: gt.length,
+    queries: queries.length,
+    missingInStripped: missing.length,
+    docLeftInStripped: docLeft,
+    syntaxErrorFiles: { original: originalErrors, stripped: stats.syntaxErrorFiles },
+    stripped: { files: strip.files, strippedFiles: strip.strippedFiles, removed: strip.removed },
+    indexMs,
+    bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
+    cartograph,
+    entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
+    perQuery,
+  };
+}
+
+async function benchDjango(create: SearcherFactory | undefined, n: number) {
+  const dir = path.join(CORPORA, 'django');
+  const t0 = performance.now();
+  const engine = await Engine.open(dir, { storeDir: null });
+  await engine.index();
+  const indexMs = performance.now() - t0;
+  const gt = groundTruth(engine);
+  const step = Math.max(1, Math.floor(gt.length / n));
+  const sample = gt.filter((_g, i) => i % step === 0).slice(0, n);
+  const out: Record<string, unknown> = { files: engine.stats().files, functions: functionCount(engine), documented: gt.length, sampled: sample.length, indexMs };
+  const bm25 = buildBm25(engine);
+  out.bm25BuildMs = bm25.buildMs;
+  const time = async (f: (q: GroundTruth) => unknown) => {
+    const ms: number[] = [];
+    for (const q of sample) {
+      const t = performance.now();
+      await f(q);
+      ms.push(performance.now() - t);
+    }
+    return latency(ms);
+  };
+  out.bm25NaturalLanguage = await time((q) => bm25.search(q.query, LIMIT));
+  if (create) {
+    const tw = performance.now();
+    const searcher = create(engine);
+    await searcher.search('warm up the index', LIMIT);
+    out.cartographWarmupMs = performance.now() - tw;
+    out.cartographNaturalLanguage = await time((q) => searcher.search(q.query, LIMIT));
+    out.cartographEntity = await time((q) => searcher.search(q.name, LIMIT));
+  } else {
+    out.cartographNaturalLanguage = null;
+    out.findNodesEntity = await time((q) => findNodes(engine.graph.graph, q.name));
+  }
+  await engine.close();
+  return out;
+}
+
+const f3 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(3));
+const ms1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null): string {
+  const out: string[] = [];
+  const all = (pick: (r: CorpusResult) => RankingMetrics | null) => {
+    const rs = results.filter((r) => pick(r));
+    const q = rs.reduce((a, r) => a + pick(r)!.queries, 0);
+    const w = (f: keyof RankingMetrics) => rs.reduce((a, r) => a + pick(r)![f] * pick(r)!.queries, 0) / q;
+    return rs.length === results.length && q ? { queries: q, ndcg10: w('ndcg10'), recall10: w('recall10'), mrr10: w('mrr10') } : null;
+  };
+  out.push('### Natural-language queries (docstring first sentence → its function; index = stripped code)', '');
+  out.push('| corpus | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const na = 'not available yet';
+  for (const r of results) {
+    const c = r.cartograph;
+    out.push(`| ${r.corpus} | ${r.version} | ${r.functions} | ${r.queries} | ${f3(r.bm25.ndcg10)} | ${f3(r.bm25.recall10)} | ${f3(r.bm25.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} |`);
+  }
+  const b = all((r) => r.bm25);
+  const c = all((r) => r.cartograph);
+  if (b) out.push(`| **all** (query-weighted) | | ${results.reduce((a, r) => a + r.functions, 0)} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} |`);
+  out.push('', `Cartograph model-free: ${searcherStatus}. Flat embedding search and MCTS: not measured (no real model on this machine).`, '');
+
+  out.push('### Entity queries (the function\'s own name → that function)', '');
+  out.push('| corpus | via | queries | top-1 | top-5 | unique names | top-1 (unique) | top-5 (unique) | p50 ms | p95 ms |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const e = r.entity;
+    out.push(`| ${r.corpus} | ${e.via} | ${e.queries} | ${f3(e.top1)} | ${f3(e.top5)} | ${e.uniqueNames} | ${f3(e.uniqueTop1)} | ${f3(e.uniqueTop5)} | ${ms1(e.latency.p50)} | ${ms1(e.latency.p95)} |`);
+  }
+  out.push('', '### Latency per path (ms, per query, in-process)', '');
+  out.push('| corpus | BM25 p50 | BM25 p95 | Cartograph NL p50 | Cartograph NL p95 | Cartograph warm-up | stripped index |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const c = r.cartograph;
+    out.push(`| ${r.corpus} | ${ms1(r.bm25.latency.p50)} | ${ms1(r.bm25.latency.p95)} | ${c ? ms1(c.latency.p50) : '–'} | ${c ? ms1(c.latency.p95) : '–'} | ${c ? ms1(c.warmupMs) : '–'} | ${ms1(r.indexMs)} |`);
+  }
+  if (django) {
+    const d = django;
+    out.push('', `### Django (${d.files} files, ${d.functions} functions/methods, index ${ms1(d.indexMs)} ms; ${d.sampled} sampled documented functions)`, '');
+    out.push('| path | p50 ms | p95 ms |', '|---|---:|---:|');
+    out.push(`| BM25 natural-language (build ${ms1(d.bm25BuildMs)} ms) | ${ms1(d.bm25NaturalLanguage.p50)} | ${ms1(d.bm25NaturalLanguage.p95)} |`);
+    if (d.cartographNaturalLanguage) {
+      out.push(`| Cartograph natural-language (warm-up ${ms1(d.cartographWarmupMs)} ms) | ${ms1(d.cartographNaturalLanguage.p50)} | ${ms1(d.cartographNaturalLanguage.p95)} |`);
+      out.push(`| Cartograph entity | ${ms1(d.cartographEntity.p50)} | ${ms1(d.cartographEntity.p95)} |`);
+    } else {
+      out.push(`| Cartograph natural-language | not available yet | |`);
+      out.push(`| entity via findNodes stand-in | ${ms1(d.findNodesEntity.p50)} | ${ms1(d.findNodesEntity.p95)} |`);
+    }
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  ensureCorpora();
+  const versions = corpusVersions();
+  const { create, status } = await loadSearcher();
+  const pool = new ParserPool();
+  const results: CorpusResult[] = [];
+  for (const name of corpora) {
+    const t = performance.now();
+    results.push(await benchCorpus(name, pool, create, versions));
+    const r = results[results.length - 1];
+    console.error(`[bench:search] ${name}: ${r.queries} queries (${r.missingInStripped} missing after stripping, ${r.docLeftInStripped} with doc left), ${ms1(performance.now() - t)} ms`);
+  }
+  const django = values['no-django'] ? null : await benchDjango(create, DJANGO_QUERIES);
+  console.log(table(results, status, django));
+  const totalMs = performance.now() - started;
+  console.log(`\n_${new Date().toISOString()}, Node ${process.version}, ${ms1(totalMs / 1000)} s total_`);
+  if (values.json) {
+    fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
+    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, searcher: status, limit: LIMIT, versions, corpora: results, django, totalMs }, null, 2)}\n`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

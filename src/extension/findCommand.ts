@@ -1,0 +1,120 @@
+// Cartograph: Find Where Implemented… — a QuickPick that searches as you type across every indexed
+// folder (names, structural questions, plain English), previews the active result and reveals it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Engine } from '../core/engine';
+import { createSearcher, type Searcher } from '../core/search';
+import type { SearchResult } from '../core/search/types';
+import type { CommandHost } from './commands';
+import { log } from './log';
+
+export interface FoundItem extends vscode.QuickPickItem {
+  id: string;
+  score: number;
+  file?: vscode.Uri;
+  line?: number;
+}
+
+const searchers = new WeakMap<Engine, Searcher>();
+
+/** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
+export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
+  const results: SearchResult[] = [];
+  const items: FoundItem[] = [];
+  for (const index of host.indexes()) {
+    const engine = index.engine;
+    if (!engine) continue;
+    let searcher = searchers.get(engine);
+    if (!searcher) searchers.set(engine, (searcher = createSearcher(engine)));
+    const result = await searcher.search(query, limit);
+    results.push(result);
+    for (const hit of result.hits) {
+      const node = engine.graph.graph.getNodeAttributes(hit.id);
+      const file = node.path ? vscode.Uri.file(path.join(index.root, node.path)) : undefined;
+      const line = node.range?.startLine;
+      items.push({
+        id: hit.id,
+        score: hit.score,
+        file,
+        line,
+        label: `${kindIcon(node.kind)} ${node.name}`,
+        description: `${node.kind} · ${node.path ? `${node.path}${line !== undefined ? `:${line + 1}` : ''}` : 'outside the repository'} · ${hit.via}`,
+        detail: node.signature || node.qname,
+        alwaysShow: true,
+      });
+    }
+  }
+  items.sort((a, b) => b.score - a.score);
+  return { results, items: items.slice(0, limit) };
+}
+
+export function registerFindCommand(host: CommandHost): vscode.Disposable {
+  return vscode.commands.registerCommand('cartograph.findWhereImplemented', async (initial?: string) => {
+    const pick = vscode.window.createQuickPick<FoundItem>();
+    pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
+    pick.matchOnDescription = false;
+    pick.matchOnDetail = false;
+    let generation = 0;
+    const update = async (value: string) => {
+      const mine = ++generation;
+      if (!value.trim()) {
+        pick.items = [];
+        return;
+      }
+      pick.busy = true;
+      let found: Awaited<ReturnType<typeof findWhereImplemented>>;
+      try {
+        found = await findWhereImplemented(host, value);
+      } catch (error) {
+        log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
+        pick.busy = false;
+        return;
+      }
+      if (mine !== generation) return;
+      const { results, items } = found;
+      pick.busy = false;
+      pick.title = results[0] ? `Cartograph · ${results[0].route}: ${results[0].reason}` : 'Cartograph: nothing is indexed yet';
+      pick.items = items;
+    };
+    pick.onDidChangeValue((value) => void update(value));
+    let previewed: FoundItem | undefined;
+    pick.onDidChangeActive(([item]) => {
+      // Preview without taking focus from the QuickPick (once per item: the list refreshes as you type).
+      if (!item?.file || item === previewed) return;
+      previewed = item;
+      void reveal(item, true);
+    });
+    pick.onDidAccept(() => {
+      const [item] = pick.selectedItems;
+      pick.hide();
+      if (item?.file) void reveal(item, false);
+    });
+    pick.onDidHide(() => pick.dispose());
+    pick.show();
+    if (initial) {
+      pick.value = initial;
+      await update(initial);
+    }
+    return pick;
+  });
+}
+
+/** Opens the item's file at its line; a preview superseded by the next one is not an error worth showing. */
+export async function reveal(item: FoundItem, preview: boolean): Promise<vscode.TextEditor | undefined> {
+  const position = new vscode.Position(item.line ?? 0, 0);
+  try {
+    return await vscode.window.showTextDocument(item.file!, { preview: true, preserveFocus: preview, selection: new vscode.Range(position, position) });
+  } catch (error) {
+    log().debug(`could not open ${item.file?.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function kindIcon(kind: string): string {
+  const icons: Record<string, string> = {
+    Class: '$(symbol-class)', Interface: '$(symbol-interface)', Enum: '$(symbol-enum)', TypeAlias: '$(symbol-type-parameter)',
+    Function: '$(symbol-function)', Method: '$(symbol-method)', Field: '$(symbol-field)', GlobalVariable: '$(symbol-variable)',
+    Module: '$(symbol-file)', External: '$(link-external)',
+  };
+  return icons[kind] ?? '$(symbol-misc)';
+}
