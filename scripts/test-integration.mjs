@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as util from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { launchChromium, waitForCodeServer } from './codeServerHarness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => console.log(`[integration] ${m}`);
@@ -79,11 +80,7 @@ async function main() {
   let summary;
   try {
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not yet */ }
-      if (i > 300) throw new Error('code-server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForCodeServer(base);
     // the workbench config in the page names the remote authority
     const html = await (await fetch(`${base}/`)).text();
     const m = html.match(/vscode-workbench-web-configuration" data-settings="([^"]*)"/);
@@ -96,11 +93,7 @@ async function main() {
       ['skipWelcome', 'true'],
     ]);
     const url = `${base}/?${folder ? 'folder' : 'workspace'}=${encodeURIComponent(workspaceFile)}&payload=${encodeURIComponent(payload)}`;
-    browserUdd = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-udd-'));
-    ctx = await chromium.launchPersistentContext(browserUdd, {
-      executablePath: '/usr/bin/chromium', headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ context: ctx, userDataDir: browserUdd } = await launchChromium(chromium));
     const page = ctx.pages()[0] || (await ctx.newPage());
     let done;
     const exited = new Promise((r) => (done = r));

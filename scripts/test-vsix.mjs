@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchChromium, waitForCodeServer } from './codeServerHarness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => console.log(`[vsix] ${m}`);
@@ -38,15 +39,11 @@ async function main() {
   const { chromium } = createRequire(path.join(cache, 'node_modules', 'x.js'))('playwright-core');
   let ctx;
   let ok = false;
-  const budu = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-udd-'));
+  let budu;
   try {
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not yet */ }
-      if (i > 300) throw new Error('code-server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    ctx = await chromium.launchPersistentContext(budu, { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    await waitForCodeServer(base);
+    ({ context: ctx, userDataDir: budu } = await launchChromium(chromium));
     const page = ctx.pages()[0] || (await ctx.newPage());
     await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
     // the LogOutputChannel writes <udd>/logs/<session>/exthost*/cartograph.cartograph/Cartograph.log
@@ -61,7 +58,7 @@ async function main() {
   } finally {
     await ctx?.close().catch(() => undefined);
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
-    fs.rmSync(budu, { recursive: true, force: true });
+    if (budu) fs.rmSync(budu, { recursive: true, force: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   console.log(`${ok ? 1 : 0} passed, ${ok ? 0 : 1} failed`);

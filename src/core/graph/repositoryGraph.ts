@@ -346,36 +346,17 @@ function folderChain(path: string): string[] {
 }
 
 function folderNode(dir: string, rootName: string): GraphNode {
-  return {
-    id: folderId(dir),
-    kind: 'Folder',
-    name: dir === '' ? rootName : dir.split('/').pop()!,
-    qname: dir === '' ? rootName : dir,
-    path: dir,
-    language: '',
-    range: null,
-    signature: '',
-    doc: '',
-    hash: '',
-    exported: true,
-  };
+  return derivedNode(folderId(dir), 'Folder', dir === '' ? rootName : dir.split('/').pop()!, dir === '' ? rootName : dir, dir);
 }
 
 function externalNode(id: string): GraphNode {
   const name = id.slice(id.indexOf(':', 4) + 1);
-  return {
-    id,
-    kind: 'External',
-    name: name.split(/[./]/).filter(Boolean).pop() ?? name,
-    qname: name,
-    path: '',
-    language: '',
-    range: null,
-    signature: '',
-    doc: '',
-    hash: '',
-    exported: true,
-  };
+  return derivedNode(id, 'External', name.split(/[./]/).filter(Boolean).pop() ?? name, name, '');
+}
+
+/** Folder and External nodes: no source of their own, so no range, signature, doc or hash. */
+function derivedNode(id: string, kind: 'Folder' | 'External', name: string, qname: string, path: string): GraphNode {
+  return { id, kind, name, qname, path, language: '', range: null, signature: '', doc: '', hash: '', exported: true };
 }
 
 function derivedEdge(source: string, target: string): GraphEdge {
