@@ -50,6 +50,7 @@ export function pythonModuleName(path: string, initDirs: ReadonlySet<string>, ro
   return parts.filter(Boolean).join('.');
 }
 
+/** `js:<path without extension>`: how a TS/JS file is provided and how a resolved specifier (`./a.js` → a.ts) is looked up. */
 export function jsPathKey(path: string): string {
   return `js:${path.replace(JS_STRIP, '')}`;
 }
@@ -105,6 +106,3 @@ export function joinRelative(fromPath: string, specifier: string): string | null
   return joined === '.' ? '' : joined.replace(/\/$/, '');
 }
 
-export function jsSpecifierKey(resolvedPath: string): string {
-  return `js:${resolvedPath.replace(JS_STRIP, '')}`;
-}

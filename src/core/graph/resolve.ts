@@ -2,11 +2,11 @@
 // edges to real nodes of the repository (or External nodes). Every fact read from another file or
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
-import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
+import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import {
-  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsSpecifierKey, isPythonPackageInit, stripPython,
+  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, stripPython,
 } from './moduleKeys';
 import {
   edgeId, externalId, moduleId, symbolId,
@@ -104,7 +104,7 @@ export class Resolver {
 
     let unresolvedRefs = 0;
     for (const ref of file.refs) {
-      const resolved = this.resolveReference(file, ref);
+      const resolved = this.resolveChain(file, ref.from, ref.chain);
       if (!resolved) {
         unresolvedRefs++;
         continue;
@@ -209,7 +209,7 @@ export class Resolver {
       if (ASSET_EXTENSION.test(specifier)) return { t: 'asset' };
       const joined = joinRelative(file.path, specifier);
       if (joined === null) return { t: 'missing' };
-      const found = this.provider(jsSpecifierKey(joined));
+      const found = this.provider(jsPathKey(joined));
       return found ? { t: 'module', path: found } : { t: 'missing' };
     }
     if (specifier.startsWith('node:')) return { t: 'external', family: 'js', name: specifier.slice(5) };
@@ -217,7 +217,7 @@ export class Resolver {
     if (candidates.length > 0) {
       this.consumed.add(TSCONFIG_KEY);
       for (const candidate of candidates) {
-        const found = this.provider(jsSpecifierKey(candidate.path));
+        const found = this.provider(jsPathKey(candidate.path));
         if (found) return { t: 'module', path: found };
       }
       if (candidates.some((c) => c.isPathMapping)) return ASSET_EXTENSION.test(specifier) ? { t: 'asset' } : { t: 'missing' };
@@ -446,10 +446,6 @@ export class Resolver {
       id = sym.parent;
     }
     return undefined;
-  }
-
-  resolveReference(file: FileGraph, ref: Reference): { target: Target; partial: boolean } | null {
-    return this.resolveChain(file, ref.from, ref.chain);
   }
 
   private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {

@@ -81,6 +81,3 @@ export function symbolId(path: string, localId: string): string {
 export function externalId(family: 'py' | 'js', name: string): string {
   return `ext:${family}:${name}`;
 }
-export function languageFamily(language: Language): 'py' | 'js' {
-  return language === 'python' ? 'py' : 'js';
-}

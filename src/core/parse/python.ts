@@ -258,7 +258,6 @@ export function extractPython(root: Node): Extracted {
   let coveredEnd = -1;
   let importIndex = 0;
   stack.length = 0;
-  const scopeAt = enclosing;
 
   const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') => {
     const from = scope?.sym.localId ?? null;
@@ -293,7 +292,7 @@ export function extractPython(root: Node): Extracted {
       case 'function': {
         const scope = scopeByStart.get(start);
         if (!scope) break;
-        scopeAt(start);
+        enclosing(start);
         if (scope.sym.kind === 'Class') {
           const def = name === 'decorated' ? node.childForFieldName('definition') : node;
           for (const base of def?.childForFieldName('superclasses')?.namedChildren ?? []) {
@@ -309,7 +308,7 @@ export function extractPython(root: Node): Extracted {
       }
       case 'callee': {
         if (start < coveredEnd) break;
-        const scope = scopeAt(start);
+        const scope = enclosing(start);
         const text = node.text;
         const superMatch = SUPER_CALL.exec(text);
         let chain = superMatch ? ['super', superMatch[1]] : chainOf(text);
@@ -324,7 +323,7 @@ export function extractPython(root: Node): Extracted {
         const chain = chainOf(node.text);
         if (!chain) break;
         coveredEnd = node.endIndex;
-        const scope = scopeAt(start);
+        const scope = enclosing(start);
         const qualified = qualify(scope, chain);
         if (!qualified || (qualified === chain && !moduleNames.has(chain[0]))) break;
         if (node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start) break;
@@ -335,7 +334,7 @@ export function extractPython(root: Node): Extracted {
         if (start < coveredEnd || definingNames.has(start)) break;
         const text = node.text;
         if (!moduleNames.has(text) && !defNames.has(text)) break;
-        const scope = scopeAt(start);
+        const scope = enclosing(start);
         const chain = qualify(scope, [text]);
         if (chain) addRef(scope, 'USES', chain, node);
         break;
