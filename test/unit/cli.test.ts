@@ -18,7 +18,7 @@ function cartograph(args: string[], cwd = root) {
 before(() => {
   assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test runs it first)');
   root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-cli-')), 'ranger');
-  fs.cpSync(path.join(FIXTURES, 'ranger-py'), root, { recursive: true });
+  fs.cpSync(path.join(FIXTURES, 'ranger-py'), root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
   fs.writeFileSync(path.join(root, 'blob.py'), Buffer.from([0, 159, 146, 150]));
 });
 after(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));

@@ -18,7 +18,8 @@ function copyFixture(fixture: string, name: string): string {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-engine-'));
   temps.push(parent);
   const root = path.join(parent, name);
-  fs.cpSync(path.join(FIXTURES, fixture), root, { recursive: true });
+  // A store left in the fixture (the README's first command makes one) must not leak into the test.
+  fs.cpSync(path.join(FIXTURES, fixture), root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
   return root;
 }
 
