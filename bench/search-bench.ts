@@ -34,7 +34,7 @@ const DJANGO_QUERIES = Number(values['django-queries'] ?? 200);
 const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
 
 type Searcher = { search(query: string, limit?: number): Promise<SearchResult> };
-type SearcherFactory = (engine: Engine) => Searcher;
+type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean } }) => Searcher;
 
 async function loadSearcher(): Promise<{ create?: SearcherFactory; status: string }> {
   const file = path.join(__dirname, '..', 'src', 'core', 'search', 'index.ts');
@@ -59,6 +59,8 @@ function ensureCorpora(): void {
 interface Latency { n: number; p50: number; p95: number; mean: number }
 const latency = (ms: number[]): Latency => ({ n: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), mean: mean(ms) });
 
+type CartographRun = RankingMetrics & { warmupMs: number; latency: Latency; routes: Record<string, number>; mctsIterations?: number };
+
 interface EntityMetrics { queries: number; top1: number; top5: number; uniqueNames: number; uniqueTop1: number; uniqueTop5: number }
 
 interface CorpusResult {
@@ -74,8 +76,10 @@ interface CorpusResult {
   stripped: { files: number; strippedFiles: number; removed: number };
   indexMs: number;
   bm25: RankingMetrics & { documents: number; buildMs: number; latency: Latency };
-  cartograph: (RankingMetrics & { warmupMs: number; latency: Latency; routes: Record<string, number> }) | null;
-  entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number> };
+  cartograph: CartographRun | null;
+  /** Ablation: the same searcher with RANGER's MCTS forced on, scored by the lexical stand-in scorers. */
+  cartographMcts: CartographRun | null;
+  entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number>; qualifiedTop1: number; qualifiedTop5: number };
   perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; entityRank: number }[];
 }
 
@@ -114,7 +118,16 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
     ms.push(performance.now() - t);
     runs.push({ ranked: rankedKeys(ids), key: q.key, unique: (nameCount.get(q.name) ?? 0) === 1 });
   }
-  return { ...entityMetrics(runs), ranked: runs.map((r) => r.ranked), via: create ? 'cartograph searcher' : 'findNodes (src/cli/show.ts) stand-in', latency: latency(ms), routes };
+  // What a user types to disambiguate a shared name: the last two parts of the qualified name
+  // (`Flask.run`, `helpers.url_for`).
+  const qualified: { ranked: string[]; key: string; unique: boolean }[] = [];
+  for (const q of gt) {
+    const name = q.qname.split('.').slice(-2).join('.');
+    const ids = searcher ? (await searcher.search(name, LIMIT)).hits.map((h) => h.id) : findNodes(engine.graph.graph, name);
+    qualified.push({ ranked: rankedKeys(ids), key: q.key, unique: true });
+  }
+  const q = entityMetrics(qualified);
+  return { ...entityMetrics(runs), qualifiedTop1: q.top1, qualifiedTop5: q.top5, ranked: runs.map((r) => r.ranked), via: create ? 'cartograph searcher' : 'findNodes (src/cli/show.ts) stand-in', latency: latency(ms), routes };
 }
 
 async function benchCorpus(name: string, pool: ParserPool, create: SearcherFactory | undefined, versions: Record<string, string>): Promise<CorpusResult> {
@@ -146,26 +159,15 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
   });
 
-  // Cartograph model-free.
-  let cartograph: CorpusResult['cartograph'] = null;
+  // Cartograph model-free, and the MCTS ablation.
   let searcher: Searcher | undefined;
   let cartographRuns: { ranked: string[]; relevant: Set<string> }[] | undefined;
+  let cartograph: CartographRun | null = null;
+  let cartographMcts: CartographRun | null = null;
   if (create) {
-    const tw = performance.now();
     searcher = create(engine);
-    await searcher.search('warm up the index', LIMIT);
-    const warmupMs = performance.now() - tw;
-    const ms: number[] = [];
-    const routes: Record<string, number> = {};
-    const runs: { ranked: string[]; relevant: Set<string> }[] = (cartographRuns = []);
-    for (const q of queries) {
-      const t = performance.now();
-      const res = await searcher.search(q.query, LIMIT);
-      ms.push(performance.now() - t);
-      routes[res.route] = (routes[res.route] ?? 0) + 1;
-      runs.push({ ranked: rankedKeys(res.hits.map((h) => h.id)), relevant: new Set([q.key]) });
-    }
-    cartograph = { ...rankingMetrics(runs), warmupMs, latency: latency(ms), routes };
+    ({ metrics: cartograph, runs: cartographRuns } = await runCartograph(searcher, queries));
+    ({ metrics: cartographMcts } = await runCartograph(create(engine, { mcts: { enabled: true } }), queries));
   }
   const entity = await runEntity(engine, queries, create, searcher);
   const rank = (ranked: string[], key: string) => ranked.indexOf(key) + 1;
@@ -196,9 +198,29 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     indexMs,
     bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
     cartograph,
+    cartographMcts,
     entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
     perQuery,
   };
+}
+
+async function runCartograph(searcher: Searcher, queries: GroundTruth[]): Promise<{ metrics: CartographRun; runs: { ranked: string[]; relevant: Set<string> }[] }> {
+  const tw = performance.now();
+  await searcher.search('warm up the index', LIMIT);
+  const warmupMs = performance.now() - tw;
+  const ms: number[] = [];
+  const routes: Record<string, number> = {};
+  let iterations = 0;
+  const runs = [];
+  for (const q of queries) {
+    const t = performance.now();
+    const res = await searcher.search(q.query, LIMIT);
+    ms.push(performance.now() - t);
+    routes[res.route] = (routes[res.route] ?? 0) + 1;
+    iterations += res.timingsMs.mctsIterations ?? 0;
+    runs.push({ ranked: rankedKeys(res.hits.map((h) => h.id)), relevant: new Set([q.key]) });
+  }
+  return { metrics: { ...rankingMetrics(runs), warmupMs, latency: latency(ms), routes, mctsIterations: iterations / Math.max(1, queries.length) }, runs };
 }
 
 async function benchDjango(create: SearcherFactory | undefined, n: number) {
@@ -230,6 +252,8 @@ async function benchDjango(create: SearcherFactory | undefined, n: number) {
     out.cartographWarmupMs = performance.now() - tw;
     out.cartographNaturalLanguage = await time((q) => searcher.search(q.query, LIMIT));
     out.cartographEntity = await time((q) => searcher.search(q.name, LIMIT));
+    const withMcts = create(engine, { mcts: { enabled: true } });
+    out.cartographMctsNaturalLanguage = await time((q) => withMcts.search(q.query, LIMIT));
   } else {
     out.cartographNaturalLanguage = null;
     out.findNodesEntity = await time((q) => findNodes(engine.graph.graph, q.name));
@@ -250,24 +274,30 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
     return rs.length === results.length && q ? { queries: q, ndcg10: w('ndcg10'), recall10: w('recall10'), mrr10: w('mrr10') } : null;
   };
   out.push('### Natural-language queries (docstring first sentence → its function; index = stripped code)', '');
-  out.push('| corpus | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('| corpus | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const na = 'not available yet';
   for (const r of results) {
     const c = r.cartograph;
-    out.push(`| ${r.corpus} | ${r.version} | ${r.functions} | ${r.queries} | ${f3(r.bm25.ndcg10)} | ${f3(r.bm25.recall10)} | ${f3(r.bm25.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} |`);
+    const m = r.cartographMcts;
+    out.push(`| ${r.corpus} | ${r.version} | ${r.functions} | ${r.queries} | ${f3(r.bm25.ndcg10)} | ${f3(r.bm25.recall10)} | ${f3(r.bm25.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
   }
   const b = all((r) => r.bm25);
   const c = all((r) => r.cartograph);
-  if (b) out.push(`| **all** (query-weighted) | | ${results.reduce((a, r) => a + r.functions, 0)} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} |`);
-  out.push('', `Cartograph model-free: ${searcherStatus}. Flat embedding search and MCTS: not measured (no real model on this machine).`, '');
+  const m = all((r) => r.cartographMcts);
+  if (b) out.push(`| **all** (query-weighted) | | ${results.reduce((a, r) => a + r.functions, 0)} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
+  out.push(
+    '',
+    `Cartograph model-free: ${searcherStatus} (lexical seeds; MCTS is off without a model). "+ MCTS" is the ablation with RANGER's traversal forced on, scored by the lexical stand-in scorers (src/core/search/modelFreeScorers.ts). Flat embedding search and MCTS with real encoders: not measured (no real model weights on this machine).`,
+    '',
+  );
 
   out.push('### Entity queries (the function\'s own name → that function)', '');
-  out.push('| corpus | via | queries | top-1 | top-5 | unique names | top-1 (unique) | top-5 (unique) | p50 ms | p95 ms |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('| corpus | via | queries | top-1 | top-5 | unique names | top-1 (unique) | top-5 (unique) | top-1 (`Class.method`) | top-5 (`Class.method`) | p50 ms | p95 ms |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const e = r.entity;
-    out.push(`| ${r.corpus} | ${e.via} | ${e.queries} | ${f3(e.top1)} | ${f3(e.top5)} | ${e.uniqueNames} | ${f3(e.uniqueTop1)} | ${f3(e.uniqueTop5)} | ${ms1(e.latency.p50)} | ${ms1(e.latency.p95)} |`);
+    out.push(`| ${r.corpus} | ${e.via} | ${e.queries} | ${f3(e.top1)} | ${f3(e.top5)} | ${e.uniqueNames} | ${f3(e.uniqueTop1)} | ${f3(e.uniqueTop5)} | ${f3(e.qualifiedTop1)} | ${f3(e.qualifiedTop5)} | ${ms1(e.latency.p50)} | ${ms1(e.latency.p95)} |`);
   }
   out.push('', '### Latency per path (ms, per query, in-process)', '');
   out.push('| corpus | BM25 p50 | BM25 p95 | Cartograph NL p50 | Cartograph NL p95 | Cartograph warm-up | stripped index |');
@@ -283,6 +313,7 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
     out.push(`| BM25 natural-language (build ${ms1(d.bm25BuildMs)} ms) | ${ms1(d.bm25NaturalLanguage.p50)} | ${ms1(d.bm25NaturalLanguage.p95)} |`);
     if (d.cartographNaturalLanguage) {
       out.push(`| Cartograph natural-language (warm-up ${ms1(d.cartographWarmupMs)} ms) | ${ms1(d.cartographNaturalLanguage.p50)} | ${ms1(d.cartographNaturalLanguage.p95)} |`);
+      out.push(`| Cartograph natural-language + MCTS (lexical scorers, 250 ms budget) | ${ms1(d.cartographMctsNaturalLanguage.p50)} | ${ms1(d.cartographMctsNaturalLanguage.p95)} |`);
       out.push(`| Cartograph entity | ${ms1(d.cartographEntity.p50)} | ${ms1(d.cartographEntity.p95)} |`);
     } else {
       out.push(`| Cartograph natural-language | not available yet | |`);

@@ -1,10 +1,11 @@
 // "Find where X is implemented": one entry point for the CLI, the VS Code command and the benchmarks.
 // Entity queries and structural questions are answered from the graph; natural language goes to
-// the model-free lexical index (vector seeds and RANGER's MCTS traversal join here when a model is
-// configured).
+// lexical (and, with a model, vector) seeds and RANGER's MCTS traversal (naturalLanguage.ts).
 import type { Engine } from '../engine';
+import type { SearchModels } from '../models/types';
 import { EntityIndex } from './entityIndex';
 import { LexicalIndex } from './lexical';
+import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { routeQuery } from './router';
 import { related } from './structural';
 import type { SearchResult } from './types';
@@ -15,7 +16,12 @@ export interface Searcher {
   search(query: string, limit?: number): Promise<SearchResult>;
 }
 
-export function createSearcher(engine: Pick<Engine, 'graph'>): Searcher {
+export interface SearcherOptions extends NaturalLanguageOptions {
+  /** The models usable right now (asked on every query: they load, and vectors fill, in the background). */
+  models?: () => SearchModels | undefined;
+}
+
+export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
   let built = -1;
   let entities: EntityIndex | undefined;
   let lexical: LexicalIndex | undefined;
@@ -39,9 +45,10 @@ export function createSearcher(engine: Pick<Engine, 'graph'>): Searcher {
       timingsMs.route = performance.now() - t;
       t = performance.now();
       if (routed.route === 'natural-language') {
-        const hits = lexicalIndex().query(query, limit);
-        timingsMs.lexical = performance.now() - t;
-        return { query, route: routed.route, reason: routed.reason, hits, timingsMs };
+        const models = options.models?.();
+        const hits = await naturalLanguageSearch(engine.graph.graph, lexicalIndex(), query, limit, models, options, timingsMs);
+        const scoring = models?.status ?? 'model-free: lexical seeds and MCTS with lexical scorers';
+        return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }
       const subjects = entityIndex().lookup(routed.subject, limit);
       if (routed.route === 'entity') {

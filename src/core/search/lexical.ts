@@ -59,12 +59,16 @@ export class LexicalIndex {
     this.search.addAll(docs);
   }
 
-  query(text: string, limit: number): SearchHit[] {
+  /** Every matching node, scored in (0, 1] relative to the best match and weighted by kind, best first. */
+  scores(text: string): SearchHit[] {
     const results = this.search.search(text, { combineWith: 'OR' });
     const top = results[0]?.score ?? 1;
     return results
       .map((r) => ({ id: String(r.id), score: (r.score / top) * (KIND_BOOST[this.graph.getNodeAttributes(String(r.id)).kind] ?? 0.7), via: 'lexical' as const }))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-      .slice(0, limit);
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  }
+
+  query(text: string, limit: number): SearchHit[] {
+    return this.scores(text).slice(0, limit);
   }
 }

@@ -1,0 +1,54 @@
+// Model-free stand-ins for RANGER's two encoders, so the MCTS traversal runs on every machine (no
+// download, no endpoint). Both are built from one lexical pass over the query (BM25 over graph-derived
+// node text, see lexical.ts), spread up the containment tree:
+// - similarity (the bi-encoder's role: which neighbours to expand) is a node's own match, or what its
+//   best descendant matches, slightly discounted — a folder or module whose contents answer the query
+//   is worth walking into even though its own name says nothing;
+// - relevance (the cross-encoder's role: the reward) is the node's own match plus a smaller share of
+//   its best descendant's, so a reward favours the node itself over the container it sits in.
+// They are lexical signals, not semantic ones: this is what lets MCTS follow the graph without a model,
+// not a replacement for one.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { MctsScorers } from './mcts';
+import type { SearchHit } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** Edges from a container to what it holds. */
+export const CONTAINMENT_KINDS = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
+/** How much of its best descendant's match a container is credited with when ranking expansions. */
+const DESCENDANT_SIMILARITY = 0.8;
+/** The share of its best descendant's match added to a container's reward. */
+const DESCENDANT_RELEVANCE = 0.3;
+
+export interface LexicalScorers extends MctsScorers {
+  /** A node's own lexical match in [0, 1] (0: no match). */
+  own(id: string): number;
+}
+
+/** `matches`: the lexical index's scored matches for the query (scores in (0, 1]). */
+export function modelFreeScorers(graph: Graph, matches: SearchHit[]): LexicalScorers {
+  const own = new Map(matches.map((m) => [m.id, m.score]));
+  // Best match among each container's descendants: walk up from every match, stopping as soon as an
+  // ancestor already holds a score at least as good (its own ancestors then do too).
+  const below = new Map<string, number>();
+  for (const { id, score } of matches) {
+    let child = id;
+    for (let depth = 0; depth < 32; depth++) {
+      let parent: string | undefined;
+      graph.forEachInEdge(child, (_e, edge, source) => {
+        if (!parent && CONTAINMENT_KINDS.has(edge.kind)) parent = source;
+      });
+      if (!parent || (below.get(parent) ?? 0) >= score) break;
+      below.set(parent, score);
+      child = parent;
+    }
+  }
+  const ownOf = (id: string) => own.get(id) ?? 0;
+  return {
+    own: ownOf,
+    similarity: async (_query, ids) => ids.map((id) => Math.max(ownOf(id), DESCENDANT_SIMILARITY * (below.get(id) ?? 0))),
+    relevance: async (_query, ids) => ids.map((id) => ownOf(id) + DESCENDANT_RELEVANCE * (below.get(id) ?? 0)),
+  };
+}

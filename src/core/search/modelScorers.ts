@@ -1,0 +1,46 @@
+// RANGER's encoders when models are loaded: the bi-encoder similarity is the cosine between the query's
+// embedding and a node's stored vector, the cross-encoder relevance is the reranker's score of the
+// node's passage. Nodes without a stored vector yet (embedding runs in the background) fall back to the
+// model-free similarity, and no reranker falls back to the model-free relevance: search never waits for
+// the embedding job.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { SearchModels } from '../models/types';
+import type { MctsScorers } from './mcts';
+import { passageText } from './nodeText';
+import type { SearchHit } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** Vector-search seeds taken per query. */
+const VECTOR_SEEDS = 50;
+
+export async function modelScorers(graph: Graph, query: string, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[] }> {
+  const { embedder, reranker, vectors } = models;
+  const queryVector = embedder ? (await embedder.embed([query]))[0] : undefined;
+  const seeds: SearchHit[] =
+    queryVector && vectors && vectors.size > 0
+      ? (await vectors.nearest(queryVector, VECTOR_SEEDS)).filter((s) => graph.hasNode(s.id)).map((s) => ({ id: s.id, score: s.score, via: 'vector' as const }))
+      : [];
+  let fallbackScorers: MctsScorers | undefined;
+  const fallback = () => (fallbackScorers ??= lexical());
+  const similarity: MctsScorers['similarity'] =
+    queryVector && vectors
+      ? async (q, ids) => {
+          const fallbackScores = await fallback().similarity(q, ids);
+          return ids.map((id, i) => {
+            const v = vectors.get(id);
+            return v ? dot(queryVector, v) : fallbackScores[i];
+          });
+        }
+      : (q, ids) => fallback().similarity(q, ids);
+  const relevance: MctsScorers['relevance'] = reranker ? (q, ids) => reranker.score(q, ids.map((id) => passageText(graph.getNodeAttributes(id)))) : (q, ids) => fallback().relevance(q, ids);
+  return { scorers: { similarity, relevance }, seeds };
+}
+
+/** Cosine of two L2-normalised vectors. */
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length && i < b.length; i++) s += a[i] * b[i];
+  return s;
+}

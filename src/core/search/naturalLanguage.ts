@@ -1,0 +1,115 @@
+// The natural-language path (RANGER §3.4): seeds from the lexical index (and from vector search when an
+// embedding model is loaded), then the MCTS traversal of the graph started from the repository root and
+// from those seeds, then one ranking that fuses the lists. Each hit says how it was found: `lexical`,
+// `vector`, or `mcts` with the tree path that reached it.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { SearchModels } from '../models/types';
+import type { LexicalIndex } from './lexical';
+import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
+import { CONTAINMENT_KINDS, modelFreeScorers } from './modelFreeScorers';
+import { modelScorers } from './modelScorers';
+import type { SearchHit, Via } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+export interface NaturalLanguageOptions {
+  /**
+   * RANGER's traversal with the paper's defaults and a 250 ms budget. `enabled` defaults to whether a
+   * model is loaded: with the lexical stand-in scorers the traversal only re-finds what the lexical
+   * seeds already rank (measured on four Python corpora: NDCG@10 equal or up to 0.02 lower, and
+   * 4–15 ms more per query; `npm run bench:search`, docs/benchmarks.md), so model-free search skips
+   * it unless asked.
+   */
+  mcts?: MctsOptions & { enabled?: boolean };
+  /** Seeds per source (lexical, vector) that also become MCTS start nodes next to the root. Default 5. */
+  seedRoots?: number;
+  /** Weight of each list in the fused ranking (each list's scores are first divided by its best). */
+  weights?: Partial<Record<FusedVia, number>>;
+}
+
+type FusedVia = 'lexical' | 'vector' | 'mcts';
+
+/** Interactive default: a query typed into a QuickPick must not wait for 200 full expansions. */
+const MCTS_BUDGET_MS = 250;
+const WEIGHTS: Record<FusedVia, number> = { lexical: 1, vector: 1, mcts: 1 };
+
+export async function naturalLanguageSearch(
+  graph: Graph,
+  lexical: LexicalIndex,
+  query: string,
+  limit: number,
+  models: SearchModels | undefined,
+  options: NaturalLanguageOptions,
+  timingsMs: Record<string, number>,
+): Promise<SearchHit[]> {
+  let t = performance.now();
+  const matches = lexical.scores(query);
+  timingsMs.lexical = performance.now() - t;
+  const lists: SearchHit[][] = [matches.slice(0, Math.max(limit, 50))];
+
+  // Built only when asked for: spreading the matches up the containment tree is wasted when MCTS is off.
+  const lexicalScorers = () => modelFreeScorers(graph, matches);
+  let scorers: (() => MctsScorers) = lexicalScorers;
+  const withModel = Boolean(models?.embedder || models?.reranker);
+  if (models && withModel) {
+    t = performance.now();
+    const withModels = await modelScorers(graph, query, models, lexicalScorers);
+    scorers = () => withModels.scorers;
+    if (withModels.seeds.length > 0) lists.push(withModels.seeds);
+    timingsMs.vector = performance.now() - t;
+  }
+
+  const mcts = options.mcts ?? {};
+  if (mcts.enabled ?? withModel) {
+    t = performance.now();
+    const seedRoots = options.seedRoots ?? 5;
+    // Start nodes: the repository root (RANGER) and the containers of the best seeds, so the seeds
+    // themselves are candidates of the first expansions and get scored by the cross-encoder (a start
+    // node never is).
+    const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => containerOf(graph, h.id) ?? h.id));
+    const roots = [...(graph.hasNode('dir:.') ? ['dir:.'] : []), ...seedParents];
+    const result = await mctsSearch(graph, query, scorers(), { timeBudgetMs: MCTS_BUDGET_MS, ...mcts, roots: roots.length > 0 ? roots : undefined });
+    lists.push(result.hits);
+    timingsMs.mcts = performance.now() - t;
+    timingsMs.mctsIterations = result.iterations;
+  }
+  return fuse(lists, limit, { ...WEIGHTS, ...options.weights });
+}
+
+/** The node that contains `id` (module of a function, class of a method), if any. */
+function containerOf(graph: Graph, id: string): string | undefined {
+  let parent: string | undefined;
+  graph.forEachInEdge(id, (_e, edge, source) => {
+    if (!parent && CONTAINMENT_KINDS.has(edge.kind)) parent = source;
+  });
+  return parent;
+}
+
+/** Sum of each list's normalised score times its weight; a hit keeps the `via` that gave it most, and the MCTS path when it has one. */
+function fuse(lists: SearchHit[][], limit: number, weights: Record<FusedVia, number>): SearchHit[] {
+  const fused = new Map<string, { hit: SearchHit; score: number; best: number }>();
+  for (const list of lists) {
+    const top = list[0]?.score;
+    if (!top || top <= 0) continue;
+    for (const hit of list) {
+      const part = weights[hit.via as FusedVia] * Math.max(0, hit.score / top);
+      const entry = fused.get(hit.id);
+      if (!entry) {
+        fused.set(hit.id, { hit, score: part, best: part });
+        continue;
+      }
+      entry.score += part;
+      const path = entry.hit.path ?? hit.path;
+      if (part > entry.best) {
+        entry.best = part;
+        entry.hit = hit;
+      }
+      if (path) entry.hit = { ...entry.hit, path };
+    }
+  }
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1))
+    .slice(0, limit)
+    .map(({ hit, score }) => ({ id: hit.id, score, via: hit.via as Via, ...(hit.path ? { path: hit.path } : {}) }));
+}
