@@ -11,7 +11,7 @@ const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
-  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N]
+  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
 
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
@@ -27,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
       exclude: { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
       limit: { type: 'string' },
+      mcts: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string };
+type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -179,7 +180,8 @@ async function query(text: string, flags: Flags): Promise<number> {
   const engine = await openExisting(flags);
   if (!engine) return 1;
   try {
-    const result = await createSearcher(engine).search(text, limit);
+    // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
+    const result = await createSearcher(engine, flags.mcts ? { mcts: { enabled: true } } : {}).search(text, limit);
     const graph = engine.graph.graph;
     const hits = result.hits.map((h) => {
       const n = graph.getNodeAttributes(h.id);
@@ -195,6 +197,7 @@ async function query(text: string, flags: Flags): Promise<number> {
       const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
       console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
       if (h.signature) console.log(`       ${h.signature}`);
+      if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
     }
     return 0;
   } finally {

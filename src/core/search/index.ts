@@ -47,7 +47,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       if (routed.route === 'natural-language') {
         const models = options.models?.();
         const hits = await naturalLanguageSearch(engine.graph.graph, lexicalIndex(), query, limit, models, options, timingsMs);
-        const scoring = models?.status ?? 'model-free: lexical seeds and MCTS with lexical scorers';
+        const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }
       const subjects = entityIndex().lookup(routed.subject, limit);
