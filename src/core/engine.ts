@@ -381,7 +381,7 @@ export class Engine {
       syntaxErrorFiles,
       imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
       unresolvedReferences: this.graph.unresolvedReferences(),
-      store: { dir: this.store?.dir ?? null, status: this.storeStatus, error: this.storeError },
+      store: { dir: this.store?.dir ?? this.storeDir, status: this.storeStatus, error: this.storeError },
     };
   }
 
@@ -514,7 +514,9 @@ export class Engine {
         return;
       }
       const diff = this.pending.take();
-      await this.writeStore(() => this.store!.apply(diff));
+      // A write that fails on a store which worked (its folder deleted under us) recreates it at once:
+      // the rewrite from the graph includes this change, so the save that found the loss is not lost.
+      if (!(await this.writeStore(() => this.store!.apply(diff)))) await this.reopenStore();
     }
   }
 
@@ -550,11 +552,13 @@ export class Engine {
   }
 
   /** A failing store write must not lose the graph: log it and carry on in memory. */
-  private async writeStore(write: () => Promise<void>): Promise<void> {
+  private async writeStore(write: () => Promise<void>): Promise<boolean> {
     try {
       await write();
+      return true;
     } catch (err) {
       this.degradeStore(err);
+      return false;
     }
   }
 

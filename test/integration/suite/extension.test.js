@@ -207,4 +207,61 @@ describe('Cartograph in a real VS Code', function () {
     assert.strictEqual(index.lastReport.parsed, 0, 'warm start re-parses nothing');
     assert.deepStrictEqual(reopened.nodes, before.nodes);
   });
+  it('a store deleted while running is recreated by the next save', async function () {
+    const storeDir = api.engineFor(py.uri).stats().store.dir;
+    await api.whenIdle();
+    fs.rmSync(storeDir, { recursive: true, force: true });
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(py.uri, 'base.py'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), '\n\ndef after_store_loss():\n    return 1\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    await until('the save reached the graph', () => namesIn(api.engineFor(py.uri)).has('after_store_loss'));
+    await api.whenIdle();
+    await api.engineFor(py.uri).flush();
+    assert.ok(fs.existsSync(storeDir), 'the store folder exists again');
+    // what was written is the whole graph, not only the saved file: a warm start finds everything
+    await vscode.commands.executeCommand('cartograph.reindex');
+    const reopened = api.engineFor(py.uri).stats();
+    assert.strictEqual(reopened.store.status, 'opened', JSON.stringify(reopened.store));
+    assert.ok(namesIn(api.engineFor(py.uri)).has('after_store_loss'));
+    assert.ok(namesIn(api.engineFor(py.uri)).has('Calculator'));
+  });
+
+  it('a store that cannot open at all leaves a working in-memory index, and Reindex recovers once it can', async function () {
+    const storeDir = api.engineFor(py.uri).stats().store.dir;
+    const nodes = api.engineFor(py.uri).stats().nodes;
+    await api.whenIdle();
+    // The storage folder becomes a plain file: every attempt to create the store fails (ENOTDIR),
+    // the way a read-only disk or a LanceDB build that will not load on this CPU fails on every try.
+    const parent = path.dirname(storeDir);
+    const saved = `${parent}.saved`;
+    fs.renameSync(parent, saved);
+    fs.writeFileSync(parent, 'not a folder');
+    try {
+      await vscode.commands.executeCommand('cartograph.reindex');
+      const index = api.indexFor(py.uri);
+      assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
+      const stats = api.engineFor(py.uri).stats();
+      assert.strictEqual(stats.store.status, 'unavailable', JSON.stringify(stats.store));
+      assert.deepStrictEqual(stats.nodes, nodes, 'the graph is whole, in memory');
+      assert.ok(index.storeProblem, 'the problem is recorded for the status command and the warning');
+      // saves keep working on the in-memory graph
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(py.uri, 'base.py'));
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), '\n\ndef in_memory_only():\n    return 2\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await doc.save());
+      await until('the save reached the in-memory graph', () => namesIn(api.engineFor(py.uri)).has('in_memory_only'));
+      await vscode.commands.executeCommand('cartograph.showStatus');
+    } finally {
+      fs.rmSync(parent, { force: true });
+      fs.renameSync(saved, parent);
+    }
+    await vscode.commands.executeCommand('cartograph.reindex');
+    const after = api.engineFor(py.uri).stats();
+    assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
+    assert.strictEqual(api.indexFor(py.uri).storeProblem, undefined);
+    assert.ok(namesIn(api.engineFor(py.uri)).has('in_memory_only'));
+  });
 });
