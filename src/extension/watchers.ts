@@ -1,8 +1,12 @@
 // Saves go straight to the engine; files created, changed or deleted outside the editor (git checkout,
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
+import { languageOf } from '../core/parse/parser';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
+
+/** Churn no graph cares about: git's object store during a checkout, installed packages. */
+const TOOL_FOLDERS = /\/(\.git|node_modules)(\/|$)/;
 
 export const WATCHED_GLOB = '**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}';
 
@@ -30,10 +34,12 @@ export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | u
 
   const watcher = vscode.workspace.createFileSystemWatcher(WATCHED_GLOB);
   disposables.push(watcher, watcher.onDidCreate(onFsEvent), watcher.onDidChange(onFsEvent), watcher.onDidDelete(onFsEvent));
-  // Folders created, moved or deleted as a whole may be reported as the folder alone.
+  // Folders created, moved or deleted as a whole may be reported as the folder alone, and a folder's
+  // name may have a dot (`v1.2`): every other path goes to the index, which looks at the disk (a
+  // folder is listed, a vanished path drops the files the graph had under it, a plain file is ignored).
   const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
   const onFolderEvent = (uri: vscode.Uri) => {
-    if (!/\.[^/\\]+$/.test(uri.path) || uri.path.endsWith('/')) onFsEvent(uri);
+    if (!languageOf(uri.path) && !TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
   };
   disposables.push(folders, folders.onDidCreate(onFolderEvent), folders.onDidDelete(onFolderEvent));
   disposables.push(

@@ -117,7 +117,7 @@ describe('Cartograph in a real VS Code', function () {
     assert.ok(names.has('Calculator'), 'base.ts stays');
   });
 
-  it('a folder moved in and deleted as a whole reaches the graph through the watcher', async function () {
+  it('a folder moved in and deleted as a whole reaches the graph through the watcher, dots in its name or not', async function () {
     const root = py.uri.fsPath;
     const outside = fs.mkdtempSync(path.join(require('os').tmpdir(), 'cartograph-pkg-'));
     fs.mkdirSync(path.join(outside, 'pkg'));
@@ -128,6 +128,13 @@ describe('Cartograph in a real VS Code', function () {
     fs.rmSync(path.join(root, 'pkg'), { recursive: true, force: true });
     await until('pkg/geometry.py gone', () => !pathsIn(api.engineFor(py.uri)).has('pkg/geometry.py'));
     assert.ok(!namesIn(api.engineFor(py.uri)).has('area'));
+    // a folder whose name has a dot is a folder too
+    fs.mkdirSync(path.join(outside, 'api.v2'));
+    fs.writeFileSync(path.join(outside, 'api.v2', 'routes.py'), 'def list_routes():\n    return []\n');
+    fs.renameSync(path.join(outside, 'api.v2'), path.join(root, 'api.v2'));
+    await until('api.v2/routes.py in the graph', () => pathsIn(api.engineFor(py.uri)).has('api.v2/routes.py'));
+    fs.rmSync(path.join(root, 'api.v2'), { recursive: true, force: true });
+    await until('api.v2/routes.py gone', () => !pathsIn(api.engineFor(py.uri)).has('api.v2/routes.py'));
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
