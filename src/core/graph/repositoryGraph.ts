@@ -45,8 +45,12 @@ export class RepositoryGraph {
   private tsconfigs = new TsConfigSet();
   private tsconfigJson = '[]';
   lastApply: ApplyStats = { resolved: 0 };
-  /** Bumped by every apply: readers that cache derived indexes (search) know when to refresh. */
+  /** Bumped when an apply starts: readers that cache derived indexes (search) know when to refresh. */
   version = 0;
+  /** The version of the last apply that finished (equal to `version` unless one is under way). */
+  settledVersion = 0;
+  /** Which nodes each recent apply touched, oldest first (see {@link touchedSince}). */
+  private readonly touchLog: { version: number; ids: ReadonlySet<string> }[] = [];
 
   constructor(readonly rootName: string) {}
 
@@ -79,6 +83,19 @@ export class RepositoryGraph {
     return n;
   }
 
+  /**
+   * The ids of every node added, changed or removed, or whose out-edges changed, by the applies after
+   * `settled` (a value of `settledVersion` read earlier), including one still under way; undefined
+   * when that history is no longer kept (then rebuild whatever was derived from the graph).
+   */
+  touchedSince(settled: number): Set<string> | undefined {
+    const kept = this.touchLog[0]?.version ?? this.version + 1;
+    if (settled + 1 < kept && settled < this.version) return undefined;
+    const ids = new Set<string>();
+    for (const entry of this.touchLog) if (entry.version > settled) for (const id of entry.ids) ids.add(id);
+    return ids;
+  }
+
   /** Applies a batch of file changes and returns what changed in the graph. */
   apply(changes: FileChanges): GraphDiff {
     const steps = this.applySteps(changes);
@@ -108,8 +125,10 @@ export class RepositoryGraph {
 
   /** The apply algorithm as a generator: it yields after each file's share of each phase. */
   private *applySteps(changes: FileChanges): Generator<void, GraphDiff> {
-    this.version++;
+    const version = ++this.version;
     const diff = new DiffCollector();
+    this.touchLog.push({ version, ids: diff.touched });
+    if (this.touchLog.length > TOUCH_LOG_LENGTH) this.touchLog.shift();
     const removed = new Set<string>();
     const added = new Set<string>();
     const dirty = new Set<string>();
@@ -246,6 +265,7 @@ export class RepositoryGraph {
 
     for (const path of removed) this.setResolution(path, undefined);
     for (const [path, res] of fresh) this.setResolution(path, res);
+    this.settledVersion = version;
     return diff.result();
   }
 
@@ -302,7 +322,7 @@ export class RepositoryGraph {
   private dropEdge(edge: GraphEdge, diff: DiffCollector): void {
     if (edge.target.startsWith('ext:')) this.externalEdges.set(edge.target, (this.externalEdges.get(edge.target) ?? 1) - 1);
     if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
-    diff.removeEdge(edge.id);
+    diff.removeEdge(edge);
   }
 
   /** Counts a new module into its folders, creating Folder nodes and CONTAINS edges down from the root. */
@@ -371,21 +391,30 @@ function sameNode(a: GraphNode, b: GraphNode): boolean {
   );
 }
 
+/** Applies remembered by {@link RepositoryGraph.touchedSince}: enough for saves between two queries. */
+const TOUCH_LOG_LENGTH = 64;
+
 class DiffCollector {
   private readonly nodes = new ChangeSet<GraphNode>();
   private readonly edges = new ChangeSet<GraphEdge>();
+  /** Nodes whose own attributes or out-edges changed: what search text is derived from. */
+  readonly touched = new Set<string>();
 
   upsertNode(node: GraphNode): void {
     this.nodes.upsert(node.id, node);
+    this.touched.add(node.id);
   }
   removeNode(id: string): void {
     this.nodes.remove(id);
+    this.touched.add(id);
   }
   upsertEdge(edge: GraphEdge): void {
     this.edges.upsert(edge.id, edge);
+    this.touched.add(edge.source);
   }
-  removeEdge(id: string): void {
-    this.edges.remove(id);
+  removeEdge(edge: GraphEdge): void {
+    this.edges.remove(edge.id);
+    this.touched.add(edge.source);
   }
   result(): GraphDiff {
     return { nodes: this.nodes.take(), edges: this.edges.take() };

@@ -28,18 +28,43 @@ export class EntityIndex {
   private readonly words = new Map<string, string[]>();
 
   constructor(private readonly graph: Graph) {
-    graph.forEachNode((id, node) => {
-      if (!SEARCHABLE_KINDS.has(node.kind) && node.kind !== 'External') return;
-      push(this.byName, node.name, id);
-      push(this.byLowerName, node.name.toLowerCase(), id);
-      const parts = node.qname.split('.');
-      for (let i = Math.max(0, parts.length - 4); i < parts.length - 1; i++) {
-        const tail = parts.slice(i).join('.');
-        push(this.byTail, tail, id);
-        push(this.byLowerTail, tail.toLowerCase(), id);
-      }
-      if (node.kind !== 'External') push(this.words, identifierWords(node.name).join(' '), id);
-    });
+    graph.forEachNode((id, node) => this.add(id, node));
+  }
+
+  /** Re-reads the given nodes from the graph (a save touched them). */
+  update(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.remove(id);
+      if (this.graph.hasNode(id)) this.add(id, this.graph.getNodeAttributes(id));
+    }
+  }
+
+  /** The keys each indexed node is filed under, so an update can take it out again. */
+  private readonly filed = new Map<string, Array<[Map<string, string[]>, string]>>();
+
+  private add(id: string, node: GraphNode): void {
+    if (!SEARCHABLE_KINDS.has(node.kind) && node.kind !== 'External') return;
+    const keys: Array<[Map<string, string[]>, string]> = [
+      [this.byName, node.name],
+      [this.byLowerName, node.name.toLowerCase()],
+    ];
+    const parts = node.qname.split('.');
+    for (let i = Math.max(0, parts.length - 4); i < parts.length - 1; i++) {
+      const tail = parts.slice(i).join('.');
+      keys.push([this.byTail, tail], [this.byLowerTail, tail.toLowerCase()]);
+    }
+    if (node.kind !== 'External') keys.push([this.words, identifierWords(node.name).join(' ')]);
+    for (const [map, key] of keys) push(map, key, id);
+    this.filed.set(id, keys);
+  }
+
+  private remove(id: string): void {
+    for (const [map, key] of this.filed.get(id) ?? []) {
+      const rest = map.get(key)?.filter((other) => other !== id);
+      if (rest?.length) map.set(key, rest);
+      else map.delete(key);
+    }
+    this.filed.delete(id);
   }
 
   /** Ranked matches for an identifier-like query; empty when nothing in the graph is named like it. */

@@ -22,20 +22,28 @@ export interface SearcherOptions extends NaturalLanguageOptions {
 }
 
 export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
-  let built = -1;
+  let builtFor: Pick<Engine, 'graph'>['graph'] | undefined;
+  let settled = 0;
   let entities: EntityIndex | undefined;
   let lexical: LexicalIndex | undefined;
-  // Indexes are rebuilt lazily after the graph changed (a save), never on the save path itself.
+  // After a save the indexes re-read only the nodes the save touched, on the next query (never on the
+  // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
-    if (built !== engine.graph.version) {
+    const graph = engine.graph;
+    if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
+    const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
+    if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
       entities = undefined;
       lexical = undefined;
-      built = engine.graph.version;
+    } else {
+      entities?.update(touched);
+      lexical?.update(touched);
     }
+    builtFor = graph;
+    settled = graph.settledVersion;
   };
   const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
   const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph));
-
   return {
     async search(query: string, limit = 20): Promise<SearchResult> {
       fresh();

@@ -40,23 +40,44 @@ export class LexicalIndex {
       processTerm: (term) => term,
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, context: 0.5, body: 0.7 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
     });
-    const docs: Doc[] = [];
     graph.forEachNode((id, node) => {
-      if (!SEARCHABLE_KINDS.has(node.kind)) return;
-      const body: string[] = [];
-      graph.forEachOutEdge(id, (_, edge, _s, target) => {
-        if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(graph.getNodeAttributes(target).name);
-      });
-      docs.push({
-        id,
-        name: node.name,
-        signature: node.signature,
-        doc: node.doc,
-        context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
-        body: body.join(' '),
-      });
+      if (SEARCHABLE_KINDS.has(node.kind)) this.docs.set(id, this.doc(id, node));
     });
-    this.search.addAll(docs);
+    this.search.addAll([...this.docs.values()]);
+  }
+
+  /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
+  private readonly docs = new Map<string, Doc>();
+
+  /** Re-reads the given nodes from the graph (a save touched them): cheaper than a rebuild by far. */
+  update(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const old = this.docs.get(id);
+      if (old) {
+        this.search.remove(old);
+        this.docs.delete(id);
+      }
+      const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
+      if (!node || !SEARCHABLE_KINDS.has(node.kind)) continue;
+      const doc = this.doc(id, node);
+      this.docs.set(id, doc);
+      this.search.add(doc);
+    }
+  }
+
+  private doc(id: string, node: GraphNode): Doc {
+    const body: string[] = [];
+    this.graph.forEachOutEdge(id, (_, edge, _s, target) => {
+      if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(this.graph.getNodeAttributes(target).name);
+    });
+    return {
+      id,
+      name: node.name,
+      signature: node.signature,
+      doc: node.doc,
+      context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
+      body: body.join(' '),
+    };
   }
 
   /** Every matching node, scored in (0, 1] relative to the best match and weighted by kind, best first. */
