@@ -26,7 +26,10 @@ export async function findWhereImplemented(host: CommandHost, query: string, lim
     if (!engine) continue;
     let searcher = searchers.get(engine);
     if (!searcher) searchers.set(engine, (searcher = createSearcher(engine)));
-    const result = await searcher.search(query, limit);
+    // From the active editor when it is in this folder: shared names resolve near the code being read.
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;
+    const result = await searcher.search(query, limit, { fromPath });
     results.push(result);
     for (const hit of result.hits) {
       const node = engine.graph.graph.getNodeAttributes(hit.id);

@@ -74,3 +74,16 @@ test('the searcher sees edits: indexes refresh after the graph changes', async (
   assert.equal(after.route, 'entity');
   assert.equal(after.hits[0].id, 'base.py#square_root');
 });
+
+test('a shared name resolves near the file it is asked from: that file, then what it imports', async () => {
+  const top = async (q: string, fromPath?: string) => (await flask.search(q, 5, { fromPath })).hits.map((h) => h.id);
+  assert.equal((await top('get', 'sessions.py'))[0], 'sessions.py#SecureCookieSession.get');
+  assert.equal((await top('get', 'scaffold.py'))[0], 'scaffold.py#Scaffold.get');
+  const fromApp = await top('url_for', 'app.py');
+  assert.deepEqual(fromApp.slice(0, 2), ['app.py#Flask.url_for', 'helpers.py#url_for'], 'own file first, then the imported module');
+  // nearness never lifts a weaker match above an exact one: app.py's `config` fields match `Config`
+  // only case-insensitively
+  const config = await top('Config', 'app.py');
+  assert.ok(config.includes('app.py#Flask.config'), config.join(', '));
+  assert.equal(config[0], 'config.py#Config');
+});

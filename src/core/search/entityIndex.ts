@@ -67,8 +67,12 @@ export class EntityIndex {
     this.filed.delete(id);
   }
 
-  /** Ranked matches for an identifier-like query; empty when nothing in the graph is named like it. */
-  lookup(query: string, limit = 20): EntityMatch[] {
+  /**
+   * Ranked matches for an identifier-like query; empty when nothing in the graph is named like it.
+   * `nearby` (see {@link nearness}) breaks ties between equally named definitions in favour of the
+   * code the user is looking at.
+   */
+  lookup(query: string, limit = 20, nearby?: Nearness): EntityMatch[] {
     const q = query.trim().replace(/\(\)$/, '');
     const scored = new Map<string, number>();
     const add = (ids: string[] | undefined, score: number) => {
@@ -94,7 +98,7 @@ export class EntityIndex {
       }
     }
     return [...scored]
-      .map(([id, score]) => ({ id, score: score + this.prior(id) }))
+      .map(([id, score]) => ({ id, score: score + this.prior(id) + (nearby?.(this.graph.getNodeAttribute(id, 'path')) ?? 0) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, limit);
   }
@@ -103,6 +107,29 @@ export class EntityIndex {
     const node = this.graph.getNodeAttributes(id);
     return (KIND_PRIOR[node.kind] ?? 0) + 0.002 * Math.log1p(this.graph.inDegree(id));
   }
+}
+
+/** How near a file is to the code the user is looking at: a bonus added to a match's score. */
+export type Nearness = (path: string) => number;
+
+/**
+ * Definitions near `fromPath` first: the file itself, then the files it imports from, then its folder.
+ * Small enough never to lift a weaker kind of match (case-insensitive, fuzzy) above an exact one;
+ * large enough to decide between two exact matches of a shared name (`get`, `__init__`).
+ */
+export function nearness(graph: Graph, fromPath: string): Nearness {
+  const imported = new Set<string>();
+  if (graph.hasNode(fromPath)) {
+    graph.forEachOutEdge(fromPath, (_e, edge, _s, target) => {
+      if (edge.kind === 'IMPORTS') imported.add(graph.getNodeAttribute(target, 'path'));
+    });
+  }
+  const dir = fromPath.slice(0, fromPath.lastIndexOf('/') + 1);
+  return (path) => {
+    if (path === fromPath) return 0.015;
+    if (imported.has(path)) return 0.01;
+    return path.startsWith(dir) && !path.includes('/', dir.length) ? 0.005 : 0;
+  };
 }
 
 function push(map: Map<string, string[]>, key: string, id: string): void {

@@ -3,7 +3,7 @@
 // lexical (and, with a model, vector) seeds and RANGER's MCTS traversal (naturalLanguage.ts).
 import type { Engine } from '../engine';
 import type { SearchModels } from '../models/types';
-import { EntityIndex } from './entityIndex';
+import { EntityIndex, nearness } from './entityIndex';
 import { LexicalIndex } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { routeQuery } from './router';
@@ -13,7 +13,13 @@ import type { SearchResult } from './types';
 export type { SearchHit, SearchResult } from './types';
 
 export interface Searcher {
-  search(query: string, limit?: number): Promise<SearchResult>;
+  search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
+}
+
+/** Where the question is asked from: shared names resolve to the definitions nearest to it. */
+export interface SearchContext {
+  /** Repository-relative path of the file in the active editor. */
+  fromPath?: string;
 }
 
 export interface SearcherOptions extends NaturalLanguageOptions {
@@ -45,7 +51,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
   const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
   const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph));
   return {
-    async search(query: string, limit = 20): Promise<SearchResult> {
+    async search(query: string, limit = 20, context: SearchContext = {}): Promise<SearchResult> {
       fresh();
       const timingsMs: Record<string, number> = {};
       let t = performance.now();
@@ -58,7 +64,8 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }
-      const subjects = entityIndex().lookup(routed.subject, limit);
+      const nearby = context.fromPath ? nearness(engine.graph.graph, context.fromPath) : undefined;
+      const subjects = entityIndex().lookup(routed.subject, limit, nearby);
       if (routed.route === 'entity') {
         timingsMs.lookup = performance.now() - t;
         return { query, route: routed.route, reason: routed.reason, hits: subjects.map((m) => ({ ...m, via: 'lookup' })), timingsMs };
