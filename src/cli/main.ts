@@ -5,6 +5,11 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
 import { createSearcher } from '../core/search';
+import { chatDescriber } from '../core/lifting/chatDescriber';
+import { DescriptionCache } from '../core/lifting/descriptionCache';
+import { liftGraph } from '../core/lifting/lifter';
+import { sourceReader } from '../core/lifting/source';
+import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
 import { describeNode, findNodes } from './show';
 
 const USAGE = `Usage:
@@ -12,6 +17,10 @@ const USAGE = `Usage:
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
+  cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
+      semantic lifting: a one-line purpose description of every function and class, written by an
+      OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
+      and used by query
 
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
@@ -28,6 +37,9 @@ async function main(argv: string[]): Promise<number> {
       'max-file-size': { type: 'string' },
       limit: { type: 'string' },
       mcts: { type: 'boolean', default: false },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
+      'max-calls': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -45,13 +57,15 @@ async function main(argv: string[]): Promise<number> {
       return show(rest.join(' '), values);
     case 'query':
       return query(rest.join(' '), values);
+    case 'describe':
+      return describe(values);
     default:
       console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
       return 2;
   }
 }
 
-type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean };
+type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -181,7 +195,8 @@ async function query(text: string, flags: Flags): Promise<number> {
   if (!engine) return 1;
   try {
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
-    const result = await createSearcher(engine, flags.mcts ? { mcts: { enabled: true } } : {}).search(text, limit);
+    const descriptions = await DescriptionCache.open(descriptionsFile(engine));
+    const result = await createSearcher(engine, { descriptions, ...(flags.mcts ? { mcts: { enabled: true } } : {}) }).search(text, limit);
     const graph = engine.graph.graph;
     const hits = result.hits.map((h) => {
       const n = graph.getNodeAttributes(h.id);
@@ -200,6 +215,37 @@ async function query(text: string, flags: Flags): Promise<number> {
       if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
     }
     return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */
+function descriptionsFile(engine: Engine): string | null {
+  const dir = engine.stats().store.dir;
+  return dir ? path.join(dir, DESCRIPTIONS_FILE) : null;
+}
+
+async function describe(flags: Flags): Promise<number> {
+  if (!flags.endpoint || !flags.model) {
+    console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
+    return 2;
+  }
+  const maxCalls = flags['max-calls'] ? Number(flags['max-calls']) : undefined;
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const cache = await DescriptionCache.open(descriptionsFile(engine));
+    const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
+    let done = 0;
+    const report = await liftGraph(engine.graph.graph, describer, cache, {
+      sourceOf: sourceReader(engine.root),
+      maxCalls,
+      onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
+    });
+    if (flags.json) console.log(JSON.stringify(report, null, 2));
+    else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
+    return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
   } finally {
     await engine.close();
   }

@@ -1,10 +1,11 @@
 // The built CLI (dist/cli.js, as users run it): index, stats and show, in text and --json.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
 import { FIXTURES } from './helpers';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -81,4 +82,24 @@ test('query answers names, structural questions and prose, saying how it routed 
   const prose = JSON.parse(cartograph(['query', 'divide a number using the inverse', '--json']).stdout);
   assert.equal(prose.route, 'natural-language');
   assert.equal(prose.hits[0].qname, 'extended.Scientific.divide');
+});
+
+test('describe writes descriptions through a chat endpoint, and query finds code by them', async () => {
+  const { startFakeChatServer } = await import('./fakeChatServer');
+  const server = await startFakeChatServer((prompt) => (prompt.startsWith('Method extended.Scientific.divide') ? 'Performs quotient computation via reciprocal scaling.' : 'Does its job.'));
+  try {
+    const run = (args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, env: { ...process.env, CARTOGRAPH_API_KEY: 'sk-test-secret' } });
+    assert.doesNotMatch(cartograph(['query', 'quotient reciprocal scaling']).stdout, /divide/);
+    const described = await run(['describe', '--endpoint', server.baseURL, '--model', 'tiny']);
+    assert.match(described.stdout, /Described 8 \(0 already described, 0 failed\)/);
+    assert.doesNotMatch(described.stdout + described.stderr, /sk-test-secret/, 'the key is never printed');
+    assert.equal(server.requests.length, 8);
+    const found = cartograph(['query', 'quotient reciprocal scaling']);
+    assert.match(found.stdout.split('\n')[1], /Scientific\.divide/);
+    const again = await run(['describe', '--endpoint', server.baseURL, '--model', 'tiny']);
+    assert.match(again.stdout, /Described 0 \(8 already described/);
+    assert.equal(cartograph(['describe']).code, 2, 'endpoint and model are required');
+  } finally {
+    await server.close();
+  }
 });

@@ -14,6 +14,8 @@ export type { SearchHit, SearchResult } from './types';
 
 export interface Searcher {
   search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
+  /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
+  invalidate(ids: Iterable<string>): void;
 }
 
 /** Where the question is asked from: shared names resolve to the definitions nearest to it. */
@@ -25,6 +27,8 @@ export interface SearchContext {
 export interface SearcherOptions extends NaturalLanguageOptions {
   /** The models usable right now (asked on every query: they load, and vectors fill, in the background). */
   models?: () => SearchModels | undefined;
+  /** Generated descriptions by content hash (semantic lifting), searched with the rest of a node's text. */
+  descriptions?: { get(hash: string): string | undefined };
 }
 
 export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
@@ -32,10 +36,15 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
   let settled = 0;
   let entities: EntityIndex | undefined;
   let lexical: LexicalIndex | undefined;
+  const described = new Set<string>();
   // After a save the indexes re-read only the nodes the save touched, on the next query (never on the
   // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
     const graph = engine.graph;
+    if (described.size > 0) {
+      lexical?.update(described);
+      described.clear();
+    }
     if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
     const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
     if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
@@ -49,8 +58,11 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     settled = graph.settledVersion;
   };
   const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
-  const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph));
+  const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph, options.descriptions));
   return {
+    invalidate(ids: Iterable<string>): void {
+      for (const id of ids) described.add(id);
+    },
     async search(query: string, limit = 20, context: SearchContext = {}): Promise<SearchResult> {
       fresh();
       const timingsMs: Record<string, number> = {};

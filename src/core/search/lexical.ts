@@ -15,6 +15,8 @@ interface Doc {
   name: string;
   signature: string;
   doc: string;
+  /** The generated purpose description (semantic lifting), when there is one. */
+  description: string;
   context: string;
   body: string;
 }
@@ -32,13 +34,17 @@ const KIND_BOOST: Record<string, number> = { Function: 1, Method: 1, Class: 0.95
 export class LexicalIndex {
   private readonly search: MiniSearch<Doc>;
 
-  constructor(private readonly graph: Graph) {
+  /** `descriptions`: generated descriptions by content hash (semantic lifting), if any. */
+  constructor(
+    private readonly graph: Graph,
+    private readonly descriptions?: { get(hash: string): string | undefined },
+  ) {
     this.search = new MiniSearch<Doc>({
-      fields: ['name', 'signature', 'doc', 'context', 'body'],
+      fields: ['name', 'signature', 'doc', 'description', 'context', 'body'],
       storeFields: [],
       tokenize,
       processTerm: (term) => term,
-      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, context: 0.5, body: 0.7 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
+      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
     });
     graph.forEachNode((id, node) => {
       if (SEARCHABLE_KINDS.has(node.kind)) this.docs.set(id, this.doc(id, node));
@@ -75,6 +81,7 @@ export class LexicalIndex {
       name: node.name,
       signature: node.signature,
       doc: node.doc,
+      description: this.descriptions?.get(node.hash) ?? '',
       context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
       body: body.join(' '),
     };

@@ -121,12 +121,15 @@ export async function readMeta(dir: string): Promise<StoreMeta | string> {
   return meta as StoreMeta;
 }
 
+/** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */
+export const DESCRIPTIONS_FILE = 'descriptions.json';
+
 /**
- * Empties the folder. Only called once the folder is recognizably a store (it holds meta.json or a
+ * Empties the folder, except the descriptions (keyed by content hash, valid across store formats). Only called once the folder is recognizably a store (it holds meta.json or a
  * `*.lance` table), so pointing the store at a folder of someone else's files never deletes them.
  */
 export async function wipe(dir: string): Promise<void> {
-  for (const name of await fs.readdir(dir)) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+  for (const name of await fs.readdir(dir)) if (name !== DESCRIPTIONS_FILE) await fs.rm(path.join(dir, name), { recursive: true, force: true });
 }
 
 export async function createFresh(lance: LanceModule, dir: string, vectorDim: number): Promise<{ db: Connection; tables: Tables }> {

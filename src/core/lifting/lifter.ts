@@ -1,0 +1,133 @@
+// Semantic lifting (RANGER §3.3, RPG-Encoder): a one-sentence purpose description of every function,
+// method and class, written by the configured chat model, bottom-up — members before the class that
+// holds them, so a class is described from its code and from what its methods were found to do.
+// Runs in the background after indexing; search uses whatever is described so far and never waits.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { DescriptionCache } from './descriptionCache';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** A chat model behind an OpenAI-compatible endpoint: one prompt in, one short answer out. */
+export interface Describer {
+  describe(system: string, prompt: string, signal?: AbortSignal): Promise<string>;
+}
+
+export interface LiftOptions {
+  /** The source text of a node (a slice of its file), or undefined when it cannot be read. */
+  sourceOf(node: GraphNode): Promise<string | undefined>;
+  /** Called after each batch of new descriptions, with the node ids they belong to. */
+  onDescribed?(ids: string[]): void;
+  signal?: AbortSignal;
+  /** Stop after this many model calls (a budget for very large repositories). Default unlimited. */
+  maxCalls?: number;
+  /** Consecutive failures after which the run gives up (endpoint down). Default 3. */
+  maxFailures?: number;
+}
+
+export interface LiftReport {
+  described: number;
+  cached: number;
+  failed: number;
+  /** Why the run ended early, if it did. */
+  stopped?: string;
+}
+
+export const LIFTED_KINDS = new Set(['Function', 'Method', 'Class', 'Interface']);
+const MEMBER_EDGES = new Set(['CONTAINS', 'HAS_METHOD']);
+const MAX_SOURCE_CHARS = 3_000;
+const MAX_DESCRIPTION_CHARS = 300;
+
+export const LIFTING_SYSTEM_PROMPT =
+  'You describe code for a code search index. Answer with ONE plain sentence (at most 25 words) saying what the code is for, in domain terms. No preamble, no code, no markdown.';
+
+/** Lifted nodes, members before their containers (deepest first), then by id for a stable order. */
+export function liftingOrder(graph: Graph): string[] {
+  const depth = (id: string) => graph.getNodeAttribute(id, 'qname').split('.').length;
+  return graph.filterNodes((_, a) => LIFTED_KINDS.has(a.kind) && a.path !== '').sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
+}
+
+export function liftingPrompt(graph: Graph, id: string, source: string | undefined, cache: DescriptionCache): string {
+  const node = graph.getNodeAttributes(id);
+  const lines = [`${node.kind} ${node.qname} in ${node.path}`];
+  if (node.signature) lines.push(`Signature: ${node.signature}`);
+  if (node.doc) lines.push(`Docstring: ${node.doc.slice(0, 600)}`);
+  const members: string[] = [];
+  graph.forEachOutEdge(id, (_e, edge, _s, target) => {
+    if (!MEMBER_EDGES.has(edge.kind)) return;
+    const member = graph.getNodeAttributes(target);
+    const said = cache.get(member.hash);
+    if (said) members.push(`- ${member.name}: ${said}`);
+  });
+  if (members.length) lines.push('Members:', ...members.slice(0, 30));
+  if (source) lines.push('Code:', source.length > MAX_SOURCE_CHARS ? `${source.slice(0, MAX_SOURCE_CHARS)}\n…` : source);
+  return lines.join('\n');
+}
+
+export async function liftGraph(graph: Graph, describer: Describer, cache: DescriptionCache, options: LiftOptions): Promise<LiftReport> {
+  const report: LiftReport = { described: 0, cached: 0, failed: 0 };
+  const maxFailures = options.maxFailures ?? 3;
+  let failuresInARow = 0;
+  let calls = 0;
+  let batch: string[] = [];
+  const flushBatch = async () => {
+    if (batch.length === 0) return;
+    options.onDescribed?.(batch);
+    batch = [];
+    await cache.save();
+  };
+  for (const id of liftingOrder(graph)) {
+    if (options.signal?.aborted) {
+      report.stopped = 'cancelled';
+      break;
+    }
+    // The graph may have changed while the model answered: skip what no longer exists.
+    if (!graph.hasNode(id)) continue;
+    const node = graph.getNodeAttributes(id);
+    if (cache.get(node.hash) !== undefined) {
+      report.cached++;
+      continue;
+    }
+    if (options.maxCalls !== undefined && calls >= options.maxCalls) {
+      report.stopped = `call budget of ${options.maxCalls} reached`;
+      break;
+    }
+    calls++;
+    try {
+      const prompt = liftingPrompt(graph, id, await options.sourceOf(node), cache);
+      const text = oneLine(await describer.describe(LIFTING_SYSTEM_PROMPT, prompt, options.signal));
+      failuresInARow = 0;
+      if (!text) {
+        report.failed++;
+        continue;
+      }
+      cache.set(node.hash, text);
+      report.described++;
+      batch.push(id);
+      if (batch.length >= 20) await flushBatch();
+    } catch (err) {
+      report.failed++;
+      if (options.signal?.aborted) {
+        report.stopped = 'cancelled';
+        break;
+      }
+      if (++failuresInARow >= maxFailures) {
+        report.stopped = `the model failed ${failuresInARow} times in a row: ${err instanceof Error ? err.message : String(err)}`;
+        break;
+      }
+    }
+  }
+  await flushBatch();
+  return report;
+}
+
+/** Models add quotes, markdown and second sentences: keep one clean line. */
+function oneLine(text: string): string {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/[*_`#>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .slice(0, MAX_DESCRIPTION_CHARS);
+}

@@ -1,0 +1,96 @@
+// Semantic lifting against a local OpenAI-compatible chat server (records requests, answers from a
+// script, can be down): bottom-up order, members' descriptions in their class's prompt, the content-hash
+// cache, search finding code by its description, and an unreachable endpoint ending the run quietly.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { createSearcher } from '../../src/core/search';
+import { chatDescriber } from '../../src/core/lifting/chatDescriber';
+import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
+import { liftGraph } from '../../src/core/lifting/lifter';
+import { sourceReader } from '../../src/core/lifting/source';
+import { startFakeChatServer, type ChatRequest, type FakeChatServer } from './fakeChatServer';
+import { FIXTURES, buildGraph, parse, readTree } from './helpers';
+
+let server: FakeChatServer;
+let baseURL: string;
+let requests: ChatRequest[];
+
+/** The scripted model: says what each node is for, in words its code never uses. */
+function scriptedAnswer(prompt: string): string {
+  const subject = /^\w+ (\S+) in /.exec(prompt)?.[1] ?? '?';
+  if (subject.endsWith('Scientific.divide')) return '"Performs **quotient** computation via reciprocal scaling."';
+  return `Purpose of ${subject}.`;
+}
+
+before(async () => {
+  server = await startFakeChatServer(scriptedAnswer);
+  ({ baseURL, requests } = server);
+});
+after(() => server.close());
+
+test('lifting describes members before their class, caches by content hash, and search finds code by what it is for', async () => {
+  const dir = path.join(FIXTURES, 'ranger-py');
+  const graph = await buildGraph(readTree(dir), 'ranger');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lift-')), 'descriptions.json');
+  const cache = await DescriptionCache.open(file);
+  const describer = chatDescriber({ baseURL, model: 'test-model' });
+  const searcher = createSearcher({ graph }, { descriptions: cache });
+  assert.equal((await searcher.search('quotient reciprocal scaling', 3)).hits.length, 0, 'no code says "quotient" before lifting');
+
+  requests.length = 0;
+  const described: string[] = [];
+  const report = await liftGraph(graph.graph, describer, cache, { sourceOf: sourceReader(dir), onDescribed: (ids) => described.push(...ids) });
+  assert.deepEqual(report, { described: 8, cached: 0, failed: 0 });
+  const subjects = requests.map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]);
+  assert.ok(subjects.indexOf('extended.Scientific.divide') < subjects.indexOf('extended.Scientific'), `members first: ${subjects}`);
+  assert.ok(subjects.indexOf('base.Calculator.add') < subjects.indexOf('base.Calculator'));
+  const classPrompt = requests[subjects.indexOf('base.Calculator')].messages[1].content;
+  assert.match(classPrompt, /Members:\n- add: Purpose of base\.Calculator\.add\.\n- multiply: Purpose of base\.Calculator\.multiply\./);
+  assert.match(classPrompt, /Code:\nclass Calculator:/, 'the code is read from the file by the node range');
+  assert.equal(requests[0].model, 'test-model');
+  assert.equal(requests[0].messages[0].role, 'system');
+
+  searcher.invalidate(described);
+  const hit = (await searcher.search('quotient reciprocal scaling', 3)).hits[0];
+  assert.equal(hit?.id, 'extended.py#Scientific.divide', 'found by its (cleaned) description');
+
+  // Saved, reopened: nothing is described twice; an edited function alone goes back to the model.
+  const reopened = await DescriptionCache.open(file);
+  assert.equal(reopened.get(graph.graph.getNodeAttribute('extended.py#Scientific.divide', 'hash')), 'Performs quotient computation via reciprocal scaling.');
+  requests.length = 0;
+  assert.deepEqual(await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) }), { described: 0, cached: 8, failed: 0 });
+  assert.equal(requests.length, 0);
+  const base = readTree(dir).get('base.py')!.replace('return round(value, precision)', 'return round(value, precision + 1)');
+  graph.apply({ upsert: [await parse('base.py', base)] });
+  await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) });
+  assert.deepEqual(requests.map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]), ['base.format_result']);
+});
+
+test('an unreachable endpoint ends the run after a few failures, with the reason, and never throws', async () => {
+  const graph = await buildGraph(readTree(path.join(FIXTURES, 'ranger-py')), 'ranger');
+  const closed = http.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const cache = await DescriptionCache.open(null);
+  const report = await liftGraph(graph.graph, chatDescriber({ baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', timeoutMs: 2000 }), cache, { sourceOf: async () => undefined });
+  assert.equal(report.described, 0);
+  assert.equal(report.failed, 3);
+  assert.match(report.stopped ?? '', /failed 3 times in a row: .*(Connection|ECONNREFUSED)/i);
+  assert.equal(cache.size, 0);
+});
+
+test('lifting stops when cancelled', async () => {
+  const graph = await buildGraph(readTree(path.join(FIXTURES, 'ranger-py')), 'ranger');
+  const controller = new AbortController();
+  const cache = await DescriptionCache.open(null);
+  let calls = 0;
+  const report = await liftGraph(graph.graph, { describe: async () => (++calls === 2 && controller.abort(), 'A sentence.') }, cache, { sourceOf: async () => undefined, signal: controller.signal });
+  assert.equal(report.stopped, 'cancelled');
+  assert.equal(calls, 2);
+});
