@@ -213,3 +213,28 @@ test('several roots (no dir:.) start from every Module, unvisited roots first', 
   assert.ok(!r.hits.some((h) => h.id === 'a.py' || h.id === 'b.py'), 'roots are not hits');
   assert.deepEqual(r.hits.find((h) => h.id === 'b.py#B')!.path, ['b.py', 'b.py#B']);
 });
+
+test('the time budget holds inside a large expansion: cross-encoder batches stop when it runs out', async () => {
+  const graph = new MultiDirectedGraph<GraphNode, GraphEdge>();
+  const add = (id: string, kind: GraphNode['kind']) => graph.addNode(id, { id, kind, name: id, qname: id, path: id, language: 'python', range: null, signature: '', doc: '', hash: id, exported: true });
+  add('dir:.', 'Folder');
+  for (let i = 0; i < 200; i++) {
+    add(`m${i}.py`, 'Module');
+    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1 });
+  }
+  const batches: number[] = [];
+  const result = await mctsSearch(graph, 'q', {
+    similarity: async (_q, ids) => ids.map(() => 0.5),
+    relevance: async (_q, ids) => {
+      batches.push(ids.length);
+      await new Promise((r) => setTimeout(r, 30));
+      return ids.map(() => 1);
+    },
+  }, { kInit: 200, batchSize: 16, timeBudgetMs: 100 });
+  assert.ok(batches.every((n) => n <= 16), `batches of at most 16: ${batches}`);
+  // 13 batches of 30 ms would score all 200 children; the 100 ms budget ends the expansion early
+  // (how early depends on the machine, so only "not all of them" is asserted).
+  assert.ok(batches.length >= 1 && batches.length < 13, `stopped when the budget ran out: ${batches.length} batches`);
+  assert.equal(result.iterations, 1);
+  assert.equal(result.hits.length, batches.reduce((a, b) => a + b, 0), 'only scored children joined the tree');
+});

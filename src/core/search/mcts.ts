@@ -47,6 +47,8 @@ export interface MctsOptions {
    *   makes every non-constant batch's max reward exactly 10).
    */
   scaling?: 'search' | 'batch';
+  /** Cross-encoder calls score at most this many nodes each (the time budget is checked between them). Default 32. */
+  batchSize?: number;
 }
 
 export interface MctsResult {
@@ -115,6 +117,7 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
   const alpha = options.alpha ?? 0.7;
   const budget = options.timeBudgetMs ?? 1500;
   const scaling = options.scaling ?? 'search';
+  const batchSize = Math.max(1, options.batchSize ?? 32);
 
   let roots = options.roots ?? (graph.hasNode('dir:.') ? ['dir:.'] : graph.filterNodes((_, a) => a.kind === 'Module'));
   roots = [...new Set(roots.filter((r) => graph.hasNode(r)))].sort(byId);
@@ -218,12 +221,18 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
     // reward is the cross-encoder score, and a branch is worth returning to when its best new node is
     // relevant ("find where X is implemented" wants one node; a mean would punish a class for having
     // many unrelated methods next to the right one).
+    // Scored in batches of `batchSize` with the time budget checked between them: a cross-encoder
+    // on a laptop CPU scores tens of pairs per second, and the first expansions of a large repository
+    // hold hundreds of children. Children not scored when the budget runs out are left out of the tree.
     const missingRel = chosen.filter((id) => !relCache.has(id));
-    if (missingRel.length > 0) {
-      const rels = await scorers.relevance(query, missingRel);
-      missingRel.forEach((id, i) => relCache.set(id, rels[i] ?? 0));
+    for (let at = 0; at < missingRel.length; at += batchSize) {
+      if (at > 0 && Date.now() - started >= budget) break;
+      const batch = missingRel.slice(at, at + batchSize);
+      const rels = await scorers.relevance(query, batch);
+      batch.forEach((id, i) => relCache.set(id, rels[i] ?? 0));
     }
-    const raw = chosen.map((id) => relCache.get(id)!);
+    const children = chosen.filter((id) => relCache.has(id));
+    const raw = children.map((id) => relCache.get(id)!);
     relLo = Math.min(relLo, ...raw);
     relHi = Math.max(relHi, ...raw);
     const batchLo = Math.min(...raw);
@@ -231,7 +240,7 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
     // 'search': store raw scores (scaled when read); 'batch': store them scaled against this batch.
     const stored = raw.map((x) => (scaling === 'batch' ? scaleScore(x, batchLo, batchHi) : x));
     const reward = Math.max(...stored);
-    chosen.forEach((id, i) => {
+    children.forEach((id, i) => {
       const child: TreeNode = { id, parent: leaf, children: [], R: stored[i], N: 1, exhausted: false };
       tree.set(id, child);
       leaf.children.push(child);
