@@ -1,6 +1,7 @@
-// Bundles the CLI, the parse worker and the extension with esbuild. Native or instance-sensitive
-// packages stay external: LanceDB's native module, and apache-arrow (LanceDB checks Arrow tables
-// against its own copy of the library).
+// Bundles the CLI, the parse worker and the extension with esbuild. LanceDB's JavaScript and
+// apache-arrow are bundled together (one copy of Arrow, which LanceDB checks tables against); only
+// its platform package with the native `.node` binary stays external, so the .vsix ships that one
+// package instead of ~850 files of runtime dependencies.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -15,7 +16,7 @@ const common = {
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
   sourcemap: true,
   logLevel: 'warning',
-  external: ['@lancedb/lancedb', 'apache-arrow', 'vscode', 'onnxruntime-node', 'sharp'],
+  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp'],
 };
 
 const entries = [
