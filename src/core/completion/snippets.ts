@@ -68,7 +68,9 @@ function coveredDefinitions(graph: Graph, path: string, startLine: number, endLi
 
 /** The line a definition is known by: its one-line signature (`def add(self, a, b) -> float`). */
 function headerLine(node: GraphNode): string {
-  const sig = node.signature || node.name;
+  const full = node.signature || node.name;
+  // Parameter lists past this length are mostly defaults and comments: the model needs the names.
+  const sig = full.length > 120 ? `${full.slice(0, 119)}…` : full;
   if (node.language !== 'python') return sig.endsWith(';') || sig.endsWith('}') ? sig : `${sig};`;
   if (node.kind === 'Function' || node.kind === 'Method' || node.kind === 'Class') return `${sig}: ...`;
   return sig;
@@ -90,8 +92,8 @@ function membersOf(graph: Graph, id: string, isModule: boolean, nearby: Readonly
     if (isModule && m.kind === 'Module') return;
     members.push(m);
   });
-  // Names just typed first, then public before private, then source order.
-  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 2 : 1);
+  // Names just typed first, then public methods, public fields, private members; source order within.
+  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? 2 : 1);
   return members.sort((a, b) => rank(a) - rank(b) || (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
 }
 
