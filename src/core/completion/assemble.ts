@@ -3,10 +3,10 @@
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { ParserPool } from '../parse/parser';
-import { CodeWindows, WINDOW_LINES, codeTerms } from './codeWindows';
+import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
-import { buildQueryGraph, isKeyword, type CursorQuery, type QueryGraph } from './queryGraph';
+import { buildQueryGraph, type CursorQuery, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
 import { structuralCandidates } from './structural';
@@ -23,8 +23,9 @@ export const DEFAULT_ASSEMBLE_OPTIONS: AssembleOptions = { budgetTokens: 2048, m
 
 /** Similar code ranks below graph evidence of the same strength: a window is a guess, an edge is a fact. */
 const SEMANTIC_WEIGHT = 0.55;
-const MAX_GRAPH_CANDIDATES = 60;
-const MAX_WINDOW_CANDIDATES = 20;
+const MAX_GRAPH_CANDIDATES = 40;
+const MAX_WINDOW_CANDIDATES = 10;
+const SEMANTIC_QUERY_TERMS = 12;
 
 export interface FusedSnippet {
   title: string;
@@ -94,8 +95,9 @@ export class ContextAssembler {
     timingsMs.structural = performance.now() - t;
 
     t = performance.now();
-    // Distinct, non-keyword identifiers of the last lines: the same ranking as the whole text, at a fraction of the cost.
-    const windowQuery = [...new Set(codeTerms(q.query.prefix.split('\n').slice(-WINDOW_LINES).join('\n')))].filter((w) => !isKeyword(w)).join(' ');
+    // The specific identifiers nearest the cursor, not the whole 20 lines: BM25 over many common
+    // terms scores most of the repository's windows and costs ten times more for the same top.
+    const windowQuery = this.windows.specificTerms(q.nearby.slice(0, SEMANTIC_QUERY_TERMS)).join(' ');
     const windows = this.windows.search(windowQuery, MAX_WINDOW_CANDIDATES, q.query.path);
     const top = windows[0]?.score ?? 1;
     const windowCandidates: Candidate[] = windows.map((w) => ({

@@ -29,8 +29,10 @@ export function codeTerms(text: string): string[] {
 
 export class CodeWindows {
   private readonly index = new MiniSearch<WindowDoc>({ fields: ['text'], storeFields: [], tokenize: codeTerms, processTerm: (t) => t });
-  /** path → [hash, window ids]. */
-  private readonly indexed = new Map<string, { hash: string; ids: string[] }>();
+  /** path → [hash, window ids, distinct terms per window]. */
+  private readonly indexed = new Map<string, { hash: string; ids: string[]; terms: string[][] }>();
+  /** term → number of windows holding it (document frequency). */
+  private readonly frequency = new Map<string, number>();
   private seenVersion = -1;
 
   constructor(
@@ -61,12 +63,12 @@ export class CodeWindows {
     const live = new Set(paths);
     for (const [path, entry] of this.indexed) {
       if (live.has(path)) continue;
-      for (const id of entry.ids) this.index.discard(id);
+      this.drop(entry);
       this.indexed.delete(path);
     }
     for (const path of changed) {
       const old = this.indexed.get(path);
-      if (old) for (const id of old.ids) this.index.discard(id);
+      if (old) this.drop(old);
       const lines = this.sources.lines(path);
       const hash = this.graph.fileGraph(path)?.hash;
       if (!lines || hash === undefined) {
@@ -79,8 +81,27 @@ export class CodeWindows {
         if (start + WINDOW_LINES >= lines.length) break;
       }
       this.index.addAll(docs);
-      this.indexed.set(path, { hash, ids: docs.map((d) => d.id) });
+      const terms = docs.map((d) => [...new Set(codeTerms(d.text))]);
+      for (const list of terms) for (const t of list) this.frequency.set(t, (this.frequency.get(t) ?? 0) + 1);
+      this.indexed.set(path, { hash, ids: docs.map((d) => d.id), terms });
     }
+  }
+
+  private drop(entry: { ids: string[]; terms: string[][] }): void {
+    for (const id of entry.ids) this.index.discard(id);
+    for (const list of entry.terms) for (const t of list) this.frequency.set(t, (this.frequency.get(t) ?? 1) - 1);
+  }
+
+  /**
+   * The query without terms found in more than `share` of all windows (`self`-like names everywhere):
+   * their BM25 weight is near zero, yet they make the search score most of the repository. The
+   * rarest `keep` terms stay when everything is common.
+   */
+  specificTerms(terms: string[], share = 0.02, keep = 3): string[] {
+    const limit = share * Math.max(1, this.index.documentCount);
+    const df = (t: string) => this.frequency.get(t.toLowerCase()) ?? 0;
+    const specific = terms.filter((t) => df(t) <= limit);
+    return specific.length > 0 ? specific : [...terms].sort((a, b) => df(a) - df(b)).slice(0, keep);
   }
 
   get windows(): number {

@@ -82,10 +82,6 @@ function enclosingDefinitions(file: FileGraph, prefixLines: string[], language: 
   return file.symbols.filter(encloses).sort((a, b) => b.range.startLine - a.range.startLine);
 }
 
-export function isKeyword(word: string): boolean {
-  return KEYWORDS.has(word.toLowerCase());
-}
-
 function nearbyIdentifiers(lines: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
