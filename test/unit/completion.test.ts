@@ -65,7 +65,7 @@ describe('completion: the prompt carries the cross-file definition and the tripl
     assert.ok(context.snippets.some((s) => s.covers.includes('helpers.py#get_debug_flag')), 'get_debug_flag is covered');
     assert.match(context.text, /def get_debug_flag\(\) -> bool/);
     // the enclosing method calls it further down (the suffix is part of the buffer the query graph parses)
-    assert.ok(context.triples.includes('app.py: Flask.make_config(self, instance_relative: bool = False) -> Config CALLS helpers.py: get_debug_flag() -> bool'), context.triples.join('\n'));
+    assert.ok(context.triples.includes('app.py: Flask.make_config CALLS helpers.py: get_debug_flag() -> bool'), context.triples.join('\n'));
     assert.ok(context.triples.includes('app.py: Flask INHERITS scaffold.py: Scaffold'), 'the enclosing class inherits a class of another file');
     const scaffold = context.snippets.find((s) => s.title === 'scaffold.py: Scaffold');
     assert.ok(scaffold && scaffold.code.includes('def get(self, rule: str'), 'base-class methods (self.get …) are in the skeleton');

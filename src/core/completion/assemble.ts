@@ -22,8 +22,8 @@ export interface AssembleOptions {
 export const DEFAULT_ASSEMBLE_OPTIONS: AssembleOptions = { budgetTokens: 2048, mmrLambda: 0.7 };
 
 /** Similar code ranks below graph evidence of the same strength: a window is a guess, an edge is a fact. */
-const SEMANTIC_WEIGHT = 0.55;
-const MAX_GRAPH_CANDIDATES = 40;
+const SEMANTIC_WEIGHT = 0.4;
+const MAX_GRAPH_CANDIDATES = 60;
 const MAX_WINDOW_CANDIDATES = 10;
 const SEMANTIC_QUERY_TERMS = 12;
 

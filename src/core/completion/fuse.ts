@@ -13,20 +13,20 @@ export function commentPrefix(language: Language): string {
   return language === 'python' ? '# ' : '// ';
 }
 
-/** `path: Qualified.name` for a node id, with the parameters of callables: `base.py: Calculator.add(self, a, b) -> float`. */
-export function nodeLabel(graph: Graph, id: string): string {
+/** `path: Qualified.name` for a node id; with `signature`, callables get their parameters: `base.py: Calculator.add(self, a, b) -> float`. */
+export function nodeLabel(graph: Graph, id: string, signature = false): string {
   const hash = id.indexOf('#');
   if (id.startsWith('ext:') || id.startsWith('dir:')) return id;
   if (hash < 0) return id;
   const path = id.slice(0, hash);
   const qualified = id.slice(hash + 1).replace(/@\d+$/, '');
   let label = `${path}: ${qualified}`;
-  if (graph.hasNode(id)) {
+  if (signature && graph.hasNode(id)) {
     const node = graph.getNodeAttributes(id);
     if (node.kind === 'Function' || node.kind === 'Method') {
       const sig = node.signature;
       const at = sig.indexOf(`${node.name}(`);
-      if (at >= 0) label += shorten(sig.slice(at + node.name.length).replace(/:\s*$/, ''), 80);
+      if (at >= 0) label += shorten(sig.slice(at + node.name.length).replace(/:\s*$/, ''), 60);
     }
   }
   return label;
@@ -38,7 +38,8 @@ function shorten(text: string, max: number): string {
 }
 
 export function tripleText(graph: Graph, t: Triple): string {
-  return `${nodeLabel(graph, t.source)} ${t.kind} ${nodeLabel(graph, t.target)}`;
+  // The target's parameters tell the model how to call it; the source's would only repeat the buffer.
+  return `${nodeLabel(graph, t.source)} ${t.kind} ${nodeLabel(graph, t.target, true)}`;
 }
 
 export function snippetBlock(chosenTitle: string, code: string, language: Language): string {

@@ -18,29 +18,33 @@ export interface Rendering {
 const SHORT_DEFINITION_LINES = 12;
 const FULL_MEMBERS = 40;
 const COMPACT_MEMBERS = 10;
+const MINIMAL_MEMBERS = 5;
 
-/** Renderings from richest to most compact: the packer takes the first that fits the budget. */
+/** Renderings from richest to most compact: the packer enters each pick in its most compact form and enriches the most relevant while the budget lasts. */
 export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>): Rendering[] {
   const node = graph.getNodeAttributes(id);
   const python = node.language === 'python';
   if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module') {
     const members = membersOf(graph, id, node.kind === 'Module', nearby);
     const header = node.kind === 'Module' ? [] : [headerLine(node)];
-    const skeleton = (limit: number): Rendering => {
+    const skeleton = (limit: number, withDoc = true): Rendering => {
       const shown = members.slice(0, limit).sort((a, b) => (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
       const indent = node.kind === 'Module' ? '' : '    ';
-      const lines = [...header, ...docLine(node, indent), ...shown.map((m) => indent + headerLine(m))];
+      const lines = [...header, ...(withDoc ? docLine(node, indent) : []), ...shown.map((m) => indent + headerLine(m))];
       if (members.length > shown.length) lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
       return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)] };
     };
-    return members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS), skeleton(COMPACT_MEMBERS)] : [skeleton(COMPACT_MEMBERS)];
+    const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
+    return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
   }
-  const signatureOnly: Rendering = { code: [headerLine(node), ...docLine(node, '    ')].join('\n'), covers: [id] };
+  const documented: Rendering = { code: [headerLine(node), ...docLine(node, '    ')].join('\n'), covers: [id] };
+  const signatureOnly: Rendering = { code: headerLine(node), covers: [id] };
+  const compact = documented.code === signatureOnly.code ? [signatureOnly] : [documented, signatureOnly];
   const r = node.range;
   const lines = r ? sources.lines(node.path) : undefined;
-  if (!r || !lines || r.endLine - r.startLine + 1 > SHORT_DEFINITION_LINES) return [signatureOnly];
+  if (!r || !lines || r.endLine - r.startLine + 1 > SHORT_DEFINITION_LINES) return compact;
   const body = dedent(lines.slice(r.startLine, r.endLine + 1));
-  return [{ code: body.join('\n'), covers: [id] }, signatureOnly];
+  return [{ code: body.join('\n'), covers: [id] }, ...compact];
 }
 
 /** A code window's text and the definitions whose first line falls in it. */

@@ -36,7 +36,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     if (!c) found.set(id, { id, score: s, triples: [triple] });
     else {
       c.score = 1 - (1 - c.score) * (1 - s);
-      if (!c.triples.some((t) => t.source === triple.source && t.kind === triple.kind)) c.triples.push(triple);
+      // A node linked to the buffer already is explained; second-hop facts about it would only spend budget.
+      if (c.triples.length === 0) c.triples.push(triple);
     }
   };
   const nearbyRank = new Map(q.nearby.map((name, i) => [name, i]));
@@ -81,8 +82,14 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
     score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
     // The two strongest links explain the choice; more would spend the budget on repetition.
-    const links = e.links.sort((a, b) => b.weight - a.weight).slice(0, 2);
-    for (const { edge } of links) add(id, 0, { source: edge.source, kind: edge.kind, target: edge.target });
+    // An import says less than a use: it is shown only for names nothing uses yet.
+    const used = e.links.filter((l) => l.edge.kind !== 'IMPORTS');
+    const links = (used.length > 0 ? used : e.links).sort((a, b) => b.weight - a.weight).slice(0, 2);
+    for (const { edge } of links) {
+      add(id, 0, { source: edge.source, kind: edge.kind, target: edge.target });
+      const c = found.get(id);
+      if (c && !c.triples.some((t) => t.source === edge.source && t.kind === edge.kind)) c.triples.push({ source: edge.source, kind: edge.kind, target: edge.target });
+    }
     const candidate = found.get(id);
     if (candidate) candidate.score = Math.min(1, score);
   }
@@ -106,6 +113,12 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
       if (edge.kind === 'INHERITS') add(edge.target, seed.score * 0.5, { source: seed.id, kind: 'INHERITS', target: edge.target });
       else if (edge.kind === 'CALLS' && (node.kind === 'Function' || node.kind === 'Method')) add(edge.target, seed.score * 0.25, { source: seed.id, kind: 'CALLS', target: edge.target });
     });
+    // A module imported as a namespace (`from . import typing as ft`): its public names are what `ft.` completes to.
+    if (node.kind === 'Module') {
+      graph.forEachOutEdge(seed.id, (_e, edge) => {
+        if (edge.kind === 'CONTAINS' && !graph.getNodeAttributes(edge.target).name.startsWith('_')) add(edge.target, seed.score * 0.6, { source: seed.id, kind: 'CONTAINS', target: edge.target });
+      });
+    }
     if (node.kind === 'Method' || node.kind === 'Field') {
       graph.forEachInEdge(seed.id, (_e, edge) => {
         if (edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD') add(edge.source, seed.score * 0.5, { source: edge.source, kind: edge.kind, target: seed.id });
