@@ -10,10 +10,15 @@ const { sleep, until } = require('../wait.js');
 
 describe('Cartograph completion in a real VS Code', function () {
   let server;
+  let api;
+  let document;
+  let original;
   const config = () => vscode.workspace.getConfiguration('cartograph');
 
   before(async function () {
-    const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
+    // VS Code for the web saves after a delay by default: the edit below must stay unsaved
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
     await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     const endpoint = await server.listen();
@@ -23,15 +28,24 @@ describe('Cartograph completion in a real VS Code', function () {
   });
 
   after(async function () {
-    await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+    // the fixture file back as it was, on disk and in the graph (other suites count its nodes)
+    if (document && original !== undefined && document.getText() !== original) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), original);
+      await vscode.workspace.applyEdit(edit);
+      await document.save();
+      await api.whenIdle();
+    }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const key of ['llm.endpoint', 'llm.model', 'completion.debounceMs']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
 
   it('offers a completion whose request carried the cross-file definition and the triple linking it', async function () {
     const folder = vscode.workspace.workspaceFolders.find((f) => f.name.endsWith('py'));
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
+    document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
+    original = document.getText();
     const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
     // unsaved text: the query graph must see it
     const end = document.lineAt(document.lineCount - 1).range.end;
@@ -63,5 +77,6 @@ describe('Cartograph completion in a real VS Code', function () {
     assert.ok(shown.includes('## Triples') && shown.includes('extended.py: triple_sum CALLS base.py: Calculator'), 'the transparency document shows the triples');
     assert.ok(shown.includes(prompt), 'and exactly the prompt that was sent');
     assert.match(shown, /- queryGraph: \d+\.\d ms/);
+    assert.ok(document.isDirty, 'the completion came from unsaved text');
   });
 });
