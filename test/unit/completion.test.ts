@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContextAssembler, DEFAULT_ASSEMBLE_OPTIONS } from '../../src/core/completion/assemble';
-import { CompletionService, describeRecord, type EndpointSettings } from '../../src/core/completion/service';
+import { CompletionService, type EndpointSettings } from '../../src/core/completion/service';
+import { describeRecord } from '../../src/core/completion/transparency';
 import type { CursorQuery } from '../../src/core/completion/queryGraph';
 import { Backoff } from '../../src/core/llm/backoff';
 import { FIXTURES, buildGraph, readTree } from './helpers';
@@ -85,6 +86,7 @@ describe('completion: the prompt carries the cross-file definition and the tripl
     assert.ok(shown.includes('extended.py IMPORTS base.py: Calculator'));
     assert.ok(shown.includes(service.last.prompt.kind === 'completion' ? service.last.prompt.prompt : ''));
     assert.match(shown, /outcome: completed/);
+    assert.match(shown, /line 3; statement being typed: `calc =`/);
   });
 });
 

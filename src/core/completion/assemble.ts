@@ -40,6 +40,8 @@ export interface FusedSnippet {
 
 export interface FusedContext {
   path: string;
+  /** Where the query graph put the cursor: its line, the definitions around it, the statement being typed. */
+  cursor: { line: number; enclosing: string[]; partialStatement: string };
   /** The serialized block that precedes the buffer's code in the prompt. */
   text: string;
   triples: string[];
@@ -139,6 +141,7 @@ export class ContextAssembler {
     timingsMs.serialize = performance.now() - t;
     return {
       path: q.query.path,
+      cursor: { line: q.cursorLine, enclosing: q.enclosing.map((sym) => sym.localId), partialStatement: q.partialStatement },
       text: serialized.text,
       triples: serialized.triples,
       snippets: chosen.map((ch) => ({

@@ -51,14 +51,6 @@ export class CodeWindows {
     this.seenVersion = version;
   }
 
-  /** Synchronous refresh for callers that already hold the text (benchmarks, tests). */
-  refreshNow(): void {
-    if (this.seenVersion === this.graph.version) return;
-    const paths = this.graph.filePaths();
-    this.sync(paths, paths.filter((p) => this.indexed.get(p)?.hash !== this.graph.fileGraph(p)?.hash));
-    this.seenVersion = this.graph.version;
-  }
-
   private sync(paths: string[], changed: string[]): void {
     const live = new Set(paths);
     for (const [path, entry] of this.indexed) {

@@ -65,7 +65,7 @@ export function serializeContext(graph: Graph, chosen: readonly Chosen[], curren
   return { text: `${parts.join('\n')}\n`, triples };
 }
 
-export function uniqueTriples(graph: Graph, chosen: readonly Chosen[]): string[] {
+function uniqueTriples(graph: Graph, chosen: readonly Chosen[]): string[] {
   const seen = new Set<string>();
   for (const ch of chosen) for (const t of ch.candidate.triples) seen.add(tripleText(graph, t));
   return [...seen];

@@ -74,7 +74,7 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
   return chosen;
 }
 
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   let common = 0;
   for (const t of a) if (b.has(t)) common++;

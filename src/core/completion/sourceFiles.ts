@@ -43,8 +43,4 @@ export class SourceFiles {
       if (text !== undefined) this.cache.set(rel, { hash, lines: text.split('\n') });
     }
   }
-
-  forget(rel: string): void {
-    this.cache.delete(rel);
-  }
 }

@@ -24,13 +24,16 @@ export interface StructuralCandidate {
   triples: Triple[];
 }
 
+/** How strongly one link explains a node (the strongest links become its triples). */
 const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
 const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
 
 export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCandidate[] {
   const found = new Map<string, StructuralCandidate>();
+  // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
+  const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
   const add = (id: string, score: number, triple: Triple) => {
-    if (!graph.hasNode(id) || !RETRIEVABLE.has(graph.getNodeAttributes(id).kind) || graph.getNodeAttributes(id).path === q.query.path) return;
+    if (!admissible(id)) return;
     const s = Math.max(0, Math.min(1, score));
     const c = found.get(id);
     if (!c) found.set(id, { id, score: s, triples: [triple] });
@@ -85,13 +88,7 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     // An import says less than a use: it is shown only for names nothing uses yet.
     const used = e.links.filter((l) => l.edge.kind !== 'IMPORTS');
     const links = (used.length > 0 ? used : e.links).sort((a, b) => b.weight - a.weight).slice(0, 2);
-    for (const { edge } of links) {
-      add(id, 0, { source: edge.source, kind: edge.kind, target: edge.target });
-      const c = found.get(id);
-      if (c && !c.triples.some((t) => t.source === edge.source && t.kind === edge.kind)) c.triples.push({ source: edge.source, kind: edge.kind, target: edge.target });
-    }
-    const candidate = found.get(id);
-    if (candidate) candidate.score = Math.min(1, score);
+    if (admissible(id)) found.set(id, { id, score: Math.min(1, score), triples: links.map(({ edge }) => ({ source: edge.source, kind: edge.kind, target: edge.target })) });
   }
 
   // Overridden methods: the enclosing method's namesake in the enclosing class's bases.

@@ -1,7 +1,8 @@
 // Completion in the editor: the inline provider for the indexed languages, the API key in secret
 // storage (`cartograph.setApiKey`) and the transparency command (`cartograph.showLastCompletion`).
 import * as vscode from 'vscode';
-import { CompletionService, describeRecord } from '../../core/completion/service';
+import { CompletionService } from '../../core/completion/service';
+import { describeRecord } from '../../core/completion/transparency';
 import type { Engine } from '../../core/engine';
 import { guard } from '../log';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
