@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { registerCommands } from './commands';
+import { registerCompletion } from './completion';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   context.subscriptions.push(
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
+    registerCompletion(context, (uri) => indexFor(uri)?.engine),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
         for (const f of e.removed) await remove(f);

@@ -269,6 +269,16 @@ export class RepositoryGraph {
     return diff.result();
   }
 
+  /**
+   * Resolves `file` (an unsaved editor buffer) against the repository as it is, without changing the
+   * graph: completion's query graph links the code being written to repository nodes this way.
+   */
+  resolveDetached(file: FileGraph): FileResolution {
+    const world = this.world();
+    const overlay: World = { ...world, file: (path) => (path === file.path ? file : world.file(path)) };
+    return new Resolver(overlay).resolveFile(file.path);
+  }
+
   private world(): World {
     return {
       file: (path) => this.files.get(path),

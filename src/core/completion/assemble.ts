@@ -1,0 +1,161 @@
+// Context assembly for one cursor, as the provider runs it and the benchmark measures it: query graph
+// → structural and lexical-semantic candidates → merge and rerank → MMR under the token budget →
+// fused, serialized context. Each stage is timed for the transparency command.
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import { ParserPool } from '../parse/parser';
+import { CodeWindows, codeTerms } from './codeWindows';
+import { commentPrefix, serializeContext, snippetBlock, tripleText } from './fuse';
+import { packContext, type Candidate, type Chosen } from './pack';
+import { buildQueryGraph, type CursorQuery, type QueryGraph } from './queryGraph';
+import { renderNode, renderWindow } from './snippets';
+import { SourceFiles } from './sourceFiles';
+import { structuralCandidates } from './structural';
+import { estimateTokens } from './tokens';
+
+export interface AssembleOptions {
+  /** Tokens of retrieved context (the buffer's own code is not counted). */
+  budgetTokens: number;
+  /** MMR trade-off: 1 = relevance only, 0 = diversity only. */
+  mmrLambda: number;
+}
+
+export const DEFAULT_ASSEMBLE_OPTIONS: AssembleOptions = { budgetTokens: 2048, mmrLambda: 0.7 };
+
+/** Similar code ranks below graph evidence of the same strength: a window is a guess, an edge is a fact. */
+const SEMANTIC_WEIGHT = 0.4;
+const MAX_GRAPH_CANDIDATES = 60;
+const MAX_WINDOW_CANDIDATES = 10;
+const SEMANTIC_QUERY_TERMS = 12;
+
+export interface FusedSnippet {
+  title: string;
+  origin: 'graph' | 'similar';
+  path: string;
+  relevance: number;
+  tokens: number;
+  /** Node ids whose definition header the snippet shows. */
+  covers: string[];
+  code: string;
+}
+
+export interface FusedContext {
+  path: string;
+  /** Where the query graph put the cursor: its line, the definitions around it, the statement being typed. */
+  cursor: { line: number; enclosing: string[]; partialStatement: string };
+  /** The serialized block that precedes the buffer's code in the prompt. */
+  text: string;
+  triples: string[];
+  snippets: FusedSnippet[];
+  tokens: number;
+  budgetTokens: number;
+  timingsMs: Record<string, number>;
+}
+
+export class ContextAssembler {
+  readonly sources: SourceFiles;
+  readonly windows: CodeWindows;
+
+  constructor(
+    private readonly graph: RepositoryGraph,
+    root: string,
+    private readonly pool = new ParserPool(),
+  ) {
+    this.sources = new SourceFiles(root, graph);
+    this.windows = new CodeWindows(graph, this.sources);
+  }
+
+  async assemble(query: CursorQuery, options: AssembleOptions = DEFAULT_ASSEMBLE_OPTIONS): Promise<FusedContext> {
+    const timingsMs: Record<string, number> = {};
+    let t = performance.now();
+    await this.windows.refresh();
+    timingsMs.windowIndex = performance.now() - t;
+    t = performance.now();
+    const q = await buildQueryGraph(this.pool, this.graph, query);
+    timingsMs.queryGraph = performance.now() - t;
+    return this.fuse(q, options, timingsMs);
+  }
+
+  /** Everything after the query graph; synchronous, so its latency is the CPU work alone. */
+  fuse(q: QueryGraph, options: AssembleOptions, timingsMs: Record<string, number> = {}): FusedContext {
+    const g = this.graph.graph;
+    const language = q.query.language;
+    const nearby = new Set(q.nearby);
+    const focus = new Set(q.nearby.slice(0, 20).map((w) => w.toLowerCase()));
+
+    let t = performance.now();
+    const graphCandidates: Candidate[] = structuralCandidates(g, q)
+      .slice(0, MAX_GRAPH_CANDIDATES)
+      .map((s) => ({
+        key: s.id,
+        path: g.getNodeAttributes(s.id).path,
+        title: `${g.getNodeAttributes(s.id).path}${s.id.includes('#') ? `: ${s.id.slice(s.id.indexOf('#') + 1).replace(/@\d+$/, '')}` : ''}`,
+        origin: 'graph' as const,
+        relevance: s.score,
+        renderings: renderNode(g, this.sources, s.id, nearby),
+        triples: s.triples,
+      }));
+    timingsMs.structural = performance.now() - t;
+
+    t = performance.now();
+    // The specific identifiers nearest the cursor, not the whole 20 lines: BM25 over many common
+    // terms scores most of the repository's windows and costs ten times more for the same top.
+    const windowQuery = this.windows.specificTerms(q.nearby.slice(0, SEMANTIC_QUERY_TERMS)).join(' ');
+    const windows = this.windows.search(windowQuery, MAX_WINDOW_CANDIDATES, q.query.path);
+    const top = windows[0]?.score ?? 1;
+    const windowCandidates: Candidate[] = windows.map((w) => ({
+      key: `${w.path}:${w.startLine}`,
+      path: w.path,
+      title: `${w.path} lines ${w.startLine + 1}-${w.endLine + 1}`,
+      origin: 'similar' as const,
+      relevance: SEMANTIC_WEIGHT * (w.score / top),
+      renderings: [renderWindow(g, this.sources, w.path, w.startLine, w.endLine)],
+      triples: [],
+    }));
+    timingsMs.semantic = performance.now() - t;
+
+    t = performance.now();
+    // Rerank: candidates sharing identifiers with the lines just typed move up.
+    const merged = [...graphCandidates, ...windowCandidates].filter((c) => c.renderings.length > 0 && c.renderings[0].code.trim() !== '');
+    for (const c of merged) {
+      const terms = new Set(codeTerms(c.renderings[0].code));
+      let shared = 0;
+      for (const w of focus) if (terms.has(w)) shared++;
+      c.relevance *= 0.8 + 0.2 * (focus.size === 0 ? 0 : shared / focus.size);
+    }
+    const header = estimateTokens(`${commentPrefix(language)}Repository context for ${q.query.path} (Cartograph)\n${commentPrefix(language)}Graph:\n${commentPrefix(language)}${q.query.path}\n`, language);
+    const tripleLines = new Map(merged.map((c) => [c.key, c.triples.map((tr) => tripleText(g, tr))]));
+    const seenTriples = (chosen: readonly Chosen[]) => new Set(chosen.flatMap((ch) => tripleLines.get(ch.candidate.key)!));
+    const chosen = packContext(merged, {
+      budgetTokens: options.budgetTokens - header,
+      lambda: options.mmrLambda,
+      cost: (candidate, rendering, already) => {
+        const seen = seenTriples(already);
+        const newTriples = tripleLines.get(candidate.key)!.filter((s) => !seen.has(s));
+        return estimateTokens(`${snippetBlock(candidate.title, rendering.code, language)}\n${commentPrefix(language)}\n${newTriples.map((s) => commentPrefix(language) + s).join('\n')}`, language);
+      },
+    });
+    timingsMs.rank = performance.now() - t;
+
+    t = performance.now();
+    const serialized = serializeContext(g, chosen, q.query.path, language);
+    timingsMs.serialize = performance.now() - t;
+    return {
+      path: q.query.path,
+      cursor: { line: q.cursorLine, enclosing: q.enclosing.map((sym) => sym.localId), partialStatement: q.partialStatement },
+      text: serialized.text,
+      triples: serialized.triples,
+      snippets: chosen.map((ch) => ({
+        title: ch.candidate.title,
+        origin: ch.candidate.origin,
+        path: ch.candidate.path,
+        relevance: ch.candidate.relevance,
+        tokens: ch.tokens,
+        covers: ch.rendering.covers,
+        code: ch.rendering.code,
+      })),
+      tokens: estimateTokens(serialized.text, language),
+      budgetTokens: options.budgetTokens,
+      timingsMs,
+    };
+  }
+}

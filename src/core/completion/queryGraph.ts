@@ -1,0 +1,98 @@
+// GRACE phase 1: the graph of the code being written. The editor buffer (unsaved text included) is
+// parsed with the indexer's own extractor and resolved against the repository without touching it,
+// which links the enclosing function and class, the imports and the names in scope to repository
+// nodes. The partial statement at the cursor and the identifiers just before it say what is needed now.
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { GraphEdge, Language } from '../graph/schema';
+import { extractFile } from '../parse/extract';
+import type { FileGraph, SymbolDef } from '../parse/fileGraph';
+import type { ParserPool } from '../parse/parser';
+
+export interface CursorQuery {
+  /** Repository-relative path of the buffer (it need not exist on disk yet). */
+  path: string;
+  language: Language;
+  /** Buffer text before the cursor. */
+  prefix: string;
+  /** Buffer text after the cursor. */
+  suffix: string;
+}
+
+export interface QueryGraph {
+  query: CursorQuery;
+  file: FileGraph;
+  /** Zero-based line of the cursor. */
+  cursorLine: number;
+  /** Definitions around the cursor, innermost first. */
+  enclosing: SymbolDef[];
+  /** Resolved references, imports and inheritance from the buffer into the rest of the repository. */
+  edges: GraphEdge[];
+  /** The current line up to the cursor. */
+  partialStatement: string;
+  /** Identifiers and attribute-chain parts in the lines just before the cursor, nearest first. */
+  nearby: string[];
+}
+
+/** Lines before the cursor whose identifiers say what the next line is about. */
+const NEARBY_LINES = 12;
+
+const KEYWORDS = new Set(
+  ('and as assert async await break class const continue def del elif else except export extends false finally for from ' +
+    'function global if import in is lambda let new none nonlocal not null or pass raise return self super this throw true ' +
+    'try type undefined var while with yield cls void typeof instanceof interface implements public private protected readonly static').split(' '),
+);
+
+export async function buildQueryGraph(pool: ParserPool, graph: RepositoryGraph, query: CursorQuery): Promise<QueryGraph> {
+  const file = await extractFile(pool, query.path, query.language, query.prefix + query.suffix);
+  const prefixLines = query.prefix.split('\n');
+  const cursorLine = prefixLines.length - 1;
+  const resolution = graph.resolveDetached(file);
+  const edges = resolution.edges.filter((e) => !e.target.startsWith(`${query.path}#`) && e.target !== query.path && e.kind !== 'CONTAINS' && e.kind !== 'HAS_METHOD' && e.kind !== 'HAS_FIELD');
+  return {
+    query,
+    file,
+    cursorLine,
+    enclosing: enclosingDefinitions(file, prefixLines, query.language),
+    edges,
+    partialStatement: prefixLines[cursorLine],
+    nearby: nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)),
+  };
+}
+
+/**
+ * Definitions whose body the cursor is in. Python bodies end at their last statement, so a cursor on
+ * a fresh line below still belongs to the definition while no line since is indented at or left of it.
+ */
+function enclosingDefinitions(file: FileGraph, prefixLines: string[], language: Language): SymbolDef[] {
+  const cursorLine = prefixLines.length - 1;
+  const indentOf = (line: string) => line.length - line.trimStart().length;
+  const encloses = (sym: SymbolDef): boolean => {
+    if (sym.kind !== 'Function' && sym.kind !== 'Method' && sym.kind !== 'Class' && sym.kind !== 'Interface') return false;
+    if (sym.range.startLine >= cursorLine) return false;
+    if (cursorLine <= sym.range.endLine) return true;
+    if (language !== 'python') return false;
+    for (let line = sym.range.endLine + 1; line <= cursorLine; line++) {
+      const text = prefixLines[line];
+      const blank = text.trim() === '';
+      if (line === cursorLine && blank) return indentOf(text) > sym.range.startCol;
+      if (!blank && indentOf(text) <= sym.range.startCol) return false;
+    }
+    return true;
+  };
+  return file.symbols.filter(encloses).sort((a, b) => b.range.startLine - a.range.startLine);
+}
+
+function nearbyIdentifiers(lines: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const words = lines[i].replace(/(["'`]).*?\1/g, ' ').match(/[A-Za-z_$][\w$]*/g) ?? [];
+    for (let j = words.length - 1; j >= 0; j--) {
+      const w = words[j];
+      if (w.length < 2 || KEYWORDS.has(w.toLowerCase()) || seen.has(w)) continue;
+      seen.add(w);
+      out.push(w);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+// What a retrieved node looks like in the prompt. Functions show their source when short and their
+// signature plus the first docstring sentence when long; classes and modules show a skeleton of
+// member signatures, so one snippet answers `self.x` / `module.x` for many members at once. Each
+// rendering lists the nodes whose definition header it shows (`covers`), which is what the
+// benchmark's recall counts.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { SourceFiles } from './sourceFiles';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+export interface Rendering {
+  code: string;
+  covers: string[];
+}
+
+/** Definitions up to this many lines are shown whole. */
+const SHORT_DEFINITION_LINES = 12;
+const FULL_MEMBERS = 40;
+const COMPACT_MEMBERS = 10;
+const MINIMAL_MEMBERS = 5;
+
+/** Renderings from richest to most compact: the packer enters each pick in its most compact form and enriches the most relevant while the budget lasts. */
+export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>): Rendering[] {
+  const node = graph.getNodeAttributes(id);
+  const python = node.language === 'python';
+  if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module') {
+    const members = membersOf(graph, id, node.kind === 'Module', nearby);
+    const header = node.kind === 'Module' ? [] : [headerLine(node)];
+    const skeleton = (limit: number, withDoc = true): Rendering => {
+      const shown = members.slice(0, limit).sort((a, b) => (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
+      const indent = node.kind === 'Module' ? '' : '    ';
+      const lines = [...header, ...(withDoc ? docLine(node, indent) : []), ...shown.map((m) => indent + headerLine(m))];
+      if (members.length > shown.length) lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)] };
+    };
+    const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
+    return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
+  }
+  const documented: Rendering = { code: [headerLine(node), ...docLine(node, '    ')].join('\n'), covers: [id] };
+  const signatureOnly: Rendering = { code: headerLine(node), covers: [id] };
+  const compact = documented.code === signatureOnly.code ? [signatureOnly] : [documented, signatureOnly];
+  const r = node.range;
+  const lines = r ? sources.lines(node.path) : undefined;
+  if (!r || !lines || r.endLine - r.startLine + 1 > SHORT_DEFINITION_LINES) return compact;
+  const body = dedent(lines.slice(r.startLine, r.endLine + 1));
+  return [{ code: body.join('\n'), covers: [id] }, ...compact];
+}
+
+/** A code window's text and the definitions whose first line falls in it. */
+export function renderWindow(graph: Graph, sources: SourceFiles, path: string, startLine: number, endLine: number): Rendering {
+  const lines = sources.lines(path) ?? [];
+  const covers = graph.hasNode(path) ? coveredDefinitions(graph, path, startLine, endLine) : [];
+  return { code: lines.slice(startLine, endLine + 1).join('\n'), covers };
+}
+
+/** Definitions of `path` whose first line is in [startLine, endLine] (nested ones included). */
+function coveredDefinitions(graph: Graph, path: string, startLine: number, endLine: number): string[] {
+  const covered: string[] = [];
+  const stack = [path];
+  while (stack.length > 0) {
+    graph.forEachOutEdge(stack.pop()!, (_e, edge) => {
+      if (edge.kind !== 'CONTAINS' && edge.kind !== 'HAS_METHOD' && edge.kind !== 'HAS_FIELD') return;
+      const child = graph.getNodeAttributes(edge.target);
+      if (child.path !== path || !child.range || child.range.startLine > endLine || child.range.endLine < startLine) return;
+      if (child.range.startLine >= startLine) covered.push(edge.target);
+      stack.push(edge.target);
+    });
+  }
+  return covered;
+}
+
+/** The line a definition is known by: its one-line signature (`def add(self, a, b) -> float`). */
+function headerLine(node: GraphNode): string {
+  const full = node.signature || node.name;
+  // Parameter lists past this length are mostly defaults and comments: the model needs the names.
+  const sig = full.length > 120 ? `${full.slice(0, 119)}…` : full;
+  if (node.language !== 'python') return sig.endsWith(';') || sig.endsWith('}') ? sig : `${sig};`;
+  if (node.kind === 'Function' || node.kind === 'Method' || node.kind === 'Class') return `${sig}: ...`;
+  return sig;
+}
+
+function docLine(node: GraphNode, indent: string): string[] {
+  const first = node.doc.split(/\n\s*\n/)[0].replace(/\s+/g, ' ').trim();
+  if (!first) return [];
+  const sentence = first.length > 160 ? `${first.slice(0, 157)}...` : first;
+  return [node.language === 'python' ? `${indent}"""${sentence}"""` : `${indent}/** ${sentence} */`];
+}
+
+function membersOf(graph: Graph, id: string, isModule: boolean, nearby: ReadonlySet<string>): GraphNode[] {
+  const members: GraphNode[] = [];
+  graph.forEachOutEdge(id, (_e, edge) => {
+    const wanted = isModule ? edge.kind === 'CONTAINS' : edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD';
+    if (!wanted) return;
+    const m = graph.getNodeAttributes(edge.target);
+    if (isModule && m.kind === 'Module') return;
+    members.push(m);
+  });
+  // Names just typed first, then public methods, public fields, private members; source order within.
+  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? 2 : 1);
+  return members.sort((a, b) => rank(a) - rank(b) || (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
+}
+
+function dedent(lines: string[]): string[] {
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length);
+  const cut = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(Math.min(cut, l.length - l.trimStart().length)));
+}

@@ -1,0 +1,160 @@
+// GRACE phase 2, structural half: from the query graph's links into the repository, the nodes the
+// cursor most likely needs — the cross-file symbols referenced (nearer the cursor and named in the
+// lines just before it: higher), the classes they belong to and inherit from, the base-class
+// methods the enclosing method overrides, one-hop callees of what is called, and callers of the
+// function being written. Each carries the triples (graph facts) that explain why it was chosen.
+import type { MultiDirectedGraph } from 'graphology';
+import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
+import { symbolId } from '../graph/schema';
+import type { QueryGraph } from './queryGraph';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** A graph fact that links a retrieved node to the code being written; OVERRIDES is derived (same-named method of a base class). */
+export interface Triple {
+  source: string;
+  kind: EdgeKind | 'OVERRIDES';
+  target: string;
+}
+
+export interface StructuralCandidate {
+  id: string;
+  /** In [0, 1]: evidence from several links is combined as a noisy-or. */
+  score: number;
+  triples: Triple[];
+}
+
+/** How strongly one link explains a node (the strongest links become its triples). */
+const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
+const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
+
+export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCandidate[] {
+  const found = new Map<string, StructuralCandidate>();
+  // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
+  const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
+  const add = (id: string, score: number, triple: Triple) => {
+    if (!admissible(id)) return;
+    const s = Math.max(0, Math.min(1, score));
+    const c = found.get(id);
+    if (!c) found.set(id, { id, score: s, triples: [triple] });
+    else {
+      c.score = 1 - (1 - c.score) * (1 - s);
+      // A node linked to the buffer already is explained; second-hop facts about it would only spend budget.
+      if (c.triples.length === 0) c.triples.push(triple);
+    }
+  };
+  const nearbyRank = new Map(q.nearby.map((name, i) => [name, i]));
+  const nearbyBoost = (name: string) => {
+    const rank = nearbyRank.get(name);
+    return rank === undefined ? 0 : 0.3 * (1 - rank / Math.max(1, q.nearby.length));
+  };
+  const enclosingIds = q.enclosing.map((s) => symbolId(q.query.path, s.localId));
+
+  // Seeds: what the buffer imports, inherits and references, scored per target from all its links.
+  interface Evidence {
+    imported: boolean;
+    usedBefore: number;
+    usedAfter: number;
+    inEnclosing: number;
+    nearest: number;
+    links: Array<{ edge: GraphEdge; weight: number }>;
+  }
+  const evidence = new Map<string, Evidence>();
+  for (const edge of q.edges) {
+    const weight = SEED_WEIGHT[edge.kind];
+    if (weight === undefined || !graph.hasNode(edge.target)) continue;
+    let e = evidence.get(edge.target);
+    if (!e) evidence.set(edge.target, (e = { imported: false, usedBefore: 0, usedAfter: 0, inEnclosing: 0, nearest: Infinity, links: [] }));
+    const depth = enclosingIds.indexOf(edge.source);
+    const inEnclosing = depth < 0 ? 0 : depth === 0 ? 1 : 0.6;
+    if (edge.kind === 'IMPORTS') e.imported = true;
+    else if (edge.line > q.cursorLine) e.usedAfter++;
+    else e.usedBefore++;
+    e.inEnclosing = Math.max(e.inEnclosing, inEnclosing);
+    if (edge.line >= 0 && edge.line <= q.cursorLine) e.nearest = Math.min(e.nearest, q.cursorLine - edge.line);
+    e.links.push({ edge, weight: weight + inEnclosing });
+  }
+  for (const [id, e] of evidence) {
+    const name = graph.getNodeAttributes(id).name;
+    let score = 0.4;
+    score += 0.25 * e.inEnclosing;
+    score += nearbyBoost(name);
+    // An import nothing has used yet was written for the code still to come.
+    if (e.imported && e.usedBefore === 0) score += 0.2;
+    if (e.usedAfter > 0) score += 0.1;
+    if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
+    score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
+    // The two strongest links explain the choice; more would spend the budget on repetition.
+    // An import says less than a use: it is shown only for names nothing uses yet.
+    const used = e.links.filter((l) => l.edge.kind !== 'IMPORTS');
+    const links = (used.length > 0 ? used : e.links).sort((a, b) => b.weight - a.weight).slice(0, 2);
+    if (admissible(id)) found.set(id, { id, score: Math.min(1, score), triples: links.map(({ edge }) => ({ source: edge.source, kind: edge.kind, target: edge.target })) });
+  }
+
+  // Overridden methods: the enclosing method's namesake in the enclosing class's bases.
+  const method = q.enclosing.find((s) => s.kind === 'Method');
+  const cls = q.enclosing.find((s) => s.kind === 'Class' || s.kind === 'Interface');
+  if (method && cls) {
+    const clsId = symbolId(q.query.path, cls.localId);
+    const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
+    for (const overridden of findInHierarchy(graph, bases, method.name)) {
+      add(overridden, 0.95, { source: symbolId(q.query.path, method.localId), kind: 'OVERRIDES', target: overridden });
+    }
+  }
+
+  // One hop out from the seeds: owners and bases of classes, callees of functions.
+  for (const seed of [...found.values()]) {
+    const node = graph.getNodeAttributes(seed.id);
+    graph.forEachOutEdge(seed.id, (_e, edge) => {
+      if (edge.target === seed.id) return;
+      if (edge.kind === 'INHERITS') add(edge.target, seed.score * 0.5, { source: seed.id, kind: 'INHERITS', target: edge.target });
+      else if (edge.kind === 'CALLS' && (node.kind === 'Function' || node.kind === 'Method')) add(edge.target, seed.score * 0.25, { source: seed.id, kind: 'CALLS', target: edge.target });
+    });
+    // A module imported as a namespace (`from . import typing as ft`): its public names are what `ft.` completes to.
+    if (node.kind === 'Module') {
+      graph.forEachOutEdge(seed.id, (_e, edge) => {
+        if (edge.kind === 'CONTAINS' && !graph.getNodeAttributes(edge.target).name.startsWith('_')) add(edge.target, seed.score * 0.6, { source: seed.id, kind: 'CONTAINS', target: edge.target });
+      });
+    }
+    if (node.kind === 'Method' || node.kind === 'Field') {
+      graph.forEachInEdge(seed.id, (_e, edge) => {
+        if (edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD') add(edge.source, seed.score * 0.5, { source: edge.source, kind: edge.kind, target: seed.id });
+      });
+    }
+  }
+
+  // Callers of the function being written (it exists in the graph when the file is indexed).
+  const fn = q.enclosing.find((s) => s.kind === 'Function' || s.kind === 'Method');
+  if (fn) {
+    const fnId = symbolId(q.query.path, fn.localId);
+    if (graph.hasNode(fnId)) {
+      graph.forEachInEdge(fnId, (_e, edge) => {
+        if (edge.kind === 'CALLS') add(edge.source, 0.3, { source: edge.source, kind: 'CALLS', target: fnId });
+      });
+    }
+  }
+  return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/** Methods named `name` in `classes` or their ancestors (nearest first, each class once). */
+function findInHierarchy(graph: Graph, classes: string[], name: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let level = classes.filter((c) => graph.hasNode(c));
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const c of level) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      let hit: string | undefined;
+      graph.forEachOutEdge(c, (_e, edge) => {
+        if (edge.kind === 'HAS_METHOD' && !hit && graph.getNodeAttributes(edge.target).name === name) hit = edge.target;
+        if (edge.kind === 'INHERITS') next.push(edge.target);
+      });
+      if (hit) out.push(hit);
+    }
+    if (out.length > 0) return out;
+    level = next;
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+// Any OpenAI-compatible server (OpenAI, Ollama, llama.cpp server, vLLM, LM Studio) through the
+// `openai` package: streamed completions and chat with a timeout, cancellation through an
+// AbortSignal (the HTTP request is aborted, not just ignored), and early stop once a stop
+// sequence shows up in the stream (servers that cap the number of stops get the rest enforced here).
+import OpenAI from 'openai';
+import { cutAtStop } from '../completion/postprocess';
+import type { BuiltPrompt } from '../completion/prompt';
+
+export interface LlmClientOptions {
+  baseURL: string;
+  /** Sent as a bearer token; local servers need none. */
+  apiKey?: string;
+  timeoutMs: number;
+}
+
+export interface Generation {
+  text: string;
+  /** The endpoint used: `completions` (raw FIM) or `chat`. */
+  via: 'completions' | 'chat';
+}
+
+/** OpenAI accepts at most four stop sequences; the others are applied to the stream here. */
+const SERVER_STOPS = 4;
+
+export class LlmClient {
+  private readonly openai: OpenAI;
+
+  constructor(readonly options: LlmClientOptions) {
+    this.openai = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey || 'none', timeout: options.timeoutMs, maxRetries: 0 });
+  }
+
+  async firstModel(signal?: AbortSignal): Promise<string | undefined> {
+    const page = await this.openai.models.list({ signal, timeout: this.options.timeoutMs });
+    return page.data[0]?.id;
+  }
+
+  async generate(prompt: BuiltPrompt, model: string, signal?: AbortSignal): Promise<Generation> {
+    const request = { signal, timeout: this.options.timeoutMs };
+    if (prompt.kind === 'completion') {
+      const serverStops = prompt.stop.slice(0, SERVER_STOPS);
+      const stream = await this.openai.completions.create(
+        { model, prompt: prompt.prompt, max_tokens: prompt.maxTokens, temperature: 0.2, stream: true, ...(serverStops.length > 0 ? { stop: serverStops } : {}) },
+        request,
+      );
+      return { text: await collect(stream, (chunk) => chunk.choices[0]?.text ?? '', prompt.stop, () => stream.controller.abort()), via: 'completions' };
+    }
+    // No server-side stops for chat: a reply may open with a markdown fence line that a `\n` stop would end on.
+    const stream = await this.openai.chat.completions.create({ model, messages: prompt.messages, max_tokens: prompt.maxTokens, temperature: 0.2, stream: true }, request);
+    return { text: await collect(stream, (chunk) => chunk.choices[0]?.delta?.content ?? '', prompt.stop, () => stream.controller.abort()), via: 'chat' };
+  }
+}
+
+async function collect<T>(stream: AsyncIterable<T>, textOf: (chunk: T) => string, stops: readonly string[], stop: () => void): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += textOf(chunk);
+    const cut = cutAtStop(stripOpeningFence(text), stops);
+    if (cut.stopped) {
+      stop();
+      return cut.text;
+    }
+  }
+  return stripOpeningFence(text);
+}
+
+/** A chat model's reply may open with a markdown fence line (```python); the code starts after it. */
+function stripOpeningFence(text: string): string {
+  return text.replace(/^\s*```[\w-]*\n/, '');
+}
+
+/** The server has no such endpoint (a chat-only server asked for raw completions). */
+export function isMissingEndpoint(err: unknown): boolean {
+  return err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405 || err.status === 501);
+}
+
+export function isAbort(err: unknown): boolean {
+  return err instanceof OpenAI.APIUserAbortError || (err instanceof Error && err.name === 'AbortError');
+}

@@ -1,0 +1,46 @@
+// Completion in the editor: the inline provider for the indexed languages, the API key in secret
+// storage (`cartograph.setApiKey`) and the transparency command (`cartograph.showLastCompletion`).
+import * as vscode from 'vscode';
+import { CompletionService } from '../../core/completion/service';
+import { describeRecord } from '../../core/completion/transparency';
+import type { Engine } from '../../core/engine';
+import { guard } from '../log';
+import { GraphCompletionProvider, LANGUAGES } from './provider';
+
+const API_KEY = 'cartograph.llm.apiKey';
+
+export function registerCompletion(context: vscode.ExtensionContext, engineFor: (uri: vscode.Uri) => Engine | undefined): vscode.Disposable {
+  const service = new CompletionService();
+  const provider = new GraphCompletionProvider(service, engineFor, () => context.secrets.get(API_KEY));
+  const selector = Object.keys(LANGUAGES).map((language) => ({ language, scheme: 'file' }));
+  return vscode.Disposable.from(
+    provider,
+    vscode.languages.registerInlineCompletionItemProvider(selector, provider),
+    vscode.commands.registerCommand('cartograph.setApiKey', () =>
+      guard('Set API Key', async () => {
+        const value = await vscode.window.showInputBox({
+          title: 'Cartograph: API key for the completion endpoint',
+          prompt: 'Stored in VS Code secret storage, sent only to cartograph.llm.endpoint. Leave empty to remove the key.',
+          password: true,
+          ignoreFocusOut: true,
+        });
+        if (value === undefined) return;
+        if (value.trim() === '') await context.secrets.delete(API_KEY);
+        else await context.secrets.store(API_KEY, value.trim());
+        vscode.window.setStatusBarMessage(value.trim() ? 'Cartograph: API key stored' : 'Cartograph: API key removed', 3000);
+      }),
+    ),
+    vscode.commands.registerCommand('cartograph.showLastCompletion', () =>
+      guard('Show Last Completion', async () => {
+        const record = service.last;
+        if (!record) {
+          void vscode.window.showInformationMessage('Cartograph has not sent a completion request yet (is cartograph.llm.endpoint set?).');
+          return undefined;
+        }
+        const document = await vscode.workspace.openTextDocument({ content: describeRecord(record), language: 'markdown' });
+        await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+        return record;
+      }),
+    ),
+  );
+}

@@ -1,0 +1,64 @@
+// The pieces of retrieval on their own: the window index follows the graph file by file, MMR trades
+// relevance for diversity as λ says, and the budget is never exceeded.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CodeWindows } from '../../src/core/completion/codeWindows';
+import { packContext, type Candidate } from '../../src/core/completion/pack';
+import { SourceFiles } from '../../src/core/completion/sourceFiles';
+import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { FIXTURES, parse, readTree } from './helpers';
+
+const candidate = (key: string, relevance: number, code: string): Candidate => ({
+  key, path: `${key}.py`, title: key, origin: 'similar', relevance, renderings: [{ code, covers: [key] }], triples: [],
+});
+
+describe('completion retrieval pieces', () => {
+  it('MMR: λ = 1 takes the near-duplicate of the best pick, a lower λ takes the different snippet', () => {
+    const a = candidate('a', 1, 'def load_config(path): return read_yaml(path)');
+    const b = candidate('b', 0.95, 'def load_config(path): return read_yaml(path)  # again');
+    const c = candidate('c', 0.6, 'class SessionStore: def get(self, key): ...');
+    const cost = () => 10;
+    assert.deepEqual(packContext([a, b, c], { budgetTokens: 20, lambda: 1, cost }).map((x) => x.candidate.key), ['a', 'b']);
+    assert.deepEqual(packContext([a, b, c], { budgetTokens: 20, lambda: 0.5, cost }).map((x) => x.candidate.key), ['a', 'c']);
+  });
+
+  it('packing never exceeds the budget and upgrades the most relevant pick when room is left', () => {
+    const rich: Candidate = { ...candidate('r', 1, 'x'), renderings: [{ code: 'full body', covers: ['r'] }, { code: 'sig', covers: ['r'] }] };
+    const other = candidate('o', 0.5, 'y');
+    const cost = (_c: Candidate, r: { code: string }) => (r.code === 'full body' ? 30 : 10);
+    const roomy = packContext([rich, other], { budgetTokens: 40, lambda: 0.7, cost });
+    assert.equal(roomy.find((x) => x.candidate.key === 'r')!.rendering.code, 'full body');
+    const tight = packContext([rich, other], { budgetTokens: 25, lambda: 0.7, cost });
+    assert.deepEqual(tight.map((x) => [x.candidate.key, x.rendering.code]), [['r', 'sig'], ['o', 'y']]);
+    assert.ok(tight.reduce((n, x) => n + x.tokens, 0) <= 25);
+  });
+
+  it('the window index follows the graph: an edited file is re-windowed, a removed file disappears', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-windows-'));
+    try {
+      for (const [rel, text] of readTree(path.join(FIXTURES, 'ranger-py'))) fs.writeFileSync(path.join(dir, rel), text);
+      const graph = new RepositoryGraph('repo');
+      graph.apply({ upsert: await Promise.all([...readTree(dir)].map(([p, t]) => parse(p, t))) });
+      const windows = new CodeWindows(graph, new SourceFiles(dir, graph));
+      await windows.refresh();
+      assert.equal(windows.search('multiply', 5)[0]?.path, 'base.py');
+      assert.deepEqual(windows.search('zeppelin_factor', 5), []);
+
+      const edited = `${fs.readFileSync(path.join(dir, 'base.py'), 'utf8')}\n\ndef zeppelin_factor():\n    return 7\n`;
+      fs.writeFileSync(path.join(dir, 'base.py'), edited);
+      graph.apply({ upsert: [await parse('base.py', edited)] });
+      await windows.refresh();
+      assert.equal(windows.search('zeppelin_factor', 5)[0]?.path, 'base.py');
+      assert.equal(windows.search('zeppelin_factor', 5, 'base.py').length, 0, 'the excluded file (the one being written) is left out');
+
+      graph.apply({ remove: ['base.py'] });
+      await windows.refresh();
+      assert.deepEqual(windows.search('zeppelin_factor multiply', 5).map((w) => w.path).filter((p) => p === 'base.py'), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
