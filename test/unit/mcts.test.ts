@@ -220,7 +220,7 @@ test('the time budget holds inside a large expansion: cross-encoder batches stop
   add('dir:.', 'Folder');
   for (let i = 0; i < 200; i++) {
     add(`m${i}.py`, 'Module');
-    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1 });
+    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1, owner: "" });
   }
   const batches: number[] = [];
   const result = await mctsSearch(graph, 'q', {
