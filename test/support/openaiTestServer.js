@@ -26,7 +26,7 @@ class OpenAiTestServer {
     return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${this.server.address().port}/v1`)));
   }
 
-  /** Answers for the requests from now on, in order; the last one repeats. */
+  /** Answers for the requests from now on, in order; the last one repeats. An answer may be a function of the request body. */
   script(...answers) {
     this.answers = answers;
     this.scriptStart = this.requests.length;
@@ -81,7 +81,8 @@ class OpenAiTestServer {
         this.waiters.splice(this.waiters.indexOf(w), 1);
         w.resolve(this.requests[w.seen]);
       }
-      const answer = this.answers[Math.min(this.requests.length - 1 - (this.scriptStart || 0), this.answers.length - 1)] ?? { text: '' };
+      const scripted = this.answers[Math.min(this.requests.length - 1 - (this.scriptStart || 0), this.answers.length - 1)] ?? { text: '' };
+      const answer = typeof scripted === 'function' ? scripted(body) : scripted;
       if (answer.stall) return; // never answers: the client must time out or abort
       if (answer.status) {
         record.finished = true;

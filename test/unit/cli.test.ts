@@ -85,18 +85,23 @@ test('query answers names, structural questions and prose, saying how it routed 
 });
 
 test('describe writes descriptions through a chat endpoint, and query finds code by them', async () => {
-  const { startFakeChatServer } = await import('./fakeChatServer');
-  const server = await startFakeChatServer((prompt) => (prompt.startsWith('Method extended.Scientific.divide') ? 'Performs quotient computation via reciprocal scaling.' : 'Does its job.'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { OpenAiTestServer } = require('../support/openaiTestServer.js');
+  const server = new OpenAiTestServer();
+  const baseURL = await server.listen();
+  server.script((body: { messages: { content: string }[] }) => ({ text: body.messages.at(-1)!.content.startsWith('Method extended.Scientific.divide') ? 'Performs quotient computation via reciprocal scaling.' : 'Does its job.' }));
+  const chats = () => server.requests.filter((r: { path: string }) => r.path.endsWith('/chat/completions'));
   try {
     const run = (args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { cwd: root, env: { ...process.env, CARTOGRAPH_API_KEY: 'sk-test-secret' } });
     assert.doesNotMatch(cartograph(['query', 'quotient reciprocal scaling']).stdout, /divide/);
-    const described = await run(['describe', '--endpoint', server.baseURL, '--model', 'tiny']);
+    const described = await run(['describe', '--endpoint', baseURL, '--model', 'tiny']);
     assert.match(described.stdout, /Described 8 \(0 already described, 0 failed\)/);
     assert.doesNotMatch(described.stdout + described.stderr, /sk-test-secret/, 'the key is never printed');
-    assert.equal(server.requests.length, 8);
+    assert.equal(chats().length, 8);
+    assert.equal(chats()[0].headers.authorization, 'Bearer sk-test-secret', 'the key from the environment reaches the endpoint');
     const found = cartograph(['query', 'quotient reciprocal scaling']);
     assert.match(found.stdout.split('\n')[1], /Scientific\.divide/);
-    const again = await run(['describe', '--endpoint', server.baseURL, '--model', 'tiny']);
+    const again = await run(['describe', '--endpoint', baseURL, '--model', 'tiny']);
     assert.match(again.stdout, /Described 0 \(8 already described/);
     assert.equal(cartograph(['describe']).code, 2, 'endpoint and model are required');
   } finally {

@@ -13,23 +13,27 @@ import { chatDescriber } from '../../src/core/lifting/chatDescriber';
 import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
 import { liftGraph } from '../../src/core/lifting/lifter';
 import { sourceReader } from '../../src/core/lifting/source';
-import { startFakeChatServer, type ChatRequest, type FakeChatServer } from './fakeChatServer';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { OpenAiTestServer } = require('../support/openaiTestServer.js');
 
-let server: FakeChatServer;
+let server: InstanceType<typeof OpenAiTestServer>;
 let baseURL: string;
-let requests: ChatRequest[];
+/** The chat requests the model saw, in order. */
+type Chat = { model: string; messages: { role: string; content: string }[] };
+const chats = (): Chat[] => (server.requests as { path: string; body: Chat }[]).filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body);
 
 /** The scripted model: says what each node is for, in words its code never uses. */
-function scriptedAnswer(prompt: string): string {
-  const subject = /^\w+ (\S+) in /.exec(prompt)?.[1] ?? '?';
-  if (subject.endsWith('Scientific.divide')) return '"Performs **quotient** computation via reciprocal scaling."';
-  return `Purpose of ${subject}.`;
+function scriptedAnswer(body: { messages: { content: string }[] }): { text: string } {
+  const subject = /^\w+ (\S+) in /.exec(body.messages.at(-1)!.content)?.[1] ?? '?';
+  if (subject.endsWith('Scientific.divide')) return { text: '"Performs **quotient** computation via reciprocal scaling."' };
+  return { text: `Purpose of ${subject}.` };
 }
 
 before(async () => {
-  server = await startFakeChatServer(scriptedAnswer);
-  ({ baseURL, requests } = server);
+  server = new OpenAiTestServer();
+  baseURL = await server.listen();
+  server.script(scriptedAnswer);
 });
 after(() => server.close());
 
@@ -42,10 +46,11 @@ test('lifting describes members before their class, caches by content hash, and 
   const searcher = createSearcher({ graph }, { descriptions: cache });
   assert.equal((await searcher.search('quotient reciprocal scaling', 3)).hits.length, 0, 'no code says "quotient" before lifting');
 
-  requests.length = 0;
+  server.requests.length = 0;
   const described: string[] = [];
   const report = await liftGraph(graph.graph, describer, cache, { sourceOf: sourceReader(dir), onDescribed: (ids) => described.push(...ids) });
   assert.deepEqual(report, { described: 8, cached: 0, failed: 0 });
+  const requests = chats();
   const subjects = requests.map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]);
   assert.ok(subjects.indexOf('extended.Scientific.divide') < subjects.indexOf('extended.Scientific'), `members first: ${subjects}`);
   assert.ok(subjects.indexOf('base.Calculator.add') < subjects.indexOf('base.Calculator'));
@@ -62,13 +67,13 @@ test('lifting describes members before their class, caches by content hash, and 
   // Saved, reopened: nothing is described twice; an edited function alone goes back to the model.
   const reopened = await DescriptionCache.open(file);
   assert.equal(reopened.get(graph.graph.getNodeAttribute('extended.py#Scientific.divide', 'hash')), 'Performs quotient computation via reciprocal scaling.');
-  requests.length = 0;
+  server.requests.length = 0;
   assert.deepEqual(await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) }), { described: 0, cached: 8, failed: 0 });
-  assert.equal(requests.length, 0);
+  assert.equal(chats().length, 0);
   const base = readTree(dir).get('base.py')!.replace('return round(value, precision)', 'return round(value, precision + 1)');
   graph.apply({ upsert: [await parse('base.py', base)] });
   await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) });
-  assert.deepEqual(requests.map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]), ['base.format_result']);
+  assert.deepEqual(chats().map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]), ['base.format_result']);
 });
 
 test('an unreachable endpoint ends the run after a few failures, with the reason, and never throws', async () => {

@@ -1,10 +1,11 @@
-// The Describer over an OpenAI-compatible chat endpoint (OpenAI, Ollama, llama.cpp server, vLLM,
-// LM Studio) through the `openai` package. Only used when the user configured an endpoint.
-import OpenAI from 'openai';
+// The Describer over the configured OpenAI-compatible endpoint (the same client completion uses).
+// Only used when the user configured an endpoint.
+import { LlmClient } from '../llm/client';
 import type { Describer } from './lifter';
 
 export interface ChatEndpoint {
   baseURL: string;
+  /** Empty: the first model the server lists. */
   model: string;
   apiKey?: string;
   /** Per request; a slow local model answering a short prompt should still fit. Default 30 s. */
@@ -12,23 +13,25 @@ export interface ChatEndpoint {
 }
 
 export function chatDescriber(endpoint: ChatEndpoint): Describer {
-  // Local servers accept any key; the client insists on one.
-  const client = new OpenAI({ baseURL: endpoint.baseURL, apiKey: endpoint.apiKey || 'not-needed', timeout: endpoint.timeoutMs ?? 30_000, maxRetries: 0 });
+  const client = new LlmClient({ baseURL: endpoint.baseURL, apiKey: endpoint.apiKey, timeoutMs: endpoint.timeoutMs ?? 30_000 });
+  let model: Promise<string> | undefined;
+  const modelName = (signal?: AbortSignal) =>
+    (model ??= endpoint.model
+      ? Promise.resolve(endpoint.model)
+      : client.firstModel(signal).then((id) => {
+          if (!id) throw new Error(`${endpoint.baseURL} lists no model; set one`);
+          return id;
+        })).catch((err) => {
+      model = undefined;
+      throw err;
+    });
   return {
     async describe(system, prompt, signal) {
-      const response = await client.chat.completions.create(
-        {
-          model: endpoint.model,
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: prompt },
-          ],
-          max_tokens: 80,
-          temperature: 0,
-        },
-        { signal },
-      );
-      return response.choices[0]?.message?.content ?? '';
+      const messages: Array<{ role: 'system' | 'user'; content: string }> = [
+        { role: 'system', content: system },
+        { role: 'user', content: prompt },
+      ];
+      return (await client.generate({ kind: 'chat', messages, stop: ['\n\n'], maxTokens: 80 }, await modelName(signal), signal)).text;
     },
   };
 }
