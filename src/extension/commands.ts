@@ -5,6 +5,7 @@ import { describeNode, type NodeDescription } from '../cli/show';
 import type { Engine } from '../core/engine';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
+import type { SearchService } from './searchService';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_SCHEME = 'cartograph-status';
@@ -13,6 +14,7 @@ export interface CommandHost {
   indexes(): readonly WorkspaceIndex[];
   indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
   reindexAll(): Promise<void>;
+  search: SearchService;
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable {
@@ -42,7 +44,7 @@ class StatusDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promise<string> {
+export async function statusMarkdown(indexes: readonly WorkspaceIndex[], search: SearchService): Promise<string> {
   const out: string[] = ['# Cartograph index status', ''];
   if (indexes.length === 0) out.push('No workspace folder is open.');
   for (const index of indexes) {
@@ -57,6 +59,7 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
     out.push(
       `- Files: ${stats.files} (${stats.lines} lines, ${stats.syntaxErrorFiles} with syntax errors)`,
       `- Store: ${stats.store.dir ?? 'memory only'} — ${stats.store.status}${stats.store.error ? ` (${stats.store.error})` : ''}, ${(size / 1048576).toFixed(1)} MB on disk`,
+      `- Search: ${search.modelStatus(index)}`,
       `- Internal imports resolved: ${stats.imports.resolved}/${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%); unresolved references: ${stats.unresolvedReferences}`,
       '',
       '| Node kind | Count |',
@@ -81,7 +84,7 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
 }
 
 async function showStatus(host: CommandHost, docs: StatusDocuments): Promise<string> {
-  const text = await statusMarkdown(host.indexes());
+  const text = await statusMarkdown(host.indexes(), host.search);
   log().info(`index status:\n${text}`);
   docs.set(text);
   const document = await vscode.workspace.openTextDocument(docs.uri);

@@ -4,7 +4,9 @@
 import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { registerCommands } from './commands';
-import { registerCompletion } from './completion';
+import { API_KEY, registerCompletion } from './completion';
+import { Lifting } from './lifting';
+import { SearchService } from './searchService';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -37,6 +39,9 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   const updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   context.subscriptions.push(status, stateEmitter, updateEmitter);
   const refresh = () => status.update([...indexes.values()]);
+  const search = new SearchService();
+  const lifting = new Lifting(search, () => context.secrets.get(API_KEY));
+  context.subscriptions.push(lifting);
 
   const indexFor = (uri: vscode.Uri): WorkspaceIndex | undefined => {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
@@ -49,14 +54,19 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     index.onDidChangeState((i) => {
       refresh();
       stateEmitter.fire(i);
+      if (i.state.kind === 'ready') lifting.schedule(i, 2_000);
     });
-    index.onDidUpdate((i) => updateEmitter.fire(i));
+    index.onDidUpdate((i) => {
+      updateEmitter.fire(i);
+      lifting.schedule(i);
+    });
     void index.start();
   };
   const remove = async (folder: vscode.WorkspaceFolder) => {
     const index = indexes.get(folder.uri.toString());
     if (!index) return;
     indexes.delete(folder.uri.toString());
+    lifting.forget(index);
     refresh();
     await index.dispose();
   };
@@ -69,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   };
 
   context.subscriptions.push(
-    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
+    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll, search }),
     watchWorkspace(indexFor),
     registerCompletion(context, (uri) => indexFor(uri)?.engine),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
@@ -80,6 +90,9 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      for (const i of indexes.values()) {
+        if (e.affectsConfiguration('cartograph.lifting', i.folder.uri) || e.affectsConfiguration('cartograph.llm', i.folder.uri)) lifting.schedule(i, 2_000);
+      }
       const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
       for (const i of affected) {
         log().info(`[${i.folder.name}] exclusion settings changed: reindexing`);

@@ -2,8 +2,6 @@
 // folder (names, structural questions, plain English), previews the active result and reveals it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Engine } from '../core/engine';
-import { createSearcher, type Searcher } from '../core/search';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commands';
 import { log } from './log';
@@ -15,17 +13,14 @@ export interface FoundItem extends vscode.QuickPickItem {
   line?: number;
 }
 
-const searchers = new WeakMap<Engine, Searcher>();
-
 /** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
 export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
   const results: SearchResult[] = [];
   const items: FoundItem[] = [];
   for (const index of host.indexes()) {
     const engine = index.engine;
-    if (!engine) continue;
-    let searcher = searchers.get(engine);
-    if (!searcher) searchers.set(engine, (searcher = createSearcher(engine)));
+    const searcher = host.search.searcherFor(index);
+    if (!engine || !searcher) continue;
     // From the active editor when it is in this folder: shared names resolve near the code being read.
     const active = vscode.window.activeTextEditor?.document.uri;
     const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;

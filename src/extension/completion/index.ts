@@ -7,7 +7,8 @@ import type { Engine } from '../../core/engine';
 import { guard } from '../log';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
 
-const API_KEY = 'cartograph.llm.apiKey';
+/** The secret-storage key of the endpoint's API key (completion and lifting use the same endpoint). */
+export const API_KEY = 'cartograph.llm.apiKey';
 
 export function registerCompletion(context: vscode.ExtensionContext, engineFor: (uri: vscode.Uri) => Engine | undefined): vscode.Disposable {
   const service = new CompletionService();
