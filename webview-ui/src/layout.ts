@@ -9,6 +9,7 @@ export class BurstLayout {
   private layout: FA2Layout | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private onSettled: (() => void) | undefined;
+  private waiting: Array<() => void> = [];
 
   constructor(private readonly graph: MultiDirectedGraph) {}
 
@@ -32,6 +33,12 @@ export class BurstLayout {
     this.run(Math.min(2000, 600 + moving.size * 4), onSettled);
   }
 
+  /** Runs `fn` once the current burst is over (at once when none runs). */
+  whenSettled(fn: () => void): void {
+    if (this.running) this.waiting.push(fn);
+    else fn();
+  }
+
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -40,6 +47,9 @@ export class BurstLayout {
     const settled = this.onSettled;
     this.onSettled = undefined;
     settled?.();
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const fn of waiting) fn();
   }
 
   private run(ms: number, onSettled?: () => void): void {

@@ -141,8 +141,12 @@ function select(id: string | undefined, centre = false): void {
   toggle.textContent = view.expanded ? 'Collapse' : 'Expand';
   $<HTMLButtonElement>('reveal').hidden = !view.path;
   if (centre) {
-    const at = renderer.getNodeDisplayData(selected);
-    if (at) void renderer.getCamera().animate({ x: at.x, y: at.y, ratio: Math.min(renderer.getCamera().ratio, 0.5) }, { duration: 300 });
+    // a node that just appeared is still finding its place: centre on where it ends up
+    const id = selected;
+    layout.whenSettled(() => {
+      const at = id === selected ? renderer.getNodeDisplayData(id) : undefined;
+      if (at) void renderer.getCamera().animate({ x: at.x, y: at.y, ratio: Math.min(renderer.getCamera().ratio, 0.5) }, { duration: 300 });
+    });
   }
   renderer.refresh({ skipIndexation: true });
 }
@@ -355,9 +359,13 @@ paintLegend(palette);
   selected: () => selected,
   isShown: (id: string) => graph.hasNode(id) && !renderer.getNodeDisplayData(id)?.hidden,
   isEdgeShown: (id: string) => graph.hasEdge(id) && !renderer.getEdgeDisplayData(id)?.hidden,
-  viewportPosition: (id: string) => {
+  /** Where a node is drawn, in page coordinates (what a mouse click needs). */
+  pagePosition: (id: string) => {
     const d = renderer.getNodeDisplayData(id);
-    return d ? renderer.framedGraphToViewport(d) : undefined;
+    if (!d) return undefined;
+    const p = renderer.framedGraphToViewport(d);
+    const box = $('graph').getBoundingClientRect();
+    return { x: box.left + p.x, y: box.top + p.y };
   },
   edgeKinds: (): EdgeKind[] => [...new Set(graph.mapEdges((_, a) => (a.view as ViewEdge).kind))],
   nodeKinds: (): ViewNodeKind[] => [...new Set(graph.mapNodes((_, a) => (a.view as ViewNode).kind))],
