@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { registerCommands } from './commands';
+import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -23,6 +24,8 @@ export interface CartographApi {
   /** Fires after a save or a watcher batch reached a folder's graph. */
   onDidUpdate: vscode.Event<WorkspaceIndex>;
   reindex(): Promise<void>;
+  /** The graph explorer panel (open it, watch it). */
+  explorer: ExplorerHandle;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -67,7 +70,9 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     await Promise.all([...indexes.values()].map((i) => i.idle()));
   };
 
+  const explorer = registerExplorer({ indexes: () => [...indexes.values()], indexFor }, context.extensionUri);
   context.subscriptions.push(
+    explorer,
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
@@ -104,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     onDidChangeState: stateEmitter.event,
     onDidUpdate: updateEmitter.event,
     reindex: reindexAll,
+    explorer,
   };
 }
 
