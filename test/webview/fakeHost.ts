@@ -47,6 +47,8 @@ function applyToGraph(diff: GraphDiff): void {
   sent,
   received,
   graphNode: (id: string) => (graph.hasNode(id) ? graph.getNodeAttributes(id) : undefined),
+  /** Plays the webview's part (the benchmark expands many nodes without clicking each). */
+  act: (message: WebviewMessage) => session.handle(message),
   applyUpdate() {
     if (!data.update) throw new Error('this fixture has no update');
     applyToGraph(data.update);

@@ -24,8 +24,6 @@ export interface PageInfo {
 }
 
 export async function makePage(folder: string, outDir: string, options: { edit?: boolean; cap?: number } = {}): Promise<PageInfo> {
-  const webview = path.join(repo, 'dist/webview');
-  if (!fs.existsSync(path.join(webview, 'explorer.js'))) throw new Error('dist/webview is missing: run npm run build first');
   // index a copy: the edit must not touch the source folder, and no store is written into it
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-webview-src-'));
   const root = path.join(tmp, path.basename(folder));
@@ -43,17 +41,24 @@ export async function makePage(folder: string, outDir: string, options: { edit?:
       if (edited.split(EDIT.renamed[1]).length !== 3) throw new Error(`the edit did not apply to ${EDIT.file}`);
       data.update = await engine.updateFile(file, edited);
     }
-    fs.mkdirSync(outDir, { recursive: true });
-    for (const f of fs.readdirSync(webview)) fs.copyFileSync(path.join(webview, f), path.join(outDir, f));
-    fs.writeFileSync(path.join(outDir, 'fixture-data.js'), `window.fixtureData = ${JSON.stringify(data)};\n`);
-    await build({ entryPoints: [path.join(__dirname, 'fakeHost.ts')], outfile: path.join(outDir, 'fake-host.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'warning' });
-    const html = explorerPage({ nonce: 'webviewtestnonce', cspSource: "'self'", styleUri: 'explorer-style.css', scriptUris: ['fixture-data.js', 'fake-host.js', 'explorer.js'] });
-    fs.writeFileSync(path.join(outDir, 'index.html'), html);
+    await writePage(outDir, data);
     return { dir: outDir, indexMs, graphNodes: engine.graph.graph.order, graphEdges: engine.graph.graph.size };
   } finally {
     await engine.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The page itself: the built webview, the fake host bundle, the data, and the real HTML. */
+export async function writePage(outDir: string, data: FixtureData): Promise<void> {
+  const webview = path.join(repo, 'dist/webview');
+  if (!fs.existsSync(path.join(webview, 'explorer.js'))) throw new Error('dist/webview is missing: run npm run build first');
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const f of fs.readdirSync(webview)) fs.copyFileSync(path.join(webview, f), path.join(outDir, f));
+  fs.writeFileSync(path.join(outDir, 'fixture-data.js'), `window.fixtureData = ${JSON.stringify(data)};\n`);
+  await build({ entryPoints: [path.join(__dirname, 'fakeHost.ts')], outfile: path.join(outDir, 'fake-host.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'warning' });
+  const html = explorerPage({ nonce: 'webviewtestnonce', cspSource: "'self'", styleUri: 'explorer-style.css', scriptUris: ['fixture-data.js', 'fake-host.js', 'explorer.js'] });
+  fs.writeFileSync(path.join(outDir, 'index.html'), html);
 }
 
 if (require.main === module) {
