@@ -33,6 +33,8 @@ export class ExplorerPanel implements vscode.Disposable {
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
   readonly onDidRender = this.renderedEmitter.event;
+  /** The node the host last asked the webview to select (search pick or followed cursor). */
+  selectedNode: string | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -163,6 +165,7 @@ export class ExplorerPanel implements vscode.Disposable {
 
   private post(message: HostMessage): void {
     if (!this.webviewReady) return;
+    if (message.type === 'select') this.selectedNode = message.id;
     void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
   }
 

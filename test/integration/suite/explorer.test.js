@@ -106,6 +106,21 @@ describe('Graph explorer in a real VS Code', function () {
     assert.ok(editor.document.lineAt(target.range.startLine).text.includes('def divide'));
   });
 
+  it('with Follow cursor on, the definition under the cursor is opened up to and selected', async function () {
+    const target = engine.graph.graph.getNodeAttributes('extended.py#Scientific.divide');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    panel.handle({ type: 'collapse', id: 'extended.py' });
+    panel.handle({ type: 'setFollow', on: true });
+    const shown = nextRender(panel, 'the followed method');
+    editor.selection = new vscode.Selection(target.range.startLine + 1, 4, target.range.startLine + 1, 4);
+    await shown;
+    const deadline = Date.now() + 5000;
+    while (panel.selectedNode !== target.id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.strictEqual(panel.selectedNode, target.id);
+    panel.handle({ type: 'setFollow', on: false });
+  });
+
   it('a reveal outside the folder opens nothing', async function () {
     const before = vscode.window.activeTextEditor.document.uri.fsPath;
     panel.handle({ type: 'reveal', id: 'x', path: '../../etc/passwd', line: 0 });
