@@ -25,5 +25,8 @@ const entries = [
 ];
 if (existsSync('src/extension/extension.ts')) entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
 
-await Promise.all(entries.map((e) => build({ ...common, ...e })));
-console.log(`built ${entries.map((e) => e.outfile).join(', ')}`);
+// the graph explorer's webview: a browser bundle (script + its CSS) loaded from dist/webview
+const webview = { entryPoints: { explorer: 'webview-ui/src/main.ts', 'explorer-style': 'webview-ui/explorer.css' }, outdir: 'dist/webview', bundle: true, platform: 'browser', format: 'iife', target: 'es2020', sourcemap: true, logLevel: 'warning' };
+
+await Promise.all([...entries.map((e) => build({ ...common, ...e })), build(webview)]);
+console.log(`built ${[...entries.map((e) => e.outfile), 'dist/webview/'].join(', ')}`);

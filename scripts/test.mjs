@@ -1,8 +1,8 @@
 // `npm test`: the unit suites under node's test runner (TypeScript through tsx), then the extension's
 // integration suite inside a real VS Code (scripts/test-integration.mjs: code-server + headless
 // Chromium, installed into a cache folder on first run), then the packaged .vsix installed into
-// code-server (scripts/test-vsix.mjs). Ends with ONE plain `N passed, N failed`
-// line that CI reads. CARTOGRAPH_SKIP_E2E=1 skips both real-VS-Code parts (printing why).
+// code-server (scripts/test-vsix.mjs); the explorer webview in headless Chromium (scripts/test-webview.mjs). Ends with ONE plain `N passed, N failed`
+// line that CI reads. CARTOGRAPH_SKIP_E2E=1 skips the browser and real-VS-Code parts (printing why).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
@@ -19,6 +19,8 @@ let failed = count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
 console.log(`unit: ${passed} passed, ${failed} failed`);
 
 const parts = [
+  // the graph explorer's webview as a static page in headless Chromium, with a fake host
+  ['webview', 'scripts/test-webview.mjs'],
   ['integration', 'scripts/test-integration.mjs'],
   // the packaged .vsix installed into code-server, activating as users get it
   ['vsix', 'scripts/test-vsix.mjs'],

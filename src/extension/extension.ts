@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { registerCommands } from './commands';
 import { API_KEY, registerCompletion } from './completion';
+import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { Lifting } from './lifting';
 import { SearchService } from './searchService';
 import { createLog, errorText, guard, log } from './log';
@@ -26,6 +27,8 @@ export interface CartographApi {
   /** Fires after a save or a watcher batch reached a folder's graph. */
   onDidUpdate: vscode.Event<WorkspaceIndex>;
   reindex(): Promise<void>;
+  /** The graph explorer panel (open it, watch it). */
+  explorer: ExplorerHandle;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -78,7 +81,9 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     await Promise.all([...indexes.values()].map((i) => i.idle()));
   };
 
+  const explorer = registerExplorer({ indexes: () => [...indexes.values()], indexFor }, context.extensionUri);
   context.subscriptions.push(
+    explorer,
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll, search }),
     watchWorkspace(indexFor),
     registerCompletion(context, (uri) => indexFor(uri)?.engine),
@@ -119,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     onDidChangeState: stateEmitter.event,
     onDidUpdate: updateEmitter.event,
     reindex: reindexAll,
+    explorer,
   };
 }
 

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine, type IndexProgress, type IndexReport } from '../core/engine';
+import type { GraphDiff } from '../core/graph/repositoryGraph';
 import { languageOf } from '../core/parse/parser';
 import { errorText, log } from './log';
 import { readSettings } from './settings';
@@ -30,6 +31,9 @@ export class WorkspaceIndex implements vscode.Disposable {
   private readonly updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   /** Fires after a save or a watcher batch reached the graph. */
   readonly onDidUpdate = this.updateEmitter.event;
+  private readonly graphEmitter = new vscode.EventEmitter<GraphDiff>();
+  /** The same moments as onDidUpdate, with what changed in the graph (the explorer sends it on as a view diff). */
+  readonly onDidChangeGraph = this.graphEmitter.event;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -188,8 +192,9 @@ export class WorkspaceIndex implements vscode.Disposable {
     const text = document.getText();
     void this.enqueue(`update ${file}`, async () => {
       if (!this.engine) return;
-      await this.engine.updateFile(file, text);
+      const diff = await this.engine.updateFile(file, text);
       this.refreshCounts();
+      this.graphEmitter.fire(diff);
       this.updateEmitter.fire(this);
     });
   }
@@ -209,9 +214,10 @@ export class WorkspaceIndex implements vscode.Disposable {
         else for (const f of await this.filesUnder(p)) files.add(f);
       }
       if (files.size === 0) return;
-      await this.engine.syncPaths([...files]);
+      const diff = await this.engine.syncPaths([...files]);
       log().debug(`[${this.folder.name}] synced ${files.size} files (${paths.length} watched paths) in ${Math.round(performance.now() - t)} ms`);
       this.refreshCounts();
+      this.graphEmitter.fire(diff);
       this.updateEmitter.fire(this);
     });
   }
@@ -243,5 +249,6 @@ export class WorkspaceIndex implements vscode.Disposable {
     await engine?.close().catch((err) => log().warn(`[${this.folder.name}] close: ${errorText(err)}`));
     this.stateEmitter.dispose();
     this.updateEmitter.dispose();
+    this.graphEmitter.dispose();
   }
 }

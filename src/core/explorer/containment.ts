@@ -1,0 +1,106 @@
+// The containment tree the explorer walks: Folder → Module → Class/Function → Method/Field, read off
+// the graph's structural edges (CONTAINS, HAS_METHOD, HAS_FIELD). External nodes belong to no folder,
+// so they hang under one synthetic group. Rebuilt per graph version: O(nodes + edges).
+import type { MultiDirectedGraph } from 'graphology';
+import type { EdgeKind, GraphEdge, GraphNode, NodeKind } from '../graph/schema';
+import { EXTERNALS_GROUP } from './protocol';
+
+export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+const STRUCTURAL: ReadonlySet<EdgeKind> = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
+
+/** Children are listed folders first, then modules, types, functions, members: the order of a file tree. */
+const KIND_ORDER: Record<NodeKind, number> = {
+  Folder: 0, Module: 1, Class: 2, Interface: 2, Enum: 2, TypeAlias: 3, Function: 4, Method: 4, Field: 5, GlobalVariable: 5, External: 6,
+};
+
+export class Containment {
+  private readonly parents = new Map<string, string>();
+  private readonly childLists = new Map<string, string[]>();
+  private readonly subtreeSizes = new Map<string, number>();
+  readonly roots: string[] = [];
+
+  constructor(readonly graph: Graph) {
+    graph.forEachEdge((_, edge, source, target) => {
+      // one parent per node: the first structural edge wins if a node were ever contained twice
+      if (!STRUCTURAL.has(edge.kind) || this.parents.has(target) || source === target) return;
+      this.parents.set(target, source);
+      push(this.childLists, source, target);
+    });
+    graph.forEachNode((id, node) => {
+      if (node.kind !== 'External') return;
+      this.parents.set(id, EXTERNALS_GROUP);
+      push(this.childLists, EXTERNALS_GROUP, id);
+    });
+    const label = (id: string) => (graph.hasNode(id) ? graph.getNodeAttributes(id) : undefined);
+    for (const list of this.childLists.values()) {
+      list.sort((a, b) => {
+        const x = label(a);
+        const y = label(b);
+        return (x && y ? KIND_ORDER[x.kind] - KIND_ORDER[y.kind] || x.name.localeCompare(y.name) : 0) || a.localeCompare(b);
+      });
+    }
+    graph.forEachNode((id) => {
+      if (!this.parents.has(id)) this.roots.push(id);
+    });
+    this.roots.sort((a, b) => (a === 'dir:.' ? -1 : b === 'dir:.' ? 1 : a.localeCompare(b)));
+    if (this.childLists.has(EXTERNALS_GROUP)) this.roots.push(EXTERNALS_GROUP);
+    this.countSubtrees();
+  }
+
+  has(id: string): boolean {
+    return id === EXTERNALS_GROUP ? this.childLists.has(id) : this.graph.hasNode(id);
+  }
+
+  parent(id: string): string | undefined {
+    return this.parents.get(id);
+  }
+
+  children(id: string): readonly string[] {
+    return this.childLists.get(id) ?? [];
+  }
+
+  /** Nodes below `id`, itself excluded. */
+  descendants(id: string): number {
+    return this.subtreeSizes.get(id) ?? 0;
+  }
+
+  /** From the root down to the parent of `id`. */
+  ancestors(id: string): string[] {
+    const chain: string[] = [];
+    const seen = new Set<string>([id]);
+    for (let p = this.parents.get(id); p !== undefined && !seen.has(p); p = this.parents.get(p)) {
+      seen.add(p);
+      chain.push(p);
+    }
+    return chain.reverse();
+  }
+
+  /** Iterative post-order: deep folder trees never overflow the stack. */
+  private countSubtrees(): void {
+    const stack: Array<[string, number]> = this.roots.map((r) => [r, 0]);
+    const visited = new Set<string>();
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const kids = this.children(top[0]);
+      if (top[1] < kids.length) {
+        const next = kids[top[1]++];
+        if (!visited.has(next)) {
+          visited.add(next);
+          stack.push([next, 0]);
+        }
+        continue;
+      }
+      stack.pop();
+      let size = 0;
+      for (const k of kids) size += 1 + (this.subtreeSizes.get(k) ?? 0);
+      this.subtreeSizes.set(top[0], size);
+    }
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

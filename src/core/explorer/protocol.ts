@@ -1,0 +1,97 @@
+// The one message protocol between the graph explorer's host (src/extension/explorer) and its
+// webview (webview-ui). Both sides import these types (the webview type-only), so a message that one
+// side sends and the other does not understand is a compile error, not a silent no-op.
+import type { EdgeKind, NodeKind } from '../graph/schema';
+
+/** A group that stands for every External node (they have no folder of their own). */
+export const EXTERNALS_GROUP = 'ext:';
+
+export type ViewNodeKind = NodeKind | 'Externals';
+
+/** One node as the webview draws it: a graph node, or a collapsed group standing for its subtree. */
+export interface ViewNode {
+  id: string;
+  kind: ViewNodeKind;
+  label: string;
+  qname: string;
+  /** Repository-relative file; '' for folders' own entries, externals and the externals group. */
+  path: string;
+  /** Zero-based first line of the definition, -1 when there is none. */
+  line: number;
+  /** The visible node this one hangs under (undefined for the roots). */
+  parent?: string;
+  /** Direct children in the containment tree (folders, modules, classes, methods…). */
+  children: number;
+  /** Nodes in the subtree below, itself excluded: what a collapsed node stands for. */
+  descendants: number;
+  expanded: boolean;
+  signature: string;
+  doc: string;
+}
+
+/** An edge between two visible nodes; `weight` counts the graph edges it aggregates. */
+export interface ViewEdge {
+  id: string;
+  kind: EdgeKind;
+  source: string;
+  target: string;
+  weight: number;
+}
+
+export interface ViewGraph {
+  nodes: ViewNode[];
+  edges: ViewEdge[];
+}
+
+export interface ViewDiff {
+  nodes: { upsert: ViewNode[]; remove: string[] };
+  edges: { upsert: ViewEdge[]; remove: string[] };
+  /** Visible nodes whose own source or subtree changed in the graph update behind this diff. */
+  changed: string[];
+}
+
+export interface ViewStats {
+  /** Nodes in the whole repository graph. */
+  graphNodes: number;
+  graphEdges: number;
+  /** The most nodes the view will ever send. */
+  cap: number;
+  /** Set when the last expansion was refused or cut because of the cap. */
+  capped?: string;
+}
+
+export interface FolderChoice {
+  key: string;
+  name: string;
+}
+
+export interface SearchHit {
+  id: string;
+  label: string;
+  kind: NodeKind;
+  qname: string;
+  path: string;
+}
+
+export type HostMessage =
+  | { type: 'graph'; folder: string; graph: ViewGraph; stats: ViewStats }
+  | { type: 'diff'; diff: ViewDiff; stats: ViewStats }
+  | { type: 'folders'; folders: FolderChoice[]; current: string | undefined }
+  | { type: 'searchResults'; query: string; hits: SearchHit[] }
+  /** Centre on and select a node (a search pick, the symbol under the cursor). */
+  | { type: 'select'; id: string; reason: 'search' | 'cursor' }
+  | { type: 'status'; text: string }
+  | { type: 'follow'; on: boolean };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  /** Sent after a `graph` or `diff` message is on screen: how many nodes and edges sigma holds. */
+  | { type: 'rendered'; nodes: number; edges: number; ms: number }
+  | { type: 'expand'; id: string }
+  | { type: 'collapse'; id: string }
+  | { type: 'reveal'; id: string; path: string; line: number }
+  | { type: 'search'; query: string }
+  /** Make a node visible (expanding its ancestors) and select it. */
+  | { type: 'focus'; id: string }
+  | { type: 'setFollow'; on: boolean }
+  | { type: 'selectFolder'; key: string };

@@ -1,0 +1,73 @@
+// One webview's conversation about one repository graph, free of any editor API: the VS Code panel
+// and the webview test's fake host both drive this class, so the tests exercise the real host logic.
+// Editor-specific messages (reveal, follow, folder choice) are left to the caller.
+import type { GraphDiff } from '../graph/repositoryGraph';
+import type { Graph } from './containment';
+import type { HostMessage, ViewDiff, WebviewMessage } from './protocol';
+import { searchNodes } from './search';
+import { ExplorerView, isEmptyDiff, type ViewOptions } from './viewModel';
+
+export class ExplorerSession {
+  private view: ExplorerView;
+
+  constructor(
+    readonly folder: string,
+    private readonly graph: Graph,
+    private readonly send: (message: HostMessage) => void,
+    private readonly options: ViewOptions = {},
+  ) {
+    this.view = new ExplorerView(graph, options);
+  }
+
+  /** Sends the whole current view (the webview just loaded, or the graph was rebuilt). */
+  sendAll(): void {
+    this.send({ type: 'graph', folder: this.folder, graph: this.view.snapshot(), stats: this.view.stats() });
+  }
+
+  /** A full re-index replaced the graph: start again from the folder level. */
+  reset(): void {
+    this.view = new ExplorerView(this.graph, this.options);
+    this.sendAll();
+  }
+
+  /** Handles the messages about the view itself; returns false for the ones the caller owns. */
+  handle(message: WebviewMessage): boolean {
+    switch (message.type) {
+      case 'ready':
+        this.sendAll();
+        return true;
+      case 'expand':
+        this.sendDiff(this.view.expand(message.id));
+        return true;
+      case 'collapse':
+        this.sendDiff(this.view.collapse(message.id));
+        return true;
+      case 'focus':
+        this.focus(message.id, 'search');
+        return true;
+      case 'search':
+        this.send({ type: 'searchResults', query: message.query, hits: searchNodes(this.graph, message.query) });
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The engine applied `diff` to the graph: the webview gets what changed in its view, nothing more. */
+  graphChanged(diff: GraphDiff): void {
+    this.sendDiff(this.view.update(diff));
+  }
+
+  /** Makes `id` visible (expanding its ancestors) and selects it in the webview. */
+  focus(id: string, reason: 'search' | 'cursor'): void {
+    if (!this.graph.hasNode(id)) return;
+    this.sendDiff(this.view.focus(id));
+    if (this.view.isVisible(id)) this.send({ type: 'select', id, reason });
+  }
+
+  private sendDiff(diff: ViewDiff): void {
+    const stats = this.view.stats();
+    if (isEmptyDiff(diff) && !stats.capped) return;
+    this.send({ type: 'diff', diff, stats });
+  }
+}

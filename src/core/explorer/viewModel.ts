@@ -1,0 +1,213 @@
+// The explorer's level of detail: which part of the repository graph the webview sees. Nodes are
+// visible when every ancestor in the containment tree is expanded; every graph edge is drawn between
+// the nearest visible ancestors of its ends, aggregated per kind with a weight, so a collapsed folder
+// still shows that it imports another. The visible set never exceeds `cap` nodes: an expansion that
+// would pass it is refused. Every change (expand, collapse, focus, a graph update) recomputes the
+// view and returns only its difference from the one the webview already holds.
+import type { GraphDiff } from '../graph/repositoryGraph';
+import type { GraphNode } from '../graph/schema';
+import { Containment, type Graph } from './containment';
+import { EXTERNALS_GROUP, type ViewDiff, type ViewEdge, type ViewGraph, type ViewNode, type ViewStats } from './protocol';
+
+export interface ViewOptions {
+  /** Hard ceiling on the nodes the view holds (and so ever sends). */
+  cap?: number;
+  /** Folders are opened breadth-first on the first view while the visible nodes stay under this. */
+  initialBudget?: number;
+}
+
+export const DEFAULT_CAP = 2000;
+const DEFAULT_INITIAL_BUDGET = 150;
+const MAX_DOC = 400;
+const MAX_SIGNATURE = 240;
+
+export class ExplorerView {
+  readonly cap: number;
+  private readonly initialBudget: number;
+  private tree: Containment;
+  private readonly expanded = new Set<string>();
+  private nodes = new Map<string, ViewNode>();
+  private edges = new Map<string, ViewEdge>();
+  private capped: string | undefined;
+
+  constructor(private readonly graph: Graph, options: ViewOptions = {}) {
+    this.cap = Math.max(1, options.cap ?? DEFAULT_CAP);
+    this.initialBudget = Math.min(this.cap, options.initialBudget ?? DEFAULT_INITIAL_BUDGET);
+    this.tree = new Containment(graph);
+    this.openFolders();
+    this.recompute();
+  }
+
+  /** The whole current view, for a first render or a fresh webview. */
+  snapshot(): ViewGraph {
+    return { nodes: [...this.nodes.values()], edges: [...this.edges.values()] };
+  }
+
+  stats(): ViewStats {
+    return { graphNodes: this.graph.order, graphEdges: this.graph.size, cap: this.cap, ...(this.capped ? { capped: this.capped } : {}) };
+  }
+
+  isVisible(id: string): boolean {
+    return this.nodes.has(id);
+  }
+
+  expand(id: string): ViewDiff {
+    if (!this.nodes.has(id) || this.tree.children(id).length === 0) return this.change(() => undefined);
+    return this.change(() => this.expanded.add(id));
+  }
+
+  collapse(id: string): ViewDiff {
+    return this.change(() => this.expanded.delete(id));
+  }
+
+  /** Expands every ancestor of `id` so it becomes visible (unless the cap forbids it). */
+  focus(id: string): ViewDiff {
+    return this.change(() => {
+      for (const a of this.tree.ancestors(id)) this.expanded.add(a);
+    });
+  }
+
+  /** The graph changed under the view (the engine applied `diff`): the view follows. */
+  update(diff: GraphDiff): ViewDiff {
+    const before = this.tree;
+    const touched = [...diff.nodes.upsert.map((n) => n.id), ...diff.edges.upsert.map((e) => e.source)];
+    const gone = [...diff.nodes.remove, ...diff.edges.remove.map((id) => id.split('|')[1] ?? '')];
+    this.tree = new Containment(this.graph);
+    for (const id of this.expanded) if (!this.tree.has(id)) this.expanded.delete(id);
+    const result = this.change(() => undefined);
+    const changed = new Set<string>();
+    for (const id of touched) {
+      const rep = this.representative(id, this.tree);
+      if (rep) changed.add(rep);
+    }
+    for (const id of gone) {
+      // a removed node has no place in the new tree: its old ancestors say where it was
+      const rep = this.representative(id, this.tree) ?? before.ancestors(id).reverse().find((a) => this.nodes.has(a));
+      if (rep) changed.add(rep);
+    }
+    result.changed = [...changed];
+    return result;
+  }
+
+  private change(mutate: () => unknown): ViewDiff {
+    const oldNodes = this.nodes;
+    const oldEdges = this.edges;
+    this.capped = undefined;
+    mutate();
+    this.recompute();
+    return diffViews(oldNodes, this.nodes, oldEdges, this.edges);
+  }
+
+  private openFolders(): void {
+    let visible = this.tree.roots.length;
+    const queue = this.tree.roots.filter((r) => r !== EXTERNALS_GROUP);
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      const kids = this.tree.children(id);
+      if (kids.length === 0 || visible + kids.length > this.initialBudget) continue;
+      this.expanded.add(id);
+      visible += kids.length;
+      for (const k of kids) if (this.graph.hasNode(k) && this.graph.getNodeAttributes(k).kind === 'Folder') queue.push(k);
+    }
+  }
+
+  private recompute(): void {
+    const nodes = new Map<string, ViewNode>();
+    const add = (id: string, parent: string | undefined) => nodes.set(id, this.viewNode(id, parent));
+    const queue: string[] = [];
+    for (const r of this.tree.roots) {
+      if (nodes.size >= this.cap) break;
+      add(r, undefined);
+      queue.push(r);
+    }
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i];
+      if (!this.expanded.has(id)) continue;
+      const kids = this.tree.children(id);
+      if (nodes.size + kids.length > this.cap) {
+        this.expanded.delete(id);
+        this.capped = `${this.label(id)} has ${kids.length} children: opening it would show more than ${this.cap} nodes`;
+        continue;
+      }
+      for (const k of kids) {
+        add(k, id);
+        queue.push(k);
+      }
+    }
+    for (const node of nodes.values()) node.expanded = this.expanded.has(node.id) && this.tree.children(node.id).length > 0;
+    this.nodes = nodes;
+    this.edges = this.aggregateEdges();
+  }
+
+  /** Every graph edge lifted to the nearest visible ends; edges inside one collapsed node vanish. */
+  private aggregateEdges(): Map<string, ViewEdge> {
+    const reps = new Map<string, string | undefined>();
+    const rep = (id: string) => {
+      if (!reps.has(id)) reps.set(id, this.representative(id, this.tree));
+      return reps.get(id);
+    };
+    const edges = new Map<string, ViewEdge>();
+    this.graph.forEachEdge((_, edge, s, t) => {
+      const source = rep(s);
+      const target = rep(t);
+      if (source === undefined || target === undefined || source === target) return;
+      const id = `${edge.kind}|${source}|${target}`;
+      const existing = edges.get(id);
+      if (existing) existing.weight++;
+      else edges.set(id, { id, kind: edge.kind, source, target, weight: 1 });
+    });
+    return edges;
+  }
+
+  /** The node itself when visible, else its nearest visible ancestor. */
+  private representative(id: string, tree: Containment): string | undefined {
+    if (this.nodes.has(id)) return id;
+    if (!tree.has(id)) return undefined;
+    return tree.ancestors(id).reverse().find((a) => this.nodes.has(a));
+  }
+
+  private label(id: string): string {
+    return id === EXTERNALS_GROUP ? 'External' : this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).name : id;
+  }
+
+  private viewNode(id: string, parent: string | undefined): ViewNode {
+    const common = { parent, children: this.tree.children(id).length, descendants: this.tree.descendants(id), expanded: false };
+    if (id === EXTERNALS_GROUP) {
+      return { id, kind: 'Externals', label: 'External', qname: 'external symbols', path: '', line: -1, signature: '', doc: '', ...common };
+    }
+    const n: GraphNode = this.graph.getNodeAttributes(id);
+    return {
+      id,
+      kind: n.kind,
+      label: n.name,
+      qname: n.qname,
+      path: n.kind === 'External' ? '' : n.path,
+      line: n.range ? n.range.startLine : -1,
+      signature: n.signature.slice(0, MAX_SIGNATURE),
+      doc: n.doc.length > MAX_DOC ? `${n.doc.slice(0, MAX_DOC)}…` : n.doc,
+      ...common,
+    };
+  }
+}
+
+export function diffViews(
+  oldNodes: ReadonlyMap<string, ViewNode>, newNodes: ReadonlyMap<string, ViewNode>,
+  oldEdges: ReadonlyMap<string, ViewEdge>, newEdges: ReadonlyMap<string, ViewEdge>,
+): ViewDiff {
+  const diff: ViewDiff = { nodes: { upsert: [], remove: [] }, edges: { upsert: [], remove: [] }, changed: [] };
+  for (const [id, node] of newNodes) {
+    const old = oldNodes.get(id);
+    if (!old || JSON.stringify(old) !== JSON.stringify(node)) diff.nodes.upsert.push(node);
+  }
+  for (const id of oldNodes.keys()) if (!newNodes.has(id)) diff.nodes.remove.push(id);
+  for (const [id, edge] of newEdges) {
+    const old = oldEdges.get(id);
+    if (!old || old.weight !== edge.weight) diff.edges.upsert.push(edge);
+  }
+  for (const id of oldEdges.keys()) if (!newEdges.has(id)) diff.edges.remove.push(id);
+  return diff;
+}
+
+export function isEmptyDiff(diff: ViewDiff): boolean {
+  return diff.nodes.upsert.length + diff.nodes.remove.length + diff.edges.upsert.length + diff.edges.remove.length + diff.changed.length === 0;
+}

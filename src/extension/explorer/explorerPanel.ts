@@ -1,0 +1,181 @@
+// The graph explorer's webview panel: VS Code glue around ExplorerSession (src/core/explorer). It
+// picks the workspace folder, forwards graph diffs after saves and watcher batches, reveals sources
+// on request, follows the cursor when asked to, and serves the webview under a strict CSP.
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { explorerPage } from '../../core/explorer/page';
+import type { HostMessage, WebviewMessage } from '../../core/explorer/protocol';
+import { nodeAtLine } from '../../core/explorer/search';
+import { ExplorerSession } from '../../core/explorer/session';
+import { errorText, log } from '../log';
+import type { WorkspaceIndex } from '../workspaceIndex';
+
+export interface ExplorerHost {
+  indexes(): readonly WorkspaceIndex[];
+  indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
+}
+
+const FOLLOW_DELAY_MS = 250;
+
+export class ExplorerPanel implements vscode.Disposable {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private folderEvents: vscode.Disposable[] = [];
+  private index: WorkspaceIndex | undefined;
+  private session: ExplorerSession | undefined;
+  /** The folder's state was 'ready' at the last refresh: a new 'ready' after anything else means a fresh index. */
+  private wasReady = false;
+  private follow = false;
+  /** Messages wait for the webview's `ready`: anything posted before its script runs may be lost. */
+  private webviewReady = false;
+  private followTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
+  /** The webview drew a graph or a diff (tests wait on this). */
+  readonly onDidRender = this.renderedEmitter.event;
+  /** The node the host last asked the webview to select (search pick or followed cursor). */
+  selectedNode: string | undefined;
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  constructor(private readonly host: ExplorerHost, extensionUri: vscode.Uri) {
+    const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    this.panel = vscode.window.createWebviewPanel('cartograph.explorer', 'Cartograph Graph', vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    const webview = this.panel.webview;
+    webview.html = explorerPage({
+      nonce: crypto.randomBytes(16).toString('base64'),
+      cspSource: webview.cspSource,
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'explorer-style.css')).toString(),
+      scriptUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'explorer.js')).toString()],
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: WebviewMessage) => this.handle(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+      vscode.window.onDidChangeTextEditorSelection((e) => this.cursorMoved(e.textEditor)),
+      this.renderedEmitter,
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, true);
+  }
+
+  /** Every message from the webview lands here (public so tests can play the webview's part). */
+  handle(message: WebviewMessage): void {
+    try {
+      if (message.type === 'ready') {
+        this.webviewReady = true;
+        this.sendFolders();
+      }
+      if (this.session?.handle(message)) return;
+      switch (message.type) {
+        case 'ready':
+          this.post({ type: 'status', text: 'Waiting for the index…' });
+          break;
+        case 'rendered':
+          this.renderedEmitter.fire(message);
+          break;
+        case 'reveal':
+          void this.revealSource(message.path, message.line);
+          break;
+        case 'setFollow':
+          this.follow = message.on;
+          if (this.follow && vscode.window.activeTextEditor) this.cursorMoved(vscode.window.activeTextEditor);
+          break;
+        case 'selectFolder': {
+          const index = this.host.indexes().find((i) => i.folder.uri.toString() === message.key);
+          if (index) this.open(index);
+          break;
+        }
+      }
+    } catch (err) {
+      log().error(`graph explorer: ${message.type} failed: ${errorText(err)}`);
+    }
+  }
+
+  /** Shows `index`'s graph (now, or once it is ready). */
+  open(index: WorkspaceIndex): void {
+    if (this.index === index && this.session) return;
+    this.index = index;
+    this.session = undefined;
+    this.wasReady = false;
+    for (const d of this.folderEvents) d.dispose();
+    this.folderEvents = [
+      index.onDidChangeGraph((diff) => {
+        this.session?.graphChanged(diff);
+      }),
+      index.onDidChangeState(() => this.refresh()),
+    ];
+    this.sendFolders();
+    this.refresh();
+  }
+
+  /** After a state change: becoming ready (first index, re-index, re-open) starts the view over. */
+  private refresh(): void {
+    const index = this.index;
+    if (!index) return;
+    const engine = index.engine;
+    if (index.state.kind !== 'ready' || !engine) {
+      this.wasReady = false;
+      this.post({ type: 'status', text: index.state.kind === 'indexing' ? `Indexing ${index.folder.name}…` : `${index.folder.name}: ${index.state.kind}` });
+      return;
+    }
+    if (this.session && this.wasReady) return;
+    this.wasReady = true;
+    this.session = new ExplorerSession(index.folder.name, engine.graph.graph, (m) => this.post(m));
+    this.session.sendAll();
+  }
+
+  private sendFolders(): void {
+    const folders = this.host.indexes().map((i) => ({ key: i.folder.uri.toString(), name: i.folder.name }));
+    this.post({ type: 'folders', folders, current: this.index?.folder.uri.toString() });
+    this.post({ type: 'follow', on: this.follow });
+  }
+
+  private async revealSource(relPath: string, line: number): Promise<void> {
+    const index = this.index;
+    if (!index) return;
+    const file = path.resolve(index.root, relPath);
+    if (!index.contains(file)) {
+      log().warn(`graph explorer: refusing to open ${relPath}, outside ${index.root}`);
+      return;
+    }
+    const position = new vscode.Position(Math.max(0, line), 0);
+    const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined)?.viewColumn ?? vscode.ViewColumn.One;
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position), preserveFocus: false });
+  }
+
+  /** With "follow cursor" on: select the definition under the cursor, switching folders if needed. */
+  private cursorMoved(editor: vscode.TextEditor): void {
+    if (!this.follow || editor.document.uri.scheme !== 'file') return;
+    if (this.followTimer) clearTimeout(this.followTimer);
+    this.followTimer = setTimeout(() => {
+      const index = this.host.indexFor(editor.document.uri);
+      if (!index?.engine) return;
+      if (index !== this.index) this.open(index);
+      const rel = path.relative(index.root, editor.document.uri.fsPath).split(path.sep).join('/');
+      const node = nodeAtLine(index.engine.graph.nodesInFile(rel), editor.selection.active.line);
+      if (node) this.session?.focus(node.id, 'cursor');
+    }, FOLLOW_DELAY_MS);
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.webviewReady) return;
+    if (message.type === 'select') this.selectedNode = message.id;
+    void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
+  }
+
+  dispose(): void {
+    if (this.followTimer) clearTimeout(this.followTimer);
+    for (const d of [...this.folderEvents, ...this.disposables]) d.dispose();
+    this.folderEvents = [];
+    this.disposables.length = 0;
+    this.panel.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+  }
+}

@@ -1,0 +1,46 @@
+// `Cartograph: Open Graph Explorer`, from the command palette or the status bar: one panel at a time,
+// brought forward if already open, showing the folder of the active editor (else the first folder).
+import * as vscode from 'vscode';
+import { guard } from '../log';
+import { ExplorerPanel, type ExplorerHost } from './explorerPanel';
+
+export const OPEN_EXPLORER = 'cartograph.openGraphExplorer';
+
+export interface ExplorerHandle extends vscode.Disposable {
+  /** Opens (or brings forward) the panel; returns it so tests can watch it. */
+  open(): ExplorerPanel | undefined;
+  current(): ExplorerPanel | undefined;
+}
+
+export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): ExplorerHandle {
+  let panel: ExplorerPanel | undefined;
+  const open = () => {
+    if (!panel) {
+      const created = new ExplorerPanel(host, extensionUri);
+      created.onDidDispose(() => {
+        if (panel === created) panel = undefined;
+      });
+      panel = created;
+    } else panel.reveal();
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const index = (active && host.indexFor(active)) ?? host.indexes()[0];
+    if (index) panel.open(index);
+    return panel;
+  };
+  const item = vscode.window.createStatusBarItem('cartograph.explorer', vscode.StatusBarAlignment.Left, 9);
+  item.name = 'Cartograph Graph Explorer';
+  item.text = '$(type-hierarchy)';
+  item.tooltip = 'Cartograph: Open Graph Explorer';
+  item.command = OPEN_EXPLORER;
+  item.show();
+  const command = vscode.commands.registerCommand(OPEN_EXPLORER, () => guard('Open Graph Explorer', open));
+  return {
+    open,
+    current: () => panel,
+    dispose: () => {
+      panel?.dispose();
+      item.dispose();
+      command.dispose();
+    },
+  };
+}

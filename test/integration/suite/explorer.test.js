@@ -1,0 +1,130 @@
+// The graph explorer in a real VS Code (code-server): the command opens the panel, the webview draws
+// the graph the host sends (it answers with what it rendered), a save reaches it as a diff, and a
+// reveal message opens the right file at the right line.
+const assert = require('assert');
+const path = require('path');
+const vscode = require('vscode');
+
+const EXTENSION_ID = 'cartograph.cartograph';
+
+function nextRender(panel, what, timeoutMs = 30000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for the webview to render ${what}`));
+    }, timeoutMs);
+    const sub = panel.onDidRender((m) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(m);
+    });
+  });
+}
+
+describe('Graph explorer in a real VS Code', function () {
+  let api;
+  let folder;
+  let engine;
+  let panel;
+
+  before(async function () {
+    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+    folder = vscode.workspace.workspaceFolders.find((f) => f.name.endsWith('py'));
+    const deadline = Date.now() + 60000;
+    while (!api.indexes().every((i) => i.state.kind === 'ready')) {
+      if (Date.now() > deadline) throw new Error('folders never became ready');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    engine = api.engineFor(folder.uri);
+    // the panel shows the folder of the active editor
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
+  });
+
+  after(() => api.explorer.current()?.dispose());
+
+  it('the command opens the panel and the webview draws the folder and module level the host sent', async function () {
+    const all = await vscode.commands.getCommands(true);
+    assert.ok(all.includes('cartograph.openGraphExplorer'));
+    // the panel exists once the command returns; its webview loads and asks for the graph
+    const rendered = new Promise((resolve) => {
+      const wait = setInterval(() => {
+        const p = api.explorer.current();
+        if (!p) return;
+        clearInterval(wait);
+        resolve(nextRender(p, 'the first graph'));
+      }, 10);
+    });
+    await vscode.commands.executeCommand('cartograph.openGraphExplorer');
+    panel = api.explorer.current();
+    assert.ok(panel, 'a panel is open');
+    const first = await rendered;
+    const stats = engine.stats();
+    // expected: the root folder, every module, and one group for the external symbols
+    const expected = (stats.nodes.Folder || 0) + (stats.nodes.Module || 0) + (stats.nodes.External ? 1 : 0);
+    assert.strictEqual(first.nodes, expected, `drawn ${JSON.stringify(first)} vs ${JSON.stringify(stats.nodes)}`);
+    assert.ok(first.edges >= 3, 'folder containment and the import between the modules are drawn');
+  });
+
+  it('expanding a module and saving a new function there reach the webview as diffs', async function () {
+    const shown = nextRender(panel, 'the expansion');
+    panel.handle({ type: 'expand', id: 'base.py' });
+    const expanded = await shown;
+    const definitions = engine.graph.nodesInFile('base.py').filter((n) => n.kind !== 'Module' && n.kind !== 'Method').length;
+    assert.ok(definitions >= 3);
+    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    const original = document.getText();
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, document.positionAt(original.length), '\n\ndef explorer_probe():\n    return 1\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const updated = nextRender(panel, 'the saved edit');
+    assert.ok(await document.save());
+    const after = await updated;
+    assert.strictEqual(after.nodes, expanded.nodes + 1, 'one new function node');
+    // restore the fixture for the suites that follow
+    const restore = new vscode.WorkspaceEdit();
+    restore.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
+    assert.ok(await vscode.workspace.applyEdit(restore));
+    const restored = nextRender(panel, 'the restored file');
+    assert.ok(await document.save());
+    assert.strictEqual((await restored).nodes, expanded.nodes);
+  });
+
+  it('a reveal message opens the right file at the right line', async function () {
+    const target = engine.graph.graph.getNodeAttributes('extended.py#Scientific.divide');
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py')));
+    panel.handle({ type: 'reveal', id: target.id, path: target.path, line: target.range.startLine });
+    const deadline = Date.now() + 10000;
+    let editor;
+    for (;;) {
+      editor = vscode.window.activeTextEditor;
+      if (editor && editor.document.uri.fsPath.endsWith('extended.py') && editor.selection.active.line === target.range.startLine) break;
+      if (Date.now() > deadline) throw new Error(`active editor ${editor && editor.document.uri.fsPath}:${editor && editor.selection.active.line}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.strictEqual(editor.document.uri.fsPath, path.join(folder.uri.fsPath, 'extended.py'));
+    assert.ok(editor.document.lineAt(target.range.startLine).text.includes('def divide'));
+  });
+
+  it('with Follow cursor on, the definition under the cursor is opened up to and selected', async function () {
+    const target = engine.graph.graph.getNodeAttributes('extended.py#Scientific.divide');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    panel.handle({ type: 'collapse', id: 'extended.py' });
+    panel.handle({ type: 'setFollow', on: true });
+    const shown = nextRender(panel, 'the followed method');
+    editor.selection = new vscode.Selection(target.range.startLine + 1, 4, target.range.startLine + 1, 4);
+    await shown;
+    const deadline = Date.now() + 5000;
+    while (panel.selectedNode !== target.id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.strictEqual(panel.selectedNode, target.id);
+    panel.handle({ type: 'setFollow', on: false });
+  });
+
+  it('a reveal outside the folder opens nothing', async function () {
+    const before = vscode.window.activeTextEditor.document.uri.fsPath;
+    panel.handle({ type: 'reveal', id: 'x', path: '../../etc/passwd', line: 0 });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.strictEqual(vscode.window.activeTextEditor.document.uri.fsPath, before);
+  });
+});

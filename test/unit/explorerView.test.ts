@@ -1,0 +1,207 @@
+// The explorer's view model on real code (the Flask fixture indexed by the engine): folder/module
+// level first, edges aggregated to the nearest visible ends with exact weights, expand/collapse/focus
+// as minimal diffs, a hard node cap that no sequence of actions can pass, and graph updates after an
+// edit arriving as view diffs that turn the old view into the new one.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Engine } from '../../src/core/engine';
+import type { Graph } from '../../src/core/explorer/containment';
+import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from '../../src/core/explorer/protocol';
+import { nodeAtLine, searchNodes } from '../../src/core/explorer/search';
+import { ExplorerSession } from '../../src/core/explorer/session';
+import { ExplorerView } from '../../src/core/explorer/viewModel';
+import { FIXTURES, rng } from './helpers';
+
+let root: string;
+let engine: Engine;
+let graph: Graph;
+
+before(async () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-explorer-'));
+  root = path.join(parent, 'flask');
+  fs.cpSync(path.join(FIXTURES, 'real/flask'), root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
+  engine = await Engine.open(root, { storeDir: null, workers: 0 });
+  await engine.index();
+  graph = engine.graph.graph;
+});
+after(async () => {
+  await engine.close();
+  fs.rmSync(path.dirname(root), { recursive: true, force: true });
+});
+
+/** The view a diff produces when applied to `view` (what the webview does with it). */
+function applyDiff(view: ViewGraph, diff: ViewDiff): ViewGraph {
+  const nodes = new Map(view.nodes.map((n) => [n.id, n]));
+  const edges = new Map(view.edges.map((e) => [e.id, e]));
+  for (const id of diff.nodes.remove) nodes.delete(id);
+  for (const id of diff.edges.remove) edges.delete(id);
+  for (const n of diff.nodes.upsert) nodes.set(n.id, n);
+  for (const e of diff.edges.upsert) edges.set(e.id, e);
+  return { nodes: [...nodes.values()], edges: [...edges.values()] };
+}
+
+function sorted(view: ViewGraph): ViewGraph {
+  return { nodes: [...view.nodes].sort((a, b) => a.id.localeCompare(b.id)), edges: [...view.edges].sort((a, b) => a.id.localeCompare(b.id)) };
+}
+
+/** Every visible node hangs under a visible, expanded parent; no edge points outside the view. */
+function assertConsistent(view: ViewGraph): void {
+  const byId = new Map(view.nodes.map((n) => [n.id, n]));
+  for (const n of view.nodes) {
+    if (n.parent === undefined) continue;
+    const parent = byId.get(n.parent);
+    assert.ok(parent, `${n.id}: parent ${n.parent} is visible`);
+    assert.ok(parent.expanded, `${n.id}: parent ${n.parent} is expanded`);
+  }
+  for (const e of view.edges) assert.ok(byId.has(e.source) && byId.has(e.target), `edge ${e.id} joins visible nodes`);
+}
+
+test('the first view is the folder and module level, with every module of the repository', () => {
+  const view = new ExplorerView(graph).snapshot();
+  const kinds = new Set(view.nodes.map((n) => n.kind));
+  assert.deepEqual([...kinds].sort(), ['Externals', 'Folder', 'Module']);
+  const modules = view.nodes.filter((n) => n.kind === 'Module').map((n) => n.id).sort();
+  assert.deepEqual(modules, engine.graph.filePaths().sort());
+  assert.ok(view.nodes.some((n) => n.id === 'dir:json' && n.expanded), 'the json package is opened');
+  const app = view.nodes.find((n) => n.id === 'app.py')!;
+  assert.equal(app.expanded, false);
+  assert.ok(app.children > 0 && app.descendants >= app.children);
+  assertConsistent(view);
+});
+
+test('edges between collapsed modules aggregate every graph edge beneath them, with exact weights', () => {
+  const view = new ExplorerView(graph).snapshot();
+  // independent expectation: with all modules collapsed, a symbol is represented by its file's module
+  const rep = (id: string) => {
+    const n = graph.getNodeAttributes(id);
+    return n.kind === 'External' ? EXTERNALS_GROUP : n.kind === 'Folder' ? id : n.path;
+  };
+  const expected = new Map<string, number>();
+  graph.forEachEdge((_, e, s, t) => {
+    const [a, b] = [rep(s), rep(t)];
+    if (a === b) return;
+    const id = `${e.kind}|${a}|${b}`;
+    expected.set(id, (expected.get(id) ?? 0) + 1);
+  });
+  assert.deepEqual(new Map(view.edges.map((e) => [e.id, e.weight])), expected);
+  const appToHelpers = view.edges.find((e) => e.id === 'IMPORTS|app.py|helpers.py');
+  assert.ok(appToHelpers, 'app.py imports helpers.py');
+});
+
+test('expanding a module sends its definitions and re-homes its edges; collapsing undoes exactly that', () => {
+  const view = new ExplorerView(graph);
+  const before = view.snapshot();
+  const opened = view.expand('app.py');
+  assert.deepEqual(opened.nodes.remove, []);
+  const added = opened.nodes.upsert.filter((n) => n.id !== 'app.py');
+  assert.ok(added.some((n) => n.id === 'app.py#Flask' && n.kind === 'Class' && n.parent === 'app.py'));
+  assert.ok(added.every((n) => n.parent === 'app.py'), 'only the module\'s direct children appear');
+  assert.equal(opened.nodes.upsert.find((n) => n.id === 'app.py')!.expanded, true);
+  const after = view.snapshot();
+  assert.deepEqual(sorted(applyDiff(before, opened)), sorted(after));
+  assert.ok(after.edges.some((e) => e.id === 'CONTAINS|app.py|app.py#Flask'));
+  assert.ok(after.edges.some((e) => e.kind === 'INHERITS' && e.source === 'app.py#Flask' && e.target === 'scaffold.py'), 'Flask(Scaffold) points at the collapsed scaffold module');
+  assertConsistent(after);
+
+  const closed = view.collapse('app.py');
+  assert.deepEqual(closed.nodes.remove.sort(), added.map((n) => n.id).sort());
+  assert.deepEqual(sorted(applyDiff(after, closed)), sorted(before));
+});
+
+test('focus opens exactly the ancestors of a method', () => {
+  const view = new ExplorerView(graph);
+  const diff = view.focus('app.py#Flask.make_response');
+  assert.ok(view.isVisible('app.py#Flask.make_response'));
+  const method = diff.nodes.upsert.find((n) => n.id === 'app.py#Flask.make_response')!;
+  assert.equal(method.kind, 'Method');
+  assert.equal(method.line, graph.getNodeAttributes('app.py#Flask.make_response').range!.startLine);
+  assert.ok(!view.isVisible('scaffold.py#Scaffold'), 'other modules stay closed');
+  assertConsistent(view.snapshot());
+});
+
+test('the node cap is never passed, whatever is expanded, and a refused expansion says why', () => {
+  const cap = 60;
+  const view = new ExplorerView(graph, { cap });
+  view.expand('app.py');
+  const refused = view.expand('app.py#Flask'); // the Flask class alone has more members than the budget left
+  assert.ok(view.snapshot().nodes.length <= cap);
+  assert.equal(refused.nodes.upsert.length, 0);
+  assert.ok(!view.isVisible('app.py#Flask.make_response'));
+  assert.match(view.stats().capped ?? '', /Flask has \d+ children: opening it would show more than 60 nodes/);
+
+  const random = rng(7);
+  const ids = graph.nodes();
+  for (let i = 0; i < 300; i++) {
+    const visible = view.snapshot().nodes;
+    const r = random();
+    if (r < 0.5) view.expand(visible[Math.floor(random() * visible.length)].id);
+    else if (r < 0.7) view.collapse(visible[Math.floor(random() * visible.length)].id);
+    else view.focus(ids[Math.floor(random() * ids.length)]);
+    const now = view.snapshot();
+    assert.ok(now.nodes.length <= cap, `step ${i}: ${now.nodes.length} nodes`);
+    assertConsistent(now);
+  }
+});
+
+test('an edit arrives as a view diff: new and removed definitions in open modules, a change mark on closed ones', async () => {
+  const view = new ExplorerView(graph);
+  view.expand('app.py');
+  const before = view.snapshot();
+  const file = path.join(root, 'app.py');
+  const original = fs.readFileSync(file, 'utf8');
+  const edited = `${original.replace(/\ndef _make_timedelta\(/, '\ndef _make_timedelta_renamed(')}\n\ndef explorer_probe():\n    return _make_timedelta_renamed(1)\n`;
+  assert.notEqual(edited, original);
+  const graphDiff = await engine.updateFile(file, edited);
+  const diff = view.update(graphDiff);
+  assert.deepEqual(diff.nodes.upsert.filter((n) => n.parent === 'app.py').map((n) => n.id).sort(), ['app.py#_make_timedelta_renamed', 'app.py#explorer_probe']);
+  assert.deepEqual(diff.nodes.remove, ['app.py#_make_timedelta']);
+  assert.ok(diff.changed.includes('app.py'));
+  assert.deepEqual(sorted(applyDiff(before, diff)), sorted(view.snapshot()));
+
+  // the same kind of edit in a closed module sends no definitions, only the mark and new counts
+  const helpers = path.join(root, 'helpers.py');
+  const diff2 = view.update(await engine.updateFile(helpers, `${fs.readFileSync(helpers, 'utf8')}\n\ndef explorer_probe_two():\n    return 2\n`));
+  // (the module and its folders upsert: their descendant counts grew)
+  assert.deepEqual(diff2.nodes.upsert.map((n) => n.id).sort(), ['dir:.', 'helpers.py']);
+  assert.equal(diff2.nodes.upsert.find((n) => n.id === 'helpers.py')!.descendants, before.nodes.find((n) => n.id === 'helpers.py')!.descendants + 1);
+  assert.deepEqual(diff2.changed, ['helpers.py']);
+  await engine.updateFile(file, original);
+  await engine.updateFile(helpers, fs.readFileSync(helpers, 'utf8'));
+});
+
+test('search ranks exact names first and reaches nodes the view does not show', () => {
+  const hits = searchNodes(graph, 'make_response');
+  assert.deepEqual(hits.slice(0, 2).map((h) => h.id).sort(), ['app.py#Flask.make_response', 'helpers.py#make_response'], 'the two exact names first');
+  assert.ok(hits.every((h) => h.label.includes('make_response') || h.qname.toLowerCase().includes('make_response')));
+  assert.deepEqual(searchNodes(graph, '   '), []);
+  const prefix = searchNodes(graph, 'make_resp');
+  assert.ok(prefix.some((h) => h.id === 'app.py#Flask.make_response'));
+});
+
+test('the symbol under the cursor is the innermost definition spanning the line', () => {
+  const nodes = engine.graph.nodesInFile('app.py');
+  const method = graph.getNodeAttributes('app.py#Flask.make_response');
+  assert.equal(nodeAtLine(nodes, method.range!.startLine + 2)?.id, 'app.py#Flask.make_response');
+  const flask = graph.getNodeAttributes('app.py#Flask');
+  assert.equal(nodeAtLine(nodes, flask.range!.startLine)?.id, 'app.py#Flask');
+  assert.equal(nodeAtLine(nodes, 0)?.id, 'app.py', 'outside any definition: the module');
+});
+
+test('a session answers the webview: full graph on ready, diffs on expand, results on search, select on focus', () => {
+  const sent: HostMessage[] = [];
+  const session = new ExplorerSession('flask', graph, (m) => sent.push(m));
+  assert.equal(session.handle({ type: 'ready' }), true);
+  assert.equal(sent[0].type, 'graph');
+  session.handle({ type: 'expand', id: 'app.py' });
+  assert.equal(sent[1].type, 'diff');
+  session.handle({ type: 'expand', id: 'app.py' });
+  assert.equal(sent.length, 2, 'expanding an open node sends nothing');
+  session.handle({ type: 'search', query: 'jsonify' });
+  assert.ok(sent[2].type === 'searchResults' && sent[2].hits.some((h) => h.id === 'json/__init__.py#jsonify'));
+  session.handle({ type: 'focus', id: 'json/__init__.py#jsonify' });
+  assert.deepEqual(sent.slice(3).map((m) => m.type), ['diff', 'select']);
+  assert.equal(session.handle({ type: 'reveal', id: 'app.py', path: 'app.py', line: 0 }), false, 'reveal belongs to the editor glue');
+});

@@ -1,0 +1,374 @@
+// The graph explorer's front end: holds the visible part of the repository graph (what the host's
+// ExplorerView sends), draws it with sigma.js, and turns clicks, keys and the search box into
+// protocol messages. All knowledge of the full graph stays in the host.
+import { MultiDirectedGraph } from 'graphology';
+import Sigma from 'sigma';
+import type { EdgeKind } from '../../src/core/graph/schema';
+import type { HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
+import { BurstLayout } from './layout';
+import { paintLegend, readPalette, watchTheme, type Palette } from './theme';
+
+declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
+
+const host = acquireVsCodeApi();
+const post = (m: WebviewMessage) => host.postMessage(m);
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const graph = new MultiDirectedGraph();
+const layout = new BurstLayout(graph);
+let palette: Palette = readPalette();
+const hiddenNodeKinds = new Set<string>();
+const hiddenEdgeKinds = new Set<string>();
+let selected: string | undefined;
+let hovered: string | undefined;
+let flashing = new Set<string>();
+let flashTimer: ReturnType<typeof setTimeout> | undefined;
+let stats: ViewStats | undefined;
+
+const renderer = new Sigma(graph, $('graph'), {
+  defaultEdgeType: 'arrow',
+  labelColor: { attribute: 'labelColor' },
+  labelRenderedSizeThreshold: 6,
+  zIndex: true,
+  nodeReducer: (id, data) => {
+    const view = data.view as ViewNode;
+    if (hiddenNodeKinds.has(view.kind)) return { ...data, hidden: true };
+    const focus = hovered ?? selected;
+    const near = !focus || id === focus || graph.areNeighbors(id, focus);
+    const label = view.children > 0 && !view.expanded ? `${view.label} (+${view.descendants})` : view.label;
+    return {
+      ...data,
+      label,
+      labelColor: palette.label,
+      color: near ? palette.node(view.kind) : palette.dimmed,
+      highlighted: id === selected || flashing.has(id),
+      forceLabel: id === focus || id === selected,
+      zIndex: id === focus ? 2 : near ? 1 : 0,
+    };
+  },
+  edgeReducer: (id, data) => {
+    const edge = data.view as ViewEdge;
+    if (hiddenEdgeKinds.has(edge.kind)) return { ...data, hidden: true };
+    const focus = hovered ?? selected;
+    const near = !focus || graph.hasExtremity(id, focus);
+    return { ...data, color: near ? palette.edge(edge.kind) : palette.dimmed, zIndex: near ? 1 : 0 };
+  },
+});
+
+/** A node's first position: beside its parent (new children fan out around it), else on a ring. */
+function seedPosition(node: ViewNode, index: number): { x: number; y: number } {
+  const angle = index * 2.399963; // golden angle: successive siblings never stack
+  const parent = node.parent && graph.hasNode(node.parent) ? graph.getNodeAttributes(node.parent) : undefined;
+  const r = parent ? 2 + Math.sqrt(index) : 10 + Math.sqrt(index) * 4;
+  return { x: (parent?.x ?? 0) + r * Math.cos(angle), y: (parent?.y ?? 0) + r * Math.sin(angle) };
+}
+
+function nodeSize(view: ViewNode): number {
+  return Math.min(18, 3 + 2 * Math.log2(2 + view.descendants));
+}
+
+function upsertNode(view: ViewNode, index: number): boolean {
+  if (graph.hasNode(view.id)) {
+    graph.mergeNodeAttributes(view.id, { view, size: nodeSize(view) });
+    return false;
+  }
+  graph.addNode(view.id, { view, size: nodeSize(view), ...seedPosition(view, index) });
+  return true;
+}
+
+function upsertEdge(view: ViewEdge): void {
+  const size = Math.min(3, 0.6 + 0.4 * Math.log2(view.weight));
+  if (graph.hasEdge(view.id)) graph.mergeEdgeAttributes(view.id, { view, size });
+  else if (graph.hasNode(view.source) && graph.hasNode(view.target)) graph.addEdgeWithKey(view.id, view.source, view.target, { view, size });
+}
+
+function showGraph(view: ViewGraph): void {
+  layout.stop();
+  graph.clear();
+  selected = undefined;
+  view.nodes.forEach(upsertNode);
+  view.edges.forEach(upsertEdge);
+  layout.all();
+  renderer.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+}
+
+function applyDiff(diff: ViewDiff): void {
+  layout.stop();
+  for (const id of diff.edges.remove) if (graph.hasEdge(id)) graph.dropEdge(id);
+  for (const id of diff.nodes.remove) if (graph.hasNode(id)) graph.dropNode(id);
+  if (selected && !graph.hasNode(selected)) selected = undefined;
+  const added = new Set<string>();
+  // parents before children, so a new child is seeded next to its (possibly new) parent
+  diff.nodes.upsert.forEach((n, i) => upsertNode(n, i) && added.add(n.id));
+  diff.edges.upsert.forEach(upsertEdge);
+  flash(diff.changed);
+  layout.only(added);
+}
+
+function flash(ids: string[]): void {
+  if (ids.length === 0) return;
+  flashing = new Set(ids);
+  if (flashTimer) clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => {
+    flashing = new Set();
+    renderer.refresh({ skipIndexation: true });
+  }, 2000);
+}
+
+function afterNextRender(started: number): void {
+  renderer.once('afterRender', () => post({ type: 'rendered', nodes: graph.order, edges: graph.size, ms: performance.now() - started }));
+  renderer.refresh();
+}
+
+// ---- selection, details, reveal -----------------------------------------------------------------
+
+function select(id: string | undefined, centre = false): void {
+  selected = id && graph.hasNode(id) ? id : undefined;
+  const details = $('details');
+  if (!selected) {
+    details.hidden = true;
+    renderer.refresh({ skipIndexation: true });
+    return;
+  }
+  const view = graph.getNodeAttribute(selected, 'view') as ViewNode;
+  details.hidden = false;
+  $('details-title').textContent = view.label;
+  $('details-kind').textContent = `${view.kind}${view.path ? ` · ${view.path}${view.line >= 0 ? `:${view.line + 1}` : ''}` : ''}`;
+  $('details-signature').textContent = view.signature;
+  $('details-doc').textContent = view.doc;
+  const toggle = $<HTMLButtonElement>('toggle');
+  toggle.hidden = view.children === 0;
+  toggle.textContent = view.expanded ? 'Collapse' : 'Expand';
+  $<HTMLButtonElement>('reveal').hidden = !view.path;
+  if (centre) {
+    // a node that just appeared is still finding its place: centre on where it ends up
+    const id = selected;
+    layout.whenSettled(() => {
+      const at = id === selected ? renderer.getNodeDisplayData(id) : undefined;
+      if (at) void renderer.getCamera().animate({ x: at.x, y: at.y, ratio: Math.min(renderer.getCamera().ratio, 0.5) }, { duration: 300 });
+    });
+  }
+  renderer.refresh({ skipIndexation: true });
+}
+
+function reveal(id: string | undefined): void {
+  if (!id || !graph.hasNode(id)) return;
+  const view = graph.getNodeAttribute(id, 'view') as ViewNode;
+  if (view.path) post({ type: 'reveal', id, path: view.path, line: Math.max(0, view.line) });
+}
+
+function toggle(id: string | undefined, open?: boolean): void {
+  if (!id || !graph.hasNode(id)) return;
+  const view = graph.getNodeAttribute(id, 'view') as ViewNode;
+  if (view.children === 0) return;
+  const expand = open ?? !view.expanded;
+  if (expand !== view.expanded) post({ type: expand ? 'expand' : 'collapse', id });
+}
+
+renderer.on('clickNode', ({ node }) => {
+  select(node);
+  reveal(node);
+});
+renderer.on('doubleClickNode', ({ node, event }) => {
+  event.preventSigmaDefault();
+  toggle(node);
+});
+renderer.on('clickStage', () => select(undefined));
+renderer.on('enterNode', ({ node, event }) => {
+  hovered = node;
+  showTooltip(graph.getNodeAttribute(node, 'view') as ViewNode, event.x, event.y);
+  renderer.refresh({ skipIndexation: true });
+});
+renderer.on('leaveNode', () => {
+  hovered = undefined;
+  $('tooltip').hidden = true;
+  renderer.refresh({ skipIndexation: true });
+});
+
+function showTooltip(view: ViewNode, x: number, y: number): void {
+  const tip = $('tooltip');
+  tip.replaceChildren();
+  const title = document.createElement('pre');
+  title.textContent = view.signature || `${view.kind} ${view.qname}`;
+  tip.append(title);
+  if (view.doc) {
+    const doc = document.createElement('p');
+    doc.textContent = view.doc;
+    tip.append(doc);
+  }
+  const box = $('graph').getBoundingClientRect();
+  tip.style.left = `${box.left + x + 12}px`;
+  tip.style.top = `${box.top + y + 12}px`;
+  tip.hidden = false;
+}
+
+$('reveal').addEventListener('click', () => reveal(selected));
+$('toggle').addEventListener('click', () => toggle(selected));
+$('fit').addEventListener('click', () => void renderer.getCamera().animatedReset({ duration: 300 }));
+$('graph').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') reveal(selected);
+  else if (e.key === '+' || e.key === '=') toggle(selected, true);
+  else if (e.key === '-') toggle(selected, false);
+  else if (e.key === 'Escape') select(undefined);
+  else if (e.key === '0') void renderer.getCamera().animatedReset({ duration: 300 });
+  else return;
+  e.preventDefault();
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === '/' && document.activeElement !== $('search')) {
+    e.preventDefault();
+    $('search').focus();
+  }
+});
+
+// ---- filters, follow, folders --------------------------------------------------------------------
+
+document.querySelectorAll<HTMLInputElement>('input[data-node-kind]').forEach((box) => {
+  const apply = () => (box.checked ? hiddenNodeKinds.delete(box.dataset.nodeKind!) : hiddenNodeKinds.add(box.dataset.nodeKind!));
+  apply();
+  box.addEventListener('change', () => {
+    apply();
+    renderer.refresh({ skipIndexation: true });
+  });
+});
+document.querySelectorAll<HTMLInputElement>('input[data-edge-kind]').forEach((box) => {
+  const apply = () => (box.checked ? hiddenEdgeKinds.delete(box.dataset.edgeKind!) : hiddenEdgeKinds.add(box.dataset.edgeKind!));
+  apply();
+  box.addEventListener('change', () => {
+    apply();
+    renderer.refresh({ skipIndexation: true });
+  });
+});
+$<HTMLInputElement>('follow').addEventListener('change', (e) => post({ type: 'setFollow', on: (e.target as HTMLInputElement).checked }));
+$<HTMLSelectElement>('folder').addEventListener('change', (e) => post({ type: 'selectFolder', key: (e.target as HTMLSelectElement).value }));
+
+// ---- search ---------------------------------------------------------------------------------------
+
+const searchBox = $<HTMLInputElement>('search');
+const results = $<HTMLUListElement>('results');
+let hits: SearchHit[] = [];
+let active = -1;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+searchBox.addEventListener('input', () => {
+  if (searchTimer) clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => post({ type: 'search', query: searchBox.value }), 120);
+});
+searchBox.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (hits.length === 0) return;
+    active = (active + (e.key === 'ArrowDown' ? 1 : hits.length - 1)) % hits.length;
+    showHits();
+  } else if (e.key === 'Enter') {
+    choose(hits[Math.max(0, active)]);
+  } else if (e.key === 'Escape') {
+    results.hidden = true;
+  } else return;
+  e.preventDefault();
+});
+
+function showHits(): void {
+  results.replaceChildren(
+    ...hits.map((h, i) => {
+      const li = document.createElement('li');
+      li.setAttribute('role', 'option');
+      li.setAttribute('aria-selected', String(i === active));
+      li.dataset.id = h.id;
+      li.textContent = h.label;
+      const where = document.createElement('small');
+      where.textContent = `${h.kind} · ${h.qname}`;
+      li.append(where);
+      li.addEventListener('mousedown', (e) => {
+        e.preventDefault();
+        choose(h);
+      });
+      return li;
+    }),
+  );
+  results.hidden = hits.length === 0;
+}
+
+function choose(hit: SearchHit | undefined): void {
+  if (!hit) return;
+  results.hidden = true;
+  post({ type: 'focus', id: hit.id });
+}
+
+// ---- host messages --------------------------------------------------------------------------------
+
+function showStatus(text?: string): void {
+  const s = stats;
+  const summary = s ? `${graph.order} of ${s.graphNodes} nodes shown` : '';
+  $('status').textContent = [text ?? s?.capped, summary].filter(Boolean).join(' · ');
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const m = event.data;
+  const started = performance.now();
+  switch (m.type) {
+    case 'graph':
+      stats = m.stats;
+      showGraph(m.graph);
+      showStatus();
+      afterNextRender(started);
+      break;
+    case 'diff':
+      stats = m.stats;
+      applyDiff(m.diff);
+      if (selected) select(selected);
+      showStatus();
+      afterNextRender(started);
+      break;
+    case 'select':
+      select(m.id, true);
+      $('graph').focus();
+      break;
+    case 'searchResults':
+      if (m.query !== searchBox.value) return;
+      hits = m.hits;
+      active = hits.length > 0 ? 0 : -1;
+      showHits();
+      break;
+    case 'folders': {
+      const picker = $<HTMLSelectElement>('folder');
+      picker.replaceChildren(...m.folders.map((f) => new Option(f.name, f.key, false, f.key === m.current)));
+      picker.hidden = m.folders.length < 2;
+      break;
+    }
+    case 'status':
+      showStatus(m.text);
+      break;
+    case 'follow':
+      $<HTMLInputElement>('follow').checked = m.on;
+      break;
+  }
+});
+
+watchTheme(() => {
+  palette = readPalette();
+  paintLegend(palette);
+  renderer.refresh({ skipIndexation: true });
+});
+paintLegend(palette);
+
+/** Read-only handle for the webview tests and the benchmark (what is drawn, where). */
+(window as unknown as { cartographExplorer: unknown }).cartographExplorer = {
+  graph,
+  renderer,
+  layoutRunning: () => layout.running,
+  selected: () => selected,
+  isShown: (id: string) => graph.hasNode(id) && !renderer.getNodeDisplayData(id)?.hidden,
+  isEdgeShown: (id: string) => graph.hasEdge(id) && !renderer.getEdgeDisplayData(id)?.hidden,
+  /** Where a node is drawn, in page coordinates (what a mouse click needs). */
+  pagePosition: (id: string) => {
+    const d = renderer.getNodeDisplayData(id);
+    if (!d) return undefined;
+    const p = renderer.framedGraphToViewport(d);
+    const box = $('graph').getBoundingClientRect();
+    return { x: box.left + p.x, y: box.top + p.y };
+  },
+  edgeKinds: (): EdgeKind[] => [...new Set(graph.mapEdges((_, a) => (a.view as ViewEdge).kind))],
+  nodeKinds: (): ViewNodeKind[] => [...new Set(graph.mapNodes((_, a) => (a.view as ViewNode).kind))],
+};
+
+post({ type: 'ready' });
