@@ -20,6 +20,15 @@ function namesIn(engine) {
   return names;
 }
 
+/** Appends `text` to the file through a WorkspaceEdit and saves it, as a user's edit would. */
+async function appendAndSave(uri, text) {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  assert.ok(await doc.save());
+}
+
 function pathsIn(engine) {
   const paths = new Set();
   engine.graph.graph.forEachNode((_, a) => a.path && paths.add(a.path));
@@ -208,11 +217,7 @@ describe('Cartograph in a real VS Code', function () {
     const storeDir = api.engineFor(py.uri).stats().store.dir;
     await api.whenIdle();
     fs.rmSync(storeDir, { recursive: true, force: true });
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(py.uri, 'base.py'));
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), '\n\ndef after_store_loss():\n    return 1\n');
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef after_store_loss():\n    return 1\n');
     await until('the save reached the graph', () => namesIn(api.engineFor(py.uri)).has('after_store_loss'));
     await api.whenIdle();
     await api.engineFor(py.uri).flush();
@@ -244,11 +249,7 @@ describe('Cartograph in a real VS Code', function () {
       assert.deepStrictEqual(stats.nodes, nodes, 'the graph is whole, in memory');
       assert.ok(index.storeProblem, 'the problem is recorded for the status command and the warning');
       // saves keep working on the in-memory graph
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(py.uri, 'base.py'));
-      const edit = new vscode.WorkspaceEdit();
-      edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), '\n\ndef in_memory_only():\n    return 2\n');
-      assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(await doc.save());
+      await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef in_memory_only():\n    return 2\n');
       await until('the save reached the in-memory graph', () => namesIn(api.engineFor(py.uri)).has('in_memory_only'));
       await vscode.commands.executeCommand('cartograph.showStatus');
     } finally {
