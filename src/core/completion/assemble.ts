@@ -67,7 +67,10 @@ export class ContextAssembler {
   async assemble(query: CursorQuery, options: AssembleOptions = DEFAULT_ASSEMBLE_OPTIONS): Promise<FusedContext> {
     const timingsMs: Record<string, number> = {};
     let t = performance.now();
-    await this.windows.refresh();
+    // The first build of the window index runs in the background: until it is done, completions
+    // carry graph context only instead of waiting for it.
+    if (this.windows.built) await this.windows.refresh();
+    else this.windows.refresh().catch(() => undefined); // retried by the next request
     timingsMs.windowIndex = performance.now() - t;
     t = performance.now();
     const q = await buildQueryGraph(this.pool, this.graph, query);
