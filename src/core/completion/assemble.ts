@@ -4,7 +4,7 @@
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { ParserPool } from '../parse/parser';
 import { CodeWindows, codeTerms } from './codeWindows';
-import { commentPrefix, serializeContext, snippetBlock, tripleText } from './fuse';
+import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, type CursorQuery, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
@@ -91,7 +91,7 @@ export class ContextAssembler {
       .map((s) => ({
         key: s.id,
         path: g.getNodeAttributes(s.id).path,
-        title: `${g.getNodeAttributes(s.id).path}${s.id.includes('#') ? `: ${s.id.slice(s.id.indexOf('#') + 1).replace(/@\d+$/, '')}` : ''}`,
+        title: nodeLabel(g, s.id),
         origin: 'graph' as const,
         relevance: s.score,
         renderings: renderNode(g, this.sources, s.id, nearby),
