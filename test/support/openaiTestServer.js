@@ -9,7 +9,7 @@ class OpenAiTestServer {
   constructor() {
     /** @type {Array<{path: string, body: any, closedEarly: boolean, finished: boolean}>} */
     this.requests = [];
-    /** Answers used in order; the last one repeats. Each: {text, status?, stall?, chunkSize?, delayMs?, models?} */
+    /** Answers used in order; the last one repeats. Each: {text, status?, stall?, stallAfterChunks?, chunkSize?, delayMs?} */
     this.answers = [{ text: 'pass' }];
     this.models = ['qwen2.5-coder-1.5b'];
     this.waiters = [];
@@ -108,6 +108,7 @@ class OpenAiTestServer {
       for (let i = 0; i < answer.text.length; i += size) pieces.push(answer.text.slice(i, i + size));
       const send = (i) => {
         if (res.destroyed) return;
+        if (answer.stallAfterChunks !== undefined && i >= answer.stallAfterChunks) return; // headers and some text sent, then silence
         if (i < pieces.length) {
           res.write(`data: ${JSON.stringify(chunk(pieces[i]))}\n\n`);
           setTimeout(() => send(i + 1), answer.delayMs || 0);

@@ -110,11 +110,38 @@ describe('completion: cancellation, failures and fallback', () => {
     assert.equal(result.text, undefined);
   });
 
+  it('aborting in the middle of a stream yields no partial completion and closes the request', async () => {
+    server.script({ text: 'calc.add(1, 2)', chunkSize: 3, stallAfterChunks: 1 });
+    const seen = server.requests.length;
+    const controller = new AbortController();
+    const service = new CompletionService();
+    const pending = service.complete(assembler, query, settings(), DEFAULT_ASSEMBLE_OPTIONS, controller.signal);
+    const request = await server.nextRequest(seen);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    await server.whenClosed(request);
+    const result = await pending;
+    assert.equal(result.outcome, 'cancelled');
+    assert.equal(result.text, undefined);
+    assert.equal(service.backoffMs, 0, 'a cancellation is not a failure');
+  });
+
   it('a slow server times out: no completion, then back-off', async () => {
     server.script({ stall: true });
     const service = new CompletionService();
     const result = await service.complete(assembler, query, settings({ timeoutMs: 300 }), DEFAULT_ASSEMBLE_OPTIONS);
     assert.equal(result.outcome, 'failed');
+    assert.ok(service.backoffMs > 0);
+  });
+
+  it('a stream that stalls halfway fails at the timeout like a silent server', async () => {
+    server.script({ text: 'calc.add(1, 2)', chunkSize: 2, stallAfterChunks: 2 });
+    const service = new CompletionService();
+    const started = Date.now();
+    const result = await service.complete(assembler, query, settings({ timeoutMs: 400 }), DEFAULT_ASSEMBLE_OPTIONS);
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.record!.error!, /no complete answer within 400 ms/);
+    assert.ok(Date.now() - started < 3000);
     assert.ok(service.backoffMs > 0);
   });
 

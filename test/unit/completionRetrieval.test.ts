@@ -5,11 +5,12 @@ import { describe, it } from 'node:test';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ContextAssembler } from '../../src/core/completion/assemble';
 import { CodeWindows } from '../../src/core/completion/codeWindows';
 import { packContext, type Candidate } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
-import { FIXTURES, parse, readTree } from './helpers';
+import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
 const candidate = (key: string, relevance: number, code: string): Candidate => ({
   key, path: `${key}.py`, title: key, origin: 'similar', relevance, renderings: [{ code, covers: [key] }], triples: [],
@@ -60,5 +61,17 @@ describe('completion retrieval pieces', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the first assembly does not wait for the window index (graph context only); later ones use it', async () => {
+    const root = path.join(FIXTURES, 'real', 'flask');
+    const assembler = new ContextAssembler(await buildGraph(readTree(root), 'flask'), root);
+    const query = { path: 'app.py', language: 'python' as const, prefix: 'from .helpers import get_root_path\n\ndef locate(import_name):\n    path = get_root_path(import_name)\n    ', suffix: '' };
+    const first = await assembler.assemble(query);
+    assert.ok(first.snippets.length > 0 && first.snippets.every((s) => s.origin === 'graph'));
+    await assembler.windows.refresh();
+    assert.equal(assembler.windows.built, true);
+    const later = await assembler.assemble(query);
+    assert.ok(later.snippets.some((s) => s.origin === 'similar'), 'similar code windows join once the index is built');
   });
 });

@@ -4,7 +4,7 @@
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { ParserPool } from '../parse/parser';
 import { CodeWindows, codeTerms } from './codeWindows';
-import { commentPrefix, serializeContext, snippetBlock, tripleText } from './fuse';
+import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, type CursorQuery, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
@@ -67,7 +67,10 @@ export class ContextAssembler {
   async assemble(query: CursorQuery, options: AssembleOptions = DEFAULT_ASSEMBLE_OPTIONS): Promise<FusedContext> {
     const timingsMs: Record<string, number> = {};
     let t = performance.now();
-    await this.windows.refresh();
+    // The first build of the window index runs in the background: until it is done, completions
+    // carry graph context only instead of waiting for it.
+    if (this.windows.built) await this.windows.refresh();
+    else this.windows.refresh().catch(() => undefined); // retried by the next request
     timingsMs.windowIndex = performance.now() - t;
     t = performance.now();
     const q = await buildQueryGraph(this.pool, this.graph, query);
@@ -88,7 +91,7 @@ export class ContextAssembler {
       .map((s) => ({
         key: s.id,
         path: g.getNodeAttributes(s.id).path,
-        title: `${g.getNodeAttributes(s.id).path}${s.id.includes('#') ? `: ${s.id.slice(s.id.indexOf('#') + 1).replace(/@\d+$/, '')}` : ''}`,
+        title: nodeLabel(g, s.id),
         origin: 'graph' as const,
         relevance: s.score,
         renderings: renderNode(g, this.sources, s.id, nearby),

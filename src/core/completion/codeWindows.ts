@@ -8,6 +8,8 @@ import type { SourceFiles } from './sourceFiles';
 
 export const WINDOW_LINES = 20;
 export const WINDOW_STRIDE = 10;
+/** Longest stretch of indexing work between two turns of the event loop. */
+const SLICE_MS = 8;
 
 export interface CodeWindow {
   path: string;
@@ -40,43 +42,64 @@ export class CodeWindows {
     private readonly sources: SourceFiles,
   ) {}
 
-  /** Brings the index in line with the graph; cheap when nothing changed. */
-  async refresh(): Promise<void> {
-    if (this.seenVersion === this.graph.version) return;
-    const version = this.graph.version;
-    const paths = this.graph.filePaths();
-    const changed = paths.filter((p) => this.indexed.get(p)?.hash !== this.graph.fileGraph(p)?.hash);
-    await this.sources.preload(changed);
-    this.sync(paths, changed);
-    this.seenVersion = version;
+  /** True once the whole repository has been windowed (later refreshes are per changed file). */
+  get built(): boolean {
+    return this.seenVersion >= 0;
   }
 
-  private sync(paths: string[], changed: string[]): void {
-    const live = new Set(paths);
-    for (const [path, entry] of this.indexed) {
-      if (live.has(path)) continue;
-      this.drop(entry);
+  /**
+   * Brings the index in line with the graph; cheap when nothing changed. The first build of a large
+   * repository takes a second or two: it gives the event loop back every few milliseconds, and
+   * concurrent callers share one run.
+   */
+  refresh(): Promise<void> {
+    this.running ??= this.refreshNow().finally(() => (this.running = undefined));
+    return this.running;
+  }
+  private running: Promise<void> | undefined;
+
+  private async refreshNow(): Promise<void> {
+    while (this.seenVersion !== this.graph.version) {
+      const version = this.graph.version;
+      const paths = this.graph.filePaths();
+      const live = new Set(paths);
+      for (const [path, entry] of this.indexed) {
+        if (live.has(path)) continue;
+        this.drop(entry);
+        this.indexed.delete(path);
+      }
+      const changed = paths.filter((p) => this.indexed.get(p)?.hash !== this.graph.fileGraph(p)?.hash);
+      let slice = performance.now();
+      for (const path of changed) {
+        await this.sources.preload([path]);
+        this.window(path);
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+      }
+      this.seenVersion = version;
+    }
+  }
+
+  private window(path: string): void {
+    const old = this.indexed.get(path);
+    if (old) {
+      this.drop(old);
       this.indexed.delete(path);
     }
-    for (const path of changed) {
-      const old = this.indexed.get(path);
-      if (old) this.drop(old);
-      const lines = this.sources.lines(path);
-      const hash = this.graph.fileGraph(path)?.hash;
-      if (!lines || hash === undefined) {
-        this.indexed.delete(path);
-        continue;
-      }
-      const docs: WindowDoc[] = [];
-      for (let start = 0; start < lines.length; start += WINDOW_STRIDE) {
-        docs.push({ id: `${path}\u0000${start}`, text: lines.slice(start, start + WINDOW_LINES).join('\n') });
-        if (start + WINDOW_LINES >= lines.length) break;
-      }
-      this.index.addAll(docs);
-      const terms = docs.map((d) => [...new Set(codeTerms(d.text))]);
-      for (const list of terms) for (const t of list) this.frequency.set(t, (this.frequency.get(t) ?? 0) + 1);
-      this.indexed.set(path, { hash, ids: docs.map((d) => d.id), terms });
+    const lines = this.sources.lines(path);
+    const hash = this.graph.fileGraph(path)?.hash;
+    if (!lines || hash === undefined) return;
+    const docs: WindowDoc[] = [];
+    for (let start = 0; start < lines.length; start += WINDOW_STRIDE) {
+      docs.push({ id: `${path}\u0000${start}`, text: lines.slice(start, start + WINDOW_LINES).join('\n') });
+      if (start + WINDOW_LINES >= lines.length) break;
     }
+    this.index.addAll(docs);
+    const terms = docs.map((d) => [...new Set(codeTerms(d.text))]);
+    for (const list of terms) for (const t of list) this.frequency.set(t, (this.frequency.get(t) ?? 0) + 1);
+    this.indexed.set(path, { hash, ids: docs.map((d) => d.id), terms });
   }
 
   private drop(entry: { ids: string[]; terms: string[][] }): void {

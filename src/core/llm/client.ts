@@ -34,7 +34,22 @@ export class LlmClient {
     return page.data[0]?.id;
   }
 
+  /** The whole answer must arrive within the timeout: a stream that stalls halfway fails like a server that never answers. */
   async generate(prompt: BuiltPrompt, model: string, signal?: AbortSignal): Promise<Generation> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const failure = () => (signal?.aborted ? new OpenAI.APIUserAbortError() : new Error(`no complete answer within ${this.options.timeoutMs} ms`));
+    let generation: Generation;
+    try {
+      generation = await this.stream(prompt, model, signal ? AbortSignal.any([signal, deadline]) : deadline);
+    } catch (err) {
+      throw deadline.aborted || signal?.aborted ? failure() : err;
+    }
+    // An aborted stream ends quietly in the openai package: a partial answer is no answer.
+    if (deadline.aborted || signal?.aborted) throw failure();
+    return generation;
+  }
+
+  private async stream(prompt: BuiltPrompt, model: string, signal: AbortSignal): Promise<Generation> {
     const request = { signal, timeout: this.options.timeoutMs };
     if (prompt.kind === 'completion') {
       const serverStops = prompt.stop.slice(0, SERVER_STOPS);

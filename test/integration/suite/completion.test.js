@@ -79,4 +79,34 @@ describe('Cartograph completion in a real VS Code', function () {
     assert.match(shown, /- queryGraph: \d+\.\d ms/);
     assert.ok(document.isDirty, 'the completion came from unsaved text');
   });
+
+  it('is off for a language switched off in its language settings: no request leaves', async function () {
+    const python = vscode.workspace.getConfiguration('cartograph', { languageId: 'python' });
+    await python.update('completion.enabled', false, vscode.ConfigurationTarget.Global, true);
+    try {
+      const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
+      const cursor = document.lineAt(document.lineCount - 1).range.end;
+      await editor.edit((b) => b.insert(cursor, '\n    total = calc.'));
+      const end = document.lineAt(document.lineCount - 1).range.end;
+      editor.selection = new vscode.Selection(end, end);
+      const seen = server.requests.length;
+      for (let i = 0; i < 5; i++) {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await sleep(300);
+      }
+      assert.strictEqual(server.requests.length, seen, 'no completion request while python is switched off');
+      // control: switched back on, the next keystroke does send one
+      await python.update('completion.enabled', undefined, vscode.ConfigurationTarget.Global, true);
+      await editor.edit((b) => b.insert(end, 'a'));
+      const typed = document.lineAt(document.lineCount - 1).range.end;
+      editor.selection = new vscode.Selection(typed, typed);
+      await until('a request once python is on again', async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await sleep(300);
+        return server.requests.length > seen;
+      }, 20000);
+    } finally {
+      await python.update('completion.enabled', undefined, vscode.ConfigurationTarget.Global, true);
+    }
+  });
 });
