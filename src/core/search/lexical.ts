@@ -5,19 +5,12 @@ import MiniSearch from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
-import { SEARCHABLE_KINDS } from './nodeText';
+import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
-interface Doc {
-  id: string;
-  name: string;
-  signature: string;
-  doc: string;
-  context: string;
-  body: string;
-}
+type Doc = NodeFields & { id: string };
 
 /** Common English words that carry no signal in a "where is X implemented" question. */
 const STOP = new Set(
@@ -42,19 +35,7 @@ export class LexicalIndex {
     });
     const docs: Doc[] = [];
     graph.forEachNode((id, node) => {
-      if (!SEARCHABLE_KINDS.has(node.kind)) return;
-      const body: string[] = [];
-      graph.forEachOutEdge(id, (_, edge, _s, target) => {
-        if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(graph.getNodeAttributes(target).name);
-      });
-      docs.push({
-        id,
-        name: node.name,
-        signature: node.signature,
-        doc: node.doc,
-        context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
-        body: body.join(' '),
-      });
+      if (SEARCHABLE_KINDS.has(node.kind)) docs.push({ id, ...nodeFields(graph, id) });
     });
     this.search.addAll(docs);
   }
