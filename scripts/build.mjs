@@ -1,6 +1,7 @@
 // Bundles the CLI, the parse worker and the extension with esbuild. Native or instance-sensitive
 // packages stay external: LanceDB's native module, and apache-arrow (LanceDB checks Arrow tables
-// against its own copy of the library).
+// against its own copy of the library), and transformers.js (an ES module that finds its files
+// through import.meta.url; loaded with import() by the model worker).
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -15,12 +16,13 @@ const common = {
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
   sourcemap: true,
   logLevel: 'warning',
-  external: ['@lancedb/lancedb', 'apache-arrow', 'vscode', 'onnxruntime-node', 'sharp'],
+  external: ['@lancedb/lancedb', 'apache-arrow', 'vscode', 'onnxruntime-node', 'sharp', '@xenova/transformers'],
 };
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
 ];
 if (existsSync('src/extension/extension.ts')) entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
 

@@ -13,6 +13,7 @@ import { loadSearchModels } from '../../src/core/models/loader';
 import { loadEndpointEmbedder } from '../../src/core/models/openaiEmbedder';
 import { loadTransformersEmbedder, loadTransformersReranker, type DownloadProgress } from '../../src/core/models/transformersModels';
 import type { Embedder, Reranker } from '../../src/core/models/types';
+import { loadWorkerEmbedder, loadWorkerReranker } from '../../src/core/models/workerModels';
 import { ensureRandomModels, RANDOM_EMBEDDER, RANDOM_RERANKER } from './modelFixtures';
 
 const TEXTS = [
@@ -124,6 +125,31 @@ test('the loader reports model-free with the reasons when no model can be had, a
   assert.equal(loaded.embedder?.dim, 384);
   assert.equal(loaded.reranker?.id, RANDOM_RERANKER);
   assert.equal(loaded.status, `embeddings ${RANDOM_EMBEDDER}, reranker ${RANDOM_RERANKER}`);
+});
+
+test('models in worker threads give the in-process results while the main event loop keeps running', async () => {
+  const threaded = await loadWorkerEmbedder(RANDOM_EMBEDDER, { localPath, allowRemote: false });
+  const threadedReranker = await loadWorkerReranker(RANDOM_RERANKER, { localPath, allowRemote: false, batchSize: 2 });
+  try {
+    assert.equal(threaded.dim, 384);
+    const expected = await embedder.embed(TEXTS);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const many = Array.from({ length: 12 }, () => TEXTS).flat();
+    const vectors = await threaded.embed(many);
+    clearInterval(timer);
+    // In-process, inference holds the thread for the whole call: not one timer tick gets through.
+    assert.ok(ticks > 0, 'the event loop ran while the worker embedded');
+    assert.equal(vectors.length, many.length);
+    for (let i = 0; i < TEXTS.length; i++) assert.ok(maxDifference(vectors[i], expected[i]) < 1e-6);
+    assert.deepEqual(await threadedReranker.score('where are numbers added', TEXTS), await reranker.score('where are numbers added', TEXTS));
+    assert.deepEqual(await threaded.embed([]), []);
+  } finally {
+    await threaded.close();
+    await threadedReranker.close();
+  }
+  await assert.rejects(threaded.embed(['after close']), /thread stopped/);
+  await assert.rejects(loadWorkerEmbedder('Xenova/all-MiniLM-L6-v2', { localPath, allowRemote: false, cacheDir: emptyCache }), /embedding model Xenova\/all-MiniLM-L6-v2 is not available: .*downloads are turned off/);
 });
 
 // ---- OpenAI-compatible /v1/embeddings --------------------------------------------------------------

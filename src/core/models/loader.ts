@@ -4,6 +4,7 @@
 import { loadEndpointEmbedder, type EndpointEmbedderOptions } from './openaiEmbedder';
 import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker, SearchModels } from './types';
+import { loadWorkerEmbedder, loadWorkerReranker, type Closable } from './workerModels';
 
 export interface ModelSettings {
   /** transformers.js bi-encoder id; empty or undefined: none. Ignored when `endpoint` is set. */
@@ -13,11 +14,15 @@ export interface ModelSettings {
   /** transformers.js cross-encoder id; empty or undefined: none. */
   rerankerModel?: string;
   transformers?: TransformersOptions;
+  /** Run transformers.js models in worker threads (what an editor wants: inference blocks its thread). */
+  threads?: boolean;
 }
 
 export type LoadedModels = Omit<SearchModels, 'vectors'> & {
   /** Why each missing model is missing, for the log. */
   problems: string[];
+  /** Stops the models' threads (a no-op for in-process models). */
+  close(): Promise<void>;
 };
 
 export async function loadSearchModels(settings: ModelSettings): Promise<LoadedModels> {
@@ -38,11 +43,16 @@ export async function loadSearchModels(settings: ModelSettings): Promise<LoadedM
     if (!model) problems.push(`no embedding model (the endpoint ${endpoint.baseURL} needs a model name)`);
     else embedder = await attempt('embedding model', () => loadEndpointEmbedder({ ...endpoint, model }));
   } else if (embeddingModel) {
-    embedder = await attempt('embedding model', () => loadTransformersEmbedder(embeddingModel, settings.transformers));
+    const load = settings.threads ? loadWorkerEmbedder : loadTransformersEmbedder;
+    embedder = await attempt('embedding model', () => load(embeddingModel, settings.transformers));
   }
   const rerankerModel = settings.rerankerModel?.trim();
-  const reranker: Reranker | undefined = rerankerModel ? await attempt('reranker', () => loadTransformersReranker(rerankerModel, settings.transformers)) : undefined;
-  return { embedder, reranker, problems, status: statusLine(embedder, reranker, problems) };
+  const loadReranker = settings.threads ? loadWorkerReranker : loadTransformersReranker;
+  const reranker: Reranker | undefined = rerankerModel ? await attempt('reranker', () => loadReranker(rerankerModel, settings.transformers)) : undefined;
+  const close = async () => {
+    for (const model of [embedder, reranker]) if (model && 'close' in model) await (model as Closable).close();
+  };
+  return { embedder, reranker, problems, status: statusLine(embedder, reranker, problems), close };
 }
 
 function statusLine(embedder: Embedder | undefined, reranker: Reranker | undefined, problems: string[]): string {
