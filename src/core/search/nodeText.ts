@@ -31,8 +31,14 @@ export function nodeFields(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: 
   };
 }
 
+/**
+ * About 250 word pieces: MiniLM-style encoders were trained on passages up to 256 tokens, and a batch
+ * costs what its longest passage costs (padding, attention quadratic in length).
+ */
+export const MAX_PASSAGE_CHARS = 1000;
+
 /** One passage for a bi- or cross-encoder: where it lives, what it is, what it says, what it uses. */
 export function nodeText(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: string): string {
   const f = nodeFields(graph, id);
-  return [f.context, f.signature || f.name, f.doc, f.body && `uses ${f.body}`].filter((part) => part !== '').join('\n');
+  return [f.context, f.signature || f.name, f.doc, f.body && `uses ${f.body}`].filter((part) => part !== '').join('\n').slice(0, MAX_PASSAGE_CHARS);
 }
