@@ -5,6 +5,7 @@ import { describeNode, type NodeDescription } from '../cli/show';
 import type { Engine } from '../core/engine';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
+import { searchModelsFor } from './models';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_SCHEME = 'cartograph-status';
@@ -58,6 +59,7 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
       `- Files: ${stats.files} (${stats.lines} lines, ${stats.syntaxErrorFiles} with syntax errors)`,
       `- Store: ${stats.store.dir ?? 'memory only'} — ${stats.store.status}${stats.store.error ? ` (${stats.store.error})` : ''}, ${(size / 1048576).toFixed(1)} MB on disk`,
       `- Internal imports resolved: ${stats.imports.resolved}/${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%); unresolved references: ${stats.unresolvedReferences}`,
+      `- Search models: ${searchModelsFor(index).status}`,
       '',
       '| Node kind | Count |',
       '|---|---:|',

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { registerCommands } from './commands';
+import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -86,6 +87,8 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     }),
   );
 
+  // Embeddings and rerankers for search: loaded on first need, nodes embedded once each folder is indexed.
+  context.subscriptions.push(new SearchModelService(context, { indexes: () => [...indexes.values()], onDidChangeState: stateEmitter.event, onDidUpdate: updateEmitter.event }));
   for (const folder of vscode.workspace.workspaceFolders ?? []) add(folder);
   refresh();
   if (!context.storageUri) log().info('no workspace storage: the index lives in memory only');

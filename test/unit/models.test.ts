@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadSearchModels } from '../../src/core/models/loader';
 import { loadEndpointEmbedder } from '../../src/core/models/openaiEmbedder';
-import { loadTransformersEmbedder, loadTransformersReranker, type DownloadProgress } from '../../src/core/models/transformersModels';
+import { isModelOnDisk, loadTransformersEmbedder, loadTransformersReranker, type DownloadProgress } from '../../src/core/models/transformersModels';
 import type { Embedder, Reranker } from '../../src/core/models/types';
 import { loadWorkerEmbedder, loadWorkerReranker } from '../../src/core/models/workerModels';
 import { ensureRandomModels, RANDOM_EMBEDDER, RANDOM_RERANKER } from './modelFixtures';
@@ -65,6 +65,8 @@ test('the bi-encoder loads from the local folder with downloads off and gives un
   const files = new Set(progress.filter((p) => p.model === RANDOM_EMBEDDER && p.status === 'done').map((p) => p.file));
   assert.ok(files.has('onnx/model_quantized.onnx') && files.has('tokenizer.json'), `progress reported for ${[...files]}`);
   assert.deepEqual(fs.readdirSync(emptyCache), [], 'a local model is not copied into the cache');
+  assert.equal(isModelOnDisk(RANDOM_EMBEDDER, { localPath, cacheDir: emptyCache }), true);
+  assert.equal(isModelOnDisk('Xenova/all-MiniLM-L6-v2', { localPath, cacheDir: emptyCache }), false, 'would download');
 });
 
 test('a batch gives the same vectors as the texts one by one (padding is masked out)', async () => {

@@ -2,6 +2,8 @@
 // local folder first (offline machines), then from the download cache, then from the Hugging Face
 // hub when downloads are allowed. transformers.js keeps these locations in one process-wide `env`,
 // so they are set right before each load (loads are serialized here for that reason).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Embedder, Reranker } from './types';
 
 type Transformers = typeof import('@xenova/transformers');
@@ -141,6 +143,12 @@ export async function loadTransformersReranker(model: string, options: Transform
       },
     };
   });
+}
+
+/** True when the model's weights are in the local folder or the cache: loading it downloads nothing. */
+export function isModelOnDisk(model: string, options: Pick<TransformersOptions, 'localPath' | 'cacheDir' | 'quantized'>): boolean {
+  const weights = path.join(...model.split('/'), 'onnx', options.quantized === false ? 'model.onnx' : 'model_quantized.onnx');
+  return [options.localPath, options.cacheDir].some((dir) => dir !== undefined && fs.existsSync(path.join(dir, weights)));
 }
 
 function withSlash(dir: string): string {
