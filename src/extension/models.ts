@@ -11,7 +11,7 @@ import { EmbeddingJob } from '../core/models/embeddingJob';
 import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core/models/loader';
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
 import type { SearchModels } from '../core/models/types';
-import { errorText, log } from './log';
+import { errorText, guard, log } from './log';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 /** SecretStorage key of the embedding endpoint's API key (never in settings). */
@@ -58,6 +58,7 @@ export class SearchModelService implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (MODEL_SETTINGS.some((s) => e.affectsConfiguration(s))) void this.reload();
       }),
+      vscode.commands.registerCommand('cartograph.setEmbeddingApiKey', () => guard('Set Embedding Endpoint API Key', () => this.setApiKey())),
     ];
     for (const index of host.indexes()) if (index.state.kind === 'ready') this.schedule(index);
     active = this;
@@ -159,6 +160,19 @@ export class SearchModelService implements vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: `Cartograph: downloading ${downloads.join(', ')}` },
       (progress) => loadSearchModels({ ...settings, transformers: { ...settings.transformers, onProgress: downloadReporter(progress) } }),
     );
+  }
+
+  private async setApiKey(): Promise<void> {
+    const key = await vscode.window.showInputBox({
+      title: 'API key of the embedding endpoint (cartograph.embedding.endpoint)',
+      prompt: 'Kept in VS Code\'s secret storage. Leave empty to remove it.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    if (key.trim() === '') await this.context.secrets.delete(EMBEDDING_API_KEY);
+    else await this.context.secrets.store(EMBEDDING_API_KEY, key.trim());
+    await this.reload();
   }
 
   private async reload(): Promise<void> {
