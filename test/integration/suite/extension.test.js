@@ -6,17 +6,7 @@ const path = require('path');
 const vscode = require('vscode');
 
 const EXTENSION_ID = 'cartograph.cartograph';
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what, predicate, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const { until } = require('../until');
 
 function folderNamed(suffix) {
   const folder = (vscode.workspace.workspaceFolders || []).find((f) => f.name.endsWith(suffix));

@@ -6,20 +6,9 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
+const { until } = require('../until');
 
 const LOCAL_MODELS = path.resolve(__dirname, '..', '..', '.cache', 'random-models');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what, predicate, timeoutMs = 60000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 /** The "Search models" line of each folder in Show Index Status. */
 async function modelLines() {
   const text = await vscode.commands.executeCommand('cartograph.showStatus');
@@ -33,7 +22,7 @@ describe('Search models in a real VS Code', function () {
   before(async function () {
     assert.ok(fs.existsSync(path.join(LOCAL_MODELS, '.ready')), `${LOCAL_MODELS} holds the random-weight models (the unit tests generate it: run them first)`);
     const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
-    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'));
+    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
   });
 
   after(async function () {
@@ -44,7 +33,7 @@ describe('Search models in a real VS Code', function () {
     const lines = await until('a model status per folder', async () => {
       const l = await modelLines();
       return l.length === 2 && l.every((s) => !/loading/.test(s)) && l;
-    });
+    }, 60000, 500);
     for (const line of lines) assert.match(line, /model-free: no embedding model \(embedding model Xenova\/all-MiniLM-L6-v2 is not available.*\); no reranker/);
   });
 
@@ -55,7 +44,7 @@ describe('Search models in a real VS Code', function () {
     const lines = await until('both folders embedded', async () => {
       const l = await modelLines();
       return l.length === 2 && l.every((s) => /; [1-9]\d* nodes embedded$/.test(s)) && l;
-    });
+    }, 90000, 500);
     for (const line of lines) assert.match(line, /^- Search models: embeddings synthetic\/minilm-l6-shape-embed, reranker synthetic\/minilm-l6-shape-rerank; \d+ nodes embedded$/);
   });
 });

@@ -1,0 +1,16 @@
+// Polling for the integration suites: the extension indexes and embeds in the background, so tests
+// wait for the state they expect instead of sleeping a guessed time.
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves with the first truthy value of `predicate`, polled every `everyMs`; throws after `timeoutMs`. */
+async function until(what, predicate, timeoutMs = 30000, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+module.exports = { until };
