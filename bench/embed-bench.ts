@@ -19,6 +19,7 @@ import { loadWorkerEmbedder } from '../src/core/models/workerModels';
 import { nodeText, SEARCHABLE_KINDS } from '../src/core/search/nodeText';
 import { loadLance } from '../src/core/store/storeFolder';
 import { ensureRandomModels, RANDOM_EMBEDDER } from '../test/unit/modelFixtures';
+import { resultsPerCorpus } from './isolated';
 
 const CORPORA = path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, queries: { type: 'string' }, child: { type: 'boolean' } } });
@@ -53,9 +54,12 @@ async function benchCorpus(name: string) {
     const texts = ids.map((id) => nodeText(graph, id));
     const meanChars = Math.round(texts.reduce((s, t) => s + t.length, 0) / texts.length);
 
+    const rss = () => Math.round(process.memoryUsage().rss / 1048576);
+    const rssAfterIndexMB = rss();
     let t = performance.now();
     const embedder = await loadWorkerEmbedder(RANDOM_EMBEDDER, { localPath: ensureRandomModels(), allowRemote: false, batchSize: BATCH });
     const loadMs = Math.round(performance.now() - t);
+    const rssAfterLoadMB = rss();
     try {
       // Raw throughput: the first 256 node texts (in graph order), straight to the model thread.
       const sample = texts.slice(0, 256);
@@ -70,6 +74,7 @@ async function benchCorpus(name: string) {
       const first = await job.run();
       stall.disable();
       await engine.flush();
+      const rssAfterJobMB = rss();
       const again = await job.run();
 
       // nearest(): queries are stored vectors of nodes spread over the corpus, k = 10.
@@ -94,6 +99,7 @@ async function benchCorpus(name: string) {
         secondRun: { embedded: again.embedded, reused: again.reused, ms: again.ms },
         nearest: { vectors: job.vectors.size, k: K, queries: QUERIES, inMemoryMs: memory, lanceFlatMs: lance, sameTopHit: agree },
         matrixMB: +((job.vectors.size * embedder.dim * 4) / 1e6).toFixed(1),
+        rssMB: { afterIndex: rssAfterIndexMB, afterModelLoad: rssAfterLoadMB, afterJob: rssAfterJobMB },
       };
     } finally {
       await embedder.close();
@@ -106,28 +112,10 @@ async function benchCorpus(name: string) {
 
 type Result = Awaited<ReturnType<typeof benchCorpus>> & { peakRssMB: number };
 
-function runIsolated(name: string): Result {
-  const tmp = path.join(os.tmpdir(), `cartograph-embed-bench-${process.pid}-${name}.json`);
-  execFileSync(process.execPath, ['--import', 'tsx', __filename, '--corpus', name, '--json', tmp, '--queries', String(QUERIES), '--child'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const result = JSON.parse(fs.readFileSync(tmp, 'utf8')).results[0] as Result;
-  fs.rmSync(tmp);
-  return result;
-}
-
 async function main() {
   if (!corpora.every((c) => fs.existsSync(path.join(CORPORA, c)))) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
-  let results: Result[];
-  if (values.child || corpora.length === 1) {
-    const result = await benchCorpus(corpora[0]);
-    // maxRSS covers the model thread too: worker threads share the process.
-    results = [{ ...result, peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }];
-  } else {
-    results = corpora.map(runIsolated);
-  }
-  if (values.child) {
-    fs.writeFileSync(values.json!, JSON.stringify({ results }));
-    return;
-  }
+  const results = await resultsPerCorpus(corpora, { script: __filename, child: values.child, json: values.json, args: ['--queries', String(QUERIES)] }, benchCorpus);
+  if (!results) return;
   const row = (label: string, get: (r: Result) => unknown) => `| ${label} | ${results.map((r) => String(get(r))).join(' | ')} |`;
   console.log(
     [
@@ -142,6 +130,7 @@ async function main() {
       row(`nearest(), k=${K}, in-memory exact scan, p50 / p95`, (r) => `${r.nearest.inMemoryMs.p50} / ${r.nearest.inMemoryMs.p95} ms over ${r.nearest.vectors} vectors`),
       row(`LanceDB flat vector search, same vectors, p50 / p95`, (r) => `${r.nearest.lanceFlatMs.p50} / ${r.nearest.lanceFlatMs.p95} ms (same top hit: ${r.nearest.sameTopHit})`),
       row('vector matrix in memory', (r) => `${r.matrixMB} MB`),
+      row('RSS after structural index / + model loaded / after the job', (r) => `${r.rssMB.afterIndex} / ${r.rssMB.afterModelLoad} / ${r.rssMB.afterJob} MB`),
       row('peak RSS (whole process, model thread included)', (r) => `${r.peakRssMB} MB`),
     ].join('\n'),
   );
