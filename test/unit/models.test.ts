@@ -150,8 +150,12 @@ test('models in worker threads give the in-process results while the main event 
     await threaded.close();
     await threadedReranker.close();
   }
-  await assert.rejects(threaded.embed(['after close']), /thread stopped/);
+  await assert.rejects(threaded.embed(['after close']), /embedder synthetic\/minilm-l6-shape-embed was closed/);
+  // A failed load leaves the thread serving: the next model loads in it (what a settings change does).
   await assert.rejects(loadWorkerEmbedder('Xenova/all-MiniLM-L6-v2', { localPath, allowRemote: false, cacheDir: emptyCache }), /embedding model Xenova\/all-MiniLM-L6-v2 is not available: .*downloads are turned off/);
+  const again = await loadWorkerEmbedder(RANDOM_EMBEDDER, { localPath, allowRemote: false });
+  assert.equal((await again.embed(['x']))[0].length, 384);
+  await again.close();
 });
 
 // ---- OpenAI-compatible /v1/embeddings --------------------------------------------------------------

@@ -2,9 +2,9 @@
 // model that cannot be had (offline, download failed, endpoint down) is left out with its reason:
 // search degrades to model-free scoring, it never fails for want of a model.
 import { loadEndpointEmbedder, type EndpointEmbedderOptions } from './openaiEmbedder';
-import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type TransformersOptions } from './transformersModels';
+import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type Closable, type TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker, SearchModels } from './types';
-import { loadWorkerEmbedder, loadWorkerReranker, type Closable } from './workerModels';
+import { loadWorkerEmbedder, loadWorkerReranker } from './workerModels';
 
 export interface ModelSettings {
   /** transformers.js bi-encoder id; empty or undefined: none. Ignored when `endpoint` is set. */

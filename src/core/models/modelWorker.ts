@@ -1,46 +1,67 @@
-// Worker thread entry: hosts one transformers.js model for workerModels.ts. ONNX Runtime's node
+// Worker thread entry: hosts the transformers.js models of workerModels.ts. ONNX Runtime's node
 // binding runs inference on the calling thread (a batch of 16 snippets holds it ~0.2 s), so models
-// live here and the extension host's event loop stays free.
-import { parentPort, workerData } from 'node:worker_threads';
-import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type TransformersOptions } from './transformersModels';
+// live here and the extension host's event loop stays free. One thread serves every model of the
+// process for as long as the process lives: ONNX Runtime 1.14's binding is not context-aware, and
+// once a thread that loaded it exits, loading it in another thread fails ("Module did not
+// self-register").
+import { parentPort } from 'node:worker_threads';
+import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type DownloadProgress, type TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker } from './types';
 
-export interface ModelWorkerData {
-  role: 'embedder' | 'reranker';
-  model: string;
-  options: Omit<TransformersOptions, 'onProgress'>;
-}
+type Hosted = (Embedder | Reranker) & { close(): Promise<void> };
 
-export type ModelRequest = { id: number; op: 'embed'; texts: string[] } | { id: number; op: 'score'; query: string; passages: string[] };
+export type ModelRequest =
+  | { id: number; op: 'load'; role: 'embedder' | 'reranker'; model: string; options: Omit<TransformersOptions, 'onProgress'> }
+  | { id: number; op: 'embed'; model: number; texts: string[] }
+  | { id: number; op: 'score'; model: number; query: string; passages: string[] }
+  | { id: number; op: 'unload'; model: number };
 
-export type ModelMessage =
-  | { kind: 'progress'; progress: Parameters<NonNullable<TransformersOptions['onProgress']>>[0] }
-  | { kind: 'loaded'; dim: number }
-  | { kind: 'failed'; error: string }
-  | { kind: 'reply'; id: number; vectors?: Float32Array[]; scores?: number[]; error?: string };
+export type ModelReply =
+  | { id: number; kind: 'progress'; progress: DownloadProgress }
+  | { id: number; kind: 'done'; dim?: number; vectors?: Float32Array[]; scores?: number[] }
+  | { id: number; kind: 'failed'; error: string };
 
 const port = parentPort!;
-const { role, model, options } = workerData as ModelWorkerData;
-const onProgress: TransformersOptions['onProgress'] = (progress) => port.postMessage({ kind: 'progress', progress } satisfies ModelMessage);
+/** Loaded models by the id of the request that loaded them. */
+const models = new Map<number, Promise<Hosted>>();
 
-const loaded: Promise<Embedder | Reranker> =
-  role === 'embedder' ? loadTransformersEmbedder(model, { ...options, onProgress }) : loadTransformersReranker(model, { ...options, onProgress });
+function hosted(id: number): Promise<Hosted> {
+  const model = models.get(id);
+  if (!model) throw new Error('the model was closed');
+  return model;
+}
 
-loaded.then(
-  (m) => port.postMessage({ kind: 'loaded', dim: 'dim' in m ? m.dim : 0 } satisfies ModelMessage),
-  (err: unknown) => port.postMessage({ kind: 'failed', error: err instanceof Error ? err.message : String(err) } satisfies ModelMessage),
-);
-
-port.on('message', async (request: ModelRequest) => {
-  try {
-    const m = await loaded;
-    if (request.op === 'embed') {
-      const vectors = await (m as Embedder).embed(request.texts);
-      port.postMessage({ kind: 'reply', id: request.id, vectors } satisfies ModelMessage, vectors.map((v) => v.buffer as ArrayBuffer));
-    } else {
-      port.postMessage({ kind: 'reply', id: request.id, scores: await (m as Reranker).score(request.query, request.passages) } satisfies ModelMessage);
+async function answer(request: ModelRequest): Promise<Omit<ModelReply & { kind: 'done' }, 'id' | 'kind'>> {
+  switch (request.op) {
+    case 'load': {
+      const onProgress = (progress: DownloadProgress) => port.postMessage({ id: request.id, kind: 'progress', progress } satisfies ModelReply);
+      const options = { ...request.options, onProgress };
+      const loading: Promise<Hosted> = request.role === 'embedder' ? loadTransformersEmbedder(request.model, options) : loadTransformersReranker(request.model, options);
+      models.set(request.id, loading);
+      try {
+        const model = await loading;
+        return { dim: 'dim' in model ? model.dim : undefined };
+      } catch (err) {
+        models.delete(request.id);
+        throw err;
+      }
     }
-  } catch (err) {
-    port.postMessage({ kind: 'reply', id: request.id, error: messageOf(err) } satisfies ModelMessage);
+    case 'embed':
+      return { vectors: await ((await hosted(request.model)) as Embedder).embed(request.texts) };
+    case 'score':
+      return { scores: await ((await hosted(request.model)) as Reranker).score(request.query, request.passages) };
+    case 'unload': {
+      const model = models.get(request.model);
+      models.delete(request.model);
+      await (await model?.catch(() => undefined))?.close();
+      return {};
+    }
   }
+}
+
+port.on('message', (request: ModelRequest) => {
+  answer(request).then(
+    (result) => port.postMessage({ id: request.id, kind: 'done', ...result } satisfies ModelReply, result.vectors?.map((v) => v.buffer as ArrayBuffer) ?? []),
+    (err: unknown) => port.postMessage({ id: request.id, kind: 'failed', error: err instanceof Error ? err.message : messageOf(err) } satisfies ModelReply),
+  );
 });

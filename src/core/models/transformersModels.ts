@@ -82,7 +82,12 @@ function unavailable(role: string, model: string, options: TransformersOptions, 
   return new Error(`${role} ${model} is not available: not found in ${places || 'any local folder'} and ${remote} (${messageOf(err)})`, { cause: err });
 }
 
-export async function loadTransformersEmbedder(model: string, options: TransformersOptions = {}): Promise<Embedder> {
+/** A model that holds native resources (ONNX sessions, a thread): close it when settings change or the host stops. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+export async function loadTransformersEmbedder(model: string, options: TransformersOptions = {}): Promise<Embedder & Closable> {
   return serializedLoad(async () => {
     const t = await configured(options);
     let extractor: Awaited<ReturnType<Transformers['pipeline']>>;
@@ -107,11 +112,14 @@ export async function loadTransformersEmbedder(model: string, options: Transform
         for (let at = 0; at < texts.length; at += batchSize) out.push(...(await run(texts.slice(at, at + batchSize))));
         return out;
       },
+      close: async () => {
+        await extractor.dispose();
+      },
     };
   });
 }
 
-export async function loadTransformersReranker(model: string, options: TransformersOptions = {}): Promise<Reranker> {
+export async function loadTransformersReranker(model: string, options: TransformersOptions = {}): Promise<Reranker & Closable> {
   return serializedLoad(async () => {
     const t = await configured(options);
     let tokenizer: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
@@ -140,6 +148,9 @@ export async function loadTransformersReranker(model: string, options: Transform
           for (let i = 0; i < batch.length; i++) scores.push(logits.data[i * labels]);
         }
         return scores;
+      },
+      close: async () => {
+        await classifier.dispose();
       },
     };
   });

@@ -1,113 +1,107 @@
-// transformers.js models in worker threads (modelWorker.ts), one per model so a query's rerank never
-// waits behind a background embedding batch. The main thread only posts texts and gets vectors back.
+// transformers.js models in the process's model thread (modelWorker.ts). The main thread only posts
+// texts and gets vectors back. One thread for every model, started on first use and kept for the
+// life of the process (see modelWorker.ts for why it is never stopped); it does not keep a CLI or a
+// test process alive while idle. A query's rerank queues behind at most one background embedding
+// batch (~0.2 s).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ModelMessage, ModelRequest, ModelWorkerData } from './modelWorker';
-import type { TransformersOptions } from './transformersModels';
+import type { ModelReply, ModelRequest } from './modelWorker';
+import type { Closable, DownloadProgress, TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker } from './types';
-
-/** A model that holds a thread: close it when the settings change or the extension stops. */
-export interface Closable {
-  close(): Promise<void>;
-}
-
-/** The worker script: next to the bundle in dist/, or the TypeScript source run through tsx (tests, benchmarks). */
-function startWorker(data: ModelWorkerData): Worker {
-  const bundled = path.join(__dirname, 'modelWorker.js');
-  if (fs.existsSync(bundled)) return new Worker(bundled, { workerData: data });
-  const source = path.join(__dirname, 'modelWorker.ts');
-  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData: data });
-}
 
 /** A request without its id (distributed over the union, which a plain Omit would collapse). */
 type RequestBody = ModelRequest extends infer R ? (R extends ModelRequest ? Omit<R, 'id'> : never) : never;
+type Done = ModelReply & { kind: 'done' };
 
-class ModelThread implements Closable {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (m: ModelMessage & { kind: 'reply' }) => void; reject: (e: Error) => void }>();
+/** The worker script: next to the bundle in dist/, or the TypeScript source run through tsx (tests, benchmarks). */
+function startWorker(): Worker {
+  const bundled = path.join(__dirname, 'modelWorker.js');
+  if (fs.existsSync(bundled)) return new Worker(bundled);
+  const source = path.join(__dirname, 'modelWorker.ts');
+  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true });
+}
+
+class ModelThread {
+  private readonly worker = startWorker();
+  private readonly pending = new Map<number, { resolve: (reply: Done) => void; reject: (err: Error) => void; onProgress?: (p: DownloadProgress) => void }>();
   private nextId = 0;
-  private exited: Error | undefined;
-  readonly ready: Promise<number>;
+  stopped: Error | undefined;
 
-  constructor(data: ModelWorkerData, onProgress?: TransformersOptions['onProgress']) {
-    this.worker = startWorker(data);
-    // Background work must not keep a CLI or test process alive.
+  constructor() {
     this.worker.unref();
-    this.ready = new Promise<number>((resolve, reject) => {
-      this.worker.on('message', (message: ModelMessage) => {
-        if (message.kind === 'progress') onProgress?.(message.progress);
-        else if (message.kind === 'loaded') resolve(message.dim);
-        else if (message.kind === 'failed') reject(new Error(message.error));
-        else {
-          const waiting = this.pending.get(message.id);
-          this.pending.delete(message.id);
-          waiting?.resolve(message);
-        }
-      });
-      const fail = (err: Error) => {
-        this.exited = err;
-        reject(err);
-        for (const waiting of this.pending.values()) waiting.reject(err);
-        this.pending.clear();
-      };
-      this.worker.on('error', (err) => fail(new Error(`the ${data.role} thread failed: ${err.message}`)));
-      this.worker.on('exit', (code) => fail(new Error(`the ${data.role} thread stopped (exit code ${code})`)));
-    });
-    // The failure is reported by whoever awaits `ready`; this keeps it from counting as unhandled.
-    this.ready.catch(() => undefined);
-  }
-
-  request(request: RequestBody): Promise<ModelMessage & { kind: 'reply' }> {
-    if (this.exited) return Promise.reject(this.exited);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, {
-        resolve: (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)),
-        reject,
-      });
-      // Referenced while a request is out, so a CLI waits for its answer.
-      this.worker.ref();
-      this.worker.postMessage({ ...request, id } as ModelRequest);
-    }).finally(() => {
+    this.worker.on('message', (reply: ModelReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (reply.kind === 'progress') return waiting?.onProgress?.(reply.progress);
+      this.pending.delete(reply.id);
       if (this.pending.size === 0) this.worker.unref();
-    }) as Promise<ModelMessage & { kind: 'reply' }>;
+      if (reply.kind === 'done') waiting?.resolve(reply);
+      else waiting?.reject(new Error(reply.error));
+    });
+    const stop = (err: Error) => {
+      this.stopped ??= err;
+      for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+      this.pending.clear();
+    };
+    this.worker.on('error', (err) => stop(new Error(`the model thread failed: ${err.message}`)));
+    this.worker.on('exit', (code) => stop(new Error(`the model thread stopped (exit code ${code})`)));
   }
 
-  async close(): Promise<void> {
-    await this.worker.terminate();
+  request(body: RequestBody, onProgress?: (p: DownloadProgress) => void): { id: number; reply: Promise<Done> } {
+    const id = this.nextId++;
+    if (this.stopped) return { id, reply: Promise.reject(this.stopped) };
+    const reply = new Promise<Done>((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    // Referenced while a request is out, so a CLI waits for its answer.
+    this.worker.ref();
+    this.worker.postMessage({ ...body, id });
+    return { id, reply };
   }
 }
 
-/** Waits for the model; a thread whose model could not be had is stopped. */
-async function loaded(thread: ModelThread): Promise<number> {
-  try {
-    return await thread.ready;
-  } catch (err) {
-    await thread.close();
-    throw err;
-  }
+let shared: ModelThread | undefined;
+function modelThread(): ModelThread {
+  if (!shared || shared.stopped) shared = new ModelThread();
+  return shared;
+}
+
+/** Loads a model in the thread; returns its handle, its vector length (embedders) and how to release it. */
+async function load(role: 'embedder' | 'reranker', model: string, options: TransformersOptions) {
+  const { onProgress, ...rest } = options;
+  const thread = modelThread();
+  const { id, reply } = thread.request({ op: 'load', role, model, options: rest }, onProgress);
+  const { dim } = await reply;
+  let closed = false;
+  return {
+    thread,
+    handle: id,
+    dim: dim ?? 0,
+    call: async (body: RequestBody): Promise<Done> => {
+      if (closed) throw new Error(`${role} ${model} was closed`);
+      return thread.request(body).reply;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await thread.request({ op: 'unload', model: id }).reply.catch(() => undefined);
+    },
+  };
 }
 
 export async function loadWorkerEmbedder(model: string, options: TransformersOptions = {}): Promise<Embedder & Closable> {
-  const { onProgress, ...rest } = options;
-  const thread = new ModelThread({ role: 'embedder', model, options: rest }, onProgress);
-  const dim = await loaded(thread);
+  const loaded = await load('embedder', model, options);
   return {
     id: model,
-    dim,
-    embed: async (texts) => (texts.length === 0 ? [] : (await thread.request({ op: 'embed', texts })).vectors!),
-    close: () => thread.close(),
+    dim: loaded.dim,
+    embed: async (texts) => (texts.length === 0 ? [] : (await loaded.call({ op: 'embed', model: loaded.handle, texts })).vectors!),
+    close: loaded.close,
   };
 }
 
 export async function loadWorkerReranker(model: string, options: TransformersOptions = {}): Promise<Reranker & Closable> {
-  const { onProgress, ...rest } = options;
-  const thread = new ModelThread({ role: 'reranker', model, options: rest }, onProgress);
-  await loaded(thread);
+  const loaded = await load('reranker', model, options);
   return {
     id: model,
-    score: async (query, passages) => (passages.length === 0 ? [] : (await thread.request({ op: 'score', query, passages })).scores!),
-    close: () => thread.close(),
+    score: async (query, passages) => (passages.length === 0 ? [] : (await loaded.call({ op: 'score', model: loaded.handle, query, passages })).scores!),
+    close: loaded.close,
   };
 }

@@ -38,13 +38,17 @@ describe('Search models in a real VS Code', function () {
   });
 
   it('loads models from the local folder and embeds every folder in the background', async function () {
+    this.timeout(150000);
     await config().update('models.localPath', LOCAL_MODELS, vscode.ConfigurationTarget.Global);
     await config().update('embedding.model', 'synthetic/minilm-l6-shape-embed', vscode.ConfigurationTarget.Global);
     await config().update('reranker.model', 'synthetic/minilm-l6-shape-rerank', vscode.ConfigurationTarget.Global);
+    let seen = [];
     const lines = await until('both folders embedded', async () => {
-      const l = await modelLines();
-      return l.length === 2 && l.every((s) => /; [1-9]\d* nodes embedded$/.test(s)) && l;
-    }, 90000, 500);
+      seen = await modelLines();
+      return seen.length === 2 && seen.every((s) => /; [1-9]\d* nodes embedded$/.test(s)) && seen;
+    }, 120000, 500).catch((err) => {
+      throw new Error(`${err.message}; last status: ${seen.join(' | ')}`);
+    });
     for (const line of lines) assert.match(line, /^- Search models: embeddings synthetic\/minilm-l6-shape-embed, reranker synthetic\/minilm-l6-shape-rerank; \d+ nodes embedded$/);
   });
 });
