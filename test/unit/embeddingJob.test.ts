@@ -184,6 +184,24 @@ test('a cancelled run stops between batches and the next run embeds only the res
   await engine.close();
 });
 
+test('an embedder that fails mid-run (an endpoint going down) keeps what was computed, in memory and in the store', async () => {
+  const root = repo();
+  const engine = await Engine.open(root, { workers: 0 });
+  await engine.index();
+  const total = searchableIds(engine).length;
+  const flaky = new RecordingEmbedder();
+  let calls = 0;
+  const failing: Embedder = { id: flaky.id, dim: flaky.dim, embed: (texts) => (++calls === 2 ? Promise.reject(new Error('endpoint unreachable')) : flaky.embed(texts)) };
+  const job = new EmbeddingJob(engine, failing, { batchSize: 2 });
+  await assert.rejects(job.run(), /endpoint unreachable/);
+  assert.equal(job.vectors.size, 2);
+  const stored = await engine.currentStore!.loadVectors();
+  assert.deepEqual([...stored.keys()].sort(), [...job.vectors.ids()].sort());
+  const resumed = await job.run();
+  assert.deepEqual({ embedded: resumed.embedded, reused: resumed.reused }, { embedded: total - 2, reused: 2 });
+  await engine.close();
+});
+
 test('a store that keeps vectors of another length leaves them in memory, and search still gets them', async () => {
   const root = repo();
   const logged: string[] = [];

@@ -118,23 +118,27 @@ export class EmbeddingJob {
       if (store && unsaved.size > 0) store = await this.persist(store, unsaved);
       unsaved = new Map();
     };
-    for (let at = 0; at < todo.length; at += this.batchSize) {
-      if (signal?.aborted) break;
-      const batch = todo.slice(at, at + this.batchSize).filter(({ id }) => graph.hasNode(id));
-      const vectors = await this.embedder.embed(batch.map((item) => item.text));
-      batch.forEach(({ id, hash }, i) => {
-        // The node may have changed while its batch was embedded: that vector is stale already.
-        if (!graph.hasNode(id) || graph.getNodeAttributes(id).hash !== hash) return;
-        this.vectors.set(id, hash, vectors[i]);
-        unsaved.set(id, vectors[i]);
-        embedded++;
-      });
-      if (unsaved.size >= this.persistEvery) await save();
-      this.options.onProgress?.(Math.min(at + this.batchSize, todo.length), todo.length);
-      // A batch takes tens of milliseconds of native work; the host's other work goes in between.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      for (let at = 0; at < todo.length; at += this.batchSize) {
+        if (signal?.aborted) break;
+        const batch = todo.slice(at, at + this.batchSize).filter(({ id }) => graph.hasNode(id));
+        const vectors = await this.embedder.embed(batch.map((item) => item.text));
+        batch.forEach(({ id, hash }, i) => {
+          // The node may have changed while its batch was embedded: that vector is stale already.
+          if (!graph.hasNode(id) || graph.getNodeAttributes(id).hash !== hash) return;
+          this.vectors.set(id, hash, vectors[i]);
+          unsaved.set(id, vectors[i]);
+          embedded++;
+        });
+        if (unsaved.size >= this.persistEvery) await save();
+        this.options.onProgress?.(Math.min(at + this.batchSize, todo.length), todo.length);
+        // Whatever else waits on the event loop (a save, a query) runs between two batches.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      // Also when the embedder failed mid-run (an endpoint went down): what was computed is kept.
+      await save();
     }
-    await save();
     const cancelled = signal?.aborted ?? false;
     if (store && this.markerAfterRun && !cancelled) {
       await writeModelFile(this.markerAfterRun, this.embedder);
