@@ -83,6 +83,12 @@ function textVector(text: string, dim: number): Float32Array {
   return v.map((x) => x / norm);
 }
 
+/** The engine of `root` (store in `<root>/.cartograph`), fully indexed. */
+async function indexed(root: string): Promise<Engine> {
+  const engine = await indexed(root);
+  return engine;
+}
+
 function searchableIds(engine: Engine): string[] {
   return engine.graph.graph.filterNodes((_, n) => SEARCHABLE_KINDS.has(n.kind)).sort();
 }
@@ -95,8 +101,7 @@ function embeddedIds(engine: Engine, embedder: RecordingEmbedder): string[] {
 
 test('every searchable node is embedded once; later runs and restarts reuse the vectors kept in LanceDB', async () => {
   const root = repo();
-  let engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  let engine = await indexed(root);
   const ids = searchableIds(engine);
   assert.ok(ids.includes('shapes.py#Circle.area') && ids.includes('units.py'), ids.join(' '));
 
@@ -112,8 +117,7 @@ test('every searchable node is embedded once; later runs and restarts reuse the 
   await engine.close();
 
   // A restart: the vectors come back from the store; nothing is embedded.
-  engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  engine = await indexed(root);
   const second = new RecordingEmbedder();
   job = new EmbeddingJob(engine, second);
   const warm = await job.run();
@@ -147,8 +151,7 @@ test('every searchable node is embedded once; later runs and restarts reuse the 
 
 test('vectors of another model are not used: everything is recomputed, and the store then names the new model', async () => {
   const root = repo();
-  let engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  let engine = await indexed(root);
   await new EmbeddingJob(engine, new RecordingEmbedder('model-a')).run();
   await engine.close();
 
@@ -170,8 +173,7 @@ test('vectors of another model are not used: everything is recomputed, and the s
 
 test('a cancelled run stops between batches and the next run embeds only the rest', async () => {
   const root = repo();
-  const engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  const engine = await indexed(root);
   const total = searchableIds(engine).length;
   const controller = new AbortController();
   const embedder = new RecordingEmbedder();
@@ -186,8 +188,7 @@ test('a cancelled run stops between batches and the next run embeds only the res
 
 test('an embedder that fails mid-run (an endpoint going down) keeps what was computed, in memory and in the store', async () => {
   const root = repo();
-  const engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  const engine = await indexed(root);
   const total = searchableIds(engine).length;
   const flaky = new RecordingEmbedder();
   let calls = 0;
@@ -205,8 +206,7 @@ test('an embedder that fails mid-run (an endpoint going down) keeps what was com
 test('a store that keeps vectors of another length leaves them in memory, and search still gets them', async () => {
   const root = repo();
   const logged: string[] = [];
-  const engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  const engine = await indexed(root);
   const job = new EmbeddingJob(engine, new RecordingEmbedder('wide', 768), { log: (m) => logged.push(m) });
   const report = await job.run();
   assert.equal(report.persisted, false);
@@ -218,8 +218,7 @@ test('a store that keeps vectors of another length leaves them in memory, and se
 
 test('nearest() over vectors read back from LanceDB returns the node whose stored vector is closest, best first', async () => {
   const root = repo();
-  let engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  let engine = await indexed(root);
   await new EmbeddingJob(engine, new RecordingEmbedder()).run();
   await engine.close();
   engine = await Engine.open(root, { workers: 0 });
@@ -242,8 +241,7 @@ test('nearest() over vectors read back from LanceDB returns the node whose store
 test('the random-weight transformers.js stand-in embeds a repository through the job and the store', async () => {
   const embedder = await loadTransformersEmbedder(RANDOM_EMBEDDER, { localPath: ensureRandomModels(), allowRemote: false });
   const root = repo();
-  const engine = await Engine.open(root, { workers: 0 });
-  await engine.index();
+  const engine = await indexed(root);
   const job = new EmbeddingJob(engine, embedder);
   const report = await job.run();
   assert.equal(report.embedded, searchableIds(engine).length);
