@@ -85,7 +85,8 @@ function textVector(text: string, dim: number): Float32Array {
 
 /** The engine of `root` (store in `<root>/.cartograph`), fully indexed. */
 async function indexed(root: string): Promise<Engine> {
-  const engine = await indexed(root);
+  const engine = await Engine.open(root, { workers: 0 });
+  await engine.index();
   return engine;
 }
 
