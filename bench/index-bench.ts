@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
+import { resultsPerCorpus } from './isolated';
 
 const CORPORA = path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, edits: { type: 'string' }, child: { type: 'boolean' } } });
@@ -121,31 +122,11 @@ async function benchCorpus(name: string) {
   }
 }
 
-type Result = Awaited<ReturnType<typeof benchCorpus>> & { peakRssMB: number };
-
-/** Each corpus runs in a process of its own, so peak RSS is that corpus's alone. */
-function runIsolated(name: string): Result {
-  const tmp = path.join(os.tmpdir(), `cartograph-bench-${process.pid}-${name}.json`);
-  execFileSync(process.execPath, ['--import', 'tsx', __filename, '--corpus', name, '--json', tmp, '--edits', String(EDITS), '--child'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const result = JSON.parse(fs.readFileSync(tmp, 'utf8')).results[0] as Result;
-  fs.rmSync(tmp);
-  return result;
-}
-
 async function main() {
   ensureCorpora();
-  let results: Result[];
-  if (values.child || corpora.length === 1) {
-    const result = await benchCorpus(corpora[0]);
-    results = [{ ...result, peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024) }];
-  } else {
-    results = corpora.map(runIsolated);
-  }
-  if (values.child) {
-    fs.writeFileSync(values.json!, JSON.stringify({ results }));
-    return;
-  }
-  const row = (label: string, get: (r: (typeof results)[number]) => unknown) => `| ${label} | ${results.map((r) => String(get(r))).join(' | ')} |`;
+  const results = await resultsPerCorpus(corpora, { script: __filename, child: values.child, json: values.json, args: ['--edits', String(EDITS)] }, benchCorpus);
+  if (!results) return;
+  const row = (label: string, get: (r: NonNullable<typeof results>[number]) => unknown) => `| ${label} | ${results.map((r) => String(get(r))).join(' | ')} |`;
   const out = [
     `| | ${results.map((r) => r.corpus).join(' | ')} |`,
     `|---|${results.map(() => '---').join('|')}|`,

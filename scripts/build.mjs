@@ -1,7 +1,7 @@
-// Bundles the CLI, the parse worker and the extension with esbuild. LanceDB's JavaScript and
-// apache-arrow are bundled together (one copy of Arrow, which LanceDB checks tables against); only
-// its platform package with the native `.node` binary stays external, so the .vsix ships that one
-// package instead of ~850 files of runtime dependencies.
+// Bundles the CLI, the workers and the extension with esbuild. LanceDB's JavaScript and apache-arrow
+// are bundled together (one copy of Arrow, which LanceDB checks tables against); only its platform
+// package with the native `.node` binary stays external. transformers.js stays external too: an ES
+// module that finds its files through import.meta.url, loaded with import() by the model worker.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -16,12 +16,13 @@ const common = {
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
   sourcemap: true,
   logLevel: 'warning',
-  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp'],
+  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp', '@xenova/transformers'],
 };
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
 ];
 if (existsSync('src/extension/extension.ts')) entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
 

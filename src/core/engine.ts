@@ -546,6 +546,11 @@ export class Engine {
     }
   }
 
+  /** The LanceDB mirror (null while the index lives in memory): background jobs keep their results beside the graph's (embeddings). */
+  get currentStore(): GraphStore | null {
+    return this.store;
+  }
+
   /** Resolves once every change so far is in the store. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;

@@ -8,6 +8,7 @@ import { API_KEY, registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { Lifting } from './lifting';
 import { SearchService } from './searchService';
+import { SearchModelService, searchModelsFor } from './models';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -42,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   const updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   context.subscriptions.push(status, stateEmitter, updateEmitter);
   const refresh = () => status.update([...indexes.values()]);
-  const search = new SearchService();
+  const search = new SearchService(searchModelsFor);
   const lifting = new Lifting(search, () => context.secrets.get(API_KEY));
   context.subscriptions.push(lifting);
 
@@ -106,6 +107,8 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     }),
   );
 
+  // Embeddings and rerankers for search: loaded on first need, nodes embedded once each folder is indexed.
+  context.subscriptions.push(new SearchModelService(context, { indexes: () => [...indexes.values()], onDidChangeState: stateEmitter.event, onDidUpdate: updateEmitter.event }));
   for (const folder of vscode.workspace.workspaceFolders ?? []) add(folder);
   refresh();
   if (!context.storageUri) log().info('no workspace storage: the index lives in memory only');

@@ -1,13 +1,15 @@
-// Polling helpers shared by the real-VS-Code suites.
+// Polling helpers shared by the real-VS-Code suites: the extension indexes and embeds in the
+// background, so tests wait for the state they expect instead of sleeping a guessed time.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what, predicate, timeoutMs = 30000) {
+/** Resolves with the first truthy value of `predicate`, polled every `everyMs`; throws after `timeoutMs`. */
+async function until(what, predicate, timeoutMs = 30000, everyMs = 100) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await predicate();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
+    await sleep(everyMs);
   }
 }
 

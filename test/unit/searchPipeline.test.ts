@@ -92,7 +92,7 @@ test('with models: vector seeds join the lexical ones, MCTS runs by default and 
   assert.match(result.reason, /fake models for tests/);
   assert.deepEqual(calls.embed, [['inverse multiplication']], 'the query is embedded once; node vectors come from the store');
   assert.ok(result.timingsMs.mctsIterations > 0, 'MCTS runs when a model is loaded');
-  assert.ok(calls.rerank.length > 0 && calls.rerank.flat().some((p) => p.includes('Function extended.quick_add')), 'passages name kind and qualified name');
+  assert.ok(calls.rerank.length > 0 && calls.rerank.flat().some((p) => p.includes('def quick_add(a, b)')), 'passages carry the signature');
   const ids = result.hits.map((h) => h.id);
   assert.ok(ids.includes('extended.py#quick_add'), 'the nearest stored vector is a seed even though no word of the query matches it');
   assert.equal(result.hits[0].id, 'extended.py#quick_add', 'vector seed + top reranker score + MCTS: ranked first');

@@ -5,21 +5,13 @@ import MiniSearch from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
-import { SEARCHABLE_KINDS } from './nodeText';
+import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
-interface Doc {
-  id: string;
-  name: string;
-  signature: string;
-  doc: string;
-  /** The generated purpose description (semantic lifting), when there is one. */
-  description: string;
-  context: string;
-  body: string;
-}
+/** A node's search fields, and the generated purpose description (semantic lifting) when there is one. */
+type Doc = NodeFields & { id: string; description: string };
 
 /** Common English words that carry no signal in a "where is X implemented" question. */
 const STOP = new Set(
@@ -72,19 +64,7 @@ export class LexicalIndex {
   }
 
   private doc(id: string, node: GraphNode): Doc {
-    const body: string[] = [];
-    this.graph.forEachOutEdge(id, (_, edge, _s, target) => {
-      if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(this.graph.getNodeAttributes(target).name);
-    });
-    return {
-      id,
-      name: node.name,
-      signature: node.signature,
-      doc: node.doc,
-      description: this.descriptions?.get(node.hash) ?? '',
-      context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
-      body: body.join(' '),
-    };
+    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '' };
   }
 
   /** Every matching node, scored in (0, 1] relative to the best match and weighted by kind, best first. */

@@ -7,7 +7,7 @@ import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { SearchModels } from '../models/types';
 import type { MctsScorers } from './mcts';
-import { passageText } from './nodeText';
+import { nodeText } from './nodeText';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -34,7 +34,7 @@ export async function modelScorers(graph: Graph, query: string, models: SearchMo
           });
         }
       : (q, ids) => fallback().similarity(q, ids);
-  const relevance: MctsScorers['relevance'] = reranker ? (q, ids) => reranker.score(q, ids.map((id) => passageText(graph.getNodeAttributes(id)))) : (q, ids) => fallback().relevance(q, ids);
+  const relevance: MctsScorers['relevance'] = reranker ? (q, ids) => reranker.score(q, ids.map((id) => nodeText(graph, id))) : (q, ids) => fallback().relevance(q, ids);
   return { scorers: { similarity, relevance }, seeds };
 }
 

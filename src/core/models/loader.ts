@@ -1,0 +1,62 @@
+// Loads whatever models the settings ask for and says in one line what search will run with. A
+// model that cannot be had (offline, download failed, endpoint down) is left out with its reason:
+// search degrades to model-free scoring, it never fails for want of a model.
+import { loadEndpointEmbedder, type EndpointEmbedderOptions } from './openaiEmbedder';
+import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type Closable, type TransformersOptions } from './transformersModels';
+import type { Embedder, Reranker, SearchModels } from './types';
+import { loadWorkerEmbedder, loadWorkerReranker } from './workerModels';
+
+export interface ModelSettings {
+  /** transformers.js bi-encoder id; empty or undefined: none. Ignored when `endpoint` is set. */
+  embeddingModel?: string;
+  /** An OpenAI-compatible embeddings server; `model` is sent as the request's model. */
+  endpoint?: Omit<EndpointEmbedderOptions, 'model'> & { model?: string };
+  /** transformers.js cross-encoder id; empty or undefined: none. */
+  rerankerModel?: string;
+  transformers?: TransformersOptions;
+  /** Run transformers.js models in worker threads (what an editor wants: inference blocks its thread). */
+  threads?: boolean;
+}
+
+export type LoadedModels = Omit<SearchModels, 'vectors'> & {
+  /** Why each missing model is missing, for the log. */
+  problems: string[];
+  /** Stops the models' threads (a no-op for in-process models). */
+  close(): Promise<void>;
+};
+
+export async function loadSearchModels(settings: ModelSettings): Promise<LoadedModels> {
+  const problems: string[] = [];
+  const attempt = async <T>(what: string, load: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await load();
+    } catch (err) {
+      problems.push(`no ${what} (${messageOf(err)})`);
+      return undefined;
+    }
+  };
+  const endpoint = settings.endpoint;
+  const embeddingModel = settings.embeddingModel?.trim();
+  let embedder: Embedder | undefined;
+  if (endpoint?.baseURL) {
+    const model = endpoint.model?.trim() || embeddingModel;
+    if (!model) problems.push(`no embedding model (the endpoint ${endpoint.baseURL} needs a model name)`);
+    else embedder = await attempt('embedding model', () => loadEndpointEmbedder({ ...endpoint, model }));
+  } else if (embeddingModel) {
+    const load = settings.threads ? loadWorkerEmbedder : loadTransformersEmbedder;
+    embedder = await attempt('embedding model', () => load(embeddingModel, settings.transformers));
+  }
+  const rerankerModel = settings.rerankerModel?.trim();
+  const loadReranker = settings.threads ? loadWorkerReranker : loadTransformersReranker;
+  const reranker: Reranker | undefined = rerankerModel ? await attempt('reranker', () => loadReranker(rerankerModel, settings.transformers)) : undefined;
+  const close = async () => {
+    for (const model of [embedder, reranker]) if (model && 'close' in model) await (model as Closable).close();
+  };
+  return { embedder, reranker, problems, status: statusLine(embedder, reranker, problems), close };
+}
+
+function statusLine(embedder: Embedder | undefined, reranker: Reranker | undefined, problems: string[]): string {
+  if (!embedder && !reranker) return `model-free: ${problems.length > 0 ? problems.join('; ') : 'no models configured'}`;
+  const loaded = [embedder && `embeddings ${embedder.id}`, reranker && `reranker ${reranker.id}`].filter(Boolean).join(', ');
+  return problems.length > 0 ? `${loaded}; ${problems.join('; ')}` : loaded;
+}

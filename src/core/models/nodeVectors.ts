@@ -1,0 +1,74 @@
+// Node embeddings held in memory as one packed matrix. search needs `get(id)` synchronously inside
+// the MCTS loop, so every vector is in memory anyway; an exact scan of that matrix answers nearest()
+// faster than a flat LanceDB vector query over the same rows (both figures in docs/benchmarks.md,
+// "Embeddings"), and needs no native call while the store is busy writing.
+import type { NodeVectors } from './types';
+
+interface Entry {
+  /** Content hash of the node when it was embedded: a different hash means the vector is stale. */
+  hash: string;
+  vector: Float32Array;
+}
+
+export class MemoryNodeVectors implements NodeVectors {
+  private readonly entries = new Map<string, Entry>();
+  private packed: { ids: string[]; matrix: Float32Array } | undefined;
+
+  constructor(readonly dim: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): Float32Array | undefined {
+    return this.entries.get(id)?.vector;
+  }
+
+  /** The content hash the stored vector of `id` was computed from. */
+  hashOf(id: string): string | undefined {
+    return this.entries.get(id)?.hash;
+  }
+
+  ids(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
+  set(id: string, hash: string, vector: Float32Array): void {
+    if (vector.length !== this.dim) throw new Error(`vector of length ${vector.length} where ${this.dim} is expected`);
+    this.entries.set(id, { hash, vector });
+    this.packed = undefined;
+  }
+
+  delete(id: string): void {
+    if (this.entries.delete(id)) this.packed = undefined;
+  }
+
+  async nearest(query: Float32Array, k: number): Promise<{ id: string; score: number }[]> {
+    if (query.length !== this.dim) throw new Error(`query vector of length ${query.length} where ${this.dim} is expected`);
+    if (k <= 0 || this.entries.size === 0) return [];
+    const { ids, matrix } = this.pack();
+    const dim = this.dim;
+    // Top k kept sorted best first; vectors are unit length, so the dot product is the cosine.
+    const top: { id: string; score: number }[] = [];
+    for (let row = 0; row < ids.length; row++) {
+      let dot = 0;
+      const base = row * dim;
+      for (let i = 0; i < dim; i++) dot += matrix[base + i] * query[i];
+      if (top.length === k && dot <= top[k - 1].score) continue;
+      let at = top.length < k ? top.length : k - 1;
+      while (at > 0 && top[at - 1].score < dot) at--;
+      top.splice(at, 0, { id: ids[row], score: dot });
+      if (top.length > k) top.pop();
+    }
+    return top;
+  }
+
+  private pack(): { ids: string[]; matrix: Float32Array } {
+    if (this.packed) return this.packed;
+    const ids = [...this.entries.keys()];
+    const matrix = new Float32Array(ids.length * this.dim);
+    ids.forEach((id, row) => matrix.set(this.entries.get(id)!.vector, row * this.dim));
+    this.packed = { ids, matrix };
+    return this.packed;
+  }
+}

@@ -1,0 +1,54 @@
+// Search models in a real VS Code: with the default models unreachable (no internet here) the status
+// says model-free and why; pointing `cartograph.models.localPath` at the RANDOM-weight stand-ins that
+// the unit tests generate (test/.cache/random-models) loads them without a download and embeds the
+// folders' nodes in the background. Nothing here is about retrieval quality.
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { until } = require('../wait.js');
+
+const LOCAL_MODELS = path.resolve(__dirname, '..', '..', '.cache', 'random-models');
+/** The "Search models" line of each folder in Show Index Status. */
+async function modelLines() {
+  const text = await vscode.commands.executeCommand('cartograph.showStatus');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  return text.split('\n').filter((l) => l.startsWith('- Search models: '));
+}
+
+describe('Search models in a real VS Code', function () {
+  const config = () => vscode.workspace.getConfiguration('cartograph');
+
+  before(async function () {
+    assert.ok(fs.existsSync(path.join(LOCAL_MODELS, '.ready')), `${LOCAL_MODELS} holds the random-weight models (the unit tests generate it: run them first)`);
+    const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
+    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+  });
+
+  after(async function () {
+    for (const key of ['models.localPath', 'embedding.model', 'reranker.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('says model-free, and why, when the default models cannot be downloaded', async function () {
+    const lines = await until('a model status per folder', async () => {
+      const l = await modelLines();
+      return l.length === 2 && l.every((s) => !/loading/.test(s)) && l;
+    }, 60000, 500);
+    for (const line of lines) assert.match(line, /model-free: no embedding model \(embedding model Xenova\/all-MiniLM-L6-v2 is not available.*\); no reranker/);
+  });
+
+  it('loads models from the local folder and embeds every folder in the background', async function () {
+    this.timeout(150000);
+    await config().update('models.localPath', LOCAL_MODELS, vscode.ConfigurationTarget.Global);
+    await config().update('embedding.model', 'synthetic/minilm-l6-shape-embed', vscode.ConfigurationTarget.Global);
+    await config().update('reranker.model', 'synthetic/minilm-l6-shape-rerank', vscode.ConfigurationTarget.Global);
+    let seen = [];
+    const lines = await until('both folders embedded', async () => {
+      seen = await modelLines();
+      return seen.length === 2 && seen.every((s) => /; [1-9]\d* nodes embedded$/.test(s)) && seen;
+    }, 120000, 500).catch((err) => {
+      throw new Error(`${err.message}; last status: ${seen.join(' | ')}`);
+    });
+    for (const line of lines) assert.match(line, /^- Search models: embeddings synthetic\/minilm-l6-shape-embed, reranker synthetic\/minilm-l6-shape-rerank; \d+ nodes embedded$/);
+  });
+});
