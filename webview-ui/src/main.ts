@@ -6,7 +6,7 @@ import Sigma from 'sigma';
 import type { EdgeKind } from '../../src/core/graph/schema';
 import type { HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
 import { BurstLayout } from './layout';
-import { paintLegend, readPalette, watchTheme, type Palette } from './theme';
+import { drawThemedHover, paintLegend, readPalette, watchTheme, type Palette } from './theme';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
 
@@ -30,6 +30,7 @@ const renderer = new Sigma(graph, $('graph'), {
   labelColor: { attribute: 'labelColor' },
   labelRenderedSizeThreshold: 6,
   zIndex: true,
+  defaultDrawNodeHover: drawThemedHover(() => palette),
   nodeReducer: (id, data) => {
     const view = data.view as ViewNode;
     if (hiddenNodeKinds.has(view.kind)) return { ...data, hidden: true };
@@ -97,6 +98,11 @@ function applyDiff(diff: ViewDiff): void {
   for (const id of diff.edges.remove) if (graph.hasEdge(id)) graph.dropEdge(id);
   for (const id of diff.nodes.remove) if (graph.hasNode(id)) graph.dropNode(id);
   if (selected && !graph.hasNode(selected)) selected = undefined;
+  if (hovered && !graph.hasNode(hovered)) {
+    // sigma sends no leaveNode for a node dropped under the mouse
+    hovered = undefined;
+    $('tooltip').hidden = true;
+  }
   const added = new Set<string>();
   // parents before children, so a new child is seeded next to its (possibly new) parent
   diff.nodes.upsert.forEach((n, i) => upsertNode(n, i) && added.add(n.id));
