@@ -29,6 +29,7 @@ export class ExplorerPanel implements vscode.Disposable {
   private follow = false;
   /** Messages wait for the webview's `ready`: anything posted before its script runs may be lost. */
   private webviewReady = false;
+  private disposed = false;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
@@ -170,6 +171,9 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    // closing the tab calls this through onDidDispose; disposing from code closes the tab: once is enough
+    if (this.disposed) return;
+    this.disposed = true;
     if (this.followTimer) clearTimeout(this.followTimer);
     for (const d of [...this.folderEvents, ...this.disposables]) d.dispose();
     this.folderEvents = [];
