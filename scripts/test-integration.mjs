@@ -111,7 +111,8 @@ async function main() {
     const timer = setTimeout(() => { say('timed out waiting for the extension tests'); done(124); }, timeoutMs);
     code = await exited;
     clearTimeout(timer);
-    if (code !== 0 && process.env.CARTOGRAPH_E2E_SCREENSHOT) await page.screenshot({ path: process.env.CARTOGRAPH_E2E_SCREENSHOT }).catch(() => undefined);
+    // CARTOGRAPH_E2E_SCREENSHOT: a PNG of the workbench as the suite ends (a failure, or the explorer on Django)
+    if (process.env.CARTOGRAPH_E2E_SCREENSHOT) await page.screenshot({ path: process.env.CARTOGRAPH_E2E_SCREENSHOT }).catch(() => undefined);
   } finally {
     await ctx?.close().catch(() => undefined);
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }

@@ -160,10 +160,25 @@ async function main() {
     await settle();
   });
 
+  check('a find-where result is highlighted with the path that found it', async () => {
+    // the structural search "callers of make_response" answers finalize_request by this path (unit-tested)
+    const path = ['app.py#Flask.make_response', 'app.py#Flask.finalize_request'];
+    await host((p) => window.fakeHost.found(p[1], p), path);
+    await page.waitForFunction(() => window.cartographExplorer.foundPath().length === 2);
+    assert.deepEqual(await host(() => window.cartographExplorer.foundPath()), path);
+    await page.waitForFunction(() => window.cartographExplorer.selected() === 'app.py#Flask.finalize_request');
+    for (const id of path) assert.ok(await shown(id), `${id} shown`);
+    const edge = 'CALLS|app.py#Flask.finalize_request|app.py#Flask.make_response';
+    assert.ok(await host((e) => window.cartographExplorer.isEdgeShown(e), edge), 'the call that links them is drawn');
+    await settle();
+  });
+
   check('no CSP violation, page error or console error', async () => {
     fs.mkdirSync(artifacts, { recursive: true });
     await page.locator('#search').fill('');
     await page.keyboard.press('Escape');
+    await page.mouse.move(1, 790); // no hover tooltip over the picture
+    await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(artifacts, 'explorer-webview.png') });
     assert.deepEqual(problems, []);
   });

@@ -11,7 +11,20 @@ export interface FoundItem extends vscode.QuickPickItem {
   score: number;
   file?: vscode.Uri;
   line?: number;
+  /** The folder whose graph holds the node, and the node ids that led to it (structural and MCTS hits). */
+  root?: string;
+  path?: string[];
 }
+
+/** A result the user picked, for the graph explorer to highlight with the path that found it. */
+export interface FoundResult {
+  root: string;
+  id: string;
+  path: string[];
+}
+const didFind = new vscode.EventEmitter<FoundResult>();
+export const onDidFind = didFind.event;
+
 
 /** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
 export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
@@ -35,6 +48,8 @@ export async function findWhereImplemented(host: CommandHost, query: string, lim
         score: hit.score,
         file,
         line,
+        root: index.root,
+        path: hit.path,
         label: `${kindIcon(node.kind)} ${node.name}`,
         description: `${node.kind} · ${node.path ? `${node.path}${line !== undefined ? `:${line + 1}` : ''}` : 'outside the repository'} · ${hit.via}`,
         detail: node.signature || node.qname,
@@ -85,6 +100,7 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     pick.onDidAccept(() => {
       const [item] = pick.selectedItems;
       pick.hide();
+      if (item?.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
       if (item?.file) void reveal(item, false);
     });
     pick.onDidHide(() => pick.dispose());

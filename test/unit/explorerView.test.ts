@@ -13,6 +13,7 @@ import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from
 import { nodeAtLine, searchNodes } from '../../src/core/explorer/search';
 import { ExplorerSession } from '../../src/core/explorer/session';
 import { ExplorerView } from '../../src/core/explorer/viewModel';
+import { createSearcher } from '../../src/core/search';
 import { FIXTURES, rng } from './helpers';
 
 let root: string;
@@ -204,4 +205,21 @@ test('a session answers the webview: full graph on ready, diffs on expand, resul
   session.handle({ type: 'focus', id: 'json/__init__.py#jsonify' });
   assert.deepEqual(sent.slice(3).map((m) => m.type), ['diff', 'select']);
   assert.equal(session.handle({ type: 'reveal', id: 'app.py', path: 'app.py', line: 0 }), false, 'reveal belongs to the editor glue');
+});
+
+test('a find-where pick opens up to the hit and its path, marks both, and selects the hit', async () => {
+  const result = await createSearcher(engine).search('callers of make_response');
+  const hit = result.hits.find((h) => h.id === 'app.py#Flask.finalize_request');
+  assert.ok(hit?.path, JSON.stringify(result.hits));
+  const sent: HostMessage[] = [];
+  const session = new ExplorerSession('flask', graph, (m) => sent.push(m));
+  session.found(hit.id, hit.path);
+  assert.deepEqual(sent.map((m) => m.type), ['diff', 'found', 'select']);
+  const found = sent[1];
+  assert.ok(found.type === 'found');
+  assert.deepEqual(found.path, ['app.py#Flask.make_response', 'app.py#Flask.finalize_request']);
+  const diff = sent[0];
+  assert.ok(diff.type === 'diff' && diff.diff.nodes.upsert.some((n) => n.id === 'app.py#Flask.make_response'));
+  session.found('no#such.node', []);
+  assert.equal(sent.length, 3, 'an unknown node sends nothing');
 });

@@ -49,6 +49,8 @@ function applyToGraph(diff: GraphDiff): void {
   graphNode: (id: string) => (graph.hasNode(id) ? graph.getNodeAttributes(id) : undefined),
   /** Plays the webview's part (the benchmark expands many nodes without clicking each). */
   act: (message: WebviewMessage) => session.handle(message),
+  /** What "Find Where Implemented" does when the user picks a hit. */
+  found: (id: string, path: string[]) => session.found(id, path),
   applyUpdate() {
     if (!data.update) throw new Error('this fixture has no update');
     applyToGraph(data.update);

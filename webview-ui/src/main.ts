@@ -6,7 +6,7 @@ import Sigma from 'sigma';
 import type { EdgeKind } from '../../src/core/graph/schema';
 import type { HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
 import { BurstLayout } from './layout';
-import { paintLegend, readPalette, watchTheme, type Palette } from './theme';
+import { drawThemedHover, paintLegend, readPalette, watchTheme, type Palette } from './theme';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
 
@@ -22,6 +22,8 @@ const hiddenEdgeKinds = new Set<string>();
 let selected: string | undefined;
 let hovered: string | undefined;
 let flashing = new Set<string>();
+/** The last find-where hit and the path that found it (visible nodes). */
+let foundPath = new Set<string>();
 let flashTimer: ReturnType<typeof setTimeout> | undefined;
 let stats: ViewStats | undefined;
 
@@ -30,19 +32,21 @@ const renderer = new Sigma(graph, $('graph'), {
   labelColor: { attribute: 'labelColor' },
   labelRenderedSizeThreshold: 6,
   zIndex: true,
+  defaultDrawNodeHover: drawThemedHover(() => palette),
   nodeReducer: (id, data) => {
     const view = data.view as ViewNode;
     if (hiddenNodeKinds.has(view.kind)) return { ...data, hidden: true };
     const focus = hovered ?? selected;
-    const near = !focus || id === focus || graph.areNeighbors(id, focus);
+    const onPath = foundPath.has(id);
+    const near = !focus || id === focus || onPath || graph.areNeighbors(id, focus);
     const label = view.children > 0 && !view.expanded ? `${view.label} (+${view.descendants})` : view.label;
     return {
       ...data,
       label,
       labelColor: palette.label,
       color: near ? palette.node(view.kind) : palette.dimmed,
-      highlighted: id === selected || flashing.has(id),
-      forceLabel: id === focus || id === selected,
+      highlighted: id === selected || flashing.has(id) || onPath,
+      forceLabel: id === focus || id === selected || onPath,
       zIndex: id === focus ? 2 : near ? 1 : 0,
     };
   },
@@ -50,6 +54,7 @@ const renderer = new Sigma(graph, $('graph'), {
     const edge = data.view as ViewEdge;
     if (hiddenEdgeKinds.has(edge.kind)) return { ...data, hidden: true };
     const focus = hovered ?? selected;
+    if (foundPath.has(edge.source) && foundPath.has(edge.target)) return { ...data, color: palette.highlight, size: Math.max(3, data.size ?? 1), zIndex: 2 };
     const near = !focus || graph.hasExtremity(id, focus);
     return { ...data, color: near ? palette.edge(edge.kind) : palette.dimmed, zIndex: near ? 1 : 0 };
   },
@@ -86,6 +91,7 @@ function showGraph(view: ViewGraph): void {
   layout.stop();
   graph.clear();
   selected = undefined;
+  foundPath = new Set();
   view.nodes.forEach(upsertNode);
   view.edges.forEach(upsertEdge);
   layout.all();
@@ -97,6 +103,11 @@ function applyDiff(diff: ViewDiff): void {
   for (const id of diff.edges.remove) if (graph.hasEdge(id)) graph.dropEdge(id);
   for (const id of diff.nodes.remove) if (graph.hasNode(id)) graph.dropNode(id);
   if (selected && !graph.hasNode(selected)) selected = undefined;
+  if (hovered && !graph.hasNode(hovered)) {
+    // sigma sends no leaveNode for a node dropped under the mouse
+    hovered = undefined;
+    $('tooltip').hidden = true;
+  }
   const added = new Set<string>();
   // parents before children, so a new child is seeded next to its (possibly new) parent
   diff.nodes.upsert.forEach((n, i) => upsertNode(n, i) && added.add(n.id));
@@ -323,6 +334,10 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       select(m.id, true);
       $('graph').focus();
       break;
+    case 'found':
+      foundPath = new Set(m.path);
+      renderer.refresh({ skipIndexation: true });
+      break;
     case 'searchResults':
       if (m.query !== searchBox.value) return;
       hits = m.hits;
@@ -357,6 +372,7 @@ paintLegend(palette);
   renderer,
   layoutRunning: () => layout.running,
   selected: () => selected,
+  foundPath: () => [...foundPath],
   isShown: (id: string) => graph.hasNode(id) && !renderer.getNodeDisplayData(id)?.hidden,
   isEdgeShown: (id: string) => graph.hasEdge(id) && !renderer.getEdgeDisplayData(id)?.hidden,
   /** Where a node is drawn, in page coordinates (what a mouse click needs). */

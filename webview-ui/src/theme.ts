@@ -7,6 +7,8 @@ export interface Palette {
   node(kind: ViewNodeKind): string;
   edge(kind: EdgeKind): string;
   label: string;
+  /** Behind the label of a hovered or highlighted node. */
+  labelBackground: string;
   dimmed: string;
   highlight: string;
 }
@@ -28,6 +30,7 @@ export function readPalette(): Palette {
     node: (kind) => read(NODE_VAR[kind], '#888888'),
     edge: (kind) => read(EDGE_VAR[kind], '#888888'),
     label: read('--label-color', '#cccccc'),
+    labelBackground: read('--label-background', '#252526'),
     dimmed: read('--dimmed-color', '#55555555'),
     highlight: read('--highlight-color', '#ffcc00'),
   };
@@ -44,4 +47,19 @@ export function paintLegend(palette: Palette): void {
     const kind = el.dataset.swatch!;
     el.style.backgroundColor = el.classList.contains('edge') ? palette.edge(kind as EdgeKind) : palette.node(kind as ViewNodeKind);
   });
+}
+
+/** sigma's hover label, in theme colours (its default is a white box, unreadable under light text). */
+export function drawThemedHover(palette: () => Palette) {
+  return (context: CanvasRenderingContext2D, data: { x: number; y: number; size: number; label?: string | null }, settings: { labelSize: number; labelFont: string; labelWeight: string }): void => {
+    if (!data.label) return;
+    const { labelSize: size, labelFont: font, labelWeight: weight } = settings;
+    context.font = `${weight} ${size}px ${font}`;
+    const width = context.measureText(data.label).width;
+    const x = data.x + data.size + 3;
+    context.fillStyle = palette().labelBackground;
+    context.fillRect(x - 2, data.y - size / 2 - 3, width + 6, size + 6);
+    context.fillStyle = palette().label;
+    context.fillText(data.label, x + 1, data.y + size / 3);
+  };
 }

@@ -78,8 +78,10 @@ export type HostMessage =
   | { type: 'diff'; diff: ViewDiff; stats: ViewStats }
   | { type: 'folders'; folders: FolderChoice[]; current: string | undefined }
   | { type: 'searchResults'; query: string; hits: SearchHit[] }
-  /** Centre on and select a node (a search pick, the symbol under the cursor). */
-  | { type: 'select'; id: string; reason: 'search' | 'cursor' }
+  /** Centre on and select a node (a search pick, the symbol under the cursor, a find-where result). */
+  | { type: 'select'; id: string; reason: 'search' | 'cursor' | 'found' }
+  /** The last "Find Where Implemented" pick and the path that found it, as visible nodes (start first). */
+  | { type: 'found'; id: string; path: string[] }
   | { type: 'status'; text: string }
   | { type: 'follow'; on: boolean };
 

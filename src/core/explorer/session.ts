@@ -65,6 +65,16 @@ export class ExplorerSession {
     if (this.view.isVisible(id)) this.send({ type: 'select', id, reason });
   }
 
+  /** A "Find Where Implemented" result: open up to the hit and its path, mark them, select the hit. */
+  found(id: string, path: readonly string[]): void {
+    if (!this.graph.hasNode(id)) return;
+    const chain = [...new Set([...path, id])].filter((n) => this.graph.hasNode(n));
+    this.sendDiff(this.view.focus(...chain));
+    const shown = [...new Set(chain.map((n) => this.view.representativeOf(n)).filter((n): n is string => n !== undefined))];
+    this.send({ type: 'found', id, path: shown });
+    if (this.view.isVisible(id)) this.send({ type: 'select', id, reason: 'found' });
+  }
+
   private sendDiff(diff: ViewDiff): void {
     const stats = this.view.stats();
     if (isEmptyDiff(diff) && !stats.capped) return;

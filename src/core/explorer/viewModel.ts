@@ -60,11 +60,16 @@ export class ExplorerView {
     return this.change(() => this.expanded.delete(id));
   }
 
-  /** Expands every ancestor of `id` so it becomes visible (unless the cap forbids it). */
-  focus(id: string): ViewDiff {
+  /** Expands every ancestor of the nodes so they become visible (unless the cap forbids it). */
+  focus(...ids: string[]): ViewDiff {
     return this.change(() => {
-      for (const a of this.tree.ancestors(id)) this.expanded.add(a);
+      for (const id of ids) for (const a of this.tree.ancestors(id)) this.expanded.add(a);
     });
+  }
+
+  /** The visible node that stands for `id`: itself, or its nearest visible ancestor. */
+  representativeOf(id: string): string | undefined {
+    return this.representative(id, this.tree);
   }
 
   /** The graph changed under the view (the engine applied `diff`): the view follows. */

@@ -8,6 +8,7 @@ import { explorerPage } from '../../core/explorer/page';
 import type { HostMessage, WebviewMessage } from '../../core/explorer/protocol';
 import { nodeAtLine } from '../../core/explorer/search';
 import { ExplorerSession } from '../../core/explorer/session';
+import type { FoundResult } from '../findCommand';
 import { errorText, log } from '../log';
 import type { WorkspaceIndex } from '../workspaceIndex';
 
@@ -29,12 +30,16 @@ export class ExplorerPanel implements vscode.Disposable {
   private follow = false;
   /** Messages wait for the webview's `ready`: anything posted before its script runs may be lost. */
   private webviewReady = false;
+  private disposed = false;
+  private lastFound: FoundResult | undefined;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
   readonly onDidRender = this.renderedEmitter.event;
   /** The node the host last asked the webview to select (search pick or followed cursor). */
   selectedNode: string | undefined;
+  /** The find-where path the webview was last asked to highlight. */
+  foundPath: string[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -71,7 +76,10 @@ export class ExplorerPanel implements vscode.Disposable {
         this.webviewReady = true;
         this.sendFolders();
       }
-      if (this.session?.handle(message)) return;
+      if (this.session?.handle(message)) {
+        if (message.type === 'ready') this.applyFound();
+        return;
+      }
       switch (message.type) {
         case 'ready':
           this.post({ type: 'status', text: 'Waiting for the index…' });
@@ -128,6 +136,21 @@ export class ExplorerPanel implements vscode.Disposable {
     this.wasReady = true;
     this.session = new ExplorerSession(index.folder.name, engine.graph.graph, (m) => this.post(m));
     this.session.sendAll();
+    this.applyFound();
+  }
+
+  /** Highlights a "Find Where Implemented" pick (switching to its folder), now or once the graph is shown. */
+  showFound(found: FoundResult): void {
+    this.lastFound = found;
+    const index = this.host.indexes().find((i) => i.root === found.root);
+    if (!index) return;
+    if (index !== this.index) this.open(index);
+    else this.applyFound();
+  }
+
+  private applyFound(): void {
+    const found = this.lastFound;
+    if (found && this.session && this.index?.root === found.root) this.session.found(found.id, found.path);
   }
 
   private sendFolders(): void {
@@ -166,10 +189,14 @@ export class ExplorerPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     if (!this.webviewReady) return;
     if (message.type === 'select') this.selectedNode = message.id;
+    if (message.type === 'found') this.foundPath = message.path;
     void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
   }
 
   dispose(): void {
+    // closing the tab calls this through onDidDispose; disposing from code closes the tab: once is enough
+    if (this.disposed) return;
+    this.disposed = true;
     if (this.followTimer) clearTimeout(this.followTimer);
     for (const d of [...this.folderEvents, ...this.disposables]) d.dispose();
     this.folderEvents = [];

@@ -1,6 +1,7 @@
 // `Cartograph: Open Graph Explorer`, from the command palette or the status bar: one panel at a time,
 // brought forward if already open, showing the folder of the active editor (else the first folder).
 import * as vscode from 'vscode';
+import { onDidFind, type FoundResult } from '../findCommand';
 import { guard } from '../log';
 import { ExplorerPanel, type ExplorerHost } from './explorerPanel';
 
@@ -14,6 +15,7 @@ export interface ExplorerHandle extends vscode.Disposable {
 
 export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): ExplorerHandle {
   let panel: ExplorerPanel | undefined;
+  let lastFound: FoundResult | undefined;
   const open = () => {
     if (!panel) {
       const created = new ExplorerPanel(host, extensionUri);
@@ -25,6 +27,7 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
     const active = vscode.window.activeTextEditor?.document.uri;
     const index = (active && host.indexFor(active)) ?? host.indexes()[0];
     if (index) panel.open(index);
+    if (lastFound) panel.showFound(lastFound);
     return panel;
   };
   const item = vscode.window.createStatusBarItem('cartograph.explorer', vscode.StatusBarAlignment.Left, 9);
@@ -34,6 +37,10 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
   item.command = OPEN_EXPLORER;
   item.show();
   const command = vscode.commands.registerCommand(OPEN_EXPLORER, () => guard('Open Graph Explorer', open));
+  const found = onDidFind((result) => {
+    lastFound = result;
+    panel?.showFound(result);
+  });
   return {
     open,
     current: () => panel,
@@ -41,6 +48,7 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
       panel?.dispose();
       item.dispose();
       command.dispose();
+      found.dispose();
     },
   };
 }

@@ -121,6 +121,23 @@ describe('Graph explorer in a real VS Code', function () {
     panel.handle({ type: 'setFollow', on: false });
   });
 
+  it('a Find Where Implemented pick is highlighted in the panel with the path that found it', async function () {
+    const pick = await vscode.commands.executeCommand('cartograph.findWhereImplemented', 'callers of Calculator.add');
+    const item = pick.items.find((i) => i.root === folder.uri.fsPath && i.path && i.path.length > 1);
+    assert.ok(item, JSON.stringify(pick.items.map((i) => [i.id, i.path])));
+    pick.activeItems = [item];
+    // the QuickPick renders in the workbench asynchronously: accept once it has the item active
+    const deadline = Date.now() + 15000;
+    while (panel.selectedNode !== item.id && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (pick.activeItems[0] !== item) pick.activeItems = [item];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      for (let i = 0; i < 20 && panel.selectedNode !== item.id; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.strictEqual(panel.selectedNode, item.id);
+    assert.deepStrictEqual(panel.foundPath, item.path);
+  });
+
   it('a reveal outside the folder opens nothing', async function () {
     const before = vscode.window.activeTextEditor.document.uri.fsPath;
     panel.handle({ type: 'reveal', id: 'x', path: '../../etc/passwd', line: 0 });
