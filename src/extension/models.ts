@@ -12,6 +12,7 @@ import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
 import type { SearchModels } from '../core/models/types';
 import { errorText, guard, log } from './log';
+import { askForSecret } from './secrets';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 /** SecretStorage key of the embedding endpoint's API key (never in settings). */
@@ -163,16 +164,8 @@ export class SearchModelService implements vscode.Disposable {
   }
 
   private async setApiKey(): Promise<void> {
-    const key = await vscode.window.showInputBox({
-      title: 'API key of the embedding endpoint (cartograph.embedding.endpoint)',
-      prompt: 'Kept in VS Code\'s secret storage. Leave empty to remove it.',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (key === undefined) return;
-    if (key.trim() === '') await this.context.secrets.delete(EMBEDDING_API_KEY);
-    else await this.context.secrets.store(EMBEDDING_API_KEY, key.trim());
-    await this.reload();
+    const outcome = await askForSecret(this.context.secrets, EMBEDDING_API_KEY, 'API key of the embedding endpoint (cartograph.embedding.endpoint)', "Kept in VS Code's secret storage. Leave empty to remove it.");
+    if (outcome) await this.reload();
   }
 
   private async reload(): Promise<void> {

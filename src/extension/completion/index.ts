@@ -5,6 +5,7 @@ import { CompletionService } from '../../core/completion/service';
 import { describeRecord } from '../../core/completion/transparency';
 import type { Engine } from '../../core/engine';
 import { guard } from '../log';
+import { askForSecret } from '../secrets';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
 
 /** The secret-storage key of the endpoint's API key (completion and lifting use the same endpoint). */
@@ -19,16 +20,9 @@ export function registerCompletion(context: vscode.ExtensionContext, engineFor: 
     vscode.languages.registerInlineCompletionItemProvider(selector, provider),
     vscode.commands.registerCommand('cartograph.setApiKey', () =>
       guard('Set API Key', async () => {
-        const value = await vscode.window.showInputBox({
-          title: 'Cartograph: API key for the completion endpoint',
-          prompt: 'Stored in VS Code secret storage, sent only to cartograph.llm.endpoint. Leave empty to remove the key.',
-          password: true,
-          ignoreFocusOut: true,
-        });
-        if (value === undefined) return;
-        if (value.trim() === '') await context.secrets.delete(API_KEY);
-        else await context.secrets.store(API_KEY, value.trim());
-        vscode.window.setStatusBarMessage(value.trim() ? 'Cartograph: API key stored' : 'Cartograph: API key removed', 3000);
+        const outcome = await askForSecret(context.secrets, API_KEY, 'Cartograph: API key for the completion endpoint', 'Stored in VS Code secret storage, sent only to cartograph.llm.endpoint. Leave empty to remove the key.');
+        if (!outcome) return;
+        vscode.window.setStatusBarMessage(`Cartograph: API key ${outcome}`, 3000);
       }),
     ),
     vscode.commands.registerCommand('cartograph.showLastCompletion', () =>
