@@ -9,11 +9,11 @@ const vscode = require('vscode');
 const { until } = require('../wait.js');
 
 const LOCAL_MODELS = path.resolve(__dirname, '..', '..', '.cache', 'random-models');
-/** The "Search models" line of each folder in Show Index Status. */
+/** The "Search" line of each folder in Show Index Status: how search runs, with which models. */
 async function modelLines() {
   const text = await vscode.commands.executeCommand('cartograph.showStatus');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  return text.split('\n').filter((l) => l.startsWith('- Search models: '));
+  return text.split('\n').filter((l) => l.startsWith('- Search: '));
 }
 
 describe('Search models in a real VS Code', function () {
@@ -49,6 +49,6 @@ describe('Search models in a real VS Code', function () {
     }, 120000, 500).catch((err) => {
       throw new Error(`${err.message}; last status: ${seen.join(' | ')}`);
     });
-    for (const line of lines) assert.match(line, /^- Search models: embeddings synthetic\/minilm-l6-shape-embed, reranker synthetic\/minilm-l6-shape-rerank; \d+ nodes embedded$/);
+    for (const line of lines) assert.match(line, /^- Search: embeddings synthetic\/minilm-l6-shape-embed, reranker synthetic\/minilm-l6-shape-rerank; \d+ nodes embedded$/);
   });
 });
