@@ -217,7 +217,9 @@ export class GraphStore {
         // rows are the costly ones (Django: 15-38 ms per 4,000), hence smaller slices for them.
         jobs.push(write(EDGES, await encodeInSlices(edges, 4_000, (rows) => edgesTable(rows))));
         jobs.push(write(NODES, await encodeInSlices(nodes, 1_500, (rows, at) => nodesTable(rows, vectors && vectors.slice(at, at + rows.length), this.vectorDim, vectors !== null))));
-        jobs.push(write(FILES, await encodeInSlices(files, 25, (rows) => filesTable(rows))));
+        // Per-file graphs are JSON strings as large as the file's definitions: sliced by source size
+        // (a proxy known before encoding), so one slice never holds several of the largest modules.
+        jobs.push(write(FILES, await encodeInSlices(files, 25, (rows) => filesTable(rows), { weight: (f) => f.size, budget: 256 * 1024 })));
       } catch (err) {
         encodeError = err;
       }
@@ -429,12 +431,33 @@ async function settleAll(jobs: Promise<unknown>[]): Promise<void> {
   if (failed) throw failed.reason;
 }
 
-/** Encodes rows slice by slice into Arrow tables, giving the event loop back between slices. */
-async function encodeInSlices<T>(rows: readonly T[], size: number, encode: (slice: readonly T[], at: number) => ArrowTable): Promise<ArrowTable[]> {
-  const tables = [encode(rows.slice(0, size), 0)];
-  for (let at = size; at < rows.length; at += size) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    tables.push(encode(rows.slice(at, at + size), at));
+/**
+ * Encodes rows slice by slice into Arrow tables, giving the event loop back between slices. A slice
+ * holds at most `size` rows and, with `limit`, at most `limit.budget` of summed weight (at least one row).
+ */
+async function encodeInSlices<T>(
+  rows: readonly T[],
+  size: number,
+  encode: (slice: readonly T[], at: number) => ArrowTable,
+  limit?: { weight: (row: T) => number; budget: number },
+): Promise<ArrowTable[]> {
+  const tables: ArrowTable[] = [];
+  for (let at = 0; at < rows.length || tables.length === 0; ) {
+    let end = Math.min(rows.length, at + size);
+    if (limit) {
+      let total = 0;
+      for (let i = at; i < end; i++) {
+        total += limit.weight(rows[i]);
+        if (total > limit.budget && i > at) {
+          end = i;
+          break;
+        }
+      }
+    }
+    if (tables.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    tables.push(encode(rows.slice(at, end), at));
+    at = end;
+    if (at >= rows.length) break;
   }
   return tables;
 }
