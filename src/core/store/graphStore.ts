@@ -176,9 +176,9 @@ export class GraphStore {
   replaceAll(allNodes: GraphNode[], allEdges: GraphEdge[], allFiles: StoredFile[]): Promise<void> {
     return this.write(async () => {
       // Keys stay unique whatever the caller passes (the last row wins), as they do in apply.
-      const nodes = lastById(allNodes, (n) => n.id);
-      const edges = lastById(allEdges, (e) => e.id);
-      const files = lastById(allFiles, (f) => f.path);
+      const nodes = await lastById(allNodes, (n) => n.id);
+      const edges = await lastById(allEdges, (e) => e.id);
+      const files = await lastById(allFiles, (f) => f.path);
       let vectors: (Float32Array | null)[] | null = null;
       let count = 0;
       if (this.vectorCount > 0) {
@@ -213,13 +213,13 @@ export class GraphStore {
             })
             // Compacts the slices into few files, drops the old version's files and indexes the new rows.
             .then(() => this.optimize(name));
-        // Encoded in slices with the event loop free in between: an editor host stays responsive. Node
-        // rows are the costly ones (Django: 15-38 ms per 4,000), hence smaller slices for them.
-        jobs.push(write(EDGES, await encodeInSlices(edges, 4_000, (rows) => edgesTable(rows))));
-        jobs.push(write(NODES, await encodeInSlices(nodes, 1_500, (rows, at) => nodesTable(rows, vectors && vectors.slice(at, at + rows.length), this.vectorDim, vectors !== null))));
+        // Encoded in slices with the event loop free in between: an editor host stays responsive. Sizes
+        // keep a slice under ~10 ms on Django (1,000 node rows cost as much as 2,500 edge rows).
+        jobs.push(write(EDGES, await encodeInSlices(edges, 2_500, (rows) => edgesTable(rows))));
+        jobs.push(write(NODES, await encodeInSlices(nodes, 1_000, (rows, at) => nodesTable(rows, vectors && vectors.slice(at, at + rows.length), this.vectorDim, vectors !== null))));
         // Per-file graphs are JSON strings as large as the file's definitions: sliced by source size
-        // (a proxy known before encoding), so one slice never holds several of the largest modules.
-        jobs.push(write(FILES, await encodeInSlices(files, 25, (rows) => filesTable(rows), { weight: (f) => f.size, budget: 256 * 1024 })));
+        // (a proxy known before encoding, 128 KB), so one slice never holds several of the largest modules.
+        jobs.push(write(FILES, await encodeInSlices(files, 25, (rows) => filesTable(rows), { weight: (f) => f.size, budget: 128 * 1024 })));
       } catch (err) {
         encodeError = err;
       }
@@ -250,10 +250,13 @@ export class GraphStore {
       const journal = path.join(this.dir, APPLY_JOURNAL);
       if (touched.size > 0) await fs.writeFile(journal, JSON.stringify([...touched]));
 
+      // Keyed before any write starts, so no write's failure waits unobserved behind an await.
+      const edgeRows = edges && (await lastById(edges.upsert, (e) => e.id));
+      const fileRows = files && (await lastById(files.upsert, (f) => f.path));
       const jobs: Promise<void>[] = [];
       if (nodes) jobs.push(this.applyNodes(nodes.upsert, nodes.remove));
-      if (edges) jobs.push(this.upsertRows(EDGES, lastById(edges.upsert, (e) => e.id), (e) => e.id, edges.remove, edgesTable));
-      if (files) jobs.push(this.upsertRows(FILES, lastById(files.upsert, (f) => f.path), (f) => f.path, files.remove, filesTable));
+      if (edges && edgeRows) jobs.push(this.upsertRows(EDGES, edgeRows, (e) => e.id, edges.remove, edgesTable));
+      if (files && fileRows) jobs.push(this.upsertRows(FILES, fileRows, (f) => f.path, files.remove, filesTable));
       try {
         await settleAll(jobs);
       } catch (err) {
@@ -365,7 +368,7 @@ export class GraphStore {
   }
 
   private async applyNodes(upsertAll: GraphNode[], remove: string[]): Promise<void> {
-    const upsert = lastById(upsertAll, (n) => n.id);
+    const upsert = await lastById(upsertAll, (n) => n.id);
     let vectors: (Float32Array | null)[] | null = null;
     if (this.vectorCount > 0 && upsert.length > 0) {
       const old = await this.readVectors(upsert.map((n) => n.id));
@@ -416,11 +419,17 @@ export class GraphStore {
   }
 }
 
-/** The rows with unique keys, the last occurrence winning; `rows` itself when there are no repeats. */
-function lastById<T>(rows: readonly T[], key: (row: T) => string): readonly T[] {
+/**
+ * The rows with unique keys, the last occurrence winning; `rows` itself when there are no repeats.
+ * A whole graph's rows take 10+ ms to key, so the event loop gets a turn every 10,000 rows.
+ */
+async function lastById<T>(rows: readonly T[], key: (row: T) => string): Promise<readonly T[]> {
   if (rows.length < 2) return rows;
   const byKey = new Map<string, T>();
-  for (const row of rows) byKey.set(key(row), row);
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % 10_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    byKey.set(key(rows[i]), rows[i]);
+  }
   return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
