@@ -424,6 +424,33 @@ describe('scanWorkspace: files that cannot be indexed', () => {
       /bug in a file-system layer/,
     );
   });
+
+  test('keeps at most 64 file-system calls in flight, so their callbacks never pile up in one event-loop turn', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`pkg${i}/sub/m${i}.py`] = '';
+    const root = tree(files);
+    let inFlight = 0;
+    let most = 0;
+    // Every call completes late (a slow disk), so an unbounded walk would start them all at once.
+    const slow =
+      <T>(real: (p: string, cb: (e: NodeJS.ErrnoException | null, v: T) => void) => void) =>
+      (p: string, callback: (e: NodeJS.ErrnoException | null, v: T) => void) => {
+        most = Math.max(most, ++inFlight);
+        setTimeout(() => real(p, (e, v) => {
+          inFlight--;
+          callback(e, v);
+        }), 2);
+      };
+    const { files: found } = await scanWorkspace(root, {
+      fs: {
+        readdir: slow((dir, cb) => fs.readdir(dir, { withFileTypes: true }, cb)),
+        stat: slow((p, cb) => fs.stat(p, cb)),
+      },
+    });
+    assert.equal(found.length, 150);
+    assert.ok(most <= 64, `${most} calls were in flight at once`);
+    assert.ok(most >= 32, `the walk should still run calls concurrently (at most ${most} at once)`);
+  });
 });
 
 describe('readSourceFile', () => {

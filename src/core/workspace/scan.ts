@@ -74,13 +74,42 @@ const nodeFs: ScanFs = {
   readText: (p, callback) => fs.readFile(p, 'utf8', callback),
 };
 
+/**
+ * Calls in flight at once. Unbounded, a tree of thousands of folders (Django's locales) completes
+ * hundreds of calls while the event loop is busy, and libuv then runs all their callbacks in one
+ * turn: a 15-70 ms block in an editor's extension host. Bounded (64: as fast on Django, blocks of
+ * 1-4 ms instead of 5-19 in plain Node), a turn runs at most this many.
+ */
+const MAX_FS_CALLS_IN_FLIGHT = 64;
+
+/** `io` with at most `limit` calls in flight; the others wait in order. */
+function throttled(io: ScanFs, limit: number): ScanFs {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const wrap =
+    <T>(fn: (arg: string, callback: FsCallback<T>) => void) =>
+    (arg: string, callback: FsCallback<T>): void => {
+      const start = () => {
+        running++;
+        fn(arg, (error, value) => {
+          running--;
+          waiting.shift()?.();
+          callback(error, value);
+        });
+      };
+      if (running < limit) start();
+      else waiting.push(start);
+    };
+  return { readdir: wrap(io.readdir), stat: wrap(io.stat), realpath: wrap(io.realpath), readlink: wrap(io.readlink), readText: wrap(io.readText) };
+}
+
 function call<T>(fn: (arg: string, callback: FsCallback<T>) => void, arg: string): Promise<T> {
   return new Promise((resolve, reject) => fn(arg, (error, value) => (error ? reject(error) : resolve(value))));
 }
 
 export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   const rootAbs = path.resolve(root);
-  const io: ScanFs = { ...nodeFs, ...options.fs };
+  const io = throttled({ ...nodeFs, ...options.fs }, MAX_FS_CALLS_IN_FLIGHT);
   const ctx: ScanContext = {
     io,
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
