@@ -5,6 +5,7 @@
 // once a thread that loaded it exits, loading it in another thread fails ("Module did not
 // self-register").
 import { parentPort } from 'node:worker_threads';
+import { runInBackground } from '../backgroundPriority';
 import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type DownloadProgress, type TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker } from './types';
 
@@ -21,6 +22,8 @@ export type ModelReply =
   | { id: number; kind: 'done'; dim?: number; vectors?: Float32Array[]; scores?: number[] }
   | { id: number; kind: 'failed'; error: string };
 
+// Before any model loads, so ONNX Runtime's own threads inherit the lower priority.
+runInBackground();
 const port = parentPort!;
 /** Loaded models by the id of the request that loaded them. */
 const models = new Map<number, Promise<Hosted>>();
