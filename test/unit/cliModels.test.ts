@@ -4,11 +4,14 @@
 // one stderr line while the query still answers model-free. Plumbing only: the stand-ins' rankings
 // mean nothing, so no assertion here is about which hit comes first.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
 import { ensureRandomModels, RANDOM_EMBEDDER, RANDOM_RERANKER } from './modelFixtures';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -21,10 +24,20 @@ let tmp: string;
 let root: string;
 let modelsDir: string;
 
-function cartograph(args: string[]) {
+function cartograph(args: string[], cwd = root) {
   // XDG_CACHE_HOME: the download cache the CLI names must not be the user's real one.
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A copy of FILES, indexed: each test that writes vectors of its own model gets its own store. */
+function indexedCopy(name: string): string {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  for (const file of FILES) fs.copyFileSync(path.join(FLASK, file), path.join(dir, file));
+  const indexed = cartograph(['index', dir], dir);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  return dir;
 }
 
 const withModels = (...extra: string[]) => ['query', QUERY, '--models-dir', modelsDir, '--embedding-model', RANDOM_EMBEDDER, '--reranker-model', RANDOM_RERANKER, ...extra];
@@ -33,11 +46,7 @@ before(() => {
   assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test runs it first)');
   modelsDir = ensureRandomModels();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-cli-models-'));
-  root = path.join(tmp, 'flask');
-  fs.mkdirSync(root);
-  for (const file of FILES) fs.copyFileSync(path.join(FLASK, file), path.join(root, file));
-  const indexed = cartograph(['index', root]);
-  assert.equal(indexed.code, 0, indexed.stderr);
+  root = indexedCopy('flask');
 });
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -88,4 +97,34 @@ test('without model flags query is model-free and says nothing about models', ()
   assert.equal(json.models, undefined);
   assert.equal(json.embedding, undefined);
   assert.match(json.reason, /model-free/);
+});
+
+test('--embedding-endpoint embeds through an OpenAI-compatible server with the key from the environment, never printed', async () => {
+  const seen: { authorization?: string; model: string; inputs: number }[] = [];
+  // Vectors from the text's length: meaningless, but of a fixed size and different per text.
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { model: string; input: string[] };
+      seen.push({ authorization: req.headers.authorization, model: body.model, inputs: body.input.length });
+      const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: [1, text.length % 7, text.length % 5] }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = indexedCopy('flask-endpoint');
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const env = { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache'), CARTOGRAPH_API_KEY: 'sk-cli-secret' };
+    const run = await promisify(execFile)(process.execPath, [CLI, 'query', QUERY, '--embedding-endpoint', url, '--embedding-model', 'tiny-embed', '--json'], { cwd: dir, env });
+    const json = JSON.parse(run.stdout);
+    assert.match(json.models, /^embeddings tiny-embed@http:\/\/127\.0\.0\.1:\d+\/v1; \d+ nodes embedded/);
+    assert.ok(json.embedding.embedded > 0);
+    assert.ok(seen.length > 1 && seen.every((r) => r.model === 'tiny-embed' && r.authorization === 'Bearer sk-cli-secret'));
+    assert.doesNotMatch(run.stdout + run.stderr, /sk-cli-secret/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
