@@ -1,4 +1,5 @@
-// `npm run bench:search [-- --json FILE] [--corpus NAME]... [--django-queries N] [--no-django]`
+// `npm run bench:search [-- --json FILE] [--corpus NAME]... [--django-queries N] [--no-django]
+//     [--models-dir DIR --embedding-model ID --reranker-model ID]`
 // Search quality and latency on real code whose docstrings become the queries (issue 4).
 // Per corpus (Debian python3-flask/-requests/-click/-werkzeug, npm rxjs): every Function/Method
 // whose docstring's first sentence has >= 3 words gives one natural-language query (that sentence,
@@ -7,6 +8,9 @@
 // (MiniSearch, the baseline) and Cartograph model-free (`createSearcher` from src/core/search, when
 // present). Metrics: NDCG@10, Recall@10, MRR@10; entity top-1/top-5; latency p50/p95; and the same
 // latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON.
+// With model flags (transformers.js ids under DIR, offline) two more paths per corpus: flat embedding
+// search (cosine nearest nodes, no MCTS) and Cartograph with the models (vector seeds + MCTS scored by
+// the bi-/cross-encoder); Django stays model-free (embedding all of it on a CPU takes too long).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,10 +18,14 @@ import { parseArgs } from 'node:util';
 import { findNodes } from '../src/cli/show';
 import { Engine } from '../src/core/engine';
 import { ParserPool } from '../src/core/parse/parser';
+import { embedForSearch } from '../src/core/models/embedForSearch';
+import { loadSearchModels, type LoadedModels } from '../src/core/models/loader';
+import type { SearchModels } from '../src/core/models/types';
 import type { SearchResult } from '../src/core/search/types';
 import { buildBm25 } from './search/bm25';
 import { CORPORA, TS_PACKAGE, corpusVersions, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
 import { dedupe, hitAt, mean, percentile, rankingMetrics, type RankingMetrics } from './search/metrics';
+import { fixtureSigns } from './search/modelCheck';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +34,9 @@ const { values } = parseArgs({
     'django-queries': { type: 'string' },
     'no-django': { type: 'boolean' },
     queries: { type: 'boolean' },
+    'models-dir': { type: 'string' },
+    'embedding-model': { type: 'string' },
+    'reranker-model': { type: 'string' },
   },
 });
 const PY_CORPORA = ['flask', 'requests', 'click', 'werkzeug'];
@@ -34,7 +45,7 @@ const DJANGO_QUERIES = Number(values['django-queries'] ?? 200);
 const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
 
 type Searcher = { search(query: string, limit?: number, context?: { fromPath?: string }): Promise<SearchResult> };
-type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean } }) => Searcher;
+type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean }; models?: () => SearchModels | undefined }) => Searcher;
 
 async function loadSearcher(): Promise<{ create?: SearcherFactory; status: string }> {
   const file = path.join(__dirname, '..', 'src', 'core', 'search', 'index.ts');
@@ -61,6 +72,16 @@ const latency = (ms: number[]): Latency => ({ n: ms.length, p50: percentile(ms, 
 
 type CartographRun = RankingMetrics & { warmupMs: number; latency: Latency; routes: Record<string, number>; mctsIterations?: number };
 
+/** The paths that need a model, on the same queries; a path whose model is not loaded is null. */
+interface ModelRuns {
+  status: string;
+  embedding: { nodes: number; ms: number } | null;
+  /** Cosine nearest nodes to the embedded query: the vectors alone, no lexical seeds, no MCTS. */
+  flatEmbedding: (RankingMetrics & { latency: Latency }) | null;
+  /** createSearcher with the models: lexical + vector seeds and MCTS scored by the bi-/cross-encoder. */
+  cartographModels: CartographRun | null;
+}
+
 interface EntityMetrics { queries: number; top1: number; top5: number; uniqueNames: number; uniqueTop1: number; uniqueTop5: number }
 
 interface CorpusResult {
@@ -79,6 +100,8 @@ interface CorpusResult {
   cartograph: CartographRun | null;
   /** Ablation: the same searcher with RANGER's MCTS forced on, scored by the lexical stand-in scorers. */
   cartographMcts: CartographRun | null;
+  /** Only with model flags (null otherwise): see ModelRuns. */
+  models: ModelRuns | null;
   entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number>; qualifiedTop1: number; qualifiedTop5: number; fromCallerTop1: number; fromCallerTop5: number; withCaller: number };
   perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; entityRank: number }[];
 }
@@ -142,7 +165,7 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
   return { ...entityMetrics(runs), qualifiedTop1: q.top1, qualifiedTop5: q.top5, fromCallerTop1: c.top1, fromCallerTop5: c.top5, withCaller, ranked: runs.map((r) => r.ranked), via: create ? 'cartograph searcher' : 'findNodes (src/cli/show.ts) stand-in', latency: latency(ms), routes };
 }
 
-async function benchCorpus(name: string, pool: ParserPool, create: SearcherFactory | undefined, versions: Record<string, string>): Promise<CorpusResult> {
+async function benchCorpus(name: string, pool: ParserPool, create: SearcherFactory | undefined, versions: Record<string, string>, loaded: LoadedModels | undefined): Promise<CorpusResult> {
   const dir = path.join(CORPORA, name, name === TS_PACKAGE.name ? 'src' : '');
   const original = await Engine.open(dir, { storeDir: null });
   await original.index();
@@ -181,6 +204,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     ({ metrics: cartograph, runs: cartographRuns } = await runCartograph(searcher, queries));
     ({ metrics: cartographMcts } = await runCartograph(create(engine, { mcts: { enabled: true } }), queries));
   }
+  const models = loaded ? await runModels(engine, queries, loaded, create) : null;
   const entity = await runEntity(engine, queries, create, searcher);
   const rank = (ranked: string[], key: string) => ranked.indexOf(key) + 1;
   const perQuery = values.queries
@@ -211,6 +235,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
     cartograph,
     cartographMcts,
+    models,
     entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
     perQuery,
   };
@@ -233,6 +258,29 @@ async function runCartograph(searcher: Searcher, queries: GroundTruth[]): Promis
     runs.push({ ranked: rankedKeys(res.hits.map((h) => h.id)), relevant: new Set([q.key]) });
   }
   return { metrics: { ...rankingMetrics(runs), warmupMs, latency: latency(ms), routes, mctsIterations: iterations / Math.max(1, queries.length) }, runs };
+}
+
+async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedModels, create: SearcherFactory | undefined): Promise<ModelRuns> {
+  const t = performance.now();
+  // The engine has no store here (storeDir: null): the vectors live in memory for this run only.
+  const { models, embedding, vectors, problem } = await embedForSearch(engine, loaded);
+  if (problem) console.error(`[bench:search] ${problem}`);
+  const embedded = embedding ? { nodes: embedding.embedded + embedding.reused, ms: performance.now() - t } : null;
+  let flatEmbedding: ModelRuns['flatEmbedding'] = null;
+  if (loaded.embedder && vectors) {
+    const ms: number[] = [];
+    const runs = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      const [vector] = await loaded.embedder.embed([q.query]);
+      const ids = (await vectors.nearest(vector, LIMIT)).map((h) => h.id);
+      ms.push(performance.now() - t0);
+      runs.push({ ranked: rankedKeys(ids), relevant: new Set([q.key]) });
+    }
+    flatEmbedding = { ...rankingMetrics(runs), latency: latency(ms) };
+  }
+  const cartographModels = create ? (await runCartograph(create(engine, { models: () => models }), queries)).metrics : null;
+  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels };
 }
 
 async function benchDjango(create: SearcherFactory | undefined, n: number) {
@@ -288,7 +336,7 @@ async function benchDjango(create: SearcherFactory | undefined, n: number) {
 const f3 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(3));
 const ms1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 
-function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null): string {
+function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null, modelWarning: string | null): string {
   const out: string[] = [];
   const all = (pick: (r: CorpusResult) => RankingMetrics | null) => {
     const rs = results.filter((r) => pick(r));
@@ -311,9 +359,12 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
   if (b) out.push(`| **all** (query-weighted) | | ${results.reduce((a, r) => a + r.functions, 0)} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
   out.push(
     '',
-    `Cartograph model-free: ${searcherStatus} (lexical seeds; MCTS is off without a model). "+ MCTS" is the ablation with RANGER's traversal forced on, scored by the lexical stand-in scorers (src/core/search/modelFreeScorers.ts). Flat embedding search and MCTS with real encoders: not measured (no real model weights on this machine).`,
+    `Cartograph model-free: ${searcherStatus} (lexical seeds; MCTS is off without a model). "+ MCTS" is the ablation with RANGER's traversal forced on, scored by the lexical stand-in scorers (src/core/search/modelFreeScorers.ts). ${
+      results.some((r) => r.models) ? 'Flat embedding search and Cartograph + models: next table.' : 'Flat embedding search and MCTS with real encoders: not measured (no real model weights on this machine; pass --models-dir DIR --embedding-model ID --reranker-model ID).'
+    }`,
     '',
   );
+  if (results.some((r) => r.models)) out.push(...modelTable(results, modelWarning));
 
   out.push('### Entity queries (the function\'s own name → that function)', '');
   out.push('| corpus | via | queries | top-1 | top-5 | unique names | top-1 (unique) | top-5 (unique) | top-1 (`Class.method`) | top-5 (`Class.method`) | top-1 (from a caller\'s file) | top-5 (from a caller\'s file) | p50 ms | p95 ms |');
@@ -347,26 +398,67 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
   return out.join('\n');
 }
 
+function modelTable(results: CorpusResult[], warning: string | null): string[] {
+  const out = [`### Natural-language queries by path, with models (${results.find((r) => r.models)?.models?.status})`, ''];
+  if (warning) out.push(`**${warning}**`, '');
+  out.push('| corpus | path | NDCG@10 | R@10 | MRR | p50 ms | p95 ms |', '|---|---|---:|---:|---:|---:|---:|');
+  const row = (corpus: string, name: string, m: (RankingMetrics & { latency: Latency }) | null | undefined, why = 'not measured') =>
+    out.push(m ? `| ${corpus} | ${name} | ${f3(m.ndcg10)} | ${f3(m.recall10)} | ${f3(m.mrr10)} | ${ms1(m.latency.p50)} | ${ms1(m.latency.p95)} |` : `| ${corpus} | ${name} | ${why} | | | | |`);
+  for (const r of results) {
+    row(r.corpus, 'BM25', r.bm25);
+    row(r.corpus, 'Cartograph model-free', r.cartograph);
+    row(r.corpus, 'flat embedding search', r.models?.flatEmbedding, 'no embedding model loaded');
+    row(r.corpus, 'Cartograph + models (vectors + MCTS)', r.models?.cartographModels);
+  }
+  const embedded = results.filter((r) => r.models?.embedding).map((r) => `${r.corpus} ${r.models!.embedding!.nodes} nodes in ${ms1(r.models!.embedding!.ms / 1000)} s`);
+  out.push('', `Embedding pass (in memory, before the queries): ${embedded.join(', ') || 'none'}. Flat embedding latency includes embedding the query. Django stays model-free.`, '');
+  return out;
+}
+
+/** The models named by the flags, loaded once for every corpus; undefined without model flags. */
+async function loadBenchModels(): Promise<{ loaded: LoadedModels; warning: string | null; signs: string[] } | undefined> {
+  const ids = [values['embedding-model'], values['reranker-model']].filter((id): id is string => Boolean(id));
+  if (ids.length === 0 && !values['models-dir']) return undefined;
+  const localPath = values['models-dir'] ? path.resolve(values['models-dir']) : undefined;
+  const loaded = await loadSearchModels({
+    embeddingModel: values['embedding-model'],
+    rerankerModel: values['reranker-model'],
+    // Offline with a folder; otherwise transformers.js' own cache and the hub (a user's machine).
+    transformers: { localPath, allowRemote: localPath ? false : undefined },
+  });
+  for (const problem of loaded.problems) console.error(`[bench:search] ${problem}`);
+  const signs = fixtureSigns(localPath, ids);
+  const warning = signs.length
+    ? `WARNING: these models look like RANDOM-WEIGHT TEST FIXTURES (${signs[0]}${signs.length > 1 ? `, and ${signs.length - 1} more signs` : ''}). Their quality figures are noise: use this run for plumbing and latency only, never quote them.`
+    : null;
+  if (warning) console.error(`\n${'!'.repeat(100)}\n[bench:search] ${warning}\n${'!'.repeat(100)}\n`);
+  return { loaded, warning, signs };
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   ensureCorpora();
   const versions = corpusVersions();
   const { create, status } = await loadSearcher();
+  const bench = await loadBenchModels();
   const pool = new ParserPool();
   const results: CorpusResult[] = [];
   for (const name of corpora) {
     const t = performance.now();
-    results.push(await benchCorpus(name, pool, create, versions));
+    results.push(await benchCorpus(name, pool, create, versions, bench?.loaded));
     const r = results[results.length - 1];
     console.error(`[bench:search] ${name}: ${r.queries} queries (${r.missingInStripped} missing after stripping, ${r.docLeftInStripped} with doc left), ${ms1(performance.now() - t)} ms`);
   }
   const django = values['no-django'] ? null : await benchDjango(create, DJANGO_QUERIES);
-  console.log(table(results, status, django));
+  console.log(table(results, status, django, bench?.warning ?? null));
+  // Again at the end, where the eye lands after a long run.
+  if (bench?.warning) console.log(`\n**${bench.warning}**`);
+  await bench?.loaded.close();
   const totalMs = performance.now() - started;
   console.log(`\n_${new Date().toISOString()}, Node ${process.version}, ${ms1(totalMs / 1000)} s total_`);
   if (values.json) {
     fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, searcher: status, limit: LIMIT, versions, corpora: results, django, totalMs }, null, 2)}\n`);
+    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, searcher: status, models: bench ? { status: bench.loaded.status, problems: bench.loaded.problems, fixtureWarning: bench.warning, fixtureSigns: bench.signs } : null, limit: LIMIT, versions, corpora: results, django, totalMs }, null, 2)}\n`);
   }
 }
 

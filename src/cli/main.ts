@@ -10,6 +10,7 @@ import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { liftGraph } from '../core/lifting/lifter';
 import { sourceReader } from '../core/lifting/source';
 import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
+import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
 import { describeNode, findNodes } from './show';
 
 const USAGE = `Usage:
@@ -17,6 +18,12 @@ const USAGE = `Usage:
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
+      [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
+      with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
+      from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
+      or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
+      $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
+      a model that cannot be loaded is reported and the query answers without it
   cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
       semantic lifting: a one-line purpose description of every function and class, written by an
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
@@ -40,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       endpoint: { type: 'string' },
       model: { type: 'string' },
       'max-calls': { type: 'string' },
+      ...MODEL_FLAG_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -65,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Flags = { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
+type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -193,17 +201,21 @@ async function query(text: string, flags: Flags): Promise<number> {
   const limit = flags.limit ? Number(flags.limit) : 10;
   const engine = await openExisting(flags);
   if (!engine) return 1;
+  let loaded: QueryModels | undefined;
   try {
+    loaded = wantsModels(flags) ? await loadQueryModels(engine, flags, Boolean(flags.json)) : undefined;
+    const models = loaded?.models;
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
-    const result = await createSearcher(engine, { descriptions, ...(flags.mcts ? { mcts: { enabled: true } } : {}) }).search(text, limit);
+    const result = await createSearcher(engine, { descriptions, models: () => models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) }).search(text, limit);
     const graph = engine.graph.graph;
     const hits = result.hits.map((h) => {
       const n = graph.getNodeAttributes(h.id);
       return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
     });
     if (flags.json) {
-      console.log(JSON.stringify({ ...result, hits }, null, 2));
+      const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
+      console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), hits }, null, 2));
       return 0;
     }
     console.log(`${result.route}: ${result.reason}`);
@@ -216,6 +228,7 @@ async function query(text: string, flags: Flags): Promise<number> {
     }
     return 0;
   } finally {
+    await loaded?.close();
     await engine.close();
   }
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Engine } from '../core/engine';
 import { EmbeddingJob } from '../core/models/embeddingJob';
-import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core/models/loader';
+import { loadSearchModels, searchModelsWith, type LoadedModels, type ModelSettings } from '../core/models/loader';
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
 import type { SearchModels } from '../core/models/types';
 import { errorText, guard, log } from './log';
@@ -74,10 +74,8 @@ export class SearchModelService implements vscode.Disposable {
       return { status: 'model-free: search models are loading' };
     }
     const folder = this.folders.get(index);
-    const vectors = folder && folder.engine === index.engine ? folder.job.vectors : undefined;
-    const embedding = folder?.progress && folder.progress.done < folder.progress.total ? `, embedding ${folder.progress.done}/${folder.progress.total}` : '';
-    const embedded = models.embedder ? `; ${vectors?.size ?? 0} nodes embedded${embedding}` : '';
-    return { embedder: models.embedder, reranker: models.reranker, vectors, status: `${models.status}${embedded}` };
+    const current = folder && folder.engine === index.engine ? folder : undefined;
+    return searchModelsWith(models, current?.job.vectors, current?.progress);
   }
 
   private schedule(index: WorkspaceIndex): void {

@@ -3,7 +3,7 @@
 // search degrades to model-free scoring, it never fails for want of a model.
 import { loadEndpointEmbedder, type EndpointEmbedderOptions } from './openaiEmbedder';
 import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type Closable, type TransformersOptions } from './transformersModels';
-import type { Embedder, Reranker, SearchModels } from './types';
+import type { Embedder, NodeVectors, Reranker, SearchModels } from './types';
 import { loadWorkerEmbedder, loadWorkerReranker } from './workerModels';
 
 export interface ModelSettings {
@@ -59,4 +59,14 @@ function statusLine(embedder: Embedder | undefined, reranker: Reranker | undefin
   if (!embedder && !reranker) return `model-free: ${problems.length > 0 ? problems.join('; ') : 'no models configured'}`;
   const loaded = [embedder && `embeddings ${embedder.id}`, reranker && `reranker ${reranker.id}`].filter(Boolean).join(', ');
   return problems.length > 0 ? `${loaded}; ${problems.join('; ')}` : loaded;
+}
+
+/**
+ * What search may use: the loaded models plus the vectors embedded so far, with one status line that
+ * says how many nodes have a vector (and how far a running embedding pass is). Editor and CLI alike.
+ */
+export function searchModelsWith(models: LoadedModels, vectors: NodeVectors | undefined, progress?: { done: number; total: number }): SearchModels {
+  const embedding = progress && progress.done < progress.total ? `, embedding ${progress.done}/${progress.total}` : '';
+  const embedded = models.embedder ? `; ${vectors?.size ?? 0} nodes embedded${embedding}` : '';
+  return { embedder: models.embedder, reranker: models.reranker, vectors, status: `${models.status}${embedded}` };
 }
