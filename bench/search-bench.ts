@@ -82,7 +82,19 @@ interface ModelRuns {
   cartographModels: CartographRun | null;
 }
 
-interface EntityMetrics { queries: number; top1: number; top5: number; uniqueNames: number; uniqueTop1: number; uniqueTop5: number }
+interface EntityMetrics {
+  queries: number;
+  top1: number;
+  top5: number;
+  /**
+   * The best top-1 any ranking can reach: queries that are the same name get the same answer list, so
+   * at most one target per distinct name can be first (distinct names / queries).
+   */
+  top1Ceiling: number;
+  uniqueNames: number;
+  uniqueTop1: number;
+  uniqueTop5: number;
+}
 
 interface CorpusResult {
   corpus: string;
@@ -106,10 +118,14 @@ interface CorpusResult {
   perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; entityRank: number }[];
 }
 
-function entityMetrics(runs: { ranked: string[]; key: string; unique: boolean }[]): EntityMetrics {
+/** One entity query: what was asked (with its context), the ranked keys, the target. */
+interface EntityRun { query: string; ranked: string[]; key: string; unique: boolean }
+
+function entityMetrics(runs: EntityRun[]): EntityMetrics {
   const unique = runs.filter((r) => r.unique);
   const h = (rs: typeof runs, k: number) => mean(rs.map((r) => hitAt(r.ranked, new Set([r.key]), k)));
-  return { queries: runs.length, top1: h(runs, 1), top5: h(runs, 5), uniqueNames: unique.length, uniqueTop1: h(unique, 1), uniqueTop5: h(unique, 5) };
+  const top1Ceiling = runs.length === 0 ? 0 : new Set(runs.map((r) => r.query)).size / runs.length;
+  return { queries: runs.length, top1: h(runs, 1), top5: h(runs, 5), top1Ceiling, uniqueNames: unique.length, uniqueTop1: h(unique, 1), uniqueTop5: h(unique, 5) };
 }
 
 const rankedKeys = (ids: string[]) => dedupe(ids.map(keyOf)).slice(0, 10);
@@ -125,7 +141,7 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
   engine.graph.graph.forEachNode((_id, a) => {
     if (a.kind === 'Function' || a.kind === 'Method') nameCount.set(a.name, (nameCount.get(a.name) ?? 0) + 1);
   });
-  const runs: { ranked: string[]; key: string; unique: boolean }[] = [];
+  const runs: EntityRun[] = [];
   const ms: number[] = [];
   const routes: Record<string, number> = {};
   for (const q of gt) {
@@ -139,27 +155,27 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
       ids = findNodes(engine.graph.graph, q.name);
     }
     ms.push(performance.now() - t);
-    runs.push({ ranked: rankedKeys(ids), key: q.key, unique: (nameCount.get(q.name) ?? 0) === 1 });
+    runs.push({ query: q.name, ranked: rankedKeys(ids), key: q.key, unique: (nameCount.get(q.name) ?? 0) === 1 });
   }
   // What a user types to disambiguate a shared name: the last two parts of the qualified name
   // (`Flask.run`, `helpers.url_for`).
-  const qualified: { ranked: string[]; key: string; unique: boolean }[] = [];
+  const qualified: EntityRun[] = [];
   for (const q of gt) {
     const name = q.qname.split('.').slice(-2).join('.');
     const ids = searcher ? (await searcher.search(name, LIMIT)).hits.map((h) => h.id) : findNodes(engine.graph.graph, name);
-    qualified.push({ ranked: rankedKeys(ids), key: q.key, unique: true });
+    qualified.push({ query: name, ranked: rankedKeys(ids), key: q.key, unique: true });
   }
   const q = entityMetrics(qualified);
   // The bare name asked from where it is used (the QuickPick passes the active editor's file): the
   // file of the first caller by id; functions nobody calls are asked without context.
-  const fromCaller: { ranked: string[]; key: string; unique: boolean }[] = [];
+  const fromCaller: EntityRun[] = [];
   let withCaller = 0;
   for (const g of gt) {
     const callers = engine.graph.graph.filterInEdges(g.id, (_e, a) => a.kind === 'CALLS').map((e) => engine.graph.graph.source(e)).sort();
     const fromPath = callers.length ? engine.graph.graph.getNodeAttribute(callers[0], 'path') : undefined;
     if (fromPath) withCaller++;
     const ids = searcher ? (await searcher.search(g.name, LIMIT, { fromPath })).hits.map((h) => h.id) : findNodes(engine.graph.graph, g.name);
-    fromCaller.push({ ranked: rankedKeys(ids), key: g.key, unique: true });
+    fromCaller.push({ query: `${g.name} from ${fromPath ?? 'nowhere'}`, ranked: rankedKeys(ids), key: g.key, unique: true });
   }
   const c = entityMetrics(fromCaller);
   return { ...entityMetrics(runs), qualifiedTop1: q.top1, qualifiedTop5: q.top5, fromCallerTop1: c.top1, fromCallerTop5: c.top5, withCaller, ranked: runs.map((r) => r.ranked), via: create ? 'cartograph searcher' : 'findNodes (src/cli/show.ts) stand-in', latency: latency(ms), routes };
@@ -367,11 +383,11 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
   if (results.some((r) => r.models)) out.push(...modelTable(results, modelWarning));
 
   out.push('### Entity queries (the function\'s own name → that function)', '');
-  out.push('| corpus | via | queries | top-1 | top-5 | unique names | top-1 (unique) | top-5 (unique) | top-1 (`Class.method`) | top-5 (`Class.method`) | top-1 (from a caller\'s file) | top-5 (from a caller\'s file) | p50 ms | p95 ms |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('| corpus | via | queries | top-1 | top-1 ceiling | top-5 | unique names | top-1 (unique) | top-5 (unique) | top-1 (`Class.method`) | top-5 (`Class.method`) | top-1 (from a caller\'s file) | top-5 (from a caller\'s file) | p50 ms | p95 ms |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const e = r.entity;
-    out.push(`| ${r.corpus} | ${e.via} | ${e.queries} | ${f3(e.top1)} | ${f3(e.top5)} | ${e.uniqueNames} | ${f3(e.uniqueTop1)} | ${f3(e.uniqueTop5)} | ${f3(e.qualifiedTop1)} | ${f3(e.qualifiedTop5)} | ${f3(e.fromCallerTop1)} (${e.withCaller} with a caller) | ${f3(e.fromCallerTop5)} | ${ms1(e.latency.p50)} | ${ms1(e.latency.p95)} |`);
+    out.push(`| ${r.corpus} | ${e.via} | ${e.queries} | ${f3(e.top1)} | ${f3(e.top1Ceiling)} | ${f3(e.top5)} | ${e.uniqueNames} | ${f3(e.uniqueTop1)} | ${f3(e.uniqueTop5)} | ${f3(e.qualifiedTop1)} | ${f3(e.qualifiedTop5)} | ${f3(e.fromCallerTop1)} (${e.withCaller} with a caller) | ${f3(e.fromCallerTop5)} | ${ms1(e.latency.p50)} | ${ms1(e.latency.p95)} |`);
   }
   out.push('', '### Latency per path (ms, per query, in-process)', '');
   out.push('| corpus | BM25 p50 | BM25 p95 | Cartograph NL p50 | Cartograph NL p95 | Cartograph warm-up | stripped index |');
