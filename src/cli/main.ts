@@ -203,11 +203,14 @@ async function query(text: string, flags: Flags): Promise<number> {
   if (!engine) return 1;
   let loaded: QueryModels | undefined;
   try {
-    loaded = wantsModels(flags) ? await loadQueryModels(engine, flags, Boolean(flags.json)) : undefined;
-    const models = loaded?.models;
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
-    const result = await createSearcher(engine, { descriptions, models: () => models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) }).search(text, limit);
+    const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+    // Models serve natural-language questions only: a name or a structural question is answered from
+    // the graph without loading them or embedding the repository first.
+    if (wantsModels(flags) && searcher.route(text).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
+    const models = loaded?.models;
+    const result = await searcher.search(text, limit);
     const graph = engine.graph.graph;
     const hits = result.hits.map((h) => {
       const n = graph.getNodeAttributes(h.id);

@@ -90,6 +90,18 @@ test('a model that cannot be loaded is one line on stderr and the query answers 
   assert.ok(json.hits.every((h: { via: string }) => h.via === 'lexical'));
 });
 
+test('a name or a structural question is answered from the graph without loading the models', () => {
+  // A model id that cannot load: had the CLI tried, stderr would say so.
+  for (const question of ['Config.from_pyfile', 'callers of from_pyfile']) {
+    const run = cartograph(['query', question, '--models-dir', modelsDir, '--embedding-model', 'nobody/no-such-model', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '', `${question}: nothing loaded, nothing said`);
+    const json = JSON.parse(run.stdout);
+    assert.notEqual(json.route, 'natural-language', question);
+    assert.equal(json.models, undefined, question);
+  }
+});
+
 test('without model flags query is model-free and says nothing about models', () => {
   const run = cartograph(['query', QUERY, '--json']);
   assert.equal(run.code, 0, run.stderr);

@@ -6,7 +6,7 @@ import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
 import { LexicalIndex } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
-import { routeQuery } from './router';
+import { routeQuery, type Routed } from './router';
 import { related } from './structural';
 import type { SearchResult } from './types';
 
@@ -14,6 +14,8 @@ export type { SearchHit, SearchResult } from './types';
 
 export interface Searcher {
   search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
+  /** How `search` would answer the query (graph lookup or natural language), without searching. */
+  route(query: string): Routed;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
   invalidate(ids: Iterable<string>): void;
 }
@@ -59,7 +61,12 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
   };
   const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
   const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph, options.descriptions));
+  const route = (query: string): Routed => routeQuery(query, (subject) => entityIndex().lookup(subject, 1).length > 0);
   return {
+    route(query: string): Routed {
+      fresh();
+      return route(query);
+    },
     invalidate(ids: Iterable<string>): void {
       for (const id of ids) described.add(id);
     },
@@ -67,7 +74,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       fresh();
       const timingsMs: Record<string, number> = {};
       let t = performance.now();
-      const routed = routeQuery(query, (subject) => entityIndex().lookup(subject, 1).length > 0);
+      const routed = route(query);
       timingsMs.route = performance.now() - t;
       t = performance.now();
       if (routed.route === 'natural-language') {
