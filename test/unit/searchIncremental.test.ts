@@ -62,3 +62,22 @@ test('the touch log: history too old to replay asks for a rebuild', async () => 
   for (let i = 0; i < 70; i++) graph.apply({ upsert: [await parse('base.py', `${base}\n\ndef extra_${i}():\n    return ${i}\n`)] });
   assert.equal(graph.touchedSince(start), undefined);
 });
+
+test('edits made while the lexical index is being built are in it once the build is done', async () => {
+  const tree = readTree(path.join(FIXTURES, 'real/flask'));
+  const graph = await buildGraph(tree, 'flask');
+  // Slices of no time at all: the build gives the event loop back after every 64 nodes.
+  const live = createSearcher({ graph }, { lexicalSliceMs: 0 });
+  const query = 'zipped archive of static files';
+  const first = live.search(query, 10); // starts the build
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  graph.apply({ upsert: [await parse('helpers.py', `${tree.get('helpers.py')}\n\ndef stream_blueprint_archive(path):\n    """Stream a zipped archive of a blueprint's static files."""\n    return send_file(path)\n`)] });
+  graph.apply({ remove: ['templating.py'] });
+  live.route('url_for'); // another caller catches up with the graph while the build runs
+  await first;
+  const scratch = createSearcher({ graph });
+  for (const q of [query, 'render a template with the given context', 'register a blueprint on the application']) {
+    assert.deepEqual((await live.search(q, 10)).hits.map((h) => h.id), (await scratch.search(q, 10)).hits.map((h) => h.id), q);
+  }
+  assert.ok((await live.search(query, 10)).hits.some((h) => h.id === 'helpers.py#stream_blueprint_archive'));
+});

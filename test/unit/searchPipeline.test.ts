@@ -17,7 +17,7 @@ before(async () => {
 });
 
 test('model-free scorers credit a container with its best descendant, less than the descendant itself', async () => {
-  const matches = new LexicalIndex(ranger.graph).scores('divide by the inverse');
+  const matches = (await LexicalIndex.build(ranger.graph)).scores('divide by the inverse');
   const scorers = modelFreeScorers(ranger.graph, matches);
   const ids = ['extended.py#Scientific.divide', 'extended.py#Scientific', 'extended.py', 'dir:.', 'base.py#precision'];
   const [method, cls, mod, root, unrelated] = await scorers.similarity('divide by the inverse', ids);

@@ -31,6 +31,8 @@ export interface SearcherOptions extends NaturalLanguageOptions {
   models?: () => SearchModels | undefined;
   /** Generated descriptions by content hash (semantic lifting), searched with the rest of a node's text. */
   descriptions?: { get(hash: string): string | undefined };
+  /** @internal Test seam: milliseconds of work per slice of the lexical index build (default 8). */
+  lexicalSliceMs?: number;
 }
 
 export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
@@ -39,12 +41,21 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
   let entities: EntityIndex | undefined;
   let lexical: LexicalIndex | undefined;
   const described = new Set<string>();
+  // The lexical index is built on the first natural-language query, in slices (LexicalIndex.build);
+  // what changes meanwhile is re-read once the build is done, and a reset makes the build void.
+  let lexicalBuild: Promise<LexicalIndex> | undefined;
+  let lexicalGeneration = 0;
+  const touchedWhileBuilding = new Set<string>();
+  const touchLexical = (ids: Iterable<string>) => {
+    if (lexical) lexical.update(ids);
+    else if (lexicalBuild) for (const id of ids) touchedWhileBuilding.add(id);
+  };
   // After a save the indexes re-read only the nodes the save touched, on the next query (never on the
   // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
     const graph = engine.graph;
     if (described.size > 0) {
-      lexical?.update(described);
+      touchLexical(described);
       described.clear();
     }
     if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
@@ -52,15 +63,36 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
       entities = undefined;
       lexical = undefined;
+      lexicalGeneration++;
+      touchedWhileBuilding.clear();
     } else {
       entities?.update(touched);
-      lexical?.update(touched);
+      touchLexical(touched);
     }
     builtFor = graph;
     settled = graph.settledVersion;
   };
   const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
-  const lexicalIndex = () => (lexical ??= new LexicalIndex(engine.graph.graph, options.descriptions));
+  // Queries that arrive during the build wait for the same one.
+  const lexicalIndex = (): Promise<LexicalIndex> => {
+    if (lexical) return Promise.resolve(lexical);
+    if (!lexicalBuild) {
+      const generation = lexicalGeneration;
+      const graph = engine.graph;
+      lexicalBuild = LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.lexicalSliceMs)
+        .then((built) => {
+          if (generation === lexicalGeneration) {
+            built.update(touchedWhileBuilding);
+            lexical = built;
+          }
+          touchedWhileBuilding.clear();
+          // A void build still answers the queries that waited for it, from the graph it read.
+          return built;
+        })
+        .finally(() => (lexicalBuild = undefined));
+    }
+    return lexicalBuild;
+  };
   const route = (query: string): Routed => routeQuery(query, (subject) => entityIndex().lookup(subject, 1).length > 0);
   return {
     route(query: string): Routed {
@@ -79,7 +111,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       t = performance.now();
       if (routed.route === 'natural-language') {
         const models = options.models?.();
-        const hits = await naturalLanguageSearch(engine.graph.graph, lexicalIndex(), query, limit, models, options, timingsMs);
+        const hits = await naturalLanguageSearch(engine.graph.graph, await lexicalIndex(), query, limit, models, options, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }

@@ -1,9 +1,13 @@
 // Model-free natural-language search: BM25 (MiniSearch) over what the graph knows of each definition —
-// the words in its name, its signature and docstring, the class and module around it, and the names
-// of what it calls and uses (the graph's summary of its body, which survives when docstrings do not).
+// the words in its name, its signature and docstring, the class and module around it, the names of
+// what it calls and uses (the graph's summary of its body, which survives when docstrings do not) and
+// every name its code mentions. Words are stemmed (Porter, `stemmer`): questions say "loads
+// configuration values", code says `load_config`.
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { FileGraph } from '../parse/fileGraph';
 import { identifierWords } from './identifiers';
 import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
@@ -11,7 +15,10 @@ import type { SearchHit } from './types';
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 /** A node's search fields, and the generated purpose description (semantic lifting) when there is one. */
-type Doc = NodeFields & { id: string; description: string };
+type Doc = NodeFields & { id: string; description: string; mentions: string };
+
+/** The per-file parse results, whose references keep the names the graph could not resolve. */
+export type FileGraphs = (path: string) => FileGraph | undefined;
 
 /** Common English words that carry no signal in a "where is X implemented" question. */
 const STOP = new Set(
@@ -26,28 +33,43 @@ const KIND_BOOST: Record<string, number> = { Function: 1, Method: 1, Class: 0.95
 export class LexicalIndex {
   private readonly search: MiniSearch<Doc>;
 
-  /** `descriptions`: generated descriptions by content hash (semantic lifting), if any. */
-  constructor(
+  /**
+   * Indexes every searchable node of the graph in slices of ~8 ms with the event loop free in between:
+   * on Django the whole build is 0.5-0.7 s of work, which an editor's thread must not spend at once.
+   * `descriptions`: generated descriptions by content hash (semantic lifting), if any.
+   */
+  static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
+    const index = new LexicalIndex(graph, descriptions, files);
+    const ids = graph.nodes();
+    let sliceStart = performance.now();
+    for (let at = 0; at < ids.length; at += 64) {
+      index.update(ids.slice(at, at + 64));
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    return index;
+  }
+
+  private constructor(
     private readonly graph: Graph,
     private readonly descriptions?: { get(hash: string): string | undefined },
+    private readonly files?: FileGraphs,
   ) {
     this.search = new MiniSearch<Doc>({
-      fields: ['name', 'signature', 'doc', 'description', 'context', 'body'],
+      fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions'],
       storeFields: [],
       tokenize,
-      processTerm: (term) => term,
-      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
+      processTerm: (term) => stemmer(term),
+      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
     });
-    graph.forEachNode((id, node) => {
-      if (SEARCHABLE_KINDS.has(node.kind)) this.docs.set(id, this.doc(id, node));
-    });
-    this.search.addAll([...this.docs.values()]);
   }
 
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
   private readonly docs = new Map<string, Doc>();
 
-  /** Re-reads the given nodes from the graph (a save touched them): cheaper than a rebuild by far. */
+  /** (Re-)reads the given nodes from the graph (a save touched them): cheaper than a rebuild by far. */
   update(ids: Iterable<string>): void {
     for (const id of ids) {
       const old = this.docs.get(id);
@@ -64,7 +86,31 @@ export class LexicalIndex {
   }
 
   private doc(id: string, node: GraphNode): Doc {
-    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '' };
+    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '', mentions: this.mentions(id, node) };
+  }
+
+  /** Per file, from its current parse result: the names each definition's own code mentions. */
+  private readonly mentionsByFile = new Map<string, { file: FileGraph; byScope: Map<string, string[]> }>();
+
+  /**
+   * Every name chain the definition's own code mentions, resolved or not (`request.headers.get`): the
+   * identifiers a BM25 over its source would see, which `body` (resolved targets only) misses.
+   */
+  private mentions(id: string, node: GraphNode): string {
+    const file = node.path ? this.files?.(node.path) : undefined;
+    if (!file) return '';
+    let cached = this.mentionsByFile.get(node.path);
+    if (cached?.file !== file) {
+      const byScope = new Map<string, string[]>();
+      for (const ref of file.refs) {
+        if (ref.from === null) continue;
+        const words = byScope.get(ref.from);
+        if (words) words.push(...ref.chain);
+        else byScope.set(ref.from, [...ref.chain]);
+      }
+      this.mentionsByFile.set(node.path, (cached = { file, byScope }));
+    }
+    return cached.byScope.get(id.slice(node.path.length + 1))?.join(' ') ?? '';
   }
 
   /** Every matching node, scored in (0, 1] relative to the best match and weighted by kind, best first. */
