@@ -5,6 +5,7 @@
 import MiniSearch from 'minisearch';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { SourceFiles } from './sourceFiles';
+import { nextTurn } from '../eventLoop';
 
 export const WINDOW_LINES = 20;
 export const WINDOW_STRIDE = 10;
@@ -74,7 +75,7 @@ export class CodeWindows {
         await this.sources.preload([path]);
         this.window(path);
         if (performance.now() - slice > SLICE_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          await nextTurn();
           slice = performance.now();
         }
       }

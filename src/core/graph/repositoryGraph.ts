@@ -13,6 +13,7 @@ import {
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
 import { TsConfigSet, type TsConfig } from './tsconfig';
+import { nextTurn } from '../eventLoop';
 
 export interface GraphDiff {
   nodes: { upsert: GraphNode[]; remove: string[] };
@@ -117,7 +118,7 @@ export class RepositoryGraph {
       const step = steps.next();
       if (step.done) return step.value;
       if (performance.now() - sliceStart > sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         sliceStart = performance.now();
       }
     }

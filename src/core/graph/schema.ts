@@ -78,6 +78,10 @@ export function folderId(path: string): string {
 export function symbolId(path: string, localId: string): string {
   return `${path}#${localId}`;
 }
+/** The inverse of symbolId for a definition in `path`. */
+export function localIdOf(id: string, path: string): string {
+  return id.slice(path.length + 1);
+}
 export function externalId(family: 'py' | 'js', name: string): string {
   return `ext:${family}:${name}`;
 }

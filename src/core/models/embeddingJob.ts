@@ -12,6 +12,7 @@ import type { GraphStore } from '../store/graphStore';
 import { MemoryNodeVectors } from './nodeVectors';
 import { messageOf } from './transformersModels';
 import type { Embedder } from './types';
+import { nextTurn } from '../eventLoop';
 
 export const VECTORS_MODEL_FILE = 'vectors-model.json';
 
@@ -133,7 +134,7 @@ export class EmbeddingJob {
         if (unsaved.size >= this.persistEvery) await save();
         this.options.onProgress?.(Math.min(at + this.batchSize, todo.length), todo.length);
         // Whatever else waits on the event loop (a save, a query) runs between two batches.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     } finally {
       // Also when the embedder failed mid-run (an endpoint went down): what was computed is kept.

@@ -8,6 +8,7 @@ import type { Language } from '../graph/schema';
 import { extractFile } from './extract';
 import type { FileGraph } from './fileGraph';
 import { ParserPool, findGrammarsDir } from './parser';
+import { nextTurn } from '../eventLoop';
 
 export interface ParseJob {
   path: string;
@@ -40,7 +41,7 @@ export class InProcessParser implements ParseService {
       out.push(await parseInProcess(this.pool, job));
       onFile?.(out.length);
       // Yield between files so a long batch never holds the event loop for more than one file.
-      if (out.length % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (out.length % 8 === 0) await nextTurn();
     }
     return out;
   }

@@ -6,11 +6,12 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import { localIdOf, type GraphEdge, type GraphNode } from '../graph/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { identifierWords } from './identifiers';
 import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
+import { nextTurn } from '../eventLoop';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -45,7 +46,7 @@ export class LexicalIndex {
     for (let at = 0; at < ids.length; at += 64) {
       index.update(ids.slice(at, at + 64));
       if (performance.now() - sliceStart >= sliceMs) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         sliceStart = performance.now();
       }
     }
@@ -110,7 +111,7 @@ export class LexicalIndex {
       }
       this.mentionsByFile.set(node.path, (cached = { file, byScope }));
     }
-    return cached.byScope.get(id.slice(node.path.length + 1))?.join(' ') ?? '';
+    return cached.byScope.get(localIdOf(id, node.path))?.join(' ') ?? '';
   }
 
   /** Every matching node, scored in (0, 1] relative to the best match and weighted by kind, best first. */

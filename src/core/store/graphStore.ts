@@ -41,6 +41,7 @@ import {
   tryOpen,
   wipe,
 } from './storeFolder';
+import { nextTurn } from '../eventLoop';
 
 export type { StoredFile } from './storeTables';
 
@@ -143,7 +144,7 @@ export class GraphStore {
     return this.serialized(async () => {
       const files: StoredFile[] = [];
       try {
-        await decodeFiles(await this.tables.files.query().toArrow(), files, () => new Promise<void>((resolve) => setImmediate(resolve)));
+        await decodeFiles(await this.tables.files.query().toArrow(), files, nextTurn);
       } catch (err) {
         throw new Error(`the graph store could not be read: ${errorMessage(err)}`, { cause: err });
       }
@@ -427,7 +428,7 @@ async function lastById<T>(rows: readonly T[], key: (row: T) => string): Promise
   if (rows.length < 2) return rows;
   const byKey = new Map<string, T>();
   for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % 10_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i > 0 && i % 10_000 === 0) await nextTurn();
     byKey.set(key(rows[i]), rows[i]);
   }
   return byKey.size === rows.length ? rows : [...byKey.values()];
@@ -451,22 +452,24 @@ async function encodeInSlices<T>(
   limit?: { weight: (row: T) => number; budget: number },
 ): Promise<ArrowTable[]> {
   const tables: ArrowTable[] = [];
-  for (let at = 0; at < rows.length || tables.length === 0; ) {
-    let end = Math.min(rows.length, at + size);
-    if (limit) {
-      let total = 0;
-      for (let i = at; i < end; i++) {
-        total += limit.weight(rows[i]);
-        if (total > limit.budget && i > at) {
-          end = i;
-          break;
-        }
-      }
-    }
-    if (tables.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  let at = 0;
+  do {
+    const end = sliceEnd(rows, at, size, limit);
+    if (tables.length > 0) await nextTurn();
     tables.push(encode(rows.slice(at, end), at));
     at = end;
-    if (at >= rows.length) break;
-  }
+  } while (at < rows.length);
   return tables;
+}
+
+/** Where the slice starting at `at` ends: `size` rows, fewer when their weight passes the budget (never none). */
+function sliceEnd<T>(rows: readonly T[], at: number, size: number, limit?: { weight: (row: T) => number; budget: number }): number {
+  const end = Math.min(rows.length, at + size);
+  if (!limit) return end;
+  let total = 0;
+  for (let i = at; i < end; i++) {
+    total += limit.weight(rows[i]);
+    if (total > limit.budget && i > at) return i;
+  }
+  return end;
 }
