@@ -208,7 +208,7 @@ async function query(text: string, flags: Flags): Promise<number> {
     const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
     // Models serve natural-language questions only: a name or a structural question is answered from
     // the graph without loading them or embedding the repository first.
-    if (wantsModels(flags) && searcher.route(text).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
+    if (wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
     const models = loaded?.models;
     const result = await searcher.search(text, limit);
     const graph = engine.graph.graph;

@@ -63,21 +63,33 @@ test('the touch log: history too old to replay asks for a rebuild', async () => 
   assert.equal(graph.touchedSince(start), undefined);
 });
 
-test('edits made while the lexical index is being built are in it once the build is done', async () => {
+test('edits made while the indexes are being built are in them once the builds are done', async () => {
   const tree = readTree(path.join(FIXTURES, 'real/flask'));
   const graph = await buildGraph(tree, 'flask');
-  // Slices of no time at all: the build gives the event loop back after every 64 nodes.
-  const live = createSearcher({ graph }, { lexicalSliceMs: 0 });
-  const query = 'zipped archive of static files';
-  const first = live.search(query, 10); // starts the build
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  graph.apply({ upsert: [await parse('helpers.py', `${tree.get('helpers.py')}\n\ndef stream_blueprint_archive(path):\n    """Stream a zipped archive of a blueprint's static files."""\n    return send_file(path)\n`)] });
+  // Slices of no time at all: the builds give the event loop back after every node.
+  const live = createSearcher({ graph }, { indexSliceMs: 0 });
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const helpers = `${tree.get('helpers.py')}\n\ndef stream_blueprint_archive(path):\n    """Stream a zipped archive of a blueprint's static files."""\n    return send_file(path)\n`;
+  // While the entity index is being built (the first query routes with it).
+  const routing = live.route('url_for');
+  await turn();
+  graph.apply({ upsert: [await parse('helpers.py', helpers)] });
   graph.apply({ remove: ['templating.py'] });
-  live.route('url_for'); // another caller catches up with the graph while the build runs
-  await first;
+  assert.equal((await routing).route, 'entity');
+  // While the lexical index is being built (the first natural-language query needs it).
+  const query = 'zipped archive of static files';
+  const first = live.search(query, 10);
+  await turn();
+  await turn();
+  graph.apply({ upsert: [await parse('templating.py', tree.get('templating.py')!.replace(/\brender_template\b/g, 'render_page_template'))] });
+  const catchingUp = live.route('url_for'); // another caller catches up with the graph while the build runs
+  await Promise.all([first, catchingUp]);
   const scratch = createSearcher({ graph });
-  for (const q of [query, 'render a template with the given context', 'register a blueprint on the application']) {
+  for (const q of [query, 'render a template with the given context', 'register a blueprint on the application', 'stream_blueprint_archive', 'render_page_template', 'render_template']) {
     assert.deepEqual((await live.search(q, 10)).hits.map((h) => h.id), (await scratch.search(q, 10)).hits.map((h) => h.id), q);
   }
   assert.ok((await live.search(query, 10)).hits.some((h) => h.id === 'helpers.py#stream_blueprint_archive'));
+  assert.equal((await live.search('stream_blueprint_archive')).hits[0]?.id, 'helpers.py#stream_blueprint_archive', 'a name added during the entity build is found');
+  assert.equal((await live.search('render_page_template')).hits[0]?.id, 'templating.py#render_page_template', 'a name added during the lexical build is found');
+  assert.ok(!(await live.search('render_template', 20)).hits.some((h) => h.id === 'templating.py#render_template'), 'a name gone during the builds is gone');
 });

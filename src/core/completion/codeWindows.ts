@@ -5,12 +5,10 @@
 import MiniSearch from 'minisearch';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { SourceFiles } from './sourceFiles';
-import { nextTurn } from '../eventLoop';
+import { sliceClock } from '../eventLoop';
 
 export const WINDOW_LINES = 20;
 export const WINDOW_STRIDE = 10;
-/** Longest stretch of indexing work between two turns of the event loop. */
-const SLICE_MS = 8;
 
 export interface CodeWindow {
   path: string;
@@ -70,14 +68,11 @@ export class CodeWindows {
         this.indexed.delete(path);
       }
       const changed = paths.filter((p) => this.indexed.get(p)?.hash !== this.graph.fileGraph(p)?.hash);
-      let slice = performance.now();
+      const checkpoint = sliceClock();
       for (const path of changed) {
         await this.sources.preload([path]);
         this.window(path);
-        if (performance.now() - slice > SLICE_MS) {
-          await nextTurn();
-          slice = performance.now();
-        }
+        await checkpoint();
       }
       this.seenVersion = version;
     }

@@ -13,7 +13,7 @@ import {
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
 import { TsConfigSet, type TsConfig } from './tsconfig';
-import { nextTurn } from '../eventLoop';
+import { sliceClock } from '../eventLoop';
 
 export interface GraphDiff {
   nodes: { upsert: GraphNode[]; remove: string[] };
@@ -113,14 +113,11 @@ export class RepositoryGraph {
    */
   async applySliced(changes: FileChanges, sliceMs = 8): Promise<GraphDiff> {
     const steps = this.applySteps(changes);
-    let sliceStart = performance.now();
+    const checkpoint = sliceClock(sliceMs);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
-      if (performance.now() - sliceStart > sliceMs) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
+      await checkpoint();
     }
   }
 

@@ -4,6 +4,7 @@
 import type { Engine } from '../engine';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
+import { LazyIndex } from './lazyIndex';
 import { LexicalIndex } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { routeQuery, type Routed } from './router';
@@ -15,7 +16,7 @@ export type { SearchHit, SearchResult } from './types';
 export interface Searcher {
   search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
   /** How `search` would answer the query (graph lookup or natural language), without searching. */
-  route(query: string): Routed;
+  route(query: string): Promise<Routed>;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
   invalidate(ids: Iterable<string>): void;
 }
@@ -31,71 +32,46 @@ export interface SearcherOptions extends NaturalLanguageOptions {
   models?: () => SearchModels | undefined;
   /** Generated descriptions by content hash (semantic lifting), searched with the rest of a node's text. */
   descriptions?: { get(hash: string): string | undefined };
-  /** @internal Test seam: milliseconds of work per slice of the lexical index build (default 8). */
-  lexicalSliceMs?: number;
+  /** @internal Test seam: milliseconds of work per slice of the index builds (default 8). */
+  indexSliceMs?: number;
 }
 
 export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
   let builtFor: Pick<Engine, 'graph'>['graph'] | undefined;
   let settled = 0;
-  let entities: EntityIndex | undefined;
-  let lexical: LexicalIndex | undefined;
   const described = new Set<string>();
-  // The lexical index is built on the first natural-language query, in slices (LexicalIndex.build);
-  // what changes meanwhile is re-read once the build is done, and a reset makes the build void.
-  let lexicalBuild: Promise<LexicalIndex> | undefined;
-  let lexicalGeneration = 0;
-  const touchedWhileBuilding = new Set<string>();
-  const touchLexical = (ids: Iterable<string>) => {
-    if (lexical) lexical.update(ids);
-    else if (lexicalBuild) for (const id of ids) touchedWhileBuilding.add(id);
-  };
+  // Both indexes are built on the first query that needs them, in slices (LazyIndex).
+  const entities = new LazyIndex(() => EntityIndex.build(engine.graph.graph, options.indexSliceMs));
+  const lexical = new LazyIndex(() => {
+    const graph = engine.graph;
+    return LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+  });
   // After a save the indexes re-read only the nodes the save touched, on the next query (never on the
   // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
     const graph = engine.graph;
     if (described.size > 0) {
-      touchLexical(described);
+      lexical.touch(described);
       described.clear();
     }
     if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
     const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
     if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
-      entities = undefined;
-      lexical = undefined;
-      lexicalGeneration++;
-      touchedWhileBuilding.clear();
+      entities.reset();
+      lexical.reset();
     } else {
-      entities?.update(touched);
-      touchLexical(touched);
+      entities.touch(touched);
+      lexical.touch(touched);
     }
     builtFor = graph;
     settled = graph.settledVersion;
   };
-  const entityIndex = () => (entities ??= new EntityIndex(engine.graph.graph));
-  // Queries that arrive during the build wait for the same one.
-  const lexicalIndex = (): Promise<LexicalIndex> => {
-    if (lexical) return Promise.resolve(lexical);
-    if (!lexicalBuild) {
-      const generation = lexicalGeneration;
-      const graph = engine.graph;
-      lexicalBuild = LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.lexicalSliceMs)
-        .then((built) => {
-          if (generation === lexicalGeneration) {
-            built.update(touchedWhileBuilding);
-            lexical = built;
-          }
-          touchedWhileBuilding.clear();
-          // A void build still answers the queries that waited for it, from the graph it read.
-          return built;
-        })
-        .finally(() => (lexicalBuild = undefined));
-    }
-    return lexicalBuild;
+  const route = async (query: string): Promise<Routed> => {
+    const index = await entities.get();
+    return routeQuery(query, (subject) => index.lookup(subject, 1).length > 0);
   };
-  const route = (query: string): Routed => routeQuery(query, (subject) => entityIndex().lookup(subject, 1).length > 0);
   return {
-    route(query: string): Routed {
+    route(query: string): Promise<Routed> {
       fresh();
       return route(query);
     },
@@ -106,17 +82,17 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       fresh();
       const timingsMs: Record<string, number> = {};
       let t = performance.now();
-      const routed = route(query);
+      const routed = await route(query);
       timingsMs.route = performance.now() - t;
       t = performance.now();
       if (routed.route === 'natural-language') {
         const models = options.models?.();
-        const hits = await naturalLanguageSearch(engine.graph.graph, await lexicalIndex(), query, limit, models, options, timingsMs);
+        const hits = await naturalLanguageSearch(engine.graph.graph, await lexical.get(), query, limit, models, options, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }
       const nearby = context.fromPath ? nearness(engine.graph.graph, context.fromPath) : undefined;
-      const subjects = entityIndex().lookup(routed.subject, limit, nearby);
+      const subjects = (await entities.get()).lookup(routed.subject, limit, nearby);
       if (routed.route === 'entity') {
         timingsMs.lookup = performance.now() - t;
         return { query, route: routed.route, reason: routed.reason, hits: subjects.map((m) => ({ ...m, via: 'lookup' })), timingsMs };

@@ -11,7 +11,7 @@ import type { FileGraph } from '../parse/fileGraph';
 import { identifierWords } from './identifiers';
 import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
-import { nextTurn } from '../eventLoop';
+import { forEachSliced } from '../eventLoop';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -41,15 +41,7 @@ export class LexicalIndex {
    */
   static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
     const index = new LexicalIndex(graph, descriptions, files);
-    const ids = graph.nodes();
-    let sliceStart = performance.now();
-    for (let at = 0; at < ids.length; at += 64) {
-      index.update(ids.slice(at, at + 64));
-      if (performance.now() - sliceStart >= sliceMs) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
-    }
+    await forEachSliced(graph.nodes(), (id) => index.update([id]), sliceMs);
     return index;
   }
 

@@ -1,0 +1,56 @@
+// The search indexes are built on the first query that needs them, in slices, on the editor's thread.
+// While one is being built the graph keeps changing (saves, a branch switch): what changes meanwhile is
+// re-read once the build is done, and a reset (a new graph, too large a change) makes the build void.
+
+/** An index over graph nodes that can re-read single nodes. */
+export interface NodeIndex {
+  update(ids: Iterable<string>): void;
+}
+
+export class LazyIndex<T extends NodeIndex> {
+  private built: T | undefined;
+  private building: Promise<T> | undefined;
+  private generation = 0;
+  private readonly touchedWhileBuilding = new Set<string>();
+
+  constructor(private readonly build: () => Promise<T>) {}
+
+  /** The index, built now if need be; queries that arrive during the build wait for the same one. */
+  get(): Promise<T> {
+    if (this.built) return Promise.resolve(this.built);
+    if (this.building) return this.building;
+    const generation = this.generation;
+    const building = this.build().then(
+      (index) => {
+        if (generation === this.generation) {
+          index.update(this.touchedWhileBuilding);
+          this.touchedWhileBuilding.clear();
+          this.built = index;
+          this.building = undefined;
+        }
+        // A void build still answers the queries that waited for it, from the graph it read.
+        return index;
+      },
+      (error: unknown) => {
+        if (generation === this.generation) this.building = undefined;
+        throw error;
+      },
+    );
+    this.building = building;
+    return building;
+  }
+
+  /** These nodes changed: re-read them now, or once the running build is done. */
+  touch(ids: Iterable<string>): void {
+    if (this.built) this.built.update(ids);
+    else if (this.building) for (const id of ids) this.touchedWhileBuilding.add(id);
+  }
+
+  /** Throw the index away (and void a running build): the next `get` builds a new one. */
+  reset(): void {
+    this.built = undefined;
+    this.building = undefined;
+    this.generation++;
+    this.touchedWhileBuilding.clear();
+  }
+}
