@@ -87,3 +87,28 @@ test('a shared name resolves near the file it is asked from: that file, then wha
   assert.ok(config.includes('app.py#Flask.config'), config.join(', '));
   assert.equal(config[0], 'config.py#Config');
 });
+
+test('a bare shared name means the base method, public code, a definition rather than a declaration, a top-level one', async () => {
+  // Without these priors every pair below would be ordered by id, which puts the wrong one first.
+  const graph = await buildGraph(
+    new Map([
+      ['shapes.py', 'class Widget:\n    def convert(self, value):\n        return value\n\nclass Button(Widget):\n    def convert(self, value):\n        return str(value)\n'],
+      ['a_helpers.py', 'def build(items):\n    def parse(text):\n        return text.split()\n    return [parse(i) for i in items]\n'],
+      ['parsing.py', 'def parse(text):\n    return text.strip()\n'],
+      ['api.pyi', 'def fetch(url: str) -> bytes: ...\n'],
+      ['net/api.py', 'def fetch(url):\n    return url.encode()\n'],
+      ['_impl.py', 'def render(page):\n    return page\n'],
+      ['view.py', 'def render(page):\n    return page.title\n'],
+      ['a_types.ts', 'export interface Scheduler {\n  schedule(work: () => void): void;\n}\n'],
+      ['scheduler.ts', "import { Scheduler } from './a_types';\nexport class Queue implements Scheduler {\n  schedule(work: () => void): void {\n    work();\n  }\n}\n"],
+    ]),
+    'priors',
+  );
+  const searcher = createSearcher({ graph });
+  const top = async (q: string) => (await searcher.search(q, 5)).hits.map((h) => h.id);
+  assert.deepEqual((await top('convert')).slice(0, 2), ['shapes.py#Widget.convert', 'shapes.py#Button.convert'], 'the base method before its override');
+  assert.deepEqual((await top('parse')).slice(0, 2), ['parsing.py#parse', 'a_helpers.py#build.parse'], 'a top-level function before a helper nested in a body');
+  assert.deepEqual((await top('fetch')).slice(0, 2), ['net/api.py#fetch', 'api.pyi#fetch'], 'the code before its type stub');
+  assert.deepEqual((await top('render')).slice(0, 2), ['view.py#render', '_impl.py#render'], 'public before a private module');
+  assert.deepEqual((await top('schedule')).slice(0, 2), ['scheduler.ts#Queue.schedule', 'a_types.ts#Scheduler.schedule'], "a class's method before the interface member it implements");
+});

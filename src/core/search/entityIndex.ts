@@ -115,10 +115,65 @@ export class EntityIndex {
       .slice(0, limit);
   }
 
+  /**
+   * Between equally named definitions, the one a user means by the bare name: a definition the rest
+   * of the code uses more, the base method rather than an override of it, public API rather than a
+   * private module's or class's, code rather than a declaration of it (a type stub, an interface's
+   * member), and a top-level definition rather than a helper nested in a function body. Each nudge is
+   * smaller than the gap between two kinds of match.
+   */
   private prior(id: string): number {
     const node = this.graph.getNodeAttributes(id);
-    return (KIND_PRIOR[node.kind] ?? 0) + 0.002 * Math.log1p(this.graph.inDegree(id));
+    let prior = (KIND_PRIOR[node.kind] ?? 0) + 0.002 * Math.log1p(this.graph.inDegree(id));
+    const parent = this.parentOf(id);
+    if (STUB_FILE.test(node.path) || parent?.kind === 'Interface') prior -= 0.005;
+    if (parent && (parent.kind === 'Function' || parent.kind === 'Method')) prior -= 0.005;
+    if (parent?.kind === 'Class' && node.kind === 'Method' && this.overridesBase(parent.id, node.name)) prior -= 0.003;
+    if (isPrivatePlace(node.path, node.qname)) prior -= 0.002;
+    return prior;
   }
+
+  /** The definition (class, function, method) whose body holds this one, if it is not a module's. */
+  private parentOf(id: string): { id: string; kind: string } | undefined {
+    for (const edge of this.graph.inEdges(id)) {
+      const kind = this.graph.getEdgeAttribute(edge, 'kind');
+      if (kind !== 'HAS_METHOD' && kind !== 'CONTAINS') continue;
+      const source = this.graph.source(edge);
+      return { id: source, kind: this.graph.getNodeAttribute(source, 'kind') };
+    }
+    return undefined;
+  }
+
+  /** Whether a class this one inherits from (at any depth in the repository) has a method of that name: this one overrides it. */
+  private overridesBase(classId: string, name: string): boolean {
+    const seen = new Set([classId]);
+    const todo = [classId];
+    while (todo.length > 0) {
+      const current = todo.pop()!;
+      for (const edge of this.graph.outEdges(current)) {
+        if (this.graph.getEdgeAttribute(edge, 'kind') !== 'INHERITS') continue;
+        const base = this.graph.target(edge);
+        if (seen.has(base)) continue;
+        // An interface's member is a declaration: implementing it is not overriding code.
+        if (this.graph.getNodeAttribute(base, 'kind') !== 'Interface' && this.graph.hasNode(`${base}.${name}`)) return true;
+        seen.add(base);
+        todo.push(base);
+      }
+    }
+    return false;
+  }
+}
+
+/** Type declarations without the code: `.pyi` stubs, `.d.ts` files. */
+const STUB_FILE = /\.(pyi|d\.ts)$/;
+
+/**
+ * Whether the definition lives in a private module or inside a private class (`_compat.py`,
+ * `_AtomicFile.close`); its own name is what the user typed, so it does not count. Dunders are public.
+ */
+function isPrivatePlace(path: string, qname: string): boolean {
+  const places = [...path.split('/'), ...qname.split('.').slice(0, -1)];
+  return places.some((part) => part.startsWith('_') && !part.startsWith('__'));
 }
 
 /** How near a file is to the code the user is looking at: a bonus added to a match's score. */
