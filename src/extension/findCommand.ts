@@ -105,6 +105,11 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     });
     pick.onDidHide(() => pick.dispose());
     pick.show();
+    // The first query of a session would wait for the search indexes (1-2 s on Django): build them
+    // while the user types.
+    for (const index of host.indexes()) {
+      host.search.searcherFor(index)?.prepare().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
+    }
     if (initial) {
       pick.value = initial;
       await update(initial);

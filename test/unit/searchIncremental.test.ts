@@ -93,3 +93,23 @@ test('edits made while the indexes are being built are in them once the builds a
   assert.equal((await live.search('render_page_template')).hits[0]?.id, 'templating.py#render_page_template', 'a name added during the lexical build is found');
   assert.ok(!(await live.search('render_template', 20)).hits.some((h) => h.id === 'templating.py#render_template'), 'a name gone during the builds is gone');
 });
+
+test('prepare builds the indexes ahead of the first query, which then waits for no build', async () => {
+  const graph = await buildGraph(readTree(path.join(FIXTURES, 'real/flask')), 'flask');
+  const cold = createSearcher({ graph });
+  const first = await cold.search('register a blueprint on the application', 10);
+  assert.ok((first.timingsMs.indexBuild ?? 0) > 0, 'without prepare the first query builds the indexes');
+  assert.equal((await cold.search('send a file to the client', 10)).timingsMs.indexBuild, undefined, 'and the next one does not');
+
+  const prepared = createSearcher({ graph });
+  await prepared.prepare();
+  const answer = await prepared.search('register a blueprint on the application', 10);
+  assert.equal(answer.timingsMs.indexBuild, undefined, JSON.stringify(answer.timingsMs));
+  assert.deepEqual(answer.hits.map((h) => h.id), first.hits.map((h) => h.id));
+  assert.equal((await prepared.search('Flask.run')).timingsMs.indexBuild, undefined, 'entity queries too');
+  // Prepared indexes follow edits like built ones (re-read, not rebuilt).
+  graph.apply({ remove: ['templating.py'] });
+  const after = await prepared.search('render_template', 20);
+  assert.equal(after.timingsMs.indexBuild, undefined);
+  assert.ok(!after.hits.some((h) => h.id === 'templating.py#render_template'));
+});

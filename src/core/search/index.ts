@@ -4,7 +4,7 @@
 import type { Engine } from '../engine';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
-import { LazyIndex } from './lazyIndex';
+import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { routeQuery, type Routed } from './router';
@@ -17,6 +17,11 @@ export interface Searcher {
   search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
   /** How `search` would answer the query (graph lookup or natural language), without searching. */
   route(query: string): Promise<Routed>;
+  /**
+   * Builds the indexes queries need (in slices) ahead of the first one: the QuickPick calls it when it
+   * opens, so the build overlaps the typing. Until then nothing is built (no memory spent on search).
+   */
+  prepare(): Promise<void>;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
   invalidate(ids: Iterable<string>): void;
 }
@@ -66,14 +71,26 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     builtFor = graph;
     settled = graph.settledVersion;
   };
-  const route = async (query: string): Promise<Routed> => {
-    const index = await entities.get();
+  // A query that has to wait for a build says so in its timings (`indexBuild`, ms).
+  const ready = async <T extends NodeIndex>(index: LazyIndex<T>, timingsMs?: Record<string, number>): Promise<T> => {
+    if (index.isBuilt || !timingsMs) return index.get();
+    const t = performance.now();
+    const built = await index.get();
+    timingsMs.indexBuild = (timingsMs.indexBuild ?? 0) + performance.now() - t;
+    return built;
+  };
+  const route = async (query: string, timingsMs?: Record<string, number>): Promise<Routed> => {
+    const index = await ready(entities, timingsMs);
     return routeQuery(query, (subject) => index.lookup(subject, 1).length > 0);
   };
   return {
     route(query: string): Promise<Routed> {
       fresh();
       return route(query);
+    },
+    async prepare(): Promise<void> {
+      fresh();
+      await Promise.all([entities.get(), lexical.get()]);
     },
     invalidate(ids: Iterable<string>): void {
       for (const id of ids) described.add(id);
@@ -82,12 +99,12 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       fresh();
       const timingsMs: Record<string, number> = {};
       let t = performance.now();
-      const routed = await route(query);
+      const routed = await route(query, timingsMs);
       timingsMs.route = performance.now() - t;
       t = performance.now();
       if (routed.route === 'natural-language') {
         const models = options.models?.();
-        const hits = await naturalLanguageSearch(engine.graph.graph, await lexical.get(), query, limit, models, options, timingsMs);
+        const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, options, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
       }

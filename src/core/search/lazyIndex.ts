@@ -15,6 +15,11 @@ export class LazyIndex<T extends NodeIndex> {
 
   constructor(private readonly build: () => Promise<T>) {}
 
+  /** Whether `get` answers at once (no build to run or wait for). */
+  get isBuilt(): boolean {
+    return this.built !== undefined;
+  }
+
   /** The index, built now if need be; queries that arrive during the build wait for the same one. */
   get(): Promise<T> {
     if (this.built) return Promise.resolve(this.built);

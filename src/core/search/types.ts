@@ -21,5 +21,6 @@ export interface SearchResult {
   /** Why the router chose this route, for people and tests. */
   reason: string;
   hits: SearchHit[];
+  /** Per step of the query; `indexBuild` is the time it waited for an index to be built first. */
   timingsMs: Record<string, number>;
 }
