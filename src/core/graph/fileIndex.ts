@@ -2,6 +2,7 @@
 // *interface*: a descriptor per name that other files can look up in it. Resolution records which
 // names it looked up (`file:<path>#<scope>.<name>`); an edit re-resolves other files only for the
 // names whose descriptors changed, so adding a function to a hub module costs one file, not fifty.
+import { flat } from '../flatString';
 import type { ExportBinding, FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
 
 export interface FileIndex {
@@ -84,9 +85,9 @@ export function interfaceKey(path: string, suffix: string): string {
 }
 
 /** Names in a scope: `<scope>.<name>` ('' scope = module); star lists: `*`; class bases: `<class>^`; CommonJS shape: `cjs`. */
-export const scopeName = (scope: string, name: string) => `${scope}.${name}`;
+export const scopeName = (scope: string, name: string) => flat(`${scope}.${name}`);
 export const STAR = '*';
-export const basesOf = (classId: string) => `${classId}^`;
+export const basesOf = (classId: string) => flat(`${classId}^`);
 export const COMMONJS = 'cjs';
 
 /** Everything resolution of *other* files may read from this one, by name; lines and bodies excluded. */
@@ -94,7 +95,7 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
   const out = new Map<string, string>();
   const describe = (key: string, part: unknown) => {
     const prev = out.get(key);
-    out.set(key, prev === undefined ? JSON.stringify(part) : `${prev}|${JSON.stringify(part)}`);
+    out.set(key, flat(prev === undefined ? JSON.stringify(part) : `${prev}|${JSON.stringify(part)}`));
   };
   for (const [scope, names] of index.children) {
     for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported]);

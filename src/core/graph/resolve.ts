@@ -2,6 +2,7 @@
 // edges to real nodes of the repository (or External nodes). Every fact read from another file or
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
+import { flat } from '../flatString';
 import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
@@ -154,7 +155,7 @@ export class Resolver {
         id: symbolId(file.path, sym.localId),
         kind: sym.kind,
         name: sym.name,
-        qname: `${moduleName}.${sym.localId.replace(/@\d+/g, '')}`,
+        qname: flat(`${moduleName}.${sym.localId.replace(/@\d+/g, '')}`),
         path: file.path,
         language: file.language,
         range: sym.range,

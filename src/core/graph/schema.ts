@@ -1,6 +1,7 @@
 // The repository knowledge graph's vocabulary (RANGER node/edge kinds, GRACE's Folder level, RPG's
 // External symbols). Everything that crosses a module boundary speaks in these types: the parser
 // emits them, the store persists them, the extension and the webview render them.
+import { flat } from '../flatString';
 
 /** Bump when the shape of nodes, edges or per-file graphs changes: a store with another version is rebuilt. */
 export const SCHEMA_VERSION = 1;
@@ -67,21 +68,21 @@ export interface GraphEdge {
 }
 
 export function edgeId(kind: EdgeKind, source: string, target: string): string {
-  return `${kind}|${source}|${target}`;
+  return flat(`${kind}|${source}|${target}`);
 }
 export function moduleId(path: string): string {
   return path;
 }
 export function folderId(path: string): string {
-  return `dir:${path === '' ? '.' : path}`;
+  return flat(`dir:${path === '' ? '.' : path}`);
 }
 export function symbolId(path: string, localId: string): string {
-  return `${path}#${localId}`;
+  return flat(`${path}#${localId}`);
 }
 /** The inverse of symbolId for a definition in `path`. */
 export function localIdOf(id: string, path: string): string {
   return id.slice(path.length + 1);
 }
 export function externalId(family: 'py' | 'js', name: string): string {
-  return `ext:${family}:${name}`;
+  return flat(`ext:${family}:${name}`);
 }
