@@ -261,8 +261,13 @@ export class RepositoryGraph {
       }
     }
 
+    // Recording what each file now consumes and provides is ~20-30 ms on Django's 943 files: sliced
+    // too. Nothing reads these records between two applies, and the version settles after the last.
     for (const path of removed) this.setResolution(path, undefined);
-    for (const [path, res] of fresh) this.setResolution(path, res);
+    for (const [path, res] of fresh) {
+      this.setResolution(path, res);
+      yield;
+    }
     this.settledVersion = version;
     return diff.result();
   }
