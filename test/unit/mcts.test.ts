@@ -238,3 +238,30 @@ test('the time budget holds inside a large expansion: cross-encoder batches stop
   assert.equal(result.iterations, 1);
   assert.equal(result.hits.length, batches.reduce((a, b) => a + b, 0), 'only scored children joined the tree');
 });
+
+test('cross-encoder batches shrink to the time left, and no expansion starts that one pair would overrun', async () => {
+  const graph = new MultiDirectedGraph<GraphNode, GraphEdge>();
+  const add = (id: string, kind: GraphNode['kind']) => graph.addNode(id, { id, kind, name: id, qname: id, path: id, language: 'python', range: null, signature: '', doc: '', hash: id, exported: true });
+  add('dir:.', 'Folder');
+  for (let i = 0; i < 200; i++) {
+    add(`m${i}.py`, 'Module');
+    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1, owner: '' });
+  }
+  // A cross-encoder that costs 7 ms of (simulated) time per pair.
+  let now = 0;
+  const batches: number[] = [];
+  const result = await mctsSearch(graph, 'q', {
+    similarity: async (_q, ids) => ids.map(() => 0.5),
+    relevance: async (_q, ids) => {
+      batches.push(ids.length);
+      now += 7 * ids.length;
+      return ids.map(() => 1);
+    },
+  }, { kInit: 200, batchSize: 32, timeBudgetMs: 100, clock: () => now });
+  // 8 pairs to measure the speed (56 ms), then the 44 ms left cover 6 more (42 ms); the 2 ms left
+  // cover no pair, so no second expansion starts.
+  assert.deepEqual(batches, [8, 6]);
+  assert.equal(result.iterations, 1);
+  assert.ok(now <= 100, `${now} ms of a 100 ms budget`);
+  assert.equal(result.hits.length, 14, 'the scored children are in the tree');
+});

@@ -47,8 +47,14 @@ export interface MctsOptions {
    *   makes every non-constant batch's max reward exactly 10).
    */
   scaling?: 'search' | 'batch';
-  /** Cross-encoder calls score at most this many nodes each (the time budget is checked between them). Default 32. */
+  /**
+   * Cross-encoder calls score at most this many nodes each; fewer when the time left would not cover
+   * that many at the speed measured so far (the first call of a search, unmeasured, scores at most 8).
+   * Default 32.
+   */
   batchSize?: number;
+  /** @internal Test seam: the clock the time budget is measured with (default `Date.now`). */
+  clock?: () => number;
 }
 
 export interface MctsResult {
@@ -109,8 +115,13 @@ interface TreeNode {
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Pairs in a search's first cross-encoder call, before its speed is known. */
+const FIRST_BATCH = 8;
+
 export async function mctsSearch(graph: Graph, query: string, scorers: MctsScorers, options: MctsOptions = {}): Promise<MctsResult> {
-  const started = Date.now();
+  const clock = options.clock ?? Date.now;
+  const started = clock();
+  const elapsed = () => clock() - started;
   const neighboursOf = options.neighbours ?? defaultNeighbours;
   const maxIterations = options.iterations ?? 200;
   const kMin = Math.max(1, options.kMin ?? 20);
@@ -197,8 +208,19 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
     }
   };
 
+  // How many (query, node) pairs the next cross-encoder call may score: as many as the time left
+  // covers at the last call's speed, at most `batchSize`; at least one for an expansion's first call
+  // (an expansion without children is wasted), none once the budget is spent.
+  let msPerPair: number | undefined;
+  const relevanceBatch = (leftMs: number, firstOfExpansion: boolean): number => {
+    if (msPerPair === undefined) return Math.min(batchSize, FIRST_BATCH);
+    const affordable = msPerPair > 0 ? Math.floor(leftMs / msPerPair) : batchSize;
+    return Math.min(batchSize, Math.max(firstOfExpansion ? 1 : 0, affordable));
+  };
+
   let iterations = 0;
-  while (iterations < maxIterations && Date.now() - started < budget) {
+  // An iteration starts only while the time left covers at least one cross-encoder pair.
+  while (iterations < maxIterations && elapsed() + (msPerPair ?? 0) < budget) {
     const leaf = select();
     if (!leaf) break;
 
@@ -221,15 +243,20 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
     // reward is the cross-encoder score, and a branch is worth returning to when its best new node is
     // relevant ("find where X is implemented" wants one node; a mean would punish a class for having
     // many unrelated methods next to the right one).
-    // Scored in batches of `batchSize` with the time budget checked between them: a cross-encoder
-    // on a laptop CPU scores tens of pairs per second, and the first expansions of a large repository
-    // hold hundreds of children. Children not scored when the budget runs out are left out of the tree.
+    // Scored in batches sized to the time left (relevanceBatch): a cross-encoder on a laptop CPU scores
+    // tens of pairs per second, and the first expansions of a large repository hold hundreds of
+    // children, so a fixed batch of 32 could overrun the budget by a second. Children not scored when
+    // the budget runs out are left out of the tree.
     const missingRel = chosen.filter((id) => !relCache.has(id));
-    for (let at = 0; at < missingRel.length; at += batchSize) {
-      if (at > 0 && Date.now() - started >= budget) break;
-      const batch = missingRel.slice(at, at + batchSize);
+    for (let at = 0; at < missingRel.length; ) {
+      const size = relevanceBatch(budget - elapsed(), at === 0);
+      if (size === 0) break;
+      const batch = missingRel.slice(at, at + size);
+      const callStarted = clock();
       const rels = await scorers.relevance(query, batch);
+      msPerPair = (clock() - callStarted) / batch.length;
       batch.forEach((id, i) => relCache.set(id, rels[i] ?? 0));
+      at += batch.length;
     }
     const children = chosen.filter((id) => relCache.has(id));
     const raw = children.map((id) => relCache.get(id)!);
