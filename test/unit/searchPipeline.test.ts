@@ -105,3 +105,17 @@ test('a vector store still filling (size 0) gives no vector seeds and never thro
   assert.ok(!result.hits.some((h) => h.via === 'vector'));
   assert.ok(result.hits.length > 0);
 });
+
+test('the time budget covers the whole query: seeds that used it up leave the traversal none', async () => {
+  const calls = { embed: [] as string[][], rerank: [] as string[][] };
+  const models = fakeModels(calls);
+  // Embedding the query takes 80 ms, more than the whole 50 ms budget.
+  const slow = { ...models, embedder: { ...models.embedder!, embed: async (texts: string[]) => (await new Promise((r) => setTimeout(r, 80)), models.embedder!.embed(texts)) } };
+  const result = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { timeBudgetMs: 50 } }).search('inverse multiplication', 10);
+  assert.equal(result.timingsMs.mctsIterations, 0, 'no expansion after the budget was spent on the seeds');
+  assert.deepEqual(calls.rerank, [], 'and no cross-encoder call');
+  assert.ok(result.hits.length > 0, 'the seeds still answer');
+  // With the budget to spare, the same query runs the traversal.
+  const roomy = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { timeBudgetMs: 5_000 } }).search('inverse multiplication', 10);
+  assert.ok(roomy.timingsMs.mctsIterations > 0);
+});

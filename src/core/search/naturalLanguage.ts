@@ -15,7 +15,8 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 export interface NaturalLanguageOptions {
   /**
-   * RANGER's traversal with the paper's defaults and a 250 ms budget. `enabled` defaults to whether a
+   * RANGER's traversal with the paper's defaults, within a 250 ms budget for the whole natural-language
+   * query (`timeBudgetMs`: what the seeds take comes out of the traversal's share). `enabled` defaults to whether a
    * model is loaded: with the lexical stand-in scorers the traversal only re-finds what the lexical
    * seeds already rank (measured on four Python corpora: NDCG@10 equal or up to 0.02 lower, and
    * 4–15 ms more per query; `npm run bench:search`, docs/benchmarks.md), so model-free search skips
@@ -43,7 +44,8 @@ export async function naturalLanguageSearch(
   options: NaturalLanguageOptions,
   timingsMs: Record<string, number>,
 ): Promise<SearchHit[]> {
-  let t = performance.now();
+  const started = performance.now();
+  let t = started;
   const matches = lexical.scores(query);
   timingsMs.lexical = performance.now() - t;
   const lists: SearchHit[][] = [matches.slice(0, Math.max(limit, 50))];
@@ -69,7 +71,10 @@ export async function naturalLanguageSearch(
     // node never is).
     const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => containerOf(graph, h.id) ?? h.id));
     const roots = [...(graph.hasNode('dir:.') ? ['dir:.'] : []), ...seedParents];
-    const result = await mctsSearch(graph, query, scorers(), { timeBudgetMs: MCTS_BUDGET_MS, ...mcts, roots: roots.length > 0 ? roots : undefined });
+    // The budget is the whole query's: what the seeds took (embedding the query, lexical scoring)
+    // comes out of the traversal's share.
+    const timeBudgetMs = Math.max(0, (mcts.timeBudgetMs ?? MCTS_BUDGET_MS) - (performance.now() - started));
+    const result = await mctsSearch(graph, query, scorers(), { ...mcts, timeBudgetMs, roots: roots.length > 0 ? roots : undefined });
     lists.push(result.hits);
     timingsMs.mcts = performance.now() - t;
     timingsMs.mctsIterations = result.iterations;
