@@ -214,14 +214,20 @@ test('several roots (no dir:.) start from every Module, unvisited roots first', 
   assert.deepEqual(r.hits.find((h) => h.id === 'b.py#B')!.path, ['b.py', 'b.py#B']);
 });
 
-test('the time budget holds inside a large expansion: cross-encoder batches stop when it runs out', async () => {
+/** A repository root holding `n` modules: one expansion with `n` children to score. */
+function rootOfModules(n: number): MultiDirectedGraph<GraphNode, GraphEdge> {
   const graph = new MultiDirectedGraph<GraphNode, GraphEdge>();
   const add = (id: string, kind: GraphNode['kind']) => graph.addNode(id, { id, kind, name: id, qname: id, path: id, language: 'python', range: null, signature: '', doc: '', hash: id, exported: true });
   add('dir:.', 'Folder');
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < n; i++) {
     add(`m${i}.py`, 'Module');
-    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1, owner: "" });
+    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1, owner: '' });
   }
+  return graph;
+}
+
+test('the time budget holds inside a large expansion: cross-encoder batches stop when it runs out', async () => {
+  const graph = rootOfModules(200);
   const batches: number[] = [];
   const result = await mctsSearch(graph, 'q', {
     similarity: async (_q, ids) => ids.map(() => 0.5),
@@ -240,13 +246,7 @@ test('the time budget holds inside a large expansion: cross-encoder batches stop
 });
 
 test('cross-encoder batches shrink to the time left, and no expansion starts that one pair would overrun', async () => {
-  const graph = new MultiDirectedGraph<GraphNode, GraphEdge>();
-  const add = (id: string, kind: GraphNode['kind']) => graph.addNode(id, { id, kind, name: id, qname: id, path: id, language: 'python', range: null, signature: '', doc: '', hash: id, exported: true });
-  add('dir:.', 'Folder');
-  for (let i = 0; i < 200; i++) {
-    add(`m${i}.py`, 'Module');
-    graph.addEdgeWithKey(`CONTAINS|dir:.|m${i}.py`, 'dir:.', `m${i}.py`, { id: `CONTAINS|dir:.|m${i}.py`, kind: 'CONTAINS', source: 'dir:.', target: `m${i}.py`, line: -1, owner: '' });
-  }
+  const graph = rootOfModules(200);
   // A cross-encoder that costs 7 ms of (simulated) time per pair.
   let now = 0;
   const batches: number[] = [];
