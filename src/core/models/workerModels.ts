@@ -3,27 +3,18 @@
 // life of the process (see modelWorker.ts for why it is never stopped); it does not keep a CLI or a
 // test process alive while idle. A query's rerank queues behind at most one background embedding
 // batch (~0.2 s).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { ModelReply, ModelRequest } from './modelWorker';
 import type { Closable, DownloadProgress, TransformersOptions } from './transformersModels';
 import type { Embedder, Reranker } from './types';
+import { startWorkerScript } from '../workerScript';
 
 /** A request without its id (distributed over the union, which a plain Omit would collapse). */
 type RequestBody = ModelRequest extends infer R ? (R extends ModelRequest ? Omit<R, 'id'> : never) : never;
 type Done = ModelReply & { kind: 'done' };
 
-/** The worker script: next to the bundle in dist/, or the TypeScript source run through tsx (tests, benchmarks). */
-function startWorker(): Worker {
-  const bundled = path.join(__dirname, 'modelWorker.js');
-  if (fs.existsSync(bundled)) return new Worker(bundled);
-  const source = path.join(__dirname, 'modelWorker.ts');
-  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true });
-}
 
 class ModelThread {
-  private readonly worker = startWorker();
+  private readonly worker = startWorkerScript(__dirname, 'modelWorker');
   private readonly pending = new Map<number, { resolve: (reply: Done) => void; reject: (err: Error) => void; onProgress?: (p: DownloadProgress) => void }>();
   private nextId = 0;
   stopped: Error | undefined;

@@ -1,14 +1,13 @@
 // Parsing as a service: in-process for single-file updates (no IPC on the save path), and a pool of
 // worker threads for bulk indexing so two cores parse at once and the caller's event loop stays free.
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Language } from '../graph/schema';
 import { extractFile } from './extract';
 import type { FileGraph } from './fileGraph';
 import { ParserPool, findGrammarsDir } from './parser';
 import { nextTurn } from '../eventLoop';
+import { startWorkerScript } from '../workerScript';
 
 export interface ParseJob {
   path: string;
@@ -59,13 +58,6 @@ interface WorkerReply {
   json: string;
 }
 
-/** The worker script: next to the bundle in dist/, or the TypeScript source run through tsx (tests, benchmarks). */
-function startWorker(grammarsDir: string): Worker {
-  const bundled = path.join(__dirname, 'parseWorker.js');
-  if (fs.existsSync(bundled)) return new Worker(bundled, { workerData: { grammarsDir } });
-  const source = path.join(__dirname, 'parseWorker.ts');
-  return new Worker(`require('tsx/cjs'); require(${JSON.stringify(source)});`, { eval: true, workerData: { grammarsDir } });
-}
 
 export class WorkerParser implements ParseService {
   private readonly workers: Worker[] = [];
@@ -75,7 +67,7 @@ export class WorkerParser implements ParseService {
   constructor(count = Math.max(1, Math.min(2, os.cpus().length))) {
     const grammarsDir = findGrammarsDir();
     for (let i = 0; i < count; i++) {
-      const worker = startWorker(grammarsDir);
+      const worker = startWorkerScript(__dirname, 'parseWorker', { workerData: { grammarsDir } });
       worker.on('message', (reply: WorkerReply) => {
         this.pending.get(reply.id)?.(JSON.parse(reply.json) as ParseOutcome[]);
         this.pending.delete(reply.id);
