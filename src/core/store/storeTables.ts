@@ -11,6 +11,7 @@ import {
   readBools,
   readNumbers,
   readStrings,
+  stringsByRow,
   type StringColumnMode,
   tableOf,
   utf8Data,
@@ -205,11 +206,11 @@ export async function decodeFiles(table: ArrowTable, into: StoredFile[], pause?:
   const size = readNumbers(columnChunks(table, 'size'));
   const language = readStrings(columnChunks(table, 'language'), '', 'dictionary');
   const parserVersion = readNumbers(columnChunks(table, 'parser_version'));
-  const graphJson = readStrings(columnChunks(table, 'graph_json'), null);
+  const graphJson = stringsByRow(columnChunks(table, 'graph_json'), null);
   const skipped = readStrings(columnChunks(table, 'skipped'), null);
   for (let i = 0; i < path.length; i++) {
     if (pause && i % 25 === 24) await pause();
-    const json = graphJson[i];
+    const json = graphJson();
     into.push({
       path: path[i],
       hash: hash[i],
