@@ -34,7 +34,7 @@ import {
   folderSize,
   forgetFiles,
   isStoreEntry,
-  loadLance,
+  loadLanceInStages,
   readMeta,
   REPLACING_MARKER,
   type Tables,
@@ -99,7 +99,7 @@ export class GraphStore {
     } catch (err) {
       throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
     }
-    const lance = loadLance();
+    const lance = await loadLanceInStages();
 
     const entries = await fs.readdir(absDir);
     if (!entries.some(isStoreEntry)) {

@@ -1,0 +1,21 @@
+// LanceDB and Apache Arrow load in pieces with the event loop free in between: an editor host that
+// opens a workspace must not be held for the whole evaluation of both libraries at once.
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { loadLance, loadLanceInStages } from '../../src/core/store/storeFolder';
+
+test('loadLanceInStages gives the event loop back between the pieces and returns LanceDB', async () => {
+  let turns = 0;
+  let loaded = false;
+  const tick = () => {
+    turns++;
+    if (!loaded) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const lance = await loadLanceInStages();
+  loaded = true;
+  assert.equal(typeof lance.connect, 'function');
+  assert.ok(turns >= 5, `only ${turns} turns ran while loading`);
+  // Loaded once: the synchronous path returns the same module.
+  assert.equal(loadLance(), lance);
+});
