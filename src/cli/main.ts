@@ -238,7 +238,7 @@ async function query(text: string, flags: Flags): Promise<number> {
 
 /** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */
 function descriptionsFile(engine: Engine): string | null {
-  const dir = engine.stats().store.dir;
+  const dir = engine.storeInfo().dir;
   return dir ? path.join(dir, DESCRIPTIONS_FILE) : null;
 }
 

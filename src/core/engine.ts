@@ -381,8 +381,13 @@ export class Engine {
       syntaxErrorFiles,
       imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
       unresolvedReferences: this.graph.unresolvedReferences(),
-      store: { dir: this.store?.dir ?? this.storeDir, status: this.storeStatus, error: this.storeError },
+      store: this.storeInfo(),
     };
+  }
+
+  /** Where the store is and whether it works, without the graph counts `stats()` walks every node for. */
+  storeInfo(): EngineStats['store'] {
+    return { dir: this.store?.dir ?? this.storeDir, status: this.storeStatus, error: this.storeError };
   }
 
   async storeSize(): Promise<number> {
