@@ -2,11 +2,15 @@
 // (Django), time open→ready cold (no store) and warm (store present) and the longest event-loop
 // block while indexing. Run: CARTOGRAPH_E2E_FOLDER=bench/.corpora/django \
 //   CARTOGRAPH_E2E_TESTS=test/integration/perf/index.js node scripts/test-integration.mjs
+// With CARTOGRAPH_PERF_PROFILE=1 each scenario's three longest blocks also say what ran (profile.js).
 const fs = require('fs');
 const { PerformanceObserver, constants, monitorEventLoopDelay } = require('perf_hooks');
 const vscode = require('vscode');
+const { startProfile } = require('./profile');
 
-function probe(api) {
+async function probe(api) {
+  const profiled = process.env.CARTOGRAPH_PERF_PROFILE === '1' ? await startProfile() : undefined;
+  const slow = [];
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   // GC pauses of the whole extension host (every extension's heap, not only ours), to tell a long
@@ -40,14 +44,16 @@ function probe(api) {
     if (lag > longest.ms) longest = { ms: Math.round(lag), phase, onCpuMs: Math.round(onCpuMs), waitingForCpuMs: Math.round(waitingMs) };
     if (onCpuMs > longestOnCpu.ms) longestOnCpu = { ms: Math.round(onCpuMs), phase };
     if (lag > 50) blocks.push({ ms: Math.round(lag), phase, onCpuMs: Math.round(onCpuMs), waitingForCpuMs: Math.round(waitingMs) });
+    if (profiled && lag > 20) slow.push({ ms: Math.round(lag), phase, endUs: Number(process.hrtime.bigint() / 1000n) });
     last = now;
   }, 5);
-  return () => {
+  return async () => {
     clearInterval(timer);
     sub.dispose();
     histogram.disable();
     gc.disconnect();
-    return { longestBlockMs: longest.ms, longestBlockPhase: longest.phase, longestBlock: longest, longestOnCpu, longestGcPause: longestGc, blocksOver50ms: blocks.length, blocks: blocks.slice(0, 30), histogramMaxMs: Math.round(histogram.max / 1e6), p99Ms: Math.round(histogram.percentile(99) / 1e6) };
+    const profiledBlocks = profiled ? await profiled(slow.sort((a, b) => b.ms - a.ms).slice(0, 3)) : undefined;
+    return { profiledBlocks, longestBlockMs: longest.ms, longestBlockPhase: longest.phase, longestBlock: longest, longestOnCpu, longestGcPause: longestGc, blocksOver50ms: blocks.length, blocks: blocks.slice(0, 30), histogramMaxMs: Math.round(histogram.max / 1e6), p99Ms: Math.round(histogram.percentile(99) / 1e6) };
   };
 }
 
@@ -75,24 +81,24 @@ exports.run = async function run() {
   const api = await extension.activate();
   const index = api.indexes()[0];
   // 1. the index that activation started (fresh user-data-dir: no store, cold)
-  let stop = probe(api);
+  let stop = await probe(api);
   let t = performance.now();
   await until(() => index.state.kind === 'ready' || index.state.kind === 'error', 600000);
-  results.activation = { sinceTestStartMs: Math.round(performance.now() - t), report: index.lastReport && index.lastReport.timings, ...stop() };
+  results.activation = { sinceTestStartMs: Math.round(performance.now() - t), report: index.lastReport && index.lastReport.timings, ...(await stop()) };
   results.counts = index.state;
   // 2. cold: store deleted, Reindex (engine re-open + full parse)
   const storeDir = index.engine.stats().store.dir;
   await index.engine.flush();
-  stop = probe(api);
+  stop = await probe(api);
   fs.rmSync(storeDir, { recursive: true, force: true });
   t = performance.now();
   await vscode.commands.executeCommand('cartograph.reindex');
-  results.cold = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, timings: index.lastReport.timings, ...stop() };
+  results.cold = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, timings: index.lastReport.timings, ...(await stop()) };
   // 3. warm: store present, Reindex (engine re-open from LanceDB, nothing re-parsed)
-  stop = probe(api);
+  stop = await probe(api);
   t = performance.now();
   await vscode.commands.executeCommand('cartograph.reindex');
-  results.warm = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, reused: index.lastReport.reused, timings: index.lastReport.timings, ...stop() };
+  results.warm = { openToReadyMs: Math.round(performance.now() - t), parsed: index.lastReport.parsed, reused: index.lastReport.reused, timings: index.lastReport.timings, ...(await stop()) };
   results.store = index.engine.stats().store;
   results.storeBytes = await index.engine.storeSize();
   console.log(`CARTOGRAPH_PERF ${JSON.stringify(results)}`);
