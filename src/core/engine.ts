@@ -10,7 +10,7 @@ import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, 
 import { loadTsConfig, type TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
-import { InProcessParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
+import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/parser';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
 import { ROOT_FILE } from './store/storeFolder';
@@ -25,6 +25,12 @@ export interface EngineOptions {
   exclude?: string[];
   /** Parse worker threads for bulk indexing (default: up to 2); 0 parses in the calling thread. */
   workers?: number;
+  /**
+   * Parse saves and small batches in a worker thread too (started on demand, stopped when idle),
+   * not in the calling thread: for an editor host, where a large file's parse blocked 50-80 ms.
+   * Off by default: in a CLI, parsing here is the quicker path.
+   */
+  updatesInWorker?: boolean;
   log?: (message: string) => void;
 }
 
@@ -68,7 +74,8 @@ const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
 export class Engine {
   readonly graph: RepositoryGraph;
-  private readonly inProcess = new InProcessParser();
+  /** Parses saves and batches too small for the bulk workers. */
+  private readonly updates: ParseService;
   private readonly skipped = new Map<string, SkippedFile>();
   private readonly stored = new Map<string, StoredFile>();
   private storeStatus: string;
@@ -83,6 +90,7 @@ export class Engine {
     status: OpenStatus | null,
   ) {
     this.graph = new RepositoryGraph(path.basename(root));
+    this.updates = options.updatesInWorker ? new OnDemandWorkerParser() : new InProcessParser();
     this.storeStatus = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
   }
 
@@ -271,7 +279,7 @@ export class Engine {
       ({ text, mtimeMs, size } = result);
     }
     let t = performance.now();
-    const outcome = (await this.inProcess.parse([{ path: rel, language, text }]))[0];
+    const outcome = (await this.updates.parse([{ path: rel, language, text }]))[0];
     const parse = performance.now() - t;
     if (!outcome.ok) {
       this.log(`could not extract ${rel}: ${outcome.error}`);
@@ -405,6 +413,7 @@ export class Engine {
     await this.flush();
     await this.bulk?.close();
     this.bulk = undefined;
+    await this.updates.close();
     await this.store?.close();
   }
 
@@ -423,7 +432,7 @@ export class Engine {
 
   private async parseMany(jobs: ParseJob[], onFile: (done: number) => void) {
     // Shipping a handful of files to workers costs more than parsing them here.
-    if (!this.bulk || jobs.length < 32) return this.inProcess.parse(jobs, onFile);
+    if (!this.bulk || jobs.length < 32) return this.updates.parse(jobs, onFile);
     return this.bulk.parse(jobs, onFile);
   }
 

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
+import { OnDemandWorkerParser } from '../../src/core/parse/parseService';
 import { GraphStore } from '../../src/core/store/graphStore';
 import { FIXTURES, buildGraph, compareSnapshots, readTree, snapshot } from './helpers';
 
@@ -74,6 +75,42 @@ test('a file that vanishes or turns binary on update leaves the graph consistent
   assert.equal(engine.stats().skipped.find((s) => s.path === 'extended.py')?.reason, 'binary');
   assert.equal(engine.graph.graph.order, 0, 'no folder or external node outlives its files');
   await engine.close();
+});
+
+test('with updatesInWorker, saves parse in a worker thread: the event loop keeps turning and the graph is right', async () => {
+  const root = copyFixture('real/flask', 'flask');
+  const engine = await Engine.open(root, { storeDir: null, updatesInWorker: true });
+  await engine.index();
+  const file = path.join(root, 'app.py'); // 2,548 lines
+  const text = `${fs.readFileSync(file, 'utf8')}\n\ndef added_by_a_save():\n    return 1\n`;
+  fs.writeFileSync(file, text);
+  let turns = 0;
+  let saved = false;
+  const tick = () => {
+    turns++;
+    if (!saved) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await engine.updateFile(file, text);
+  saved = true;
+  // Parsed in this thread, the whole file is one turn; in the worker, this thread spins meanwhile.
+  assert.ok(turns >= 5, `only ${turns} event-loop turns during the save`);
+  assert.ok(engine.graph.graph.hasNode('app.py#added_by_a_save'));
+  await expectEqualToScratch(engine, root);
+  await engine.close();
+});
+
+test('the on-demand parse worker stops when idle and starts again for the next save', async () => {
+  const parser = new OnDemandWorkerParser(50);
+  const job = { path: 'm.py', language: 'python' as const, text: 'def f():\n    return 1\n' };
+  const [first] = await parser.parse([job]);
+  assert.ok(first.ok && first.graph.symbols.some((s) => s.name === 'f'));
+  assert.ok(parser.started);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(!parser.started, 'stopped after 50 ms idle');
+  const [again] = await parser.parse([job]);
+  assert.ok(again.ok);
+  await parser.close();
 });
 
 test('warm start re-parses only files changed while closed, and equals a fresh build', async () => {

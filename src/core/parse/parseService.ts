@@ -108,8 +108,58 @@ export class WorkerParser implements ParseService {
     });
   }
 
+  /** Whether idle workers may keep the process alive (they do by default). */
+  keepAlive(keep: boolean): void {
+    for (const worker of this.workers) {
+      if (keep) worker.ref();
+      else worker.unref();
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
     this.workers.length = 0;
+  }
+}
+
+/**
+ * One parse worker, started on first use and stopped after `idleMs` without work: for the saves of
+ * an editor host. Parsed in the host's thread, one save of Django's db/models/base.py (2,161 lines)
+ * held it 50-80 ms, and the first 250 ms (building the tree-sitter queries too). The worker costs a
+ * message each way, and its start (off this thread) on the first save after a pause.
+ */
+export class OnDemandWorkerParser implements ParseService {
+  private pool: WorkerParser | undefined;
+  private running = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly idleMs = 60_000) {}
+
+  /** Whether the worker is running (it stops `idleMs` after the last parse). */
+  get started(): boolean {
+    return this.pool !== undefined;
+  }
+
+  async parse(jobs: ParseJob[], onFile?: (done: number) => void): Promise<ParseOutcome[]> {
+    clearTimeout(this.idleTimer);
+    const pool = (this.pool ??= new WorkerParser(1));
+    pool.keepAlive(true);
+    this.running++;
+    try {
+      return await pool.parse(jobs, onFile);
+    } finally {
+      if (--this.running === 0) {
+        // Idle, neither the worker nor its timer keeps a finished process (a CLI, a test) running.
+        pool.keepAlive(false);
+        this.idleTimer = setTimeout(() => void this.close(), this.idleMs).unref();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
   }
 }
