@@ -58,7 +58,6 @@ interface WorkerReply {
   json: string;
 }
 
-
 export class WorkerParser implements ParseService {
   private readonly workers: Worker[] = [];
   private nextId = 0;
@@ -147,6 +146,13 @@ export class OnDemandWorkerParser implements ParseService {
     this.running++;
     try {
       return await pool.parse(jobs, onFile);
+    } catch (err) {
+      // A worker that failed (crashed, ran out of memory) is not reused: the next save starts another.
+      if (this.pool === pool) {
+        this.pool = undefined;
+        void pool.close();
+      }
+      throw err;
     } finally {
       if (--this.running === 0) {
         // Idle, neither the worker nor its timer keeps a finished process (a CLI, a test) running.
