@@ -14,11 +14,10 @@ import * as path from 'node:path';
 import { ContextAssembler } from '../src/core/completion/assemble';
 import { WINDOW_LINES } from '../src/core/completion/codeWindows';
 import { snippetBlock } from '../src/core/completion/fuse';
-import { buildQueryGraph, type CursorQuery } from '../src/core/completion/queryGraph';
+import { buildQueryGraph, extractInProcess, type CursorQuery } from '../src/core/completion/queryGraph';
 import { renderWindow } from '../src/core/completion/snippets';
 import { estimateTokens } from '../src/core/completion/tokens';
 import { Engine } from '../src/core/engine';
-import { ParserPool } from '../src/core/parse/parser';
 import { CORPORA, corpusVersions, ensureTsPackage } from './search/corpus';
 
 const args = process.argv.slice(2);
@@ -81,7 +80,7 @@ async function main(): Promise<void> {
   corpora.push({ name: 'rxjs', dir: path.join(ensureTsPackage(), 'src') });
   const versions = corpusVersions();
   const rows: Array<Record<string, unknown>> = [];
-  const pool = new ParserPool();
+  const extract = extractInProcess();
   for (const { name, dir } of corpora) {
     const engine = await Engine.open(dir, { storeDir: null, workers: 0 });
     await engine.index();
@@ -92,7 +91,7 @@ async function main(): Promise<void> {
     let total = 0;
     for (const s of samples) {
       total += s.needed.length;
-      const q = await buildQueryGraph(pool, engine.graph, s.query);
+      const q = await buildQueryGraph(extract, engine.graph, s.query);
       for (const budget of BUDGETS) {
         const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
         const cart = new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf)));

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { nextTurn } from './eventLoop';
 import { ChangeSet } from './graph/changeSet';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
-import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from './graph/schema';
+import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './graph/schema';
 import { loadTsConfig, type TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
@@ -296,6 +296,16 @@ export class Engine {
     this.persist(diff, { upsert: [row], remove: [] });
     this.lastUpdate = { parse, graph, resolvedFiles };
     return diff;
+  }
+
+  /**
+   * The per-file graph of an editor buffer, parsed where saves are (a worker in an editor host) and
+   * not added to the graph: completion's query graph.
+   */
+  async parseBuffer(relPath: string, language: Language, text: string): Promise<FileGraph> {
+    const outcome = (await this.updates.parse([{ path: relPath, language, text }]))[0];
+    if (!outcome.ok) throw new Error(`could not extract ${relPath}: ${outcome.error}`);
+    return outcome.graph;
   }
 
   removeFile(filePath: string): Promise<GraphDiff> {

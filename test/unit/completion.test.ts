@@ -10,6 +10,7 @@ import { CompletionService, type EndpointSettings } from '../../src/core/complet
 import { describeRecord } from '../../src/core/completion/transparency';
 import type { CursorQuery } from '../../src/core/completion/queryGraph';
 import { Backoff } from '../../src/core/llm/backoff';
+import { Engine } from '../../src/core/engine';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OpenAiTestServer } = require('../support/openaiTestServer.js');
@@ -73,6 +74,21 @@ describe('completion: the prompt carries the cross-file definition and the tripl
     // a smaller budget keeps fewer tokens, never more
     const small = await assembler.assemble(query, { ...DEFAULT_ASSEMBLE_OPTIONS, budgetTokens: 512 });
     assert.ok(small.tokens <= 512 && small.snippets.length < context.snippets.length);
+  });
+
+  it("real Flask: the buffer parsed in the engine's parse worker (the extension's path) gives the same context", async () => {
+    const engine = await Engine.open(FLASK, { storeDir: null, updatesInWorker: true });
+    try {
+      await engine.index();
+      const query = cutBefore(path.join(FLASK, 'app.py'), 'defaults["DEBUG"] = get_debug_flag()', 'app.py');
+      const here = await new ContextAssembler(engine.graph, FLASK).assemble(query, DEFAULT_ASSEMBLE_OPTIONS);
+      const inWorker = await new ContextAssembler(engine.graph, FLASK, (p, l, t) => engine.parseBuffer(p, l, t)).assemble(query, DEFAULT_ASSEMBLE_OPTIONS);
+      assert.ok(here.triples.length > 0);
+      assert.deepEqual(inWorker.triples, here.triples);
+      assert.equal(inWorker.text, here.text);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('the transparency record shows the triples, the prompt and per-stage timings', async () => {

@@ -2,11 +2,10 @@
 // → structural and lexical-semantic candidates → merge and rerank → MMR under the token budget →
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import { ParserPool } from '../parse/parser';
 import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
-import { buildQueryGraph, type CursorQuery, type QueryGraph } from './queryGraph';
+import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
 import { structuralCandidates } from './structural';
@@ -58,7 +57,7 @@ export class ContextAssembler {
   constructor(
     private readonly graph: RepositoryGraph,
     root: string,
-    private readonly pool = new ParserPool(),
+    private readonly extract: ExtractBuffer = extractInProcess(),
   ) {
     this.sources = new SourceFiles(root, graph);
     this.windows = new CodeWindows(graph, this.sources);
@@ -73,7 +72,7 @@ export class ContextAssembler {
     else this.windows.refresh().catch(() => undefined); // retried by the next request
     timingsMs.windowIndex = performance.now() - t;
     t = performance.now();
-    const q = await buildQueryGraph(this.pool, this.graph, query);
+    const q = await buildQueryGraph(this.extract, this.graph, query);
     timingsMs.queryGraph = performance.now() - t;
     return this.fuse(q, options, timingsMs);
   }

@@ -6,7 +6,14 @@ import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphEdge, Language } from '../graph/schema';
 import { extractFile } from '../parse/extract';
 import type { FileGraph, SymbolDef } from '../parse/fileGraph';
-import type { ParserPool } from '../parse/parser';
+import { ParserPool } from '../parse/parser';
+
+/** Turns a buffer into its per-file graph: in this thread by default, in a worker in an editor host. */
+export type ExtractBuffer = (path: string, language: Language, text: string) => Promise<FileGraph>;
+
+export function extractInProcess(pool = new ParserPool()): ExtractBuffer {
+  return (path, language, text) => extractFile(pool, path, language, text);
+}
 
 export interface CursorQuery {
   /** Repository-relative path of the buffer (it need not exist on disk yet). */
@@ -42,8 +49,8 @@ const KEYWORDS = new Set(
     'try type undefined var while with yield cls void typeof instanceof interface implements public private protected readonly static').split(' '),
 );
 
-export async function buildQueryGraph(pool: ParserPool, graph: RepositoryGraph, query: CursorQuery): Promise<QueryGraph> {
-  const file = await extractFile(pool, query.path, query.language, query.prefix + query.suffix);
+export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryGraph, query: CursorQuery): Promise<QueryGraph> {
+  const file = await extract(query.path, query.language, query.prefix + query.suffix);
   const prefixLines = query.prefix.split('\n');
   const cursorLine = prefixLines.length - 1;
   const resolution = graph.resolveDetached(file);

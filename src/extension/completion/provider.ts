@@ -77,7 +77,11 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     let assembler = this.assemblers.get(engine);
-    if (!assembler) this.assemblers.set(engine, (assembler = new ContextAssembler(engine.graph, engine.root)));
+    // The buffer is parsed where saves are, off the extension host's thread (a large module's parse held it 50-80 ms).
+    if (!assembler) {
+      assembler = new ContextAssembler(engine.graph, engine.root, (p, l, t) => engine.parseBuffer(p, l, t));
+      this.assemblers.set(engine, assembler);
+    }
     this.busy(+1);
     try {
       const result = await this.service.complete(assembler, query, { ...settings.endpoint, apiKey: await this.apiKey() }, settings.assemble, controller.signal);
