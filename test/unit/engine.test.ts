@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { OnDemandWorkerParser } from '../../src/core/parse/parseService';
 import { GraphStore } from '../../src/core/store/graphStore';
-import { FIXTURES, buildGraph, compareSnapshots, readTree, snapshot } from './helpers';
+import { FIXTURES, buildGraph, compareSnapshots, readTree, snapshot, turnsDuring } from './helpers';
 
 const temps: string[] = [];
 after(() => temps.forEach((t) => fs.rmSync(t, { recursive: true, force: true })));
@@ -84,15 +84,7 @@ test('with updatesInWorker, saves parse in a worker thread: the event loop keeps
   const file = path.join(root, 'app.py'); // 2,548 lines
   const text = `${fs.readFileSync(file, 'utf8')}\n\ndef added_by_a_save():\n    return 1\n`;
   fs.writeFileSync(file, text);
-  let turns = 0;
-  let saved = false;
-  const tick = () => {
-    turns++;
-    if (!saved) setImmediate(tick);
-  };
-  setImmediate(tick);
-  await engine.updateFile(file, text);
-  saved = true;
+  const { turns } = await turnsDuring(() => engine.updateFile(file, text));
   // Parsed in this thread, the whole file is one turn; in the worker, this thread spins meanwhile.
   assert.ok(turns >= 5, `only ${turns} event-loop turns during the save`);
   assert.ok(engine.graph.graph.hasNode('app.py#added_by_a_save'));

@@ -88,3 +88,22 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Runs `work` and counts the event-loop turns (setImmediate callbacks) that ran meanwhile: work done
+ * in this thread in one go lets ~none through, work awaited from another thread lets many.
+ */
+export async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    turns++;
+    if (!done) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    return { result: await work(), turns };
+  } finally {
+    done = true;
+  }
+}

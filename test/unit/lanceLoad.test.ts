@@ -3,17 +3,10 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { loadLance, loadLanceInStages } from '../../src/core/store/storeFolder';
+import { turnsDuring } from './helpers';
 
 test('loadLanceInStages gives the event loop back between the pieces and returns LanceDB', async () => {
-  let turns = 0;
-  let loaded = false;
-  const tick = () => {
-    turns++;
-    if (!loaded) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const lance = await loadLanceInStages();
-  loaded = true;
+  const { result: lance, turns } = await turnsDuring(loadLanceInStages);
   assert.equal(typeof lance.connect, 'function');
   assert.ok(turns >= 5, `only ${turns} turns ran while loading`);
   // Loaded once: the synchronous path returns the same module.
