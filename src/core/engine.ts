@@ -26,11 +26,12 @@ export interface EngineOptions {
   /** Parse worker threads for bulk indexing (default: up to 2); 0 parses in the calling thread. */
   workers?: number;
   /**
-   * Parse saves and small batches in a worker thread too (started on demand, stopped when idle),
-   * not in the calling thread: for an editor host, where a large file's parse blocked 50-80 ms.
-   * Off by default: in a CLI, parsing here is the quicker path.
+   * The calling thread must stay responsive (an editor's extension host), at some cost in latency:
+   * saves and small batches parse in a worker thread too (started on demand, stopped when idle; a
+   * large file's parse blocked 50-80 ms here), and the store reads LanceDB's binary ahead of
+   * loading it (~0.1 s, where a cold disk cache made loading block 120-180 ms). Off for a CLI.
    */
-  updatesInWorker?: boolean;
+  responsive?: boolean;
   log?: (message: string) => void;
 }
 
@@ -90,7 +91,7 @@ export class Engine {
     status: OpenStatus | null,
   ) {
     this.graph = new RepositoryGraph(path.basename(root));
-    this.updates = options.updatesInWorker ? new OnDemandWorkerParser() : new InProcessParser();
+    this.updates = options.responsive ? new OnDemandWorkerParser() : new InProcessParser();
     this.storeStatus = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
   }
 
@@ -105,7 +106,7 @@ export class Engine {
     let error: string | undefined;
     if (storeDir !== null) {
       try {
-        ({ store, status } = await GraphStore.open(storeDir));
+        ({ store, status } = await GraphStore.open(storeDir, { readAheadNative: options.responsive }));
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
         options.log?.(`graph store unavailable, continuing in memory: ${error}`);
@@ -563,7 +564,7 @@ export class Engine {
     if (!this.storeLost || !this.storeDir) return false;
     this.storeLost = false;
     try {
-      const { store } = await GraphStore.open(this.storeDir);
+      const { store } = await GraphStore.open(this.storeDir, { readAheadNative: this.options.responsive });
       await recordRoot(store.dir, this.root, this.options.log);
       await store.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]);
       this.store = store;

@@ -107,8 +107,8 @@ export class WorkspaceIndex implements vscode.Disposable {
         storeDir: dir,
         exclude: settings.exclude,
         maxFileSize: settings.maxFileSize,
-        // Saves of large files parsed here held the extension host 50-80 ms each.
-        updatesInWorker: true,
+        // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
+        responsive: true,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       });
     let engine = await openWith(storeDir ?? null);

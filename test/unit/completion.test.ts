@@ -77,7 +77,7 @@ describe('completion: the prompt carries the cross-file definition and the tripl
   });
 
   it("real Flask: the buffer parsed in the engine's parse worker (the extension's path) gives the same context", async () => {
-    const engine = await Engine.open(FLASK, { storeDir: null, updatesInWorker: true });
+    const engine = await Engine.open(FLASK, { storeDir: null, responsive: true });
     try {
       await engine.index();
       const query = cutBefore(path.join(FLASK, 'app.py'), 'defaults["DEBUG"] = get_debug_flag()', 'app.py');

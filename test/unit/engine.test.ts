@@ -77,9 +77,9 @@ test('a file that vanishes or turns binary on update leaves the graph consistent
   await engine.close();
 });
 
-test('with updatesInWorker, saves parse in a worker thread: the event loop keeps turning and the graph is right', async () => {
+test('responsive: saves parse in a worker thread: the event loop keeps turning and the graph is right', async () => {
   const root = copyFixture('real/flask', 'flask');
-  const engine = await Engine.open(root, { storeDir: null, updatesInWorker: true });
+  const engine = await Engine.open(root, { storeDir: null, responsive: true });
   await engine.index();
   const file = path.join(root, 'app.py'); // 2,548 lines
   const text = `${fs.readFileSync(file, 'utf8')}\n\ndef added_by_a_save():\n    return 1\n`;

@@ -58,6 +58,8 @@ export interface GraphStoreOptions {
   vectorDim?: number;
   /** Compact automatically after this many `apply` calls (default 50; 0 turns it off). */
   compactEvery?: number;
+  /** Read LanceDB's native binary before loading it, so that loading never waits on the disk (see storeFolder.ts). */
+  readAheadNative?: boolean;
 }
 
 const DEFAULT_VECTOR_DIM = 384;
@@ -99,7 +101,7 @@ export class GraphStore {
     } catch (err) {
       throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
     }
-    const lance = await loadLanceInStages();
+    const lance = await loadLanceInStages(options.readAheadNative ?? false);
 
     const entries = await fs.readdir(absDir);
     if (!entries.some(isStoreEntry)) {
