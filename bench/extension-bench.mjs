@@ -1,0 +1,60 @@
+// `npm run bench:extension -- [--runs N] [--json FILE] [--profile]`: Django in VS Code's real
+// extension host (code-server, through scripts/test-integration.mjs with test/integration/perf),
+// N times. Prints a table per scenario (activation, cold Reindex with the store deleted, warm
+// Reindex, 40 saves of a large module) and writes every run's figures as JSON. `--profile` names
+// what ran during each scenario's longest blocks (test/integration/perf/profile.js).
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, json: { type: 'string' }, profile: { type: 'boolean', default: false } } });
+const corpus = path.join(repo, 'bench/.corpora/django');
+if (!fs.existsSync(corpus)) throw new Error(`${corpus} is missing: run bash bench/fetch-corpora.sh`);
+
+const env = {
+  ...process.env,
+  CARTOGRAPH_E2E_FOLDER: corpus,
+  CARTOGRAPH_E2E_TESTS: 'test/integration/perf/index.js',
+  CARTOGRAPH_E2E_TIMEOUT_MS: '900000',
+  ...(values.profile ? { CARTOGRAPH_PERF_PROFILE: '1' } : {}),
+};
+const runs = [];
+for (let i = 0; i < Number(values.runs); i++) {
+  const r = spawnSync('node', [path.join(repo, 'scripts/test-integration.mjs')], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('CARTOGRAPH_PERF '));
+  if (!line) {
+    process.stderr.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+    throw new Error(`run ${i + 1}: the perf suite printed no figures (exit ${r.status})`);
+  }
+  runs.push(JSON.parse(line.slice('CARTOGRAPH_PERF '.length)));
+  console.error(`run ${i + 1}/${values.runs} done`);
+}
+
+const scenarios = [
+  ['activation', 'cold, at activation', (s) => s.sinceTestStartMs],
+  ['cold', 'cold, store deleted, Reindex', (s) => s.openToReadyMs],
+  ['warm', 'warm Reindex', (s) => s.openToReadyMs],
+  ['editing', '40 saves of db/models/base.py', (s) => s.wallMs],
+];
+console.log('| run | scenario | wall | longest block (phase) | on CPU / waiting | longest GC pause | blocks > 50 ms | p99 |');
+console.log('|---|---|---|---|---|---|---|---|');
+runs.forEach((run, i) => {
+  for (const [key, label, wall] of scenarios) {
+    const s = run[key];
+    if (!s) continue;
+    const b = s.longestBlock;
+    console.log(`| ${i + 1} | ${label} | ${(wall(s) / 1000).toFixed(2)} s | ${s.longestBlockMs} ms (${s.longestBlockPhase}) | ${b.onCpuMs} / ${b.waitingForCpuMs} ms | ${s.longestGcPause.ms} ms ${s.longestGcPause.kind} | ${s.blocksOver50ms} | ${s.p99Ms} ms |`);
+  }
+});
+if (values.profile) {
+  for (const [i, run] of runs.entries()) {
+    for (const [key, label] of scenarios) {
+      for (const b of run[key]?.profiledBlocks ?? []) console.log(`run ${i + 1}, ${label}: ${b.ms} ms (${b.phase}), ${b.samples} samples; self: ${b.self.join(', ')}; Cartograph: ${b.cartograph.join(', ') || '-'}`);
+    }
+  }
+}
+if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --runs ${values.runs}`, date: new Date().toISOString(), runs }, null, 1)}\n`);
