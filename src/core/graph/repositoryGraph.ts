@@ -412,8 +412,11 @@ function sameNode(a: GraphNode, b: GraphNode): boolean {
   );
 }
 
-/** Edges added between two yields of an apply: 200 take 4-12 ms on Django (a large module has thousands). */
-const EDGE_STEP = 200;
+/**
+ * Edges added between two yields of an apply (a large module has thousands): 200 took 4-12 ms on
+ * Django in plain Node but up to ~20 ms of CPU in a loaded extension host (profiled), hence 100.
+ */
+const EDGE_STEP = 100;
 
 /** Applies remembered by {@link RepositoryGraph.touchedSince}: enough for saves between two queries. */
 const TOUCH_LOG_LENGTH = 64;
