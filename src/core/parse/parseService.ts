@@ -1,5 +1,6 @@
-// Parsing as a service: in-process for single-file updates (no IPC on the save path), and a pool of
-// worker threads for bulk indexing so two cores parse at once and the caller's event loop stays free.
+// Parsing as a service: a pool of worker threads for bulk indexing, so two cores parse at once and the
+// caller's event loop stays free; for saves, in-process (no IPC: a CLI) or one on-demand worker (an
+// editor host, whose thread a large file's parse would hold).
 import * as os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Language } from '../graph/schema';
@@ -122,17 +123,19 @@ export class WorkerParser implements ParseService {
 }
 
 /**
- * One parse worker, started on first use and stopped after `idleMs` without work: for the saves of
- * an editor host. Parsed in the host's thread, one save of Django's db/models/base.py (2,161 lines)
- * held it 50-80 ms, and the first 250 ms (building the tree-sitter queries too). The worker costs a
- * message each way, and its start (off this thread) on the first save after a pause.
+ * One parse worker, started on first use and stopped after `idleMs` without work: for the saves and
+ * completion buffers of an editor host. Parsed in the host's thread, one save of Django's
+ * db/models/base.py (2,161 lines) held it 50-80 ms, and the first 250 ms (building the tree-sitter
+ * queries too). The worker costs a message each way, and its start (0.3-0.6 s, off this thread) on
+ * the first parse after an idle stop: ten minutes, so that a pause in typing does not make the next
+ * completion wait for it.
  */
 export class OnDemandWorkerParser implements ParseService {
   private pool: WorkerParser | undefined;
   private running = 0;
   private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly idleMs = 60_000) {}
+  constructor(private readonly idleMs = 10 * 60_000) {}
 
   /** Whether the worker is running (it stops `idleMs` after the last parse). */
   get started(): boolean {

@@ -4,6 +4,7 @@
 //   CARTOGRAPH_E2E_TESTS=test/integration/perf/index.js node scripts/test-integration.mjs
 // With CARTOGRAPH_PERF_PROFILE=1 each scenario's three longest blocks also say what ran (profile.js).
 const fs = require('fs');
+const path = require('path');
 const { PerformanceObserver, constants, monitorEventLoopDelay } = require('perf_hooks');
 const vscode = require('vscode');
 const { startProfile } = require('./profile');
@@ -102,7 +103,7 @@ exports.run = async function run() {
   // 4. editing: saves of a large module every 250 ms for ~10 s, with the index ready (the graph live
   // in the heap, as while someone works). The engine gets the buffer's text, as on a save, so the
   // corpus on disk is never changed.
-  const file = require('path').join(index.engine.root, 'db', 'models', 'base.py');
+  const file = path.join(index.engine.root, 'db', 'models', 'base.py');
   const original = fs.readFileSync(file, 'utf8');
   stop = await probe(api);
   t = performance.now();
