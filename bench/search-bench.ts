@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { findNodes } from '../src/cli/show';
+import { findNodes } from '../src/core/graph/describe';
 import { Engine } from '../src/core/engine';
 import { ParserPool } from '../src/core/parse/parser';
 import { embedForSearch } from '../src/core/models/embedForSearch';

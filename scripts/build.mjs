@@ -1,4 +1,4 @@
-// Bundles the CLI, the workers and the extension with esbuild. LanceDB's JavaScript and apache-arrow
+// Bundles the CLI, the workers (parse, model, engine) and the extension with esbuild. LanceDB's JavaScript and apache-arrow
 // are bundled together (one copy of Arrow, which LanceDB checks tables against); only its platform
 // package with the native `.node` binary stays external. transformers.js stays external too: an ES
 // module that finds its files through import.meta.url, loaded with import() by the model worker.
@@ -23,6 +23,7 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
+  { entryPoints: ['src/core/service/repositoryWorker.ts'], outfile: 'dist/repositoryWorker.js' },
 ];
 if (existsSync('src/extension/extension.ts')) entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
 

@@ -4,7 +4,8 @@
 // folder, starts code-server, opens the workbench with VS Code's test hooks and relays the suite's
 // output. Ends with the suite's plain `N passed, N failed` line; exit code 0 only when all passed.
 // Env: CARTOGRAPH_E2E_CACHE (cache folder), CARTOGRAPH_E2E_FOLDER + CARTOGRAPH_E2E_TESTS (another
-// folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp).
+// folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp),
+// CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -64,6 +65,7 @@ async function main() {
   fs.writeFileSync(path.join(udd, 'User/settings.json'), JSON.stringify({
     'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
     'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'cartograph.watcherDebounceMs': 100,
+    ...JSON.parse(process.env.CARTOGRAPH_E2E_SETTINGS || '{}'),
   }));
   const port = await freePort();
   fs.writeFileSync(path.join(tmp, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);

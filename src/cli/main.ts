@@ -11,7 +11,7 @@ import { liftGraph } from '../core/lifting/lifter';
 import { sourceReader } from '../core/lifting/source';
 import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
 import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
-import { describeNode, findNodes } from './show';
+import { describeNode, findNodes } from '../core/graph/describe';
 
 const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]

@@ -1,11 +1,9 @@
 // The contributed commands. Each returns what it showed, so tests (and other extensions) can use it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeNode, type NodeDescription } from '../cli/show';
-import type { Engine } from '../core/engine';
+import type { NodeDescription } from '../core/graph/describe';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
-import type { SearchService } from './searchService';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_SCHEME = 'cartograph-status';
@@ -14,7 +12,6 @@ export interface CommandHost {
   indexes(): readonly WorkspaceIndex[];
   indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
   reindexAll(): Promise<void>;
-  search: SearchService;
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable {
@@ -44,22 +41,22 @@ class StatusDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-export async function statusMarkdown(indexes: readonly WorkspaceIndex[], search: SearchService): Promise<string> {
+export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promise<string> {
   const out: string[] = ['# Cartograph index status', ''];
   if (indexes.length === 0) out.push('No workspace folder is open.');
   for (const index of indexes) {
     out.push(`## ${index.folder.name}`, '', `- Root: \`${index.root}\``, `- State: ${JSON.stringify(index.state)}`);
-    const engine = index.engine;
-    if (!engine) {
+    const repository = index.repository;
+    if (!repository) {
       out.push('- Engine: not open', '');
       continue;
     }
-    const stats = engine.stats();
-    const size = await engine.storeSize().catch(() => 0);
+    const stats = await repository.stats();
+    const size = await repository.storeSize().catch(() => 0);
     out.push(
       `- Files: ${stats.files} (${stats.lines} lines, ${stats.syntaxErrorFiles} with syntax errors)`,
       `- Store: ${stats.store.dir ?? 'memory only'} — ${stats.store.status}${stats.store.error ? ` (${stats.store.error})` : ''}, ${(size / 1048576).toFixed(1)} MB on disk`,
-      `- Search: ${search.modelStatus(index)}`,
+      `- Search: ${await repository.modelStatus()}`,
       `- Internal imports resolved: ${stats.imports.resolved}/${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%); unresolved references: ${stats.unresolvedReferences}`,
       '',
       '| Node kind | Count |',
@@ -84,29 +81,13 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[], search:
 }
 
 async function showStatus(host: CommandHost, docs: StatusDocuments): Promise<string> {
-  const text = await statusMarkdown(host.indexes(), host.search);
+  const text = await statusMarkdown(host.indexes());
   log().info(`index status:\n${text}`);
   docs.set(text);
   const document = await vscode.workspace.openTextDocument(docs.uri);
   await Promise.resolve(vscode.languages.setTextDocumentLanguage(document, 'markdown')).catch(() => document);
   await vscode.window.showTextDocument(document, { preview: true });
   return text;
-}
-
-/** The innermost node of `relPath` whose range contains (line, col), else the module node. */
-export function nodeAt(repo: Engine['graph'], relPath: string, line: number, col: number): string | undefined {
-  let best: { id: string; size: number } | undefined;
-  for (const a of repo.nodesInFile(relPath)) {
-    if (!a.range || a.kind === 'Module') continue;
-    const r = a.range;
-    const after = line > r.startLine || (line === r.startLine && col >= r.startCol);
-    const before = line < r.endLine || (line === r.endLine && col <= r.endCol);
-    if (!after || !before) continue;
-    const size = (r.endLine - r.startLine) * 100000 + (r.endCol - r.startCol);
-    if (!best || size < best.size) best = { id: a.id, size };
-  }
-  if (best) return best.id;
-  return repo.graph.hasNode(relPath) ? relPath : undefined;
 }
 
 interface EdgeItem extends vscode.QuickPickItem {
@@ -120,20 +101,18 @@ async function showSymbolGraph(host: CommandHost): Promise<NodeDescription | und
     return undefined;
   }
   const index = host.indexFor(editor.document.uri);
-  const engine = index?.engine;
-  if (!index || !engine) {
+  const repository = index?.repository;
+  if (!index || !repository) {
     void vscode.window.showInformationMessage('Cartograph: this file is not in an indexed workspace folder.');
     return undefined;
   }
   const rel = path.relative(index.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const pos = editor.selection.active;
-  const graph = engine.graph.graph;
-  const id = nodeAt(engine.graph, rel, pos.line, pos.character);
-  if (!id) {
+  const description = await repository.describeAt(rel, pos.line, pos.character);
+  if (!description) {
     void vscode.window.showInformationMessage(`Cartograph: ${rel} is not in the graph (not indexed yet, skipped or excluded).`);
     return undefined;
   }
-  const description = describeNode(graph, id);
   const where = (location: string): EdgeItem['target'] => {
     const m = location.match(/^(.*):(\d+)$/);
     const file = m ? m[1] : location;

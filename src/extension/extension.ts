@@ -2,13 +2,12 @@
 // commands. The object `activate` returns is the extension point later features (search, completion,
 // the graph explorer) and tests build on.
 import * as vscode from 'vscode';
-import type { Engine } from '../core/engine';
+import type { Repository } from '../core/service/repository';
 import { registerCommands } from './commands';
 import { API_KEY, registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { Lifting } from './lifting';
-import { SearchService } from './searchService';
-import { SearchModelService, searchModelsFor } from './models';
+import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -16,8 +15,8 @@ import { watchWorkspace } from './watchers';
 import { WorkspaceIndex } from './workspaceIndex';
 
 export interface CartographApi {
-  /** The engine of the workspace folder holding `uri` (undefined while it opens, or outside any folder). */
-  engineFor(uri: vscode.Uri): Engine | undefined;
+  /** The repository (engine, graph, search) of the workspace folder holding `uri` (undefined while it opens, or outside any folder). */
+  repositoryFor(uri: vscode.Uri): Repository | undefined;
   /** The per-folder index holding `uri`. */
   indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
   indexes(): readonly WorkspaceIndex[];
@@ -43,8 +42,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   const updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   context.subscriptions.push(status, stateEmitter, updateEmitter);
   const refresh = () => status.update([...indexes.values()]);
-  const search = new SearchService(searchModelsFor);
-  const lifting = new Lifting(search, () => context.secrets.get(API_KEY));
+  const lifting = new Lifting(() => context.secrets.get(API_KEY));
   context.subscriptions.push(lifting);
 
   const indexFor = (uri: vscode.Uri): WorkspaceIndex | undefined => {
@@ -85,9 +83,9 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   const explorer = registerExplorer({ indexes: () => [...indexes.values()], indexFor }, context.extensionUri);
   context.subscriptions.push(
     explorer,
-    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll, search }),
+    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
-    registerCompletion(context, (uri) => indexFor(uri)?.engine),
+    registerCompletion(context, (uri) => indexFor(uri)?.repository),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
         for (const f of e.removed) await remove(f);
@@ -101,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
       }
       const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
       for (const i of affected) {
-        log().info(`[${i.folder.name}] exclusion settings changed: reindexing`);
+        log().info(`[${i.folder.name}] index settings changed: reindexing`);
         void i.start({ reopen: true });
       }
     }),
@@ -120,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   };
 
   return {
-    engineFor: (uri) => indexFor(uri)?.engine,
+    repositoryFor: (uri) => indexFor(uri)?.repository,
     indexFor,
     indexes: () => [...indexes.values()],
     whenIdle,

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commands';
 import { log } from './log';
+import { requestSearchModels } from './models';
 
 export interface FoundItem extends vscode.QuickPickItem {
   id: string;
@@ -30,17 +31,18 @@ export const onDidFind = didFind.event;
 export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
   const results: SearchResult[] = [];
   const items: FoundItem[] = [];
+  // The first search starts loading the search models; it never waits for them.
+  requestSearchModels();
   for (const index of host.indexes()) {
-    const engine = index.engine;
-    const searcher = host.search.searcherFor(index);
-    if (!engine || !searcher) continue;
+    const repository = index.repository;
+    if (!repository) continue;
     // From the active editor when it is in this folder: shared names resolve near the code being read.
     const active = vscode.window.activeTextEditor?.document.uri;
     const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;
-    const result = await searcher.search(query, limit, { fromPath });
+    const { result, nodes } = await repository.search(query, limit, { fromPath });
     results.push(result);
-    for (const hit of result.hits) {
-      const node = engine.graph.graph.getNodeAttributes(hit.id);
+    for (const [i, hit] of result.hits.entries()) {
+      const node = nodes[i];
       const file = node.path ? vscode.Uri.file(path.join(index.root, node.path)) : undefined;
       const line = node.range?.startLine;
       items.push({
@@ -108,7 +110,7 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     // The first query of a session would wait for the search indexes (1-2 s on Django): build them
     // while the user types.
     for (const index of host.indexes()) {
-      host.search.searcherFor(index)?.prepare().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
+      index.repository?.prepareSearch().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
     }
     if (initial) {
       pick.value = initial;

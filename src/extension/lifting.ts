@@ -1,31 +1,21 @@
 // Semantic lifting in the editor: when `cartograph.lifting.enabled` is on and an endpoint is set,
 // each folder's functions and classes are described in the background once it is ready, and again
 // (only what changed) a while after saves. Off by default: it sends code to the endpoint.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { chatDescriber } from '../core/lifting/chatDescriber';
-import { DescriptionCache } from '../core/lifting/descriptionCache';
-import { liftGraph } from '../core/lifting/lifter';
-import { sourceReader } from '../core/lifting/source';
-import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
 import { errorText, log } from './log';
-import type { SearchService } from './searchService';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 /** Saves come in bursts: describe what changed once the folder has been quiet this long. */
 const AFTER_SAVES_MS = 30_000;
 
 export class Lifting implements vscode.Disposable {
-  private readonly caches = new Map<WorkspaceIndex, Promise<DescriptionCache>>();
   private readonly timers = new Map<WorkspaceIndex, NodeJS.Timeout>();
   private readonly running = new Map<WorkspaceIndex, AbortController>();
   /** Endpoint problems are logged once per folder until a run succeeds. */
   private readonly warned = new Set<WorkspaceIndex>();
 
-  constructor(
-    private readonly search: SearchService,
-    private readonly apiKey: () => Thenable<string | undefined>,
-  ) {}
+  constructor(private readonly apiKey: () => Thenable<string | undefined>) {}
 
   /** Describe the folder's code after `delayMs` (a later call restarts the wait). */
   schedule(index: WorkspaceIndex, delayMs = AFTER_SAVES_MS): void {
@@ -38,7 +28,6 @@ export class Lifting implements vscode.Disposable {
     clearTimeout(this.timers.get(index));
     this.timers.delete(index);
     this.running.get(index)?.abort();
-    this.caches.delete(index);
   }
 
   dispose(): void {
@@ -47,19 +36,14 @@ export class Lifting implements vscode.Disposable {
 
   private async run(index: WorkspaceIndex): Promise<void> {
     const { enabled, endpoint, model } = settings(index);
-    const engine = index.engine;
-    if (!enabled || !endpoint || !engine || this.running.has(index)) return;
+    const repository = index.repository;
+    if (!enabled || !endpoint || !repository || this.running.has(index)) return;
     const controller = new AbortController();
     this.running.set(index, controller);
     try {
-      const cache = await this.cacheFor(index);
+      // The key stays in this thread: an engine in a worker asks here for each description.
       const describer = chatDescriber({ baseURL: endpoint, model, apiKey: await this.apiKey() });
-      const report = await liftGraph(engine.graph.graph, describer, cache, {
-        sourceOf: sourceReader(index.root),
-        signal: controller.signal,
-        onDescribed: (ids) => this.search.described(index, cache, ids),
-      });
-      this.search.described(index, cache, []);
+      const report = await repository.lift(describer, controller.signal);
       const line = `[${index.folder.name}] descriptions: ${report.described} new, ${report.cached} cached, ${report.failed} failed${report.stopped ? `; stopped: ${report.stopped}` : ''}`;
       if (report.stopped && report.described === 0 && report.stopped !== 'cancelled') {
         if (!this.warned.has(index)) log().warn(line);
@@ -73,15 +57,6 @@ export class Lifting implements vscode.Disposable {
     } finally {
       this.running.delete(index);
     }
-  }
-
-  private cacheFor(index: WorkspaceIndex): Promise<DescriptionCache> {
-    let cache = this.caches.get(index);
-    if (!cache) {
-      const dir = index.storeDir;
-      this.caches.set(index, (cache = DescriptionCache.open(dir ? path.join(dir, DESCRIPTIONS_FILE) : null)));
-    }
-    return cache;
   }
 }
 

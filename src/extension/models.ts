@@ -1,16 +1,13 @@
 // Search models in the editor: the `cartograph.embedding.*`, `cartograph.reranker.model`,
 // `cartograph.models.localPath` and `cartograph.search.useModels` settings turned into models (in
 // worker threads, downloads cached in global storage, one progress notification per download),
-// one background embedding job per workspace folder once its structural index is ready, and the
-// SearchModels the search command asks for. A model that cannot be had is logged once and search
-// runs model-free.
+// handed to each folder's repository, whose embedding job runs once its structural index is ready.
+// A model that cannot be had is logged once and search runs model-free.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Engine } from '../core/engine';
-import { EmbeddingJob } from '../core/models/embeddingJob';
-import { loadSearchModels, searchModelsWith, type LoadedModels, type ModelSettings } from '../core/models/loader';
+import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core/models/loader';
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
-import type { SearchModels } from '../core/models/types';
+import type { Repository } from '../core/service/repository';
 import { errorText, guard, log } from './log';
 import { askForSecret } from './secrets';
 import type { WorkspaceIndex } from './workspaceIndex';
@@ -27,23 +24,22 @@ export interface ModelHost {
   onDidUpdate: vscode.Event<WorkspaceIndex>;
 }
 
+/** A folder's repository with the models it was given and its running embedding pass. */
 interface FolderJob {
-  engine: Engine;
-  job: EmbeddingJob;
+  repository: Repository;
+  models: LoadedModels | undefined;
   cancel: AbortController;
-  progress?: { done: number; total: number };
 }
 
 let active: SearchModelService | undefined;
 
-/** The search wiring's entry point: what search may use for this folder now (model-free before activation). */
-export function searchModelsFor(index: WorkspaceIndex): SearchModels {
-  return active?.modelsFor(index) ?? { status: 'model-free: search models are not started' };
+/** Search asks for models: the first search starts loading them (it never waits for them). */
+export function requestSearchModels(): void {
+  void active?.load();
 }
 
 export class SearchModelService implements vscode.Disposable {
   private loading: Promise<LoadedModels> | undefined;
-  private models: LoadedModels | undefined;
   private readonly folders = new Map<WorkspaceIndex, FolderJob>();
   private readonly pendingTimers = new Map<WorkspaceIndex, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
@@ -65,19 +61,6 @@ export class SearchModelService implements vscode.Disposable {
     active = this;
   }
 
-  /** What search may use for the folder of `index` right now (never waits for a model or a job). */
-  modelsFor(index: WorkspaceIndex): SearchModels {
-    const models = this.models;
-    if (!models) {
-      // The first search starts the load; it never waits for it.
-      void this.load();
-      return { status: 'model-free: search models are loading' };
-    }
-    const folder = this.folders.get(index);
-    const current = folder && folder.engine === index.engine ? folder : undefined;
-    return searchModelsWith(models, current?.job.vectors, current?.progress);
-  }
-
   private schedule(index: WorkspaceIndex): void {
     if (this.disposed) return;
     clearTimeout(this.pendingTimers.get(index));
@@ -88,9 +71,10 @@ export class SearchModelService implements vscode.Disposable {
     this.pendingTimers.set(index, timer);
   }
 
+  /** Gives the folder's repository the loaded models (once per repository and load), then embeds what is new. */
   private async embed(index: WorkspaceIndex): Promise<void> {
     const models = await this.load();
-    const engine = index.engine;
+    const repository = index.repository;
     const open = this.host.indexes();
     for (const [gone, folder] of this.folders) {
       if (!open.includes(gone)) {
@@ -98,23 +82,16 @@ export class SearchModelService implements vscode.Disposable {
         this.folders.delete(gone);
       }
     }
-    if (this.disposed || !models.embedder || !engine || !open.includes(index)) return;
+    if (this.disposed || !repository || !open.includes(index)) return;
     let folder = this.folders.get(index);
-    if (!folder || folder.engine !== engine) {
+    if (!folder || folder.repository !== repository || folder.models !== models) {
       folder?.cancel.abort();
-      const created: FolderJob = {
-        engine,
-        cancel: new AbortController(),
-        job: new EmbeddingJob(engine, models.embedder, {
-          log: (m) => log().info(`[${index.folder.name}] ${m}`),
-          onProgress: (done, total) => (created.progress = { done, total }),
-        }),
-      };
-      folder = created;
+      folder = { repository, models, cancel: new AbortController() };
       this.folders.set(index, folder);
+      await repository.useModels(models, models.status);
     }
-    const report = await folder.job.run(folder.cancel.signal);
-    if (report.embedded > 0 || report.removed > 0) {
+    const report = await repository.embed(folder.cancel.signal);
+    if (report && (report.embedded > 0 || report.removed > 0)) {
       log().info(
         `[${index.folder.name}] embeddings: ${report.embedded} nodes embedded, ${report.reused} reused, ${report.removed} dropped in ${report.ms} ms${report.persisted ? '' : ' (kept in memory only)'}${report.cancelled ? ', cancelled' : ''}`,
       );
@@ -122,16 +99,18 @@ export class SearchModelService implements vscode.Disposable {
   }
 
   /** Loads the configured models once (again after a settings change). */
-  private load(): Promise<LoadedModels> {
-    this.loading ??= this.loadNow()
+  load(): Promise<LoadedModels> {
+    if (this.loading) return this.loading;
+    const loading: Promise<LoadedModels> = (this.loading = this.loadNow()
       .catch((err): LoadedModels => ({ problems: [], status: `model-free: ${errorText(err)}`, close: async () => undefined }))
       .then((models) => {
-        this.models = models;
         // Once per load: what search runs with and, when something is missing, why.
         log().info(`search models: ${models.status}`);
+        // Folders get them now, not only after their next change (embed does it again for a new repository).
+        if (this.loading === loading) for (const index of this.host.indexes()) if (index.state.kind === 'ready') this.schedule(index);
         return models;
-      });
-    return this.loading;
+      }));
+    return loading;
   }
 
   private async loadNow(): Promise<LoadedModels> {
@@ -169,9 +148,10 @@ export class SearchModelService implements vscode.Disposable {
   private async reload(): Promise<void> {
     const previous = this.loading;
     this.loading = undefined;
-    this.models = undefined;
     for (const folder of this.folders.values()) folder.cancel.abort();
     this.folders.clear();
+    // Nothing may call the old models once they are closed.
+    await Promise.all(this.host.indexes().map((i) => i.repository?.useModels(undefined, 'model-free: search models are loading').catch(() => undefined)));
     await previous?.then((m) => m.close()).catch(() => undefined);
     for (const index of this.host.indexes()) if (index.state.kind === 'ready') this.schedule(index);
   }

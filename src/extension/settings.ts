@@ -6,6 +6,8 @@ export interface CartographSettings {
   exclude: string[];
   maxFileSize: number;
   watcherDebounceMs: number;
+  /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker). */
+  engineWorker: boolean;
 }
 
 export const DEFAULT_MAX_FILE_SIZE = 1048576;
@@ -19,6 +21,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
     exclude: [...filesExcludeToGitignore(filesExclude), ...own],
     maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
     watcherDebounceMs: Math.max(0, config.get<number>('watcherDebounceMs') ?? DEFAULT_DEBOUNCE_MS),
+    engineWorker: config.get<boolean>('engineWorker') === true,
   };
 }
 
@@ -26,7 +29,7 @@ function positive(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-/** Settings whose change means the set of indexed files may differ: re-index. */
+/** Settings whose change means the set of indexed files may differ, or the engine runs elsewhere: re-open and re-index. */
 export function affectsIndex(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['cartograph.exclude', 'cartograph.maxFileSize', 'files.exclude'].some((s) => e.affectsConfiguration(s));
+  return ['cartograph.exclude', 'cartograph.maxFileSize', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
 }

@@ -1,13 +1,15 @@
-// One engine per workspace folder: open (warm start from the store), index in the background with
-// cancellable progress, stay live on saves and watcher batches. Every engine call goes through one
-// queue so a save never races a full index or a re-open.
+// One repository (an engine and what reads its graph) per workspace folder: open (warm start from the
+// store), index in the background with cancellable progress, stay live on saves and watcher batches.
+// Every call goes through one queue so a save never races a full index or a re-open.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Engine, type IndexProgress, type IndexReport } from '../core/engine';
-import type { GraphDiff } from '../core/graph/repositoryGraph';
+import type { IndexProgress, IndexReport } from '../core/engine';
 import { languageOf } from '../core/parse/parser';
+import { LocalRepository } from '../core/service/localRepository';
+import type { Repository, RepositoryOptions } from '../core/service/repository';
+import { WorkerRepository } from '../core/service/workerRepository';
 import { errorText, log } from './log';
 import { readSettings } from './settings';
 
@@ -18,7 +20,7 @@ export type IndexState =
   | { kind: 'error'; message: string };
 
 export class WorkspaceIndex implements vscode.Disposable {
-  engine: Engine | undefined;
+  repository: Repository | undefined;
   state: IndexState = { kind: 'opening' };
   lastReport: IndexReport | undefined;
   /** A store problem already surfaced to the user (once per problem). */
@@ -31,9 +33,6 @@ export class WorkspaceIndex implements vscode.Disposable {
   private readonly updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   /** Fires after a save or a watcher batch reached the graph. */
   readonly onDidUpdate = this.updateEmitter.event;
-  private readonly graphEmitter = new vscode.EventEmitter<GraphDiff>();
-  /** The same moments as onDidUpdate, with what changed in the graph (the explorer sends it on as a view diff). */
-  readonly onDidChangeGraph = this.graphEmitter.event;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -88,40 +87,42 @@ export class WorkspaceIndex implements vscode.Disposable {
   start(options: { reopen?: boolean } = {}): Promise<void> {
     this.cancel?.cancel();
     return this.enqueue('index', async () => {
-      if (options.reopen || !this.engine) await this.open(options.reopen === true);
+      if (options.reopen || !this.repository) await this.open(options.reopen === true);
       await this.runIndex();
     }) as Promise<void>;
   }
 
   private async open(fresh: boolean): Promise<void> {
     this.setState({ kind: 'opening' });
-    if (this.engine) {
-      const old = this.engine;
-      this.engine = undefined;
+    if (this.repository) {
+      const old = this.repository;
+      this.repository = undefined;
       await old.close().catch((err) => log().warn(`[${this.folder.name}] closing the engine: ${errorText(err)}`));
     }
     const settings = readSettings(this.folder);
     const storeDir = this.storeDir;
-    const openWith = (dir: string | null) =>
-      Engine.open(this.root, {
+    const openWith = (dir: string | null) => {
+      const options: RepositoryOptions = {
         storeDir: dir,
         exclude: settings.exclude,
         maxFileSize: settings.maxFileSize,
-        // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
-        responsive: true,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
-      });
-    let engine = await openWith(storeDir ?? null);
-    const status = engine.storeInfo();
+      };
+      if (settings.engineWorker) return WorkerRepository.open(this.root, options);
+      // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
+      return LocalRepository.open(this.root, { ...options, responsive: true });
+    };
+    let repository = await openWith(storeDir ?? null);
+    const status = await repository.storeInfo();
     if (fresh && storeDir && status.status === 'unavailable') {
       // An explicit Reindex on a store that will not open: start that store over.
       log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${storeDir} and starting over`);
-      await engine.close().catch(() => undefined);
+      await repository.close().catch(() => undefined);
       await fs.promises.rm(storeDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
-      engine = await openWith(storeDir);
+      repository = await openWith(storeDir);
     }
-    this.engine = engine;
-    const after = engine.storeInfo();
+    this.repository = repository;
+    const after = await repository.storeInfo();
     this.storeProblem = after.status === 'unavailable' ? after.error ?? 'the graph store could not open' : undefined;
     if (this.storeProblem) {
       const problem = this.storeProblem;
@@ -138,8 +139,8 @@ export class WorkspaceIndex implements vscode.Disposable {
   }
 
   private async runIndex(): Promise<void> {
-    const engine = this.engine;
-    if (!engine) return;
+    const repository = this.repository;
+    if (!repository) return;
     const cancel = new vscode.CancellationTokenSource();
     this.cancel = cancel;
     const abort = new AbortController();
@@ -162,10 +163,10 @@ export class WorkspaceIndex implements vscode.Disposable {
             progress.report({ message: `${p.phase} ${p.done}/${p.total}`, increment: p.phase === 'parse' ? Math.max(0, pct - lastPct) : undefined });
             if (p.phase === 'parse') lastPct = pct;
           };
-          this.lastReport = await engine.index(onProgress, abort.signal);
+          this.lastReport = await repository.index(onProgress, abort.signal);
         },
       );
-      const ready = readyState(engine);
+      const ready = await readyState(repository);
       const r = this.lastReport!;
       log().info(
         `[${this.folder.name}] ready in ${Math.round(performance.now() - started)} ms: ${r.files} files (${r.parsed} parsed, ${r.reused} reused, ${r.removed} removed, ${r.skipped.length} skipped), ${ready.nodes} nodes, ${ready.edges} edges; phases ${JSON.stringify(r.timings)}`,
@@ -191,10 +192,9 @@ export class WorkspaceIndex implements vscode.Disposable {
     if (!languageOf(file)) return;
     const text = document.getText();
     void this.enqueue(`update ${file}`, async () => {
-      if (!this.engine) return;
-      const diff = await this.engine.updateFile(file, text);
-      this.refreshCounts();
-      this.graphEmitter.fire(diff);
+      if (!this.repository) return;
+      await this.repository.updateFile(file, text);
+      await this.refreshCounts();
       this.updateEmitter.fire(this);
     });
   }
@@ -206,7 +206,7 @@ export class WorkspaceIndex implements vscode.Disposable {
    */
   syncPaths(paths: string[]): void {
     void this.enqueue(`sync ${paths.length} paths`, async () => {
-      if (!this.engine) return;
+      if (!this.repository) return;
       const t = performance.now();
       const files = new Set<string>();
       for (const p of paths) {
@@ -214,10 +214,9 @@ export class WorkspaceIndex implements vscode.Disposable {
         else for (const f of await this.filesUnder(p)) files.add(f);
       }
       if (files.size === 0) return;
-      const diff = await this.engine.syncPaths([...files]);
+      await this.repository.syncPaths([...files]);
       log().debug(`[${this.folder.name}] synced ${files.size} files (${paths.length} watched paths) in ${Math.round(performance.now() - t)} ms`);
-      this.refreshCounts();
-      this.graphEmitter.fire(diff);
+      await this.refreshCounts();
       this.updateEmitter.fire(this);
     });
   }
@@ -230,30 +229,29 @@ export class WorkspaceIndex implements vscode.Disposable {
         .filter((e) => languageOf(e) && !/(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(e))
         .map((e) => path.join(dir, e));
     }
-    if (stat || !this.engine) return [];
+    if (stat || !this.repository) return [];
     const prefix = path.relative(this.root, dir).split(path.sep).join('/') + '/';
-    return this.engine.graph.filePaths().filter((f) => f.startsWith(prefix)).map((f) => path.join(this.root, f));
+    return (await this.repository.filePaths(prefix)).map((f) => path.join(this.root, f));
   }
 
-  private refreshCounts(): void {
-    if (this.state.kind !== 'ready' || !this.engine) return;
-    this.setState(readyState(this.engine));
+  private async refreshCounts(): Promise<void> {
+    if (this.state.kind !== 'ready' || !this.repository) return;
+    this.setState(await readyState(this.repository));
   }
 
   async dispose(): Promise<void> {
     this.cancel?.cancel();
     await this.idle();
     this.disposed = true;
-    const engine = this.engine;
-    this.engine = undefined;
-    await engine?.close().catch((err) => log().warn(`[${this.folder.name}] close: ${errorText(err)}`));
+    const repository = this.repository;
+    this.repository = undefined;
+    await repository?.close().catch((err) => log().warn(`[${this.folder.name}] close: ${errorText(err)}`));
     this.stateEmitter.dispose();
     this.updateEmitter.dispose();
-    this.graphEmitter.dispose();
   }
 }
 
 /** The ready state's totals, from the graph itself: stats() would walk every node and edge for per-kind counts (~17 ms on Django). */
-function readyState(engine: Engine): IndexState & { kind: 'ready' } {
-  return { kind: 'ready', nodes: engine.graph.graph.order, edges: engine.graph.graph.size, files: engine.graph.filePaths().length };
+async function readyState(repository: Repository): Promise<IndexState & { kind: 'ready' }> {
+  return { kind: 'ready', ...(await repository.counts()) };
 }

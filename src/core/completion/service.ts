@@ -62,7 +62,7 @@ export class CompletionService {
     return this.backoff.waitMs;
   }
 
-  async complete(assembler: ContextAssembler, query: CursorQuery, settings: EndpointSettings, options: AssembleOptions, signal?: AbortSignal): Promise<CompletionResult> {
+  async complete(assembler: Pick<ContextAssembler, 'assemble'>, query: CursorQuery, settings: EndpointSettings, options: AssembleOptions, signal?: AbortSignal): Promise<CompletionResult> {
     if (!settings.endpoint) return { text: undefined, outcome: 'empty' };
     if (!this.backoff.ready) return { text: undefined, outcome: 'backing-off' };
     const started = performance.now();

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { CompletionService } from '../../core/completion/service';
 import { describeRecord } from '../../core/completion/transparency';
-import type { Engine } from '../../core/engine';
+import type { Repository } from '../../core/service/repository';
 import { guard } from '../log';
 import { askForSecret } from '../secrets';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
@@ -11,9 +11,9 @@ import { GraphCompletionProvider, LANGUAGES } from './provider';
 /** The secret-storage key of the endpoint's API key (completion and lifting use the same endpoint). */
 export const API_KEY = 'cartograph.llm.apiKey';
 
-export function registerCompletion(context: vscode.ExtensionContext, engineFor: (uri: vscode.Uri) => Engine | undefined): vscode.Disposable {
+export function registerCompletion(context: vscode.ExtensionContext, repositoryFor: (uri: vscode.Uri) => Repository | undefined): vscode.Disposable {
   const service = new CompletionService();
-  const provider = new GraphCompletionProvider(service, engineFor, () => context.secrets.get(API_KEY));
+  const provider = new GraphCompletionProvider(service, repositoryFor, () => context.secrets.get(API_KEY));
   const selector = Object.keys(LANGUAGES).map((language) => ({ language, scheme: 'file' }));
   return vscode.Disposable.from(
     provider,

@@ -4,10 +4,9 @@
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import * as vscode from 'vscode';
-import { ContextAssembler } from '../../core/completion/assemble';
 import type { CompletionService } from '../../core/completion/service';
-import type { Engine } from '../../core/engine';
 import type { Language } from '../../core/graph/schema';
+import type { ContextSource, Repository } from '../../core/service/repository';
 import { errorText, log } from '../log';
 import { readCompletionSettings } from './settings';
 
@@ -24,7 +23,7 @@ const CACHE_PREFIX = 2000;
 const CACHE_SUFFIX = 500;
 
 export class GraphCompletionProvider implements vscode.InlineCompletionItemProvider, vscode.Disposable {
-  private readonly assemblers = new WeakMap<Engine, ContextAssembler>();
+  private readonly contexts = new WeakMap<Repository, ContextSource>();
   private readonly cache = new LRUCache<string, string>({ max: 200 });
   private readonly status = vscode.window.createStatusBarItem('cartograph.completion', vscode.StatusBarAlignment.Right, 100);
   private running = 0;
@@ -33,7 +32,7 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
 
   constructor(
     private readonly service: CompletionService,
-    private readonly engineFor: (uri: vscode.Uri) => Engine | undefined,
+    private readonly repositoryFor: (uri: vscode.Uri) => Repository | undefined,
     private readonly apiKey: () => Thenable<string | undefined>,
   ) {
     this.status.name = 'Cartograph completion';
@@ -58,12 +57,12 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     const language = LANGUAGES[document.languageId];
     const settings = readCompletionSettings(document);
     if (!language || !settings.enabled || !settings.endpoint.endpoint) return undefined;
-    const engine = this.engineFor(document.uri);
-    if (!engine) return undefined;
+    const repository = this.repositoryFor(document.uri);
+    if (!repository) return undefined;
     const text = document.getText();
     const offset = document.offsetAt(position);
     const query = {
-      path: path.relative(engine.root, document.uri.fsPath).split(path.sep).join('/'),
+      path: path.relative(repository.root, document.uri.fsPath).split(path.sep).join('/'),
       language,
       prefix: text.slice(0, offset),
       suffix: text.slice(offset),
@@ -76,11 +75,10 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     if (token.isCancellationRequested) return undefined;
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
-    let assembler = this.assemblers.get(engine);
-    // The buffer is parsed where saves are, off the extension host's thread (a large module's parse held it 50-80 ms).
+    let assembler = this.contexts.get(repository);
     if (!assembler) {
-      assembler = new ContextAssembler(engine.graph, engine.root, (p, l, t) => engine.parseBuffer(p, l, t));
-      this.assemblers.set(engine, assembler);
+      assembler = { assemble: (q, options) => repository.assembleContext(q, options) };
+      this.contexts.set(repository, assembler);
     }
     this.busy(+1);
     try {

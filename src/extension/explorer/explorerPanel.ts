@@ -1,13 +1,13 @@
-// The graph explorer's webview panel: VS Code glue around ExplorerSession (src/core/explorer). It
-// picks the workspace folder, forwards graph diffs after saves and watcher batches, reveals sources
-// on request, follows the cursor when asked to, and serves the webview under a strict CSP.
+// The graph explorer's webview panel: VS Code glue around the folder repository's ExplorerSession
+// (src/core/explorer, which hears of saves and watcher batches next to the graph). It picks the
+// workspace folder, forwards the webview's messages, reveals sources on request, follows the cursor
+// when asked to, and serves the webview under a strict CSP.
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explorerPage } from '../../core/explorer/page';
 import type { HostMessage, WebviewMessage } from '../../core/explorer/protocol';
-import { nodeAtLine } from '../../core/explorer/search';
-import { ExplorerSession } from '../../core/explorer/session';
+import type { Repository } from '../../core/service/repository';
 import type { FoundResult } from '../findCommand';
 import { errorText, log } from '../log';
 import type { WorkspaceIndex } from '../workspaceIndex';
@@ -24,7 +24,10 @@ export class ExplorerPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private folderEvents: vscode.Disposable[] = [];
   private index: WorkspaceIndex | undefined;
-  private session: ExplorerSession | undefined;
+  /** The repository whose explorer session talks to this webview (undefined until the folder is ready). */
+  private session: Repository | undefined;
+  /** Webview messages are handled one after another: each may wait on the repository. */
+  private handling: Promise<void> = Promise.resolve();
   /** The folder's state was 'ready' at the last refresh: a new 'ready' after anything else means a fresh index. */
   private wasReady = false;
   private follow = false;
@@ -70,14 +73,19 @@ export class ExplorerPanel implements vscode.Disposable {
   }
 
   /** Every message from the webview lands here (public so tests can play the webview's part). */
-  handle(message: WebviewMessage): void {
+  handle(message: WebviewMessage): Promise<void> {
+    this.handling = this.handling.then(() => this.handleNow(message));
+    return this.handling;
+  }
+
+  private async handleNow(message: WebviewMessage): Promise<void> {
     try {
       if (message.type === 'ready') {
         this.webviewReady = true;
         this.sendFolders();
       }
-      if (this.session?.handle(message)) {
-        if (message.type === 'ready') this.applyFound();
+      if (this.session && (await this.session.explorerMessage(message))) {
+        if (message.type === 'ready') await this.applyFound();
         return;
       }
       switch (message.type) {
@@ -109,34 +117,34 @@ export class ExplorerPanel implements vscode.Disposable {
   open(index: WorkspaceIndex): void {
     if (this.index === index && this.session) return;
     this.index = index;
-    this.session = undefined;
+    this.closeSession();
     this.wasReady = false;
     for (const d of this.folderEvents) d.dispose();
-    this.folderEvents = [
-      index.onDidChangeGraph((diff) => {
-        this.session?.graphChanged(diff);
-      }),
-      index.onDidChangeState(() => this.refresh()),
-    ];
+    this.folderEvents = [index.onDidChangeState(() => void this.refresh())];
     this.sendFolders();
-    this.refresh();
+    void this.refresh();
   }
 
   /** After a state change: becoming ready (first index, re-index, re-open) starts the view over. */
-  private refresh(): void {
+  private async refresh(): Promise<void> {
     const index = this.index;
     if (!index) return;
-    const engine = index.engine;
-    if (index.state.kind !== 'ready' || !engine) {
+    const repository = index.repository;
+    if (index.state.kind !== 'ready' || !repository) {
       this.wasReady = false;
       this.post({ type: 'status', text: index.state.kind === 'indexing' ? `Indexing ${index.folder.name}…` : `${index.folder.name}: ${index.state.kind}` });
       return;
     }
     if (this.session && this.wasReady) return;
     this.wasReady = true;
-    this.session = new ExplorerSession(index.folder.name, engine.graph.graph, (m) => this.post(m));
-    this.session.sendAll();
-    this.applyFound();
+    this.session = repository;
+    try {
+      // A session left behind in another folder's repository no longer reaches this webview.
+      await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m));
+      await this.applyFound();
+    } catch (err) {
+      log().error(`graph explorer: showing ${index.folder.name} failed: ${errorText(err)}`);
+    }
   }
 
   /** Highlights a "Find Where Implemented" pick (switching to its folder), now or once the graph is shown. */
@@ -145,12 +153,12 @@ export class ExplorerPanel implements vscode.Disposable {
     const index = this.host.indexes().find((i) => i.root === found.root);
     if (!index) return;
     if (index !== this.index) this.open(index);
-    else this.applyFound();
+    else void this.applyFound().catch((err) => log().warn(`graph explorer: ${errorText(err)}`));
   }
 
-  private applyFound(): void {
+  private async applyFound(): Promise<void> {
     const found = this.lastFound;
-    if (found && this.session && this.index?.root === found.root) this.session.found(found.id, found.path);
+    if (found && this.session && this.index?.root === found.root) await this.session.explorerFound(found.id, found.path);
   }
 
   private sendFolders(): void {
@@ -176,18 +184,29 @@ export class ExplorerPanel implements vscode.Disposable {
   private cursorMoved(editor: vscode.TextEditor): void {
     if (!this.follow || editor.document.uri.scheme !== 'file') return;
     if (this.followTimer) clearTimeout(this.followTimer);
-    this.followTimer = setTimeout(() => {
+    this.followTimer = setTimeout(async () => {
       const index = this.host.indexFor(editor.document.uri);
-      if (!index?.engine) return;
+      const repository = index?.repository;
+      if (!index || !repository) return;
       if (index !== this.index) this.open(index);
       const rel = path.relative(index.root, editor.document.uri.fsPath).split(path.sep).join('/');
-      const node = nodeAtLine(index.engine.graph.nodesInFile(rel), editor.selection.active.line);
-      if (node) this.session?.focus(node.id, 'cursor');
+      try {
+        const id = await repository.nodeAtLine(rel, editor.selection.active.line);
+        if (id && this.session === repository) await repository.explorerFocus(id, 'cursor');
+      } catch (err) {
+        log().warn(`graph explorer: following the cursor: ${errorText(err)}`);
+      }
     }, FOLLOW_DELAY_MS);
   }
 
+  /** The folder's repository stops computing views for this webview. */
+  private closeSession(): void {
+    void this.session?.closeExplorer().catch(() => undefined);
+    this.session = undefined;
+  }
+
   private post(message: HostMessage): void {
-    if (!this.webviewReady) return;
+    if (!this.webviewReady || this.disposed) return;
     if (message.type === 'select') this.selectedNode = message.id;
     if (message.type === 'found') this.foundPath = message.path;
     void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
@@ -197,6 +216,7 @@ export class ExplorerPanel implements vscode.Disposable {
     // closing the tab calls this through onDidDispose; disposing from code closes the tab: once is enough
     if (this.disposed) return;
     this.disposed = true;
+    this.closeSession();
     if (this.followTimer) clearTimeout(this.followTimer);
     for (const d of [...this.folderEvents, ...this.disposables]) d.dispose();
     this.folderEvents = [];

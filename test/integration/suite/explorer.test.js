@@ -24,7 +24,7 @@ function nextRender(panel, what, timeoutMs = 30000) {
 describe('Graph explorer in a real VS Code', function () {
   let api;
   let folder;
-  let engine;
+  let repository;
   let panel;
 
   before(async function () {
@@ -35,7 +35,7 @@ describe('Graph explorer in a real VS Code', function () {
       if (Date.now() > deadline) throw new Error('folders never became ready');
       await new Promise((r) => setTimeout(r, 100));
     }
-    engine = api.engineFor(folder.uri);
+    repository = api.repositoryFor(folder.uri);
     // the panel shows the folder of the active editor
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
   });
@@ -58,7 +58,7 @@ describe('Graph explorer in a real VS Code', function () {
     panel = api.explorer.current();
     assert.ok(panel, 'a panel is open');
     const first = await rendered;
-    const stats = engine.stats();
+    const stats = await repository.stats();
     // expected: the root folder, every module, and one group for the external symbols
     const expected = (stats.nodes.Folder || 0) + (stats.nodes.Module || 0) + (stats.nodes.External ? 1 : 0);
     assert.strictEqual(first.nodes, expected, `drawn ${JSON.stringify(first)} vs ${JSON.stringify(stats.nodes)}`);
@@ -69,7 +69,7 @@ describe('Graph explorer in a real VS Code', function () {
     const shown = nextRender(panel, 'the expansion');
     panel.handle({ type: 'expand', id: 'base.py' });
     const expanded = await shown;
-    const definitions = engine.graph.nodesInFile('base.py').filter((n) => n.kind !== 'Module' && n.kind !== 'Method').length;
+    const definitions = (await repository.nodesInFile('base.py')).filter((n) => n.kind !== 'Module' && n.kind !== 'Method').length;
     assert.ok(definitions >= 3);
     const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py'));
     const document = await vscode.workspace.openTextDocument(uri);
@@ -91,7 +91,7 @@ describe('Graph explorer in a real VS Code', function () {
   });
 
   it('a reveal message opens the right file at the right line', async function () {
-    const target = engine.graph.graph.getNodeAttributes('extended.py#Scientific.divide');
+    const target = await repository.node('extended.py#Scientific.divide');
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py')));
     panel.handle({ type: 'reveal', id: target.id, path: target.path, line: target.range.startLine });
     const deadline = Date.now() + 10000;
@@ -107,7 +107,7 @@ describe('Graph explorer in a real VS Code', function () {
   });
 
   it('with Follow cursor on, the definition under the cursor is opened up to and selected', async function () {
-    const target = engine.graph.graph.getNodeAttributes('extended.py#Scientific.divide');
+    const target = await repository.node('extended.py#Scientific.divide');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     panel.handle({ type: 'collapse', id: 'extended.py' });

@@ -14,9 +14,10 @@ function folderNamed(suffix) {
   return folder;
 }
 
-function namesIn(engine) {
+/** Names of the nodes in the folder's indexed files. */
+async function namesIn(repository) {
   const names = new Set();
-  engine.graph.graph.forEachNode((_, a) => names.add(a.name));
+  for (const file of await repository.filePaths()) for (const n of await repository.nodesInFile(file)) names.add(n.name);
   return names;
 }
 
@@ -29,10 +30,8 @@ async function appendAndSave(uri, text) {
   assert.ok(await doc.save());
 }
 
-function pathsIn(engine) {
-  const paths = new Set();
-  engine.graph.graph.forEachNode((_, a) => a.path && paths.add(a.path));
-  return paths;
+async function pathsIn(repository) {
+  return new Set(await repository.filePaths());
 }
 
 describe('Cartograph in a real VS Code', function () {
@@ -61,9 +60,9 @@ describe('Cartograph in a real VS Code', function () {
   it('indexes every folder to ready with the expected counts', async function () {
     await until('both folders ready', () => api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     for (const folder of [py, ts]) {
-      const engine = api.engineFor(folder.uri);
-      assert.ok(engine, `engine for ${folder.name}`);
-      const stats = engine.stats();
+      const repository = api.repositoryFor(folder.uri);
+      assert.ok(repository, `repository for ${folder.name}`);
+      const stats = await repository.stats();
       assert.strictEqual(stats.files, 2, `${folder.name} files`);
       assert.deepStrictEqual(
         { Module: stats.nodes.Module, Class: stats.nodes.Class, Function: stats.nodes.Function, Method: stats.nodes.Method, GlobalVariable: stats.nodes.GlobalVariable },
@@ -79,8 +78,8 @@ describe('Cartograph in a real VS Code', function () {
   });
 
   it('a function renamed through WorkspaceEdit + save changes the graph', async function () {
-    const engine = api.engineFor(py.uri);
-    assert.ok(namesIn(engine).has('quick_add'));
+    const repository = api.repositoryFor(py.uri);
+    assert.ok((await namesIn(repository)).has('quick_add'));
     const uri = vscode.Uri.joinPath(py.uri, 'extended.py');
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document);
@@ -91,27 +90,29 @@ describe('Cartograph in a real VS Code', function () {
     }
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(await document.save());
-    await until('quick_sum in the graph', () => namesIn(api.engineFor(py.uri)).has('quick_sum'));
-    const names = namesIn(api.engineFor(py.uri));
+    await until('quick_sum in the graph', async () => (await namesIn(api.repositoryFor(py.uri))).has('quick_sum'));
+    const names = await namesIn(api.repositoryFor(py.uri));
     assert.ok(!names.has('quick_add'), 'old name is gone');
     // the caller's CALLS edge follows the rename
-    const graph = api.engineFor(py.uri).graph.graph;
-    const callers = [];
-    graph.forEachInEdge('extended.py#quick_sum', (_, a, source) => a.kind === 'CALLS' && callers.push(source));
+    // same repository: a save updates it in place
+    const renamed = await repository.node('extended.py#quick_sum');
+    const description = await repository.describeAt('extended.py', renamed.range.startLine, renamed.range.startCol);
+    assert.strictEqual(description.node.id, 'extended.py#quick_sum');
+    const callers = description.incoming.filter((e) => e.kind === 'CALLS').map((e) => e.id);
     assert.deepStrictEqual(callers, ['extended.py#demo']);
   });
 
   it('files created and deleted on disk reach the graph through the watcher', async function () {
     const root = ts.uri.fsPath;
     fs.writeFileSync(path.join(root, 'extra.ts'), 'export function tripled(x: number): number {\n  return x * 3;\n}\n');
-    await until('extra.ts in the graph', () => namesIn(api.engineFor(ts.uri)).has('tripled'));
+    await until('extra.ts in the graph', async () => (await namesIn(api.repositoryFor(ts.uri))).has('tripled'));
     fs.unlinkSync(path.join(root, 'extended.ts'));
     fs.unlinkSync(path.join(root, 'extra.ts'));
-    await until('extended.ts gone from the graph', () => {
-      const paths = pathsIn(api.engineFor(ts.uri));
+    await until('extended.ts gone from the graph', async () => {
+      const paths = await pathsIn(api.repositoryFor(ts.uri));
       return !paths.has('extended.ts') && !paths.has('extra.ts');
     });
-    const names = namesIn(api.engineFor(ts.uri));
+    const names = await namesIn(api.repositoryFor(ts.uri));
     assert.ok(!names.has('Scientific') && !names.has('quickAdd') && !names.has('tripled'));
     assert.ok(names.has('Calculator'), 'base.ts stays');
   });
@@ -122,18 +123,18 @@ describe('Cartograph in a real VS Code', function () {
     fs.mkdirSync(path.join(outside, 'pkg'));
     fs.writeFileSync(path.join(outside, 'pkg', 'geometry.py'), 'def area(w, h):\n    return w * h\n');
     fs.renameSync(path.join(outside, 'pkg'), path.join(root, 'pkg'));
-    await until('pkg/geometry.py in the graph', () => pathsIn(api.engineFor(py.uri)).has('pkg/geometry.py'));
-    assert.ok(namesIn(api.engineFor(py.uri)).has('area'));
+    await until('pkg/geometry.py in the graph', async () => (await pathsIn(api.repositoryFor(py.uri))).has('pkg/geometry.py'));
+    assert.ok((await namesIn(api.repositoryFor(py.uri))).has('area'));
     fs.rmSync(path.join(root, 'pkg'), { recursive: true, force: true });
-    await until('pkg/geometry.py gone', () => !pathsIn(api.engineFor(py.uri)).has('pkg/geometry.py'));
-    assert.ok(!namesIn(api.engineFor(py.uri)).has('area'));
+    await until('pkg/geometry.py gone', async () => !(await pathsIn(api.repositoryFor(py.uri))).has('pkg/geometry.py'));
+    assert.ok(!(await namesIn(api.repositoryFor(py.uri))).has('area'));
     // a folder whose name has a dot is a folder too
     fs.mkdirSync(path.join(outside, 'api.v2'));
     fs.writeFileSync(path.join(outside, 'api.v2', 'routes.py'), 'def list_routes():\n    return []\n');
     fs.renameSync(path.join(outside, 'api.v2'), path.join(root, 'api.v2'));
-    await until('api.v2/routes.py in the graph', () => pathsIn(api.engineFor(py.uri)).has('api.v2/routes.py'));
+    await until('api.v2/routes.py in the graph', async () => (await pathsIn(api.repositoryFor(py.uri))).has('api.v2/routes.py'));
     fs.rmSync(path.join(root, 'api.v2'), { recursive: true, force: true });
-    await until('api.v2/routes.py gone', () => !pathsIn(api.engineFor(py.uri)).has('api.v2/routes.py'));
+    await until('api.v2/routes.py gone', async () => !(await pathsIn(api.repositoryFor(py.uri))).has('api.v2/routes.py'));
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -182,10 +183,10 @@ describe('Cartograph in a real VS Code', function () {
   });
 
   it('a corrupt store is recovered by Reindex', async function () {
-    const before = api.engineFor(py.uri).stats();
+    const before = await api.repositoryFor(py.uri).stats();
     const storeDir = before.store.dir;
     await api.whenIdle();
-    await api.engineFor(py.uri).flush();
+    await api.repositoryFor(py.uri).flush();
     let overwritten = 0;
     const walk = (dir) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -202,37 +203,37 @@ describe('Cartograph in a real VS Code', function () {
     await vscode.commands.executeCommand('cartograph.reindex');
     const index = api.indexFor(py.uri);
     assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
-    const after = api.engineFor(py.uri).stats();
+    const after = await api.repositoryFor(py.uri).stats();
     assert.strictEqual(after.files, before.files);
     assert.deepStrictEqual(after.nodes, before.nodes);
     assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
     // and the repaired store warm-starts on the next open
     await vscode.commands.executeCommand('cartograph.reindex');
-    const reopened = api.engineFor(py.uri).stats();
+    const reopened = await api.repositoryFor(py.uri).stats();
     assert.strictEqual(reopened.store.status, 'opened', JSON.stringify(reopened.store));
     assert.strictEqual(index.lastReport.parsed, 0, 'warm start re-parses nothing');
     assert.deepStrictEqual(reopened.nodes, before.nodes);
   });
   it('a store deleted while running is recreated by the next save', async function () {
-    const storeDir = api.engineFor(py.uri).stats().store.dir;
+    const storeDir = (await api.repositoryFor(py.uri).stats()).store.dir;
     await api.whenIdle();
     fs.rmSync(storeDir, { recursive: true, force: true });
     await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef after_store_loss():\n    return 1\n');
-    await until('the save reached the graph', () => namesIn(api.engineFor(py.uri)).has('after_store_loss'));
+    await until('the save reached the graph', async () => (await namesIn(api.repositoryFor(py.uri))).has('after_store_loss'));
     await api.whenIdle();
-    await api.engineFor(py.uri).flush();
+    await api.repositoryFor(py.uri).flush();
     assert.ok(fs.existsSync(storeDir), 'the store folder exists again');
     // what was written is the whole graph, not only the saved file: a warm start finds everything
     await vscode.commands.executeCommand('cartograph.reindex');
-    const reopened = api.engineFor(py.uri).stats();
+    const reopened = await api.repositoryFor(py.uri).stats();
     assert.strictEqual(reopened.store.status, 'opened', JSON.stringify(reopened.store));
-    assert.ok(namesIn(api.engineFor(py.uri)).has('after_store_loss'));
-    assert.ok(namesIn(api.engineFor(py.uri)).has('Calculator'));
+    assert.ok((await namesIn(api.repositoryFor(py.uri))).has('after_store_loss'));
+    assert.ok((await namesIn(api.repositoryFor(py.uri))).has('Calculator'));
   });
 
   it('a store that cannot open at all leaves a working in-memory index, and Reindex recovers once it can', async function () {
-    const storeDir = api.engineFor(py.uri).stats().store.dir;
-    const nodes = api.engineFor(py.uri).stats().nodes;
+    const storeDir = (await api.repositoryFor(py.uri).stats()).store.dir;
+    const nodes = (await api.repositoryFor(py.uri).stats()).nodes;
     await api.whenIdle();
     // The storage folder becomes a plain file: every attempt to create the store fails (ENOTDIR),
     // the way a read-only disk or a LanceDB build that will not load on this CPU fails on every try.
@@ -244,22 +245,22 @@ describe('Cartograph in a real VS Code', function () {
       await vscode.commands.executeCommand('cartograph.reindex');
       const index = api.indexFor(py.uri);
       assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
-      const stats = api.engineFor(py.uri).stats();
+      const stats = await api.repositoryFor(py.uri).stats();
       assert.strictEqual(stats.store.status, 'unavailable', JSON.stringify(stats.store));
       assert.deepStrictEqual(stats.nodes, nodes, 'the graph is whole, in memory');
       assert.ok(index.storeProblem, 'the problem is recorded for the status command and the warning');
       // saves keep working on the in-memory graph
       await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef in_memory_only():\n    return 2\n');
-      await until('the save reached the in-memory graph', () => namesIn(api.engineFor(py.uri)).has('in_memory_only'));
+      await until('the save reached the in-memory graph', async () => (await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
       await vscode.commands.executeCommand('cartograph.showStatus');
     } finally {
       fs.rmSync(parent, { force: true });
       fs.renameSync(saved, parent);
     }
     await vscode.commands.executeCommand('cartograph.reindex');
-    const after = api.engineFor(py.uri).stats();
+    const after = await api.repositoryFor(py.uri).stats();
     assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
     assert.strictEqual(api.indexFor(py.uri).storeProblem, undefined);
-    assert.ok(namesIn(api.engineFor(py.uri)).has('in_memory_only'));
+    assert.ok((await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
   });
 });

@@ -1,6 +1,7 @@
-// Name lookup and one-node descriptions for `cartograph show`.
+// Name lookup, the node under a cursor and one-node descriptions: `cartograph show` and the editor's Show Symbol Graph.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../core/graph/schema';
+import type { RepositoryGraph } from './repositoryGraph';
+import type { GraphEdge, GraphNode } from './schema';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -47,4 +48,20 @@ export function describeNode(graph: Graph, id: string): NodeDescription {
   graph.forEachInEdge(id, (_, a, source) => incoming.push(view(source, a, true)));
   const order = (a: EdgeView, b: EdgeView) => a.kind.localeCompare(b.kind) || a.qname.localeCompare(b.qname);
   return { node: graph.getNodeAttributes(id), outgoing: outgoing.sort(order), incoming: incoming.sort(order) };
+}
+
+/** The innermost node of `relPath` whose range contains (line, col), else the module node. */
+export function nodeAt(repo: RepositoryGraph, relPath: string, line: number, col: number): string | undefined {
+  let best: { id: string; size: number } | undefined;
+  for (const a of repo.nodesInFile(relPath)) {
+    if (!a.range || a.kind === 'Module') continue;
+    const r = a.range;
+    const after = line > r.startLine || (line === r.startLine && col >= r.startCol);
+    const before = line < r.endLine || (line === r.endLine && col <= r.endCol);
+    if (!after || !before) continue;
+    const size = (r.endLine - r.startLine) * 100000 + (r.endCol - r.startCol);
+    if (!best || size < best.size) best = { id: a.id, size };
+  }
+  if (best) return best.id;
+  return repo.graph.hasNode(relPath) ? relPath : undefined;
 }

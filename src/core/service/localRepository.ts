@@ -1,0 +1,195 @@
+// The Repository interface served by an Engine in the calling thread: the CLI, tests, and a worker
+// thread's side of WorkerRepository. Search, completion context, the explorer session and the jobs
+// that read the graph are created here, next to it, and follow the engine's graph as it changes.
+import * as path from 'node:path';
+import { ContextAssembler, type AssembleOptions } from '../completion/assemble';
+import type { CursorQuery } from '../completion/queryGraph';
+import { Engine, type IndexProgress } from '../engine';
+import type { HostMessage, WebviewMessage } from '../explorer/protocol';
+import { nodeAtLine } from '../explorer/search';
+import { ExplorerSession } from '../explorer/session';
+import { describeNode, findNodes, nodeAt } from '../graph/describe';
+import type { GraphDiff } from '../graph/repositoryGraph';
+import { DescriptionCache } from '../lifting/descriptionCache';
+import { liftGraph, type Describer } from '../lifting/lifter';
+import { sourceReader } from '../lifting/source';
+import { EmbeddingJob } from '../models/embeddingJob';
+import { searchModelsWith, type LoadedModels } from '../models/loader';
+import { createSearcher, type SearchContext, type Searcher } from '../search';
+import { DESCRIPTIONS_FILE } from '../store/storeFolder';
+import type { FoundNodes, GraphCounts, Repository, RepositoryOptions } from './repository';
+
+export class LocalRepository implements Repository {
+  private readonly searcher: Searcher;
+  private assembler: ContextAssembler | undefined;
+  private explorer: ExplorerSession | undefined;
+  private models: LoadedModels | undefined;
+  private modelLine = 'model-free: search models are not started';
+  private embedding: { job: EmbeddingJob; progress?: { done: number; total: number } } | undefined;
+  private descriptions: Promise<DescriptionCache> | undefined;
+  private descriptionCache: DescriptionCache | undefined;
+
+  private constructor(
+    readonly engine: Engine,
+    private readonly storeDir: string | null,
+    private readonly log: (message: string) => void,
+  ) {
+    this.searcher = createSearcher(engine, {
+      models: () => (this.models ? searchModelsWith(this.models, this.embedding?.job.vectors, this.embedding?.progress) : { status: this.modelLine }),
+      descriptions: { get: (hash) => this.descriptionCache?.get(hash) },
+    });
+  }
+
+  static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
+    const log = options.log ?? (() => undefined);
+    const engine = await Engine.open(root, { ...options, log });
+    const storeDir = options.storeDir === undefined ? path.join(root, '.cartograph') : options.storeDir;
+    return new LocalRepository(engine, storeDir, log);
+  }
+
+  get root(): string {
+    return this.engine.root;
+  }
+
+  async storeInfo() {
+    return this.engine.storeInfo();
+  }
+
+  index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal) {
+    return this.engine.index(onProgress, signal);
+  }
+
+  async updateFile(filePath: string, text?: string): Promise<void> {
+    this.changed(await this.engine.updateFile(filePath, text));
+  }
+
+  async syncPaths(filePaths: string[]): Promise<void> {
+    this.changed(await this.engine.syncPaths(filePaths));
+  }
+
+  private changed(diff: GraphDiff): void {
+    this.explorer?.graphChanged(diff);
+  }
+
+  async counts(): Promise<GraphCounts> {
+    const graph = this.engine.graph;
+    return { nodes: graph.graph.order, edges: graph.graph.size, files: graph.filePaths().length };
+  }
+
+  async filePaths(prefix = ''): Promise<string[]> {
+    return this.engine.graph.filePaths().filter((f) => f.startsWith(prefix));
+  }
+
+  async stats() {
+    return this.engine.stats();
+  }
+
+  storeSize() {
+    return this.engine.storeSize();
+  }
+
+  flush() {
+    return this.engine.flush();
+  }
+
+  async node(id: string) {
+    const graph = this.engine.graph.graph;
+    return graph.hasNode(id) ? graph.getNodeAttributes(id) : undefined;
+  }
+
+  async nodesInFile(relPath: string) {
+    return [...this.engine.graph.nodesInFile(relPath)];
+  }
+
+  async findNodes(query: string) {
+    return findNodes(this.engine.graph.graph, query);
+  }
+
+  async describeAt(relPath: string, line: number, col: number) {
+    const id = nodeAt(this.engine.graph, relPath, line, col);
+    return id === undefined ? undefined : describeNode(this.engine.graph.graph, id);
+  }
+
+  async nodeAtLine(relPath: string, line: number) {
+    return nodeAtLine(this.engine.graph.nodesInFile(relPath), line)?.id;
+  }
+
+  async search(query: string, limit: number, context?: SearchContext): Promise<FoundNodes> {
+    const result = await this.searcher.search(query, limit, context);
+    const graph = this.engine.graph.graph;
+    return { result, nodes: result.hits.map((hit) => graph.getNodeAttributes(hit.id)) };
+  }
+
+  prepareSearch() {
+    return this.searcher.prepare();
+  }
+
+  assembleContext(query: CursorQuery, options?: AssembleOptions) {
+    // The buffer parses where saves do: in the engine's on-demand worker when it is responsive.
+    this.assembler ??= new ContextAssembler(this.engine.graph, this.engine.root, (p, l, t) => this.engine.parseBuffer(p, l, t));
+    return this.assembler.assemble(query, options);
+  }
+
+  async openExplorer(folder: string, send: (message: HostMessage) => void): Promise<void> {
+    this.explorer = new ExplorerSession(folder, this.engine.graph.graph, send);
+    this.explorer.sendAll();
+  }
+
+  async explorerMessage(message: WebviewMessage): Promise<boolean> {
+    return this.explorer?.handle(message) ?? false;
+  }
+
+  async explorerFocus(id: string, reason: 'cursor' | 'search'): Promise<void> {
+    this.explorer?.focus(id, reason);
+  }
+
+  async explorerFound(id: string, nodePath: string[]): Promise<void> {
+    this.explorer?.found(id, nodePath);
+  }
+
+  async closeExplorer(): Promise<void> {
+    this.explorer = undefined;
+  }
+
+  async useModels(models: LoadedModels | undefined, status: string): Promise<void> {
+    if (models?.embedder !== this.models?.embedder) this.embedding = undefined;
+    this.models = models;
+    this.modelLine = status;
+  }
+
+  async modelStatus(): Promise<string> {
+    return this.models ? searchModelsWith(this.models, this.embedding?.job.vectors, this.embedding?.progress).status : this.modelLine;
+  }
+
+  async embed(signal?: AbortSignal) {
+    const embedder = this.models?.embedder;
+    if (!embedder) return undefined;
+    if (!this.embedding) {
+      const created: NonNullable<LocalRepository['embedding']> = {
+        job: new EmbeddingJob(this.engine, embedder, { log: this.log, onProgress: (done, total) => (created.progress = { done, total }) }),
+      };
+      this.embedding = created;
+    }
+    return this.embedding.job.run(signal);
+  }
+
+  async lift(describer: Describer, signal?: AbortSignal) {
+    const cache = await this.descriptionsCache();
+    return liftGraph(this.engine.graph.graph, describer, cache, {
+      sourceOf: sourceReader(this.engine.root),
+      signal,
+      // Searched from the next query on.
+      onDescribed: (ids) => this.searcher.invalidate(ids),
+    });
+  }
+
+  private descriptionsCache(): Promise<DescriptionCache> {
+    this.descriptions ??= DescriptionCache.open(this.storeDir ? path.join(this.storeDir, DESCRIPTIONS_FILE) : null).then((cache) => (this.descriptionCache = cache));
+    return this.descriptions;
+  }
+
+  close() {
+    this.explorer = undefined;
+    return this.engine.close();
+  }
+}
