@@ -1,9 +1,9 @@
-// `npm run bench:extension -- [--runs N] [--json FILE] [--profile] [--engine-worker]`: Django in VS Code's real
+// `npm run bench:extension -- [--runs N] [--json FILE] [--profile] [--in-host]`: Django in VS Code's real
 // extension host (code-server, through scripts/test-integration.mjs with test/integration/perf),
 // N times. Prints a table per scenario (activation, cold Reindex with the store deleted, warm
 // Reindex, 40 saves of a large module) and writes every run's figures as JSON. `--profile` names
 // what ran during each scenario's longest blocks (test/integration/perf/profile.js).
-// `--engine-worker` sets `cartograph.engineWorker`: the engine and its graph in a worker thread.
+// `--in-host` turns `cartograph.engineWorker` off: the engine and its graph in the extension host's thread.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, json: { type: 'string' }, profile: { type: 'boolean', default: false }, 'engine-worker': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, json: { type: 'string' }, profile: { type: 'boolean', default: false }, 'in-host': { type: 'boolean', default: false } } });
 const corpus = path.join(repo, 'bench/.corpora/django');
 if (!fs.existsSync(corpus)) throw new Error(`${corpus} is missing: run bash bench/fetch-corpora.sh`);
 
@@ -21,7 +21,7 @@ const env = {
   CARTOGRAPH_E2E_TESTS: 'test/integration/perf/index.js',
   CARTOGRAPH_E2E_TIMEOUT_MS: '900000',
   ...(values.profile ? { CARTOGRAPH_PERF_PROFILE: '1' } : {}),
-  ...(values['engine-worker'] ? { CARTOGRAPH_E2E_SETTINGS: JSON.stringify({ 'cartograph.engineWorker': true }) } : {}),
+  ...(values['in-host'] ? { CARTOGRAPH_E2E_SETTINGS: JSON.stringify({ 'cartograph.engineWorker': false }) } : {}),
 };
 const runs = [];
 for (let i = 0; i < Number(values.runs); i++) {
@@ -59,4 +59,4 @@ if (values.profile) {
     }
   }
 }
-if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --runs ${values.runs}${values['engine-worker'] ? ' --engine-worker' : ''}`, date: new Date().toISOString(), runs }, null, 1)}\n`);
+if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --runs ${values.runs}${values['in-host'] ? ' --in-host' : ''}`, date: new Date().toISOString(), runs }, null, 1)}\n`);

@@ -1,6 +1,7 @@
 // `npm test`: the unit suites under node's test runner (TypeScript through tsx), then the extension's
 // integration suite inside a real VS Code (scripts/test-integration.mjs: code-server + headless
-// Chromium, installed into a cache folder on first run), then the packaged .vsix installed into
+// Chromium, installed into a cache folder on first run; once with the engine in its worker thread,
+// the default, and once in the extension host's own thread), then the packaged .vsix installed into
 // code-server (scripts/test-vsix.mjs); the explorer webview in headless Chromium (scripts/test-webview.mjs). Ends with ONE plain `N passed, N failed`
 // line that CI reads. CARTOGRAPH_SKIP_E2E=1 skips the browser and real-VS-Code parts (printing why).
 import { spawnSync } from 'node:child_process';
@@ -22,15 +23,17 @@ const parts = [
   // the graph explorer's webview as a static page in headless Chromium, with a fake host
   ['webview', 'scripts/test-webview.mjs'],
   ['integration', 'scripts/test-integration.mjs'],
+  // the same suite with the engine in the extension host's own thread (cartograph.engineWorker off)
+  ['integration, engine in the host', 'scripts/test-integration.mjs', { CARTOGRAPH_E2E_SETTINGS: JSON.stringify({ 'cartograph.engineWorker': false }) }],
   // the packaged .vsix installed into code-server, activating as users get it
   ['vsix', 'scripts/test-vsix.mjs'],
 ];
-for (const [name, script] of parts) {
+for (const [name, script, env = {}] of parts) {
   if (process.env.CARTOGRAPH_SKIP_E2E === '1') {
     console.log(`${name}: skipped (CARTOGRAPH_SKIP_E2E=1)`);
     continue;
   }
-  const e2e = spawnSync(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const e2e = spawnSync(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
   const out = e2e.stdout ?? '';
   const lines = out.trimEnd().split('\n');
   const last = lines.at(-1)?.match(/^(\d+) passed, (\d+) failed$/);

@@ -6,7 +6,7 @@ export interface CartographSettings {
   exclude: string[];
   maxFileSize: number;
   watcherDebounceMs: number;
-  /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker). */
+  /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker, on by default). */
   engineWorker: boolean;
 }
 
@@ -21,7 +21,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
     exclude: [...filesExcludeToGitignore(filesExclude), ...own],
     maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
     watcherDebounceMs: Math.max(0, config.get<number>('watcherDebounceMs') ?? DEFAULT_DEBOUNCE_MS),
-    engineWorker: config.get<boolean>('engineWorker') === true,
+    engineWorker: config.get<boolean>('engineWorker', true) !== false,
   };
 }
 

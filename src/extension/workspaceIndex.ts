@@ -108,7 +108,7 @@ export class WorkspaceIndex implements vscode.Disposable {
         maxFileSize: settings.maxFileSize,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       };
-      if (settings.engineWorker) return WorkerRepository.open(this.root, options);
+      if (settings.engineWorker) return WorkerRepository.open(this.root, options).then((r) => this.watchWorker(r));
       // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
       return LocalRepository.open(this.root, { ...options, responsive: true });
     };
@@ -136,6 +136,20 @@ export class WorkspaceIndex implements vscode.Disposable {
     } else {
       log().info(`[${this.folder.name}] store: ${after.dir ?? 'memory only'} (${after.status})`);
     }
+  }
+
+  /** A worker that dies leaves no graph behind: say so, and offer Reindex (a new worker, a warm start). */
+  private watchWorker(repository: WorkerRepository): WorkerRepository {
+    repository.onStopped((error) => {
+      if (this.repository !== repository || this.disposed) return;
+      log().error(`[${this.folder.name}] ${error.message}`);
+      this.setState({ kind: 'error', message: `${error.message} (run Cartograph: Reindex Workspace)` });
+      void vscode.window.showErrorMessage(`Cartograph: the engine for ${this.folder.name} stopped.`, 'Reindex', 'Show Log').then((choice) => {
+        if (choice === 'Reindex') void vscode.commands.executeCommand('cartograph.reindex');
+        else if (choice === 'Show Log') log().show(true);
+      }, () => undefined);
+    });
+    return repository;
   }
 
   private async runIndex(): Promise<void> {

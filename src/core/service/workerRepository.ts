@@ -23,6 +23,8 @@ export class WorkerRepository implements Repository {
   private models: LoadedModels | undefined;
   private describer: Describer | undefined;
   private explorerSend: ((message: HostMessage) => void) | undefined;
+  private closing = false;
+  private stopped: ((error: Error) => void) | undefined;
 
   private constructor(
     readonly root: string,
@@ -44,8 +46,12 @@ export class WorkerRepository implements Repository {
     channel.on<string>('log', (m) => log?.(m));
     channel.on<HostMessage>('explorer', (m) => repository?.explorerSend?.(m));
     // A worker that dies (out of memory, a crash in native code) fails what waits on it, and what comes after.
-    worker.on('error', (err) => channel.close(new Error(`the engine worker failed: ${err.message}`)));
-    worker.on('exit', (code) => channel.close(new Error(`the engine worker stopped (exit code ${code})`)));
+    const died = (error: Error) => {
+      channel.close(error);
+      if (!repository?.closing) repository?.stopped?.(error);
+    };
+    worker.on('error', (err) => died(new Error(`the engine worker failed: ${err.message}`)));
+    worker.on('exit', (code) => died(new Error(`the engine worker stopped (exit code ${code})`)));
     try {
       await channel.call('open', [root, engineOptions]);
     } catch (err) {
@@ -144,7 +150,13 @@ export class WorkerRepository implements Repository {
     return this.channel.call<LiftReport>('lift', [], { signal });
   }
 
+  /** Called once if the worker dies without being closed: every request fails from then on. */
+  onStopped(listener: (error: Error) => void): void {
+    this.stopped = listener;
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     try {
       await this.channel.call('close');
     } finally {

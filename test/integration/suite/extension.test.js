@@ -231,6 +231,22 @@ describe('Cartograph in a real VS Code', function () {
     assert.ok((await namesIn(api.repositoryFor(py.uri))).has('Calculator'));
   });
 
+  it('an engine worker that dies puts the folder in error, and Reindex brings it back', async function () {
+    const index = api.indexFor(py.uri);
+    const worker = index.repository.worker;
+    // With cartograph.engineWorker off the engine runs in this thread: nothing to kill.
+    if (!worker) this.skip();
+    const nodes = (await index.repository.stats()).nodes;
+    await api.whenIdle();
+    await worker.terminate();
+    await until('the folder in error', () => index.state.kind === 'error');
+    assert.match(index.state.message, /engine worker stopped/);
+    await assert.rejects(index.repository.counts(), /engine worker stopped/);
+    await vscode.commands.executeCommand('cartograph.reindex');
+    assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
+    assert.deepStrictEqual((await api.repositoryFor(py.uri).stats()).nodes, nodes);
+  });
+
   it('a store that cannot open at all leaves a working in-memory index, and Reindex recovers once it can', async function () {
     const storeDir = (await api.repositoryFor(py.uri).stats()).store.dir;
     const nodes = (await api.repositoryFor(py.uri).stats()).nodes;
