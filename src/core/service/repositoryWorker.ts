@@ -2,7 +2,6 @@
 // editor's side). Models and chat endpoints stay with the editor: embedding, reranking and
 // describing are requests back to it.
 import { parentPort } from 'node:worker_threads';
-import { runInBackground } from '../backgroundPriority';
 import type { IndexProgress } from '../engine';
 import type { Describer } from '../lifting/lifter';
 import type { LoadedModels } from '../models/loader';
@@ -74,6 +73,6 @@ function standIns(spec: ModelSpec | undefined): LoadedModels | undefined {
   };
 }
 
-// Below the editor's thread: when both want a core (a cold index on two cores), the editor gets it.
-runInBackground();
+// At normal priority, unlike the parse workers: it answers the editor's requests (completion
+// context, search), whose latency a lower priority raised by ~3 ms at the median (bench/repository-bench.ts).
 const channel = new Channel(parentPort!, handlers);
