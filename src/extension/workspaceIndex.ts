@@ -94,32 +94,34 @@ export class WorkspaceIndex implements vscode.Disposable {
 
   private async open(fresh: boolean): Promise<void> {
     this.setState({ kind: 'opening' });
-    if (this.repository) {
-      const old = this.repository;
-      this.repository = undefined;
-      await old.close().catch((err) => log().warn(`[${this.folder.name}] closing the engine: ${errorText(err)}`));
-    }
+    const previous = this.repository;
+    this.repository = undefined;
     const settings = readSettings(this.folder);
+    // A Reindex re-opens the engine in the worker thread it already has.
+    const reuse = settings.engineWorker && previous instanceof WorkerRepository ? previous : undefined;
+    if (previous && !reuse) await previous.close().catch((err) => log().warn(`[${this.folder.name}] closing the engine: ${errorText(err)}`));
     const storeDir = this.storeDir;
-    const openWith = (dir: string | null) => {
+    const openWith = (dir: string | null, worker?: WorkerRepository) => {
       const options: RepositoryOptions = {
         storeDir: dir,
         exclude: settings.exclude,
         maxFileSize: settings.maxFileSize,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       };
-      if (settings.engineWorker) return WorkerRepository.open(this.root, options).then((r) => this.watchWorker(r));
+      if (settings.engineWorker) return WorkerRepository.open(this.root, options, worker).then((r) => this.watchWorker(r));
       // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
       return LocalRepository.open(this.root, { ...options, responsive: true });
     };
-    let repository = await openWith(storeDir ?? null);
+    let repository: Repository = await openWith(storeDir ?? null, reuse);
     const status = await repository.storeInfo();
     if (fresh && storeDir && status.status === 'unavailable') {
       // An explicit Reindex on a store that will not open: start that store over.
       log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${storeDir} and starting over`);
-      await repository.close().catch(() => undefined);
+      const again = repository instanceof WorkerRepository ? repository : undefined;
+      if (!again) await repository.close().catch(() => undefined);
+      else await again.closeEngine();
       await fs.promises.rm(storeDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
-      repository = await openWith(storeDir);
+      repository = await openWith(storeDir, again);
     }
     this.repository = repository;
     const after = await repository.storeInfo();

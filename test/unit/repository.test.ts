@@ -138,5 +138,22 @@ test('a cancelled index stops in the worker, and a dead worker fails what waits 
   await assert.rejects(caller.call('anything'), /engine worker stopped/);
   port1.close();
   await remote.close();
-  await assert.rejects(remote.counts(), /engine worker/);
+  await assert.rejects(remote.counts(), /closed/);
+});
+
+test('a re-open runs in the same worker thread; the repository it replaced answers no more', async () => {
+  const root = flaskCopy();
+  const first = await WorkerRepository.open(root, { storeDir: null });
+  await first.index();
+  const second = await WorkerRepository.open(root, { storeDir: null }, first);
+  try {
+    assert.equal(second.worker, first.worker);
+    await assert.rejects(first.counts(), /closed/);
+    await first.close(); // a no-op: it must not stop the thread the second one uses
+    assert.equal((await second.counts()).nodes, 0, 'a new engine, not yet indexed');
+    const report = await second.index();
+    assert.ok(report.parsed > 0 && (await second.counts()).nodes > 500);
+  } finally {
+    await second.close();
+  }
 });

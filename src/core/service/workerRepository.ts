@@ -15,119 +15,168 @@ import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { SearchContext } from '../search';
 import { startWorkerScript } from '../workerScript';
-import { Channel } from './channel';
+import { Channel, type CallOptions } from './channel';
 import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, StoreInfo } from './repository';
 import type { ModelSpec } from './repositoryWorker';
 
+/**
+ * One engine worker thread. It outlives the repositories opened in it: a Reindex re-opens the engine
+ * in the same thread, which keeps its modules loaded and its code compiled (a fresh worker costs
+ * ~0.2 s more), and avoids tearing down a heap that held a graph while the editor waits.
+ */
+class EngineThread {
+  readonly worker: Worker;
+  readonly channel: Channel;
+  /** The repository open in the thread; requests from the worker are answered with its models and describer. */
+  current: WorkerRepository | undefined;
+  dead = false;
+
+  constructor() {
+    this.worker = startWorkerScript(__dirname, 'repositoryWorker');
+    const current = () => this.current;
+    this.channel = new Channel(this.worker, {
+      embed: ([texts]) => need(current()?.models?.embedder, 'embedding model').embed(texts as string[]),
+      rerank: ([query, passages]) => need(current()?.models?.reranker, 'reranker').score(query as string, passages as string[]),
+      describe: ([system, prompt], context) => need(current()?.describer, 'describer').describe(system as string, prompt as string, context.signal),
+    });
+    this.channel.on<string>('log', (m) => current()?.log?.(m));
+    this.channel.on<HostMessage>('explorer', (m) => current()?.explorerSend?.(m));
+    // A worker that dies (out of memory, a crash in native code) fails what waits on it, and what comes after.
+    const died = (error: Error) => {
+      this.dead = true;
+      this.channel.close(error);
+      const repository = current();
+      if (repository && !repository.closed) repository.stopped?.(error);
+    };
+    this.worker.on('error', (err) => died(new Error(`the engine worker failed: ${err.message}`)));
+    this.worker.on('exit', (code) => died(new Error(`the engine worker stopped (exit code ${code})`)));
+  }
+}
+
 export class WorkerRepository implements Repository {
-  private models: LoadedModels | undefined;
-  private describer: Describer | undefined;
-  private explorerSend: ((message: HostMessage) => void) | undefined;
-  private closing = false;
-  private stopped: ((error: Error) => void) | undefined;
+  /** @internal read by EngineThread */
+  models: LoadedModels | undefined;
+  /** @internal */
+  describer: Describer | undefined;
+  /** @internal */
+  explorerSend: ((message: HostMessage) => void) | undefined;
+  /** @internal */
+  stopped: ((error: Error) => void) | undefined;
+  /** @internal Closed, or re-opened as another WorkerRepository: its requests fail. */
+  closed = false;
 
   private constructor(
     readonly root: string,
-    private readonly worker: Worker,
-    private readonly channel: Channel,
+    private readonly thread: EngineThread,
+    /** @internal */
+    readonly log: ((message: string) => void) | undefined,
   ) {}
 
-  /** Starts a worker and opens the engine in it; fails as Engine.open would (or when the worker cannot start). */
-  static async open(root: string, options: RepositoryOptions = {}): Promise<WorkerRepository> {
+  /** The worker thread itself (tests stop it to play a crash). */
+  get worker(): Worker {
+    return this.thread.worker;
+  }
+
+  /**
+   * Opens the engine in a worker thread: `previous`'s thread when it is still running (its engine is
+   * closed first), else a new one. Fails as Engine.open would, or when the worker cannot start.
+   */
+  static async open(root: string, options: RepositoryOptions = {}, previous?: WorkerRepository): Promise<WorkerRepository> {
     const { log, ...engineOptions } = options;
-    const worker = startWorkerScript(__dirname, 'repositoryWorker');
-    let repository: WorkerRepository | undefined;
-    const channel = new Channel(worker, {
-      embed: ([texts]) => need(repository?.models?.embedder, 'embedding model').embed(texts as string[]),
-      rerank: ([query, passages]) => need(repository?.models?.reranker, 'reranker').score(query as string, passages as string[]),
-      describe: ([system, prompt], context) => need(repository?.describer, 'describer').describe(system as string, prompt as string, context.signal),
-    });
-    repository = new WorkerRepository(root, worker, channel);
-    channel.on<string>('log', (m) => log?.(m));
-    channel.on<HostMessage>('explorer', (m) => repository?.explorerSend?.(m));
-    // A worker that dies (out of memory, a crash in native code) fails what waits on it, and what comes after.
-    const died = (error: Error) => {
-      channel.close(error);
-      if (!repository?.closing) repository?.stopped?.(error);
-    };
-    worker.on('error', (err) => died(new Error(`the engine worker failed: ${err.message}`)));
-    worker.on('exit', (code) => died(new Error(`the engine worker stopped (exit code ${code})`)));
+    let thread = previous?.thread;
+    if (previous) await previous.closeEngine();
+    if (!thread || thread.dead) thread = new EngineThread();
+    const repository = new WorkerRepository(root, thread, log);
+    thread.current = repository;
     try {
-      await channel.call('open', [root, engineOptions]);
+      await thread.channel.call('open', [root, engineOptions]);
     } catch (err) {
-      await worker.terminate();
+      repository.closed = true;
+      await thread.worker.terminate();
       throw err;
     }
     return repository;
   }
 
+  private call<T>(method: string, args: unknown[] = [], options?: CallOptions): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('this repository was closed (the folder was re-opened)'));
+    return this.thread.channel.call<T>(method, args, options);
+  }
+
+  /** Closes the engine and keeps the thread for the next open. */
+  async closeEngine(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.thread.channel.call('close').catch(() => undefined);
+  }
+
   storeInfo() {
-    return this.channel.call<StoreInfo>('storeInfo');
+    return this.call<StoreInfo>('storeInfo');
   }
   index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal) {
-    return this.channel.call<IndexReport>('index', [], { signal, onProgress });
+    return this.call<IndexReport>('index', [], { signal, onProgress });
   }
   updateFile(filePath: string, text?: string) {
-    return this.channel.call<void>('updateFile', [filePath, text]);
+    return this.call<void>('updateFile', [filePath, text]);
   }
   syncPaths(filePaths: string[]) {
-    return this.channel.call<void>('syncPaths', [filePaths]);
+    return this.call<void>('syncPaths', [filePaths]);
   }
   counts() {
-    return this.channel.call<GraphCounts>('counts');
+    return this.call<GraphCounts>('counts');
   }
   filePaths(prefix?: string) {
-    return this.channel.call<string[]>('filePaths', [prefix]);
+    return this.call<string[]>('filePaths', [prefix]);
   }
   stats() {
-    return this.channel.call<EngineStats>('stats');
+    return this.call<EngineStats>('stats');
   }
   storeSize() {
-    return this.channel.call<number>('storeSize');
+    return this.call<number>('storeSize');
   }
   flush() {
-    return this.channel.call<void>('flush');
+    return this.call<void>('flush');
   }
   node(id: string) {
-    return this.channel.call<GraphNode | undefined>('node', [id]);
+    return this.call<GraphNode | undefined>('node', [id]);
   }
   nodesInFile(relPath: string) {
-    return this.channel.call<GraphNode[]>('nodesInFile', [relPath]);
+    return this.call<GraphNode[]>('nodesInFile', [relPath]);
   }
   findNodes(query: string) {
-    return this.channel.call<string[]>('findNodes', [query]);
+    return this.call<string[]>('findNodes', [query]);
   }
   describeAt(relPath: string, line: number, col: number) {
-    return this.channel.call<NodeDescription | undefined>('describeAt', [relPath, line, col]);
+    return this.call<NodeDescription | undefined>('describeAt', [relPath, line, col]);
   }
   nodeAtLine(relPath: string, line: number) {
-    return this.channel.call<string | undefined>('nodeAtLine', [relPath, line]);
+    return this.call<string | undefined>('nodeAtLine', [relPath, line]);
   }
   search(query: string, limit: number, context?: SearchContext) {
-    return this.channel.call<FoundNodes>('search', [query, limit, context]);
+    return this.call<FoundNodes>('search', [query, limit, context]);
   }
   prepareSearch() {
-    return this.channel.call<void>('prepareSearch');
+    return this.call<void>('prepareSearch');
   }
   assembleContext(query: CursorQuery, options?: AssembleOptions) {
-    return this.channel.call<FusedContext>('assembleContext', [query, options]);
+    return this.call<FusedContext>('assembleContext', [query, options]);
   }
   openExplorer(folder: string, send: (message: HostMessage) => void) {
     this.explorerSend = send;
-    return this.channel.call<void>('openExplorer', [folder]);
+    return this.call<void>('openExplorer', [folder]);
   }
   explorerMessage(message: WebviewMessage) {
-    return this.channel.call<boolean>('explorerMessage', [message]);
+    return this.call<boolean>('explorerMessage', [message]);
   }
   explorerFocus(id: string, reason: 'cursor' | 'search') {
-    return this.channel.call<void>('explorerFocus', [id, reason]);
+    return this.call<void>('explorerFocus', [id, reason]);
   }
   explorerFound(id: string, path: string[]) {
-    return this.channel.call<void>('explorerFound', [id, path]);
+    return this.call<void>('explorerFound', [id, path]);
   }
   closeExplorer() {
     this.explorerSend = undefined;
-    return this.channel.call<void>('closeExplorer');
+    return this.call<void>('closeExplorer');
   }
   useModels(models: LoadedModels | undefined, status: string) {
     this.models = models;
@@ -137,30 +186,31 @@ export class WorkerRepository implements Repository {
       status: models.status,
       problems: models.problems,
     };
-    return this.channel.call<void>('useModels', [spec, status]);
+    return this.call<void>('useModels', [spec, status]);
   }
   modelStatus() {
-    return this.channel.call<string>('modelStatus');
+    return this.call<string>('modelStatus');
   }
   embed(signal?: AbortSignal) {
-    return this.channel.call<EmbeddingReport | undefined>('embed', [], { signal });
+    return this.call<EmbeddingReport | undefined>('embed', [], { signal });
   }
   lift(describer: Describer, signal?: AbortSignal) {
     this.describer = describer;
-    return this.channel.call<LiftReport>('lift', [], { signal });
+    return this.call<LiftReport>('lift', [], { signal });
   }
 
-  /** Called once if the worker dies without being closed: every request fails from then on. */
+  /** Called once if the worker dies while this repository is open: every request fails from then on. */
   onStopped(listener: (error: Error) => void): void {
     this.stopped = listener;
   }
 
+  /** Closes the engine and stops the thread (unless the thread went on to a newer open). */
   async close(): Promise<void> {
-    this.closing = true;
+    if (this.closed) return;
     try {
-      await this.channel.call('close');
+      await this.closeEngine();
     } finally {
-      await this.worker.terminate();
+      await this.thread.worker.terminate();
     }
   }
 }
