@@ -1,23 +1,8 @@
-// Bundles the CLI, the workers (parse, model, engine) and the extension with esbuild. LanceDB's JavaScript and apache-arrow
-// are bundled together (one copy of Arrow, which LanceDB checks tables against); only its platform
-// package with the native `.node` binary stays external. transformers.js stays external too: an ES
-// module that finds its files through import.meta.url, loaded with import() by the model worker.
+// Bundles the CLI, the workers (parse, model, engine) and the extension with esbuild (options shared
+// with benchmarks in bundleOptions.mjs), and the explorer's webview.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
-
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  // jsonc-parser's UMD build requires its own files at run time; its ESM build bundles cleanly.
-  mainFields: ['module', 'main'],
-  // web-tree-sitter's ESM build finds its files through import.meta.url, which a CJS bundle lacks.
-  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
-  sourcemap: true,
-  logLevel: 'warning',
-  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp', '@xenova/transformers'],
-};
+import { common } from './bundleOptions.mjs';
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
