@@ -132,7 +132,6 @@ export class LocalRepository implements Repository {
 
   async openExplorer(folder: string, send: (message: HostMessage) => void): Promise<void> {
     this.explorer = new ExplorerSession(folder, this.engine.graph.graph, send);
-    this.explorer.sendAll();
   }
 
   async explorerMessage(message: WebviewMessage): Promise<boolean> {

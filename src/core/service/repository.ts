@@ -64,7 +64,7 @@ export interface Repository {
   prepareSearch(): Promise<void>;
   assembleContext(query: CursorQuery, options?: AssembleOptions): Promise<FusedContext>;
 
-  /** Starts (or restarts) the explorer's conversation with a webview; `send` carries the host's messages. */
+  /** Starts (or restarts) the explorer's conversation with a webview; `send` carries the host's messages. The first view goes out on the webview's `ready` message. */
   openExplorer(folder: string, send: (message: HostMessage) => void): Promise<void>;
   /** A webview message; false when it is one the caller handles (reveal, follow, folders). */
   explorerMessage(message: WebviewMessage): Promise<boolean>;

@@ -120,13 +120,21 @@ export class ExplorerPanel implements vscode.Disposable {
     this.closeSession();
     this.wasReady = false;
     for (const d of this.folderEvents) d.dispose();
-    this.folderEvents = [index.onDidChangeState(() => void this.refresh())];
+    this.folderEvents = [index.onDidChangeState(() => this.refresh())];
     this.sendFolders();
-    void this.refresh();
+    this.refresh();
   }
 
-  /** After a state change: becoming ready (first index, re-index, re-open) starts the view over. */
-  private async refresh(): Promise<void> {
+  /**
+   * After a state change: becoming ready (first index, re-index, re-open) starts the view over. It
+   * waits its turn with the webview's messages, so the first view goes out once: with the webview's
+   * `ready` when the session is opened first, else right after the session opens.
+   */
+  private refresh(): void {
+    this.handling = this.handling.then(() => this.refreshNow());
+  }
+
+  private async refreshNow(): Promise<void> {
     const index = this.index;
     if (!index) return;
     const repository = index.repository;
@@ -141,6 +149,7 @@ export class ExplorerPanel implements vscode.Disposable {
     try {
       // A session left behind in another folder's repository no longer reaches this webview.
       await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m));
+      if (this.webviewReady) await repository.explorerMessage({ type: 'ready' });
       await this.applyFound();
     } catch (err) {
       log().error(`graph explorer: showing ${index.folder.name} failed: ${errorText(err)}`);
