@@ -1,8 +1,8 @@
 // `npx tsx bench/repository-bench.ts [--json FILE] [--corpus django] [--requests N]`: what serving the
 // Repository from the engine worker costs against serving it in the calling thread, on real code.
 // Per mode: open → ready cold (a new store) and warm (the store from the cold run, a new engine as
-// when a workspace is opened again: in worker mode a new thread), the calling thread's heap once
-// ready, and the latency of the requests an editor makes while someone works: completion context at cursors spread over the
+// when a workspace is opened again: in worker mode a new thread), the calling thread's heap and the
+// process's RSS once ready, and the latency of the requests an editor makes while someone works: completion context at cursors spread over the
 // repository, Find Where Implemented (names and plain English), Show Symbol Graph. Each mode runs in
 // a process of its own, one after the other, so they share neither the CPU nor a heap. The modes run
 // bundled (dist/repository-bench.js, next to `npm run build`'s workers), so the engine worker starts
@@ -84,6 +84,8 @@ async function warm(mode: Mode, storeDir: string) {
   const warmMs = performance.now() - t;
   if (report.parsed !== 0) throw new Error(`the warm open re-parsed ${report.parsed} files`);
   const heapAfter = heapMb();
+  // The whole process, the worker thread's heap and LanceDB's native memory included.
+  const rssMb = Math.round(process.memoryUsage().rss / 1048576);
   const queries = await cursors(repository, REQUESTS);
   await repository.assembleContext(queries[0]); // the first builds the window index
   await repository.prepareSearch();
@@ -98,7 +100,7 @@ async function warm(mode: Mode, storeDir: string) {
   }
   const counts = await repository.counts();
   await repository.close();
-  return { mode, counts, warmMs: Math.round(warmMs), warmOpenMs: Math.round(openMs), callingThreadHeapMb: Math.round((heapAfter - before) * 10) / 10, contextMs: summary(context), searchMs: summary(search), symbolGraphMs: summary(symbol) };
+  return { mode, counts, warmMs: Math.round(warmMs), warmOpenMs: Math.round(openMs), rssMb, callingThreadHeapMb: Math.round((heapAfter - before) * 10) / 10, contextMs: summary(context), searchMs: summary(search), symbolGraphMs: summary(symbol) };
 }
 
 async function main(): Promise<void> {
@@ -130,10 +132,10 @@ async function main(): Promise<void> {
     }
   }
   console.log(`${corpusName}: ${results[0].counts.files} files, ${results[0].counts.nodes} nodes, ${results[0].counts.edges} edges; ${REQUESTS} cursors`);
-  console.log('| mode | open → ready, cold | open → ready, warm (of it: open) | calling thread heap when ready | completion context p50 / p95 | search p50 / p95 | symbol graph p50 / p95 |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| mode | open → ready, cold | open → ready, warm (of it: open) | calling thread heap when ready | process RSS when ready | completion context p50 / p95 | search p50 / p95 | symbol graph p50 / p95 |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.mode} | ${(r.coldMs / 1000).toFixed(2)} s | ${(r.warmMs / 1000).toFixed(2)} s (${r.warmOpenMs} ms) | ${r.callingThreadHeapMb} MB | ${r.contextMs.p50} / ${r.contextMs.p95} ms | ${r.searchMs.p50} / ${r.searchMs.p95} ms | ${r.symbolGraphMs.p50} / ${r.symbolGraphMs.p95} ms |`);
+    console.log(`| ${r.mode} | ${(r.coldMs / 1000).toFixed(2)} s | ${(r.warmMs / 1000).toFixed(2)} s (${r.warmOpenMs} ms) | ${r.callingThreadHeapMb} MB | ${r.rssMb} MB | ${r.contextMs.p50} / ${r.contextMs.p95} ms | ${r.searchMs.p50} / ${r.searchMs.p95} ms | ${r.symbolGraphMs.p50} / ${r.symbolGraphMs.p95} ms |`);
   }
   if (jsonOut) fs.writeFileSync(jsonOut, `${JSON.stringify({ command: `npx tsx bench/repository-bench.ts --corpus ${corpusName} --requests ${REQUESTS}`, date: new Date().toISOString(), results }, null, 1)}\n`);
 }
