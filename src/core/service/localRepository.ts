@@ -31,7 +31,6 @@ export class LocalRepository implements Repository {
 
   private constructor(
     readonly engine: Engine,
-    private readonly storeDir: string | null,
     private readonly log: (message: string) => void,
   ) {
     this.searcher = createSearcher(engine, {
@@ -42,9 +41,7 @@ export class LocalRepository implements Repository {
 
   static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
     const log = options.log ?? (() => undefined);
-    const engine = await Engine.open(root, { ...options, log });
-    const storeDir = options.storeDir === undefined ? path.join(root, '.cartograph') : options.storeDir;
-    return new LocalRepository(engine, storeDir, log);
+    return new LocalRepository(await Engine.open(root, { ...options, log }), log);
   }
 
   get root(): string {
@@ -182,8 +179,10 @@ export class LocalRepository implements Repository {
     });
   }
 
+  /** Descriptions live beside the store (in memory without one). */
   private descriptionsCache(): Promise<DescriptionCache> {
-    this.descriptions ??= DescriptionCache.open(this.storeDir ? path.join(this.storeDir, DESCRIPTIONS_FILE) : null).then((cache) => (this.descriptionCache = cache));
+    const dir = this.engine.storeInfo().dir;
+    this.descriptions ??= DescriptionCache.open(dir ? path.join(dir, DESCRIPTIONS_FILE) : null).then((cache) => (this.descriptionCache = cache));
     return this.descriptions;
   }
 

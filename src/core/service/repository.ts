@@ -84,5 +84,13 @@ export interface Repository {
   close(): Promise<void>;
 }
 
+/** What the editor tells an engine worker about its models: enough for stand-ins that call back for the real thing. */
+export interface ModelSpec {
+  embedder?: { id: string; dim: number };
+  reranker?: { id: string };
+  status: string;
+  problems: string[];
+}
+
 /** The ContextAssembler's face that completion needs: an assembler in-process, a request to a worker otherwise. */
 export type ContextSource = Pick<ContextAssembler, 'assemble'>;

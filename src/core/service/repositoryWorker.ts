@@ -8,15 +8,7 @@ import type { LoadedModels } from '../models/loader';
 import type { Embedder, Reranker } from '../models/types';
 import { Channel, type Handler } from './channel';
 import { LocalRepository } from './localRepository';
-import type { Repository, RepositoryOptions } from './repository';
-
-/** What the editor says about its models: enough to make stand-ins that call back for the real thing. */
-export interface ModelSpec {
-  embedder?: { id: string; dim: number };
-  reranker?: { id: string };
-  status: string;
-  problems: string[];
-}
+import type { ModelSpec, Repository, RepositoryOptions } from './repository';
 
 let repository: LocalRepository | undefined;
 const opened = (): LocalRepository => {

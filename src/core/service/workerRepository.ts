@@ -16,8 +16,7 @@ import type { LoadedModels } from '../models/loader';
 import type { SearchContext } from '../search';
 import { startWorkerScript } from '../workerScript';
 import { Channel, type CallOptions } from './channel';
-import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, StoreInfo } from './repository';
-import type { ModelSpec } from './repositoryWorker';
+import type { FoundNodes, GraphCounts, ModelSpec, Repository, RepositoryOptions, StoreInfo } from './repository';
 
 /**
  * One engine worker thread. It outlives the repositories opened in it: a Reindex re-opens the engine
