@@ -98,7 +98,7 @@ export class WorkerRepository implements Repository {
   }
 
   private call<T>(method: string, args: unknown[] = [], options?: CallOptions): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('this repository was closed (the folder was re-opened)'));
+    if (this.closed) return Promise.reject(new Error('this repository is closed (its folder was re-opened or closed)'));
     return this.thread.channel.call<T>(method, args, options);
   }
 
