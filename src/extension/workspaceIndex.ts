@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress, IndexReport } from '../core/engine';
 import { languageOf } from '../core/parse/parser';
 import { LocalRepository } from '../core/service/localRepository';
-import type { Repository, RepositoryOptions } from '../core/service/repository';
+import type { GraphCounts, Repository, RepositoryOptions } from '../core/service/repository';
 import { WorkerRepository } from '../core/service/workerRepository';
 import { errorText, log } from './log';
 import { readSettings } from './settings';
@@ -113,7 +113,7 @@ export class WorkspaceIndex implements vscode.Disposable {
       return LocalRepository.open(this.root, { ...options, responsive: true });
     };
     let repository: Repository = await openWith(storeDir ?? null, reuse);
-    const status = await repository.storeInfo();
+    let status = await repository.storeInfo();
     if (fresh && storeDir && status.status === 'unavailable') {
       // An explicit Reindex on a store that will not open: start that store over.
       log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${storeDir} and starting over`);
@@ -122,10 +122,10 @@ export class WorkspaceIndex implements vscode.Disposable {
       else await again.closeEngine();
       await fs.promises.rm(storeDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
       repository = await openWith(storeDir, again);
+      status = await repository.storeInfo();
     }
     this.repository = repository;
-    const after = await repository.storeInfo();
-    this.storeProblem = after.status === 'unavailable' ? after.error ?? 'the graph store could not open' : undefined;
+    this.storeProblem = status.status === 'unavailable' ? status.error ?? 'the graph store could not open' : undefined;
     if (this.storeProblem) {
       const problem = this.storeProblem;
       log().error(`[${this.folder.name}] graph store unavailable, the index lives in memory only: ${problem}`);
@@ -136,7 +136,7 @@ export class WorkspaceIndex implements vscode.Disposable {
           else if (choice === 'Show Log') log().show(true);
         }, () => undefined);
     } else {
-      log().info(`[${this.folder.name}] store: ${after.dir ?? 'memory only'} (${after.status})`);
+      log().info(`[${this.folder.name}] store: ${status.dir ?? 'memory only'} (${status.status})`);
     }
   }
 
@@ -182,7 +182,7 @@ export class WorkspaceIndex implements vscode.Disposable {
           this.lastReport = await repository.index(onProgress, abort.signal);
         },
       );
-      const ready = await readyState(repository);
+      const ready = { kind: 'ready' as const, ...(await repository.counts()) };
       const r = this.lastReport!;
       log().info(
         `[${this.folder.name}] ready in ${Math.round(performance.now() - started)} ms: ${r.files} files (${r.parsed} parsed, ${r.reused} reused, ${r.removed} removed, ${r.skipped.length} skipped), ${ready.nodes} nodes, ${ready.edges} edges; phases ${JSON.stringify(r.timings)}`,
@@ -209,8 +209,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const text = document.getText();
     void this.enqueue(`update ${file}`, async () => {
       if (!this.repository) return;
-      await this.repository.updateFile(file, text);
-      await this.refreshCounts();
+      this.refreshCounts(await this.repository.updateFile(file, text));
       this.updateEmitter.fire(this);
     });
   }
@@ -230,9 +229,9 @@ export class WorkspaceIndex implements vscode.Disposable {
         else for (const f of await this.filesUnder(p)) files.add(f);
       }
       if (files.size === 0) return;
-      await this.repository.syncPaths([...files]);
+      const counts = await this.repository.syncPaths([...files]);
       log().debug(`[${this.folder.name}] synced ${files.size} files (${paths.length} watched paths) in ${Math.round(performance.now() - t)} ms`);
-      await this.refreshCounts();
+      this.refreshCounts(counts);
       this.updateEmitter.fire(this);
     });
   }
@@ -250,9 +249,8 @@ export class WorkspaceIndex implements vscode.Disposable {
     return (await this.repository.filePaths(prefix)).map((f) => path.join(this.root, f));
   }
 
-  private async refreshCounts(): Promise<void> {
-    if (this.state.kind !== 'ready' || !this.repository) return;
-    this.setState(await readyState(this.repository));
+  private refreshCounts(counts: GraphCounts): void {
+    if (this.state.kind === 'ready') this.setState({ kind: 'ready', ...counts });
   }
 
   async dispose(): Promise<void> {
@@ -265,9 +263,4 @@ export class WorkspaceIndex implements vscode.Disposable {
     this.stateEmitter.dispose();
     this.updateEmitter.dispose();
   }
-}
-
-/** The ready state's totals, from the graph itself: stats() would walk every node and edge for per-kind counts (~17 ms on Django). */
-async function readyState(repository: Repository): Promise<IndexState & { kind: 'ready' }> {
-  return { kind: 'ready', ...(await repository.counts()) };
 }

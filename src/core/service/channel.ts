@@ -61,7 +61,15 @@ export class Channel {
         reject: (error) => (done(), reject(error)),
         onProgress: options.onProgress,
       });
-      this.port.postMessage({ k: 'call', id, method, args } satisfies Message);
+      try {
+        this.port.postMessage({ k: 'call', id, method, args } satisfies Message);
+      } catch (err) {
+        // Arguments that cannot be cloned: nothing was sent, nothing will answer.
+        this.pending.delete(id);
+        done();
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
       if (signal?.aborted) onAbort();
     });
   }

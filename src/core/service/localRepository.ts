@@ -15,6 +15,7 @@ import { liftGraph, type Describer } from '../lifting/lifter';
 import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
+import type { SearchModels } from '../models/types';
 import { createSearcher, type SearchContext, type Searcher } from '../search';
 import { DESCRIPTIONS_FILE } from '../store/storeFolder';
 import type { FoundNodes, GraphCounts, Repository, RepositoryOptions } from './repository';
@@ -34,7 +35,7 @@ export class LocalRepository implements Repository {
     private readonly log: (message: string) => void,
   ) {
     this.searcher = createSearcher(engine, {
-      models: () => (this.models ? searchModelsWith(this.models, this.embedding?.job.vectors, this.embedding?.progress) : { status: this.modelLine }),
+      models: () => this.searchModels(),
       descriptions: { get: (hash) => this.descriptionCache?.get(hash) },
     });
   }
@@ -56,16 +57,17 @@ export class LocalRepository implements Repository {
     return this.engine.index(onProgress, signal);
   }
 
-  async updateFile(filePath: string, text?: string): Promise<void> {
-    this.changed(await this.engine.updateFile(filePath, text));
+  async updateFile(filePath: string, text?: string): Promise<GraphCounts> {
+    return this.changed(await this.engine.updateFile(filePath, text));
   }
 
-  async syncPaths(filePaths: string[]): Promise<void> {
-    this.changed(await this.engine.syncPaths(filePaths));
+  async syncPaths(filePaths: string[]): Promise<GraphCounts> {
+    return this.changed(await this.engine.syncPaths(filePaths));
   }
 
-  private changed(diff: GraphDiff): void {
+  private changed(diff: GraphDiff): Promise<GraphCounts> {
     this.explorer?.graphChanged(diff);
+    return this.counts();
   }
 
   async counts(): Promise<GraphCounts> {
@@ -154,7 +156,12 @@ export class LocalRepository implements Repository {
   }
 
   async modelStatus(): Promise<string> {
-    return this.models ? searchModelsWith(this.models, this.embedding?.job.vectors, this.embedding?.progress).status : this.modelLine;
+    return this.searchModels().status;
+  }
+
+  /** What search may use now: the models, with the vectors embedded so far. */
+  private searchModels(): SearchModels {
+    return this.models ? searchModelsWith(this.models, this.embedding?.job.vectors, this.embedding?.progress) : { status: this.modelLine };
   }
 
   async embed(signal?: AbortSignal) {

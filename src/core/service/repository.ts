@@ -39,9 +39,9 @@ export interface Repository {
   readonly root: string;
   storeInfo(): Promise<StoreInfo>;
   index(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport>;
-  /** A saved buffer (or the file on disk without `text`); the explorer session, if any, hears of the change. */
-  updateFile(filePath: string, text?: string): Promise<void>;
-  syncPaths(filePaths: string[]): Promise<void>;
+  /** A saved buffer (or the file on disk without `text`); the explorer session, if any, hears of the change. Answers the new totals. */
+  updateFile(filePath: string, text?: string): Promise<GraphCounts>;
+  syncPaths(filePaths: string[]): Promise<GraphCounts>;
   counts(): Promise<GraphCounts>;
   /** Indexed files (relative, `/`-separated) under `prefix`, all of them without one. */
   filePaths(prefix?: string): Promise<string[]>;

@@ -116,10 +116,10 @@ export class WorkerRepository implements Repository {
     return this.call<IndexReport>('index', [], { signal, onProgress });
   }
   updateFile(filePath: string, text?: string) {
-    return this.call<void>('updateFile', [filePath, text]);
+    return this.call<GraphCounts>('updateFile', [filePath, text]);
   }
   syncPaths(filePaths: string[]) {
-    return this.call<void>('syncPaths', [filePaths]);
+    return this.call<GraphCounts>('syncPaths', [filePaths]);
   }
   counts() {
     return this.call<GraphCounts>('counts');
