@@ -12,6 +12,8 @@ import { sourceReader } from '../core/lifting/source';
 import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
 import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
 import { describeNode, findNodes } from '../core/graph/describe';
+import { serveMcp } from './mcp';
+import { version as VERSION } from '../../package.json';
 
 const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
@@ -24,6 +26,10 @@ const USAGE = `Usage:
       or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
       $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
       a model that cannot be loaded is reported and the query answers without it
+  cartograph mcp [--root DIR]... [--store DIR]
+      an MCP server over stdio (tools: search_code, fetch_node, explore_graph, repo_overview,
+      edit_context, impact) for the given folders (default: the current one); indexes them like
+      'index', keeps the graph warm and follows file changes
   cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
       semantic lifting: a one-line purpose description of every function and class, written by an
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
@@ -47,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
       endpoint: { type: 'string' },
       model: { type: 'string' },
       'max-calls': { type: 'string' },
+      root: { type: 'string', multiple: true },
       ...MODEL_FLAG_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -67,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
       return query(rest.join(' '), values);
     case 'describe':
       return describe(values);
+    case 'mcp':
+      return mcp([...(values.root ?? []), ...rest], values);
     default:
       console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
       return 2;
@@ -234,6 +243,21 @@ async function query(text: string, flags: Flags): Promise<number> {
     await loaded?.close();
     await engine.close();
   }
+}
+
+async function mcp(dirs: string[], flags: Flags): Promise<number> {
+  const roots = dirs.length > 0 ? dirs : [process.cwd()];
+  for (const dir of roots) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      console.error(`cartograph mcp: ${dir} is not a folder`);
+      return 2;
+    }
+  }
+  if (flags.store && roots.length > 1) {
+    console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
+    return 2;
+  }
+  return serveMcp({ roots, store: flags.store, version: VERSION });
 }
 
 /** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */

@@ -447,7 +447,7 @@ export class Engine {
     return this.bulk.parse(jobs, onFile);
   }
 
-  private get maxFileSize(): number {
+  get maxFileSize(): number {
     return this.options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
   }
 

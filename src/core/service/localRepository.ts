@@ -18,12 +18,17 @@ import { searchModelsWith, type LoadedModels } from '../models/loader';
 import type { SearchModels } from '../models/types';
 import { createSearcher, type SearchContext, type Searcher } from '../search';
 import { DESCRIPTIONS_FILE } from '../store/storeFolder';
-import type { FoundNodes, GraphCounts, Repository, RepositoryOptions } from './repository';
+import { AgentTools } from '../tools/agentTools';
+import { ToolError, type CallState, type ToolContext } from '../tools/context';
+import { gitDiff } from '../tools/diff';
+import { readSourceFile } from '../workspace/readSource';
+import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, ToolResult } from './repository';
 
 export class LocalRepository implements Repository {
   private readonly searcher: Searcher;
   private assembler: ContextAssembler | undefined;
   private explorer: ExplorerSession | undefined;
+  private tools: AgentTools | undefined;
   private models: LoadedModels | undefined;
   private modelLine = 'model-free: search models are not started';
   private embedding: { job: EmbeddingJob; progress?: { done: number; total: number } } | undefined;
@@ -117,6 +122,31 @@ export class LocalRepository implements Repository {
     const result = await this.searcher.search(query, limit, context);
     const graph = this.engine.graph.graph;
     return { result, nodes: result.hits.map((hit) => graph.getNodeAttributes(hit.id)) };
+  }
+
+  async runTool(name: string, args: unknown, call?: CallState): Promise<ToolResult> {
+    this.tools ??= new AgentTools(this.toolContext());
+    try {
+      return { ok: true, ...(await this.tools.call(name, args, call)) };
+    } catch (err) {
+      if (err instanceof ToolError) return { ok: false, error: err.message };
+      throw err;
+    }
+  }
+
+  private toolContext(): ToolContext {
+    const root = this.engine.root;
+    return {
+      root,
+      graph: this.engine.graph,
+      search: (query, limit, context) => this.searcher.search(query, limit, context),
+      assemble: (query, options) => this.assembleContext(query, options),
+      readText: async (rel) => {
+        const read = await readSourceFile(path.join(root, rel), this.engine.maxFileSize);
+        return read.ok ? read.text : undefined;
+      },
+      gitDiff: () => gitDiff(root),
+    };
   }
 
   prepareSearch() {

@@ -15,6 +15,10 @@ import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
+import type { CallState, ToolAnswer } from '../tools/context';
+
+/** An agent tool's answer, or the message that says what was wrong with the request. */
+export type ToolResult = ({ ok: true } & ToolAnswer) | { ok: false; error: string };
 
 export type StoreInfo = EngineStats['store'];
 
@@ -60,6 +64,8 @@ export interface Repository {
   nodeAtLine(relPath: string, line: number): Promise<string | undefined>;
 
   search(query: string, limit: number, context?: SearchContext): Promise<FoundNodes>;
+  /** An agent tool (search_code, fetch_node, …) answered from this graph; bad input is an `error`, not a throw. */
+  runTool(name: string, args: unknown, call?: CallState): Promise<ToolResult>;
   /** Builds the search indexes ahead of the first query (the QuickPick opens before the user types). */
   prepareSearch(): Promise<void>;
   assembleContext(query: CursorQuery, options?: AssembleOptions): Promise<FusedContext>;

@@ -14,9 +14,10 @@ import type { Describer, LiftReport } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { SearchContext } from '../search';
+import type { CallState } from '../tools/context';
 import { startWorkerScript } from '../workerScript';
 import { Channel, type CallOptions } from './channel';
-import type { FoundNodes, GraphCounts, ModelSpec, Repository, RepositoryOptions, StoreInfo } from './repository';
+import type { FoundNodes, GraphCounts, ModelSpec, Repository, RepositoryOptions, StoreInfo, ToolResult } from './repository';
 
 /**
  * One engine worker thread. It outlives the repositories opened in it: a Reindex re-opens the engine
@@ -153,6 +154,9 @@ export class WorkerRepository implements Repository {
   }
   search(query: string, limit: number, context?: SearchContext) {
     return this.call<FoundNodes>('search', [query, limit, context]);
+  }
+  runTool(name: string, args: unknown, call?: CallState) {
+    return this.call<ToolResult>('runTool', [name, args, call]);
   }
   prepareSearch() {
     return this.call<void>('prepareSearch');

@@ -1,0 +1,58 @@
+// The agent tools over one repository: validate the input, answer from the graph, and say how fresh
+// the answer is. Served by the MCP server (`cartograph mcp`) and VS Code's language-model tools.
+import { z } from 'zod';
+import { ToolError, type CallState, type ToolAnswer, type ToolContext } from './context';
+import { editContext } from './editContext';
+import { exploreGraph } from './exploreGraph';
+import { fetchNode } from './fetchNode';
+import { impact } from './impact';
+import { UnresolvedIndex } from './relations';
+import { Centrality, repoOverview } from './repoOverview';
+import { TOOL_INPUTS, type ToolInput, type ToolName } from './schemas';
+import { searchCode } from './searchCode';
+
+export class AgentTools {
+  private readonly unresolved: UnresolvedIndex;
+  private readonly centrality: Centrality;
+
+  constructor(private readonly ctx: ToolContext) {
+    this.unresolved = new UnresolvedIndex(ctx.graph);
+    this.centrality = new Centrality(ctx.graph);
+  }
+
+  /** Throws ToolError for input the schema or the graph rejects; other errors are bugs or I/O failures. */
+  async call(name: string, args: unknown, call: CallState = { pending: [] }): Promise<ToolAnswer> {
+    if (!(name in TOOL_INPUTS)) throw new ToolError(`unknown tool "${name}"; the tools are ${Object.keys(TOOL_INPUTS).join(', ')}`);
+    const tool = name as ToolName;
+    const parsed = TOOL_INPUTS[tool].safeParse(args ?? {});
+    if (!parsed.success) throw new ToolError(`invalid arguments for ${tool}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+    const buffers = call.buffers ?? {};
+    const ctx: ToolContext = { ...this.ctx, readText: (rel) => (rel in buffers ? Promise.resolve(buffers[rel]) : this.ctx.readText(rel)) };
+    const answer = await this.answer(ctx, tool, parsed.data);
+    const pending = call.pending;
+    const note = pending.length
+      ? `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`
+      : undefined;
+    return {
+      text: note ? `${answer.text}\n\n${note}` : answer.text,
+      structured: { ...answer.structured, pendingFiles: pending },
+    };
+  }
+
+  private answer(ctx: ToolContext, tool: ToolName, input: unknown): Promise<ToolAnswer> | ToolAnswer {
+    switch (tool) {
+      case 'search_code':
+        return searchCode(ctx, input as ToolInput<'search_code'>);
+      case 'fetch_node':
+        return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>);
+      case 'explore_graph':
+        return exploreGraph(ctx, this.unresolved, input as ToolInput<'explore_graph'>);
+      case 'repo_overview':
+        return repoOverview(ctx, this.centrality, input as ToolInput<'repo_overview'>);
+      case 'edit_context':
+        return editContext(ctx, input as ToolInput<'edit_context'>);
+      case 'impact':
+        return impact(ctx, this.unresolved, input as ToolInput<'impact'>);
+    }
+  }
+}

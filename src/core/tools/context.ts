@@ -1,0 +1,64 @@
+// What the agent tools read, wherever the graph lives: in the CLI's MCP server (an Engine in the same
+// thread) or in the extension's engine worker. The editor supplies open buffers' text; the MCP server
+// supplies the files its watcher has seen change but not yet re-indexed.
+import * as nodePath from 'node:path';
+import type { AssembleOptions, FusedContext } from '../completion/assemble';
+import type { CursorQuery } from '../completion/queryGraph';
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { GraphNode } from '../graph/schema';
+import type { SearchContext } from '../search';
+import type { SearchResult } from '../search/types';
+
+export interface ToolContext {
+  readonly root: string;
+  readonly graph: RepositoryGraph;
+  search(query: string, limit: number, context?: SearchContext): Promise<SearchResult>;
+  assemble(query: CursorQuery, options: AssembleOptions): Promise<FusedContext>;
+  /** A file's current text: the editor's buffer when open, else the disk; undefined when unreadable. */
+  readText(relPath: string): Promise<string | undefined>;
+  /** `git diff HEAD` of the working tree (unified, no context lines). */
+  gitDiff(): Promise<string>;
+}
+
+/** What the caller knows at the time of a call: what the index has not caught up with, and the editor's buffers. */
+export interface CallState {
+  /** Files changed on disk (or in unsaved buffers) that the graph does not reflect yet. */
+  pending: string[];
+  /** Unsaved editor buffers by repository-relative path: source is read from them instead of the disk. */
+  buffers?: Record<string, string>;
+}
+
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** A bad request (unknown id, path outside the workspace…): reported to the agent, never a crash. */
+export class ToolError extends Error {}
+
+export function location(node: GraphNode, line?: number): string {
+  if (node.kind === 'Folder') return `${node.path || '.'}/`;
+  if (!node.path) return '(external)';
+  const at = line ?? (node.range ? node.range.startLine + 1 : undefined);
+  return at === undefined ? node.path : `${node.path}:${at}`;
+}
+
+export function firstSentence(doc: string): string {
+  const text = doc.trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ');
+  const end = /[.!?](\s|$)/.exec(text);
+  const sentence = end ? text.slice(0, end.index + 1) : text;
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}…` : sentence;
+}
+
+/** Tokens of an answer for budgeting: ~4 characters a token for code and prose alike (an estimate). */
+export function tokensOf(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** A repository-relative `/` path for `p` (relative to the root, or absolute inside it); outside the root is an error. */
+export function workspacePath(root: string, p: string): string {
+  const abs = nodePath.resolve(root, p);
+  const rel = nodePath.relative(root, abs);
+  if (rel === '' || rel.startsWith('..') || nodePath.isAbsolute(rel)) throw new ToolError(`"${p}" is outside the indexed folder ${root}`);
+  return rel.split(nodePath.sep).join('/');
+}

@@ -1,0 +1,58 @@
+// fetch_node (RPG-Encoder's FetchNode): one definition with its current source and its relations.
+import { location, type ToolAnswer, type ToolContext } from './context';
+import { edgeRows, summarize, type UnresolvedIndex } from './relations';
+import type { ToolInput } from './schemas';
+import { candidateRows, candidatesText, resolveTarget } from './targets';
+
+const CONTAINERS = ['CONTAINS', 'HAS_METHOD', 'HAS_FIELD'];
+
+export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'fetch_node'>): Promise<ToolAnswer> {
+  const target = await resolveTarget(ctx, input);
+  if ('candidates' in target) {
+    return { text: candidatesText(input.name!, target.candidates), structured: { ambiguous: true, candidates: candidateRows(target.candidates) } };
+  }
+  const node = target.node;
+  const graph = ctx.graph.graph;
+  const containerId = edgeRows(graph, node.id, 'in', CONTAINERS)[0]?.id;
+  const container = containerId ? graph.getNodeAttributes(containerId) : undefined;
+  const rows = [...edgeRows(graph, node.id, 'out'), ...edgeRows(graph, node.id, 'in').filter((r) => !CONTAINERS.includes(r.kind))];
+  const possible = unresolved.possible(node, ['CALLS', 'USES']).sources.length;
+
+  const lines = [`${node.kind} ${node.qname}  ${location(node)}  id=${node.id}`];
+  if (container) lines.push(`in ${container.kind} ${container.qname}`);
+  if (node.signature) lines.push(`signature: ${node.signature.split('\n')[0]}`);
+  if (node.doc) lines.push(`doc: ${node.doc.trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ')}`);
+  lines.push(...summarize(rows));
+  if (possible > 0) lines.push(`(+${possible} possible: unresolved references named "${node.name}"; explore_graph direction "in" lists them)`);
+
+  let source: { text: string; startLine: number; endLine: number; truncated: boolean } | undefined;
+  if (input.source && node.path && node.range) {
+    const text = await ctx.readText(node.path);
+    if (text === undefined) {
+      lines.push(`source: ${node.path} cannot be read now`);
+    } else {
+      const all = text.split('\n');
+      const start = node.kind === 'Module' ? 0 : node.range.startLine;
+      const end = node.kind === 'Module' ? all.length - 1 : Math.min(node.range.endLine, all.length - 1);
+      const last = Math.min(end, start + input.maxLines - 1);
+      source = { text: all.slice(start, last + 1).join('\n'), startLine: start + 1, endLine: last + 1, truncated: last < end };
+      lines.push('', `${node.path}:${start + 1}-${last + 1}`, '```', source.text, '```');
+      if (source.truncated) lines.push(`… ${end - last} more lines (maxLines=${input.maxLines})`);
+    }
+  }
+  return {
+    text: lines.join('\n'),
+    structured: {
+      id: node.id,
+      kind: node.kind,
+      qname: node.qname,
+      location: location(node),
+      signature: node.signature,
+      doc: node.doc,
+      container: container ? { id: container.id, kind: container.kind, qname: container.qname } : null,
+      relations: summarize(rows, 10),
+      possibleUnresolvedReferences: possible,
+      ...(source ? { source } : {}),
+    },
+  };
+}

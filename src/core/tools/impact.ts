@@ -1,0 +1,93 @@
+// impact: what a change touches. The changed definitions (named, or located from a diff) and
+// everything that depends on them through CALLS, INHERITS, USES and IMPORTS, nearest first, each
+// with the chain of edges that reaches it.
+import type { GraphNode } from '../graph/schema';
+import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
+import { changedNodes, parseUnifiedDiff } from './diff';
+import type { UnresolvedIndex } from './relations';
+import type { ToolInput } from './schemas';
+import { resolveTarget } from './targets';
+
+const DEPENDS = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
+const MAX_REACHED = 5_000;
+
+interface Reached {
+  node: GraphNode;
+  distance: number;
+  /** `KIND qname` steps from a changed definition to this one. */
+  chain: string[];
+}
+
+export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>): Promise<ToolAnswer> {
+  const graph = ctx.graph.graph;
+  const changed = new Map<string, GraphNode>();
+  const notes: string[] = [];
+  for (const id of input.ids ?? []) {
+    const t = await resolveTarget(ctx, { id });
+    if ('node' in t) changed.set(t.node.id, t.node);
+  }
+  for (const name of input.names ?? []) {
+    const t = await resolveTarget(ctx, { name });
+    // An ambiguous name: every definition of it may be the one changed.
+    for (const n of 'node' in t ? [t.node] : t.candidates) changed.set(n.id, n);
+  }
+  if (input.diff) {
+    const text = input.diff.trim() === 'git' ? await ctx.gitDiff() : input.diff;
+    const files = parseUnifiedDiff(text);
+    if (files.length === 0 && input.diff.trim() !== 'git') throw new ToolError('the diff has no file headers (--- a/… +++ b/…) or hunks (@@ … @@)');
+    const indexed = new Set(ctx.graph.filePaths());
+    for (const file of files) {
+      const path = indexed.has(file.path) ? file.path : [...indexed].find((p) => file.path.endsWith(`/${p}`) || p.endsWith(`/${file.path}`));
+      if (file.deleted) notes.push(`${file.path}: deleted (its definitions left the graph; what depended on them is no longer linked)`);
+      else if (!path) notes.push(`${file.path}: not indexed (not a supported language, excluded, or not re-indexed yet)`);
+      else for (const n of changedNodes(ctx.graph, path, file.ranges)) changed.set(n.id, n);
+    }
+    if (files.length === 0) notes.push('git diff HEAD shows no uncommitted changes');
+  }
+
+  // Breadth-first over incoming dependency edges: distance 1 = direct dependents.
+  const reached = new Map<string, Reached>();
+  let frontier: Reached[] = [...changed.values()].map((node) => ({ node, distance: 0, chain: [node.qname] }));
+  let cut = false;
+  for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
+    const next: Reached[] = [];
+    for (const from of frontier) {
+      graph.forEachInEdge(from.node.id, (_, edge, source) => {
+        if (!DEPENDS.has(edge.kind) || changed.has(source) || reached.has(source)) return;
+        if (reached.size >= MAX_REACHED) {
+          cut = true;
+          return;
+        }
+        const node = graph.getNodeAttributes(source);
+        const r = { node, distance, chain: [...from.chain, `← ${edge.kind} ${node.qname}`] };
+        reached.set(source, r);
+        next.push(r);
+      });
+    }
+    frontier = next;
+  }
+  const rows = [...reached.values()].sort((a, b) => a.distance - b.distance || a.node.path.localeCompare(b.node.path) || a.node.qname.localeCompare(b.node.qname));
+  const page = rows.slice(input.offset, input.offset + input.limit);
+  const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
+  const possible = [...changed.values()].reduce((n, c) => n + (c.kind === 'Module' ? 0 : unresolved.possible(c, ['CALLS', 'USES']).sources.length), 0);
+  const files = new Set(rows.map((r) => r.node.path).filter(Boolean));
+
+  const lines = [`Changed: ${changed.size} definitions${changed.size ? '' : ' (nothing in the graph matched)'}`];
+  for (const c of changed.values()) lines.push(`  * ${c.kind} ${c.qname}  ${location(c)}`);
+  lines.push(...notes.map((n) => `  ! ${n}`));
+  lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${cut ? ` (stopped at ${MAX_REACHED})` : ''}${possible ? `; +${possible} possible through unresolved references of the same names` : ''}`);
+  for (const r of page) lines.push(`  ${r.distance}  ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`);
+  if (next !== undefined) lines.push(`… ${rows.length - next} more: call again with offset=${next}`);
+  return {
+    text: lines.join('\n'),
+    structured: {
+      changed: [...changed.values()].map((c) => ({ id: c.id, kind: c.kind, qname: c.qname, location: location(c) })),
+      notes,
+      affected: page.map((r) => ({ id: r.node.id, kind: r.node.kind, qname: r.node.qname, location: location(r.node), distance: r.distance, chain: r.chain })),
+      total: rows.length,
+      files: files.size,
+      possibleUnresolved: possible,
+      ...(next !== undefined ? { nextOffset: next } : {}),
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// The relations of a node as an agent reads them: one line per edge kind, and, for "who calls/uses
+// this", the references the graph could not resolve that carry the same name, so that "0 callers"
+// is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../graph/schema';
+import { location } from './context';
+
+export interface EdgeRow {
+  kind: EdgeKind;
+  direction: 'in' | 'out';
+  id: string;
+  qname: string;
+  /** The site for incoming edges (where the other node refers to this one), the definition for outgoing. */
+  location: string;
+  external: boolean;
+}
+
+export interface Unresolved {
+  /** Definitions (or modules) with a reference of this name that resolved to nothing. */
+  sources: Array<{ id: string; location: string }>;
+}
+
+export const STRUCTURE: ReadonlySet<string> = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
+
+export function edgeRows(graph: RepositoryGraph['graph'], id: string, direction: 'in' | 'out', kinds?: readonly string[]): EdgeRow[] {
+  const rows: EdgeRow[] = [];
+  const visit = (edge: GraphEdge, other: string) => {
+    if (kinds && !kinds.includes(edge.kind)) return;
+    const n = graph.getNodeAttributes(other);
+    // An incoming edge is shown at its site in the other node's file; an outgoing one at its target's definition.
+    const site = direction === 'in' && edge.line >= 0 && n.path ? `${n.path}:${edge.line + 1}` : undefined;
+    rows.push({ kind: edge.kind, direction, id: other, qname: n.qname, external: n.kind === 'External', location: site ?? location(n) });
+  };
+  if (direction === 'in') graph.forEachInEdge(id, (_, e, source) => visit(e, source));
+  else graph.forEachOutEdge(id, (_, e, _s, target) => visit(e, target));
+  // Members and containers first, then dependencies; the repository's own code before externals.
+  return rows.sort((a, b) => order(a) - order(b) || a.qname.localeCompare(b.qname));
+}
+
+function order(row: EdgeRow): number {
+  return (STRUCTURE.has(row.kind) ? 0 : 2) + (row.external ? 1 : 0);
+}
+
+/** `CALLS 7: a, b, c, d, e (+2)` per kind and direction. */
+export function summarize(rows: EdgeRow[], shown = 5): string[] {
+  const byKind = new Map<string, EdgeRow[]>();
+  for (const r of rows) {
+    const key = `${r.direction === 'out' ? '→' : '←'} ${r.kind}`;
+    byKind.set(key, [...(byKind.get(key) ?? []), r]);
+  }
+  return [...byKind].map(([key, list]) => {
+    const names = list.slice(0, shown).map((r) => r.qname.split('.').slice(-2).join('.'));
+    return `${key} ${list.length}: ${names.join(', ')}${list.length > shown ? ` (+${list.length - shown})` : ''}`;
+  });
+}
+
+/**
+ * Unresolved references by their last name part, per graph version: built on first use (one pass over
+ * every file's references) and dropped when the graph changes.
+ */
+export class UnresolvedIndex {
+  private built: { version: number; byName: Map<string, Array<{ id: string; location: string; kind: string }>> } | undefined;
+
+  constructor(private readonly repo: RepositoryGraph) {}
+
+  /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself. */
+  possible(node: GraphNode, kinds: readonly string[]): Unresolved {
+    const refs = this.index().get(node.name) ?? [];
+    const seen = new Set<string>();
+    const sources = [];
+    for (const r of refs) {
+      if (!kinds.includes(r.kind) || r.id === node.id || seen.has(r.id)) continue;
+      seen.add(r.id);
+      sources.push({ id: r.id, location: r.location });
+    }
+    return { sources };
+  }
+
+  private index() {
+    const repo = this.repo;
+    if (this.built?.version === repo.version) return this.built.byName;
+    const graph = repo.graph;
+    const byName = new Map<string, Array<{ id: string; location: string; kind: string }>>();
+    for (const path of repo.filePaths()) {
+      const file = repo.fileGraph(path);
+      if (!file) continue;
+      for (const ref of file.refs) {
+        if (ref.kind === 'INHERITS') continue;
+        const name = ref.chain.at(-1);
+        if (!name || name === 'self' || name === 'this') continue;
+        const source = ref.from === null ? path : symbolId(path, ref.from);
+        if (!graph.hasNode(source)) continue;
+        // Resolved when the source already has an edge to something of that name.
+        let resolved = false;
+        graph.forEachOutEdge(source, (_, _e, _s, target) => {
+          if (!resolved && graph.getNodeAttribute(target, 'name') === name) resolved = true;
+        });
+        if (resolved) continue;
+        const list = byName.get(name) ?? [];
+        list.push({ id: source, location: `${path}:${ref.line + 1}`, kind: ref.kind });
+        byName.set(name, list);
+      }
+    }
+    this.built = { version: repo.version, byName };
+    return byName;
+  }
+}

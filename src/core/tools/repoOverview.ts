@@ -1,0 +1,112 @@
+// repo_overview: what Aider's repo map gives, from our graph and ranked by it. Centrality is the
+// number of distinct other modules that call, inherit, use or import a definition (in-degree over
+// dependency edges): PageRank over Django's graph took ~0.4 s per change, this ~10 ms, and both put the
+// same hubs on top (settings, gettext_lazy, cached_property, Expression, Field…).
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { GraphNode } from '../graph/schema';
+import { ToolError, firstSentence, tokensOf, type ToolAnswer, type ToolContext } from './context';
+import type { ToolInput } from './schemas';
+
+const DEPENDENCY = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
+const SHOWN_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method']);
+
+export class Centrality {
+  private built: { version: number; score: Map<string, number> } | undefined;
+
+  constructor(private readonly repo: RepositoryGraph) {}
+
+  score(id: string): number {
+    return this.scores().get(id) ?? 0;
+  }
+
+  private scores(): Map<string, number> {
+    if (this.built?.version === this.repo.version) return this.built.score;
+    const graph = this.repo.graph;
+    const score = new Map<string, number>();
+    graph.forEachNode((id, node) => {
+      if (node.kind === 'External' || node.kind === 'Folder') return;
+      const from = new Set<string>();
+      graph.forEachInEdge(id, (_, edge, source) => {
+        if (!DEPENDENCY.has(edge.kind)) return;
+        const path = graph.getNodeAttribute(source, 'path');
+        if (path !== node.path) from.add(path);
+      });
+      if (from.size > 0) score.set(id, from.size);
+    });
+    this.built = { version: this.repo.version, score };
+    return score;
+  }
+}
+
+interface Entry {
+  node: GraphNode;
+  score: number;
+  line: string;
+  /** The entry that must be shown first (a definition's module or class). */
+  parent?: string;
+}
+
+export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>): ToolAnswer {
+  const repo = ctx.graph;
+  const prefix = input.path?.replace(/^\.\/+/, '').replace(/\/+$/, '') ?? '';
+  const files = repo.filePaths().filter((f) => !prefix || f === prefix || f.startsWith(`${prefix}/`)).sort();
+  if (files.length === 0) throw new ToolError(`no indexed file under "${input.path}"`);
+
+  const entries = new Map<string, Entry>();
+  for (const file of files) {
+    let moduleScore = centrality.score(file);
+    for (const node of repo.nodesInFile(file)) {
+      if (!SHOWN_KINDS.has(node.kind) || !node.range) continue;
+      const score = centrality.score(node.id);
+      moduleScore += score;
+      const parent = node.kind === 'Method' ? parentClass(ctx, node) : file;
+      if (node.kind === 'Method' && (!parent || score === 0)) continue;
+      const indent = node.kind === 'Method' ? '    ' : '  ';
+      const head = (node.signature || `${node.kind} ${node.name}`).split('\n')[0].slice(0, 160);
+      entries.set(node.id, { node, score, parent, line: `${indent}${head}  :${node.range.startLine + 1}` });
+    }
+    const module = repo.graph.hasNode(file) ? repo.graph.getNodeAttributes(file) : undefined;
+    if (!module) continue;
+    const doc = firstSentence(module.doc);
+    entries.set(file, { node: module, score: moduleScore + 0.001, line: `${file}${doc ? ` — ${doc}` : ''}` });
+  }
+
+  // Greedy by centrality: an entry brings its parents along; stop when the budget is spent.
+  const shown = new Set<string>();
+  let spent = 0;
+  const ranked = [...entries.values()].sort((a, b) => b.score - a.score || a.node.id.localeCompare(b.node.id));
+  for (const entry of ranked) {
+    const chain: Entry[] = [];
+    for (let e: Entry | undefined = entry; e && !shown.has(e.node.id); e = e.parent ? entries.get(e.parent) : undefined) chain.push(e);
+    const cost = chain.reduce((n, e) => n + tokensOf(e.line) + 1, 0);
+    if (spent + cost > input.maxTokens) continue;
+    spent += cost;
+    for (const e of chain) shown.add(e.node.id);
+  }
+
+  const lines = [`Map of ${prefix || repo.rootName} (${files.length} files; definitions ranked by how many other modules depend on them)`];
+  const modules = files.filter((f) => shown.has(f));
+  for (const file of modules) {
+    lines.push(entries.get(file)!.line);
+    const inside = [...shown]
+      .map((id) => entries.get(id)!)
+      .filter((e) => e.node.path === file && e.node.kind !== 'Module')
+      .sort((a, b) => a.node.range!.startLine - b.node.range!.startLine);
+    for (const e of inside) lines.push(e.line);
+  }
+  const hiddenModules = files.length - modules.length;
+  const hiddenDefs = [...entries.values()].filter((e) => e.node.kind !== 'Module' && !shown.has(e.node.id)).length;
+  if (hiddenModules + hiddenDefs > 0) lines.push(`(${hiddenModules} modules and ${hiddenDefs} definitions left out for the ${input.maxTokens}-token budget; pass path to zoom in)`);
+  return {
+    text: lines.join('\n'),
+    structured: { path: prefix, files: files.length, shownModules: modules.length, hiddenModules, hiddenDefinitions: hiddenDefs, tokens: spent },
+  };
+}
+
+function parentClass(ctx: ToolContext, method: GraphNode): string | undefined {
+  let parent: string | undefined;
+  ctx.graph.graph.forEachInEdge(method.id, (_, edge, source) => {
+    if (edge.kind === 'HAS_METHOD') parent = source;
+  });
+  return parent;
+}
