@@ -3,6 +3,7 @@
 // the graph explorer) and tests build on.
 import * as vscode from 'vscode';
 import type { Repository } from '../core/service/repository';
+import { registerAgentTools } from './agentTools';
 import { registerCommands } from './commands';
 import { API_KEY, registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
     registerCompletion(context, (uri) => indexFor(uri)?.repository),
+    registerAgentTools(() => [...indexes.values()]),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
         for (const f of e.removed) await remove(f);

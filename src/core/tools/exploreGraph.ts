@@ -54,6 +54,9 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}`);
   if (next !== undefined) lines.push(`… ${rows.length - next} more rows: call again with offset=${next}`);
   if (walkCut) lines.push(`(walk stopped after ${MAX_WALK} rows: lower depth or filter edgeKinds)`);
+  if (wantsIn && (root.kind === 'Method' || root.kind === 'Function')) {
+    lines.push('(callers are a lower bound: calls through values of unknown type, such as a parameter obj.method(), are not in the graph)');
+  }
   if (possible.length > 0) {
     lines.push(`+${possible.length} possible, unresolved: references named "${root.name}" the graph could not tie to a definition:`);
     for (const p of possible.slice(0, 10)) lines.push(`  ? ${graph.getNodeAttribute(p.id, 'qname')}  ${p.location}`);

@@ -13,7 +13,7 @@ const limit = (fallback: number) => z.number().int().min(1).max(MAX_LIMIT).defau
 const maxTokens = (fallback: number) => z.number().int().min(200).max(MAX_TOKENS).default(fallback);
 const offset = z.number().int().min(0).max(1_000_000).default(0).describe('Skip this many rows: the previous answer says which offset comes next.');
 const target = {
-  id: z.string().min(1).max(2000).optional().describe('A node id from an earlier answer (e.g. "flask/app.py#Flask.run").'),
+  id: z.string().min(1).max(2000).optional().describe('A node id from an earlier answer (e.g. "src/app.py#App.run").'),
   name: z.string().min(1).max(500).optional().describe('A name, Class.method or qualified name, when no id is at hand.'),
 };
 const exactlyOne = [(v: { id?: string; name?: string }) => Boolean(v.id) !== Boolean(v.name), { message: 'give exactly one of id or name' }] as const;
@@ -123,4 +123,29 @@ export function inputJsonSchema(name: ToolName): Record<string, unknown> {
   const schema = z.toJSONSchema(TOOL_INPUTS[name], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
+}
+
+/** How chat refers to each tool (`#cartographSearch`…). */
+const REFERENCE_NAMES: Record<ToolName, string> = {
+  search_code: 'cartographSearch',
+  fetch_node: 'cartographFetch',
+  explore_graph: 'cartographExplore',
+  repo_overview: 'cartographMap',
+  edit_context: 'cartographEditContext',
+  impact: 'cartographImpact',
+};
+
+/** package.json's `contributes.languageModelTools`, derived from the schemas above (scripts/sync-lm-tools.ts writes it; a test checks it). */
+export function languageModelToolsContribution(): Array<Record<string, unknown>> {
+  return TOOL_NAMES.map((name) => ({
+    name: `cartograph_${name}`,
+    displayName: `Cartograph: ${TOOL_DESCRIPTIONS[name].title}`,
+    toolReferenceName: REFERENCE_NAMES[name],
+    canBeReferencedInPrompt: true,
+    icon: '$(type-hierarchy)',
+    tags: ['code-search', 'code-graph', 'cartograph'],
+    userDescription: TOOL_DESCRIPTIONS[name].description.split('. ')[0] + '.',
+    modelDescription: TOOL_DESCRIPTIONS[name].description,
+    inputSchema: inputJsonSchema(name),
+  }));
 }

@@ -1,0 +1,139 @@
+// The agent tools' core on real code (Flask, in-process): paging, honesty about unresolved
+// references, diffs mapped onto definitions, paths kept inside the folder, several folders at once,
+// unsaved buffers, and package.json's language-model tools in step with the schemas.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { LocalRepository } from '../../src/core/service/localRepository';
+import type { ToolResult } from '../../src/core/service/repository';
+import { workspacePath } from '../../src/core/tools/context';
+import { changedNodes, parseUnifiedDiff } from '../../src/core/tools/diff';
+import { languageModelToolsContribution } from '../../src/core/tools/schemas';
+import { callTool, type ToolFolder } from '../../src/core/tools/workspaceTools';
+import { FIXTURES } from './helpers';
+
+let flask: LocalRepository;
+let ranger: LocalRepository;
+
+before(async () => {
+  flask = await LocalRepository.open(path.join(FIXTURES, 'real', 'flask'), { storeDir: null });
+  await flask.index();
+  ranger = await LocalRepository.open(path.join(FIXTURES, 'ranger-py'), { storeDir: null });
+  await ranger.index();
+});
+after(async () => {
+  await flask.close();
+  await ranger.close();
+});
+
+function ok(result: ToolResult): { text: string; structured: Record<string, unknown> } {
+  assert.ok(result.ok, result.ok ? '' : result.error);
+  return result;
+}
+
+test('explore_graph pages its rows: offsets walk the whole list without repeats or gaps', async () => {
+  const all = ok(await flask.runTool('explore_graph', { name: 'Flask', direction: 'out', limit: 200 }));
+  const total = all.structured.total as number;
+  assert.ok(total > 40, `Flask has many members and dependencies (${total})`);
+  const seen: string[] = [];
+  for (let offset = 0; offset < total; offset += 25) {
+    const page = ok(await flask.runTool('explore_graph', { name: 'Flask', direction: 'out', limit: 25, offset }));
+    const rows = page.structured.rows as Array<{ id: string; kind: string }>;
+    seen.push(...rows.map((r) => `${r.kind} ${r.id}`));
+    if (offset + 25 < total) assert.match(page.text, new RegExp(`call again with offset=${offset + 25}`));
+  }
+  assert.deepEqual(seen, (all.structured.rows as Array<{ id: string; kind: string }>).map((r) => `${r.kind} ${r.id}`));
+});
+
+test('callers counted through resolved edges also report same-named references the graph could not resolve', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-tools-'));
+  fs.writeFileSync(path.join(root, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+  fs.writeFileSync(path.join(root, 'use.py'), 'from calc import add\n\n\ndef known():\n    return add(1, 2)\n\n\nclass Box:\n    def __init__(self, helper):\n        self.helper = helper\n\n    def total(self):\n        return self.helper.add(1, 2)\n');
+  const repo = await LocalRepository.open(root, { storeDir: null });
+  try {
+    await repo.index();
+    const answer = ok(await repo.runTool('explore_graph', { name: 'add', direction: 'in', edgeKinds: ['CALLS'] }));
+    assert.match(answer.text, /← CALLS\s+use\.known {2}use\.py:5/);
+    assert.match(answer.text, /\+1 possible, unresolved[\s\S]*\? use\.Box\.total {2}use\.py:13/);
+    const fetched = ok(await repo.runTool('fetch_node', { name: 'add', source: false }));
+    assert.equal(fetched.structured.possibleUnresolvedReferences, 1);
+    assert.match(fetched.text, /← CALLS 1: use\.known/);
+  } finally {
+    await repo.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a unified diff maps onto the innermost definitions it touches', () => {
+  const diff = [
+    'diff --git a/helpers.py b/helpers.py',
+    '--- a/helpers.py',
+    '+++ b/helpers.py',
+    '@@ -50,0 +51,2 @@ def get_debug_flag() -> bool:',
+    '+    x = 1',
+    '+    y = 2',
+    '--- a/gone.py',
+    '+++ /dev/null',
+    '@@ -1,3 +0,0 @@',
+  ].join('\n');
+  const files = parseUnifiedDiff(diff);
+  assert.deepEqual(files, [
+    { path: 'helpers.py', deleted: false, ranges: [[51, 52]] },
+    { path: 'gone.py', deleted: true, ranges: [[1, 1]] },
+  ]);
+  const repo = (flask as unknown as { engine: { graph: Parameters<typeof changedNodes>[0] } }).engine.graph;
+  assert.deepEqual(changedNodes(repo, 'helpers.py', [[51, 52]]).map((n) => n.qname), ['flask.helpers.get_debug_flag']);
+  assert.deepEqual(changedNodes(repo, 'helpers.py', [[1, 1]]).map((n) => n.kind), ['Module']);
+});
+
+test('impact of a diff names the changed definition and its dependents with the edge chain', async () => {
+  const diff = '--- a/helpers.py\n+++ b/helpers.py\n@@ -52 +52 @@\n-    x\n+    y\n';
+  const answer = ok(await flask.runTool('impact', { diff, depth: 2 }));
+  assert.match(answer.text, /\* Function flask\.helpers\.get_debug_flag {2}helpers\.py:47/);
+  const affected = answer.structured.affected as Array<{ qname: string; distance: number; chain: string[] }>;
+  const run = affected.find((a) => a.qname === 'flask.app.Flask.run');
+  assert.deepEqual(run && { distance: run.distance, chain: run.chain }, { distance: 1, chain: ['flask.helpers.get_debug_flag', '← CALLS flask.app.Flask.run'] });
+  assert.ok(affected.some((a) => a.distance === 2), 'depth 2 reaches dependents of dependents');
+  const bad = await flask.runTool('impact', { diff: 'not a diff' });
+  assert.ok(!bad.ok && /no file headers/.test(bad.error));
+});
+
+test('paths outside the folder are refused before anything is read', async () => {
+  const root = path.join(FIXTURES, 'real', 'flask');
+  assert.equal(workspacePath(root, 'app.py'), 'app.py');
+  assert.equal(workspacePath(root, path.join(root, 'json', 'tag.py')), 'json/tag.py');
+  for (const p of ['../ranger-py/base.py', '/etc/passwd', '.']) assert.throws(() => workspacePath(root, p), /outside the indexed folder/);
+  const result = await flask.runTool('edit_context', { path: '/etc/passwd', line: 1 });
+  assert.ok(!result.ok && /outside/.test(result.error));
+});
+
+test('fetch_node reads an unsaved buffer instead of the disk and says the graph has not caught up', async () => {
+  const disk = fs.readFileSync(path.join(FIXTURES, 'real', 'flask', 'helpers.py'), 'utf8').split('\n');
+  disk[47] = '    """EDITED IN THE BUFFER."""';
+  const answer = ok(await flask.runTool('fetch_node', { name: 'get_debug_flag' }, { pending: ['helpers.py'], buffers: { 'helpers.py': disk.join('\n') } }));
+  assert.match(answer.text, /EDITED IN THE BUFFER/);
+  assert.match(answer.text, /Not yet re-indexed .*: helpers\.py/);
+  assert.deepEqual(answer.structured.pendingFiles, ['helpers.py']);
+});
+
+test('several folders: paths and ids go to the folder that has them, searches go to all', async () => {
+  const folder = (label: string, repo: LocalRepository): ToolFolder => ({ label, root: repo.root, run: (n, a, c) => repo.runTool(n, a, c), state: () => ({ pending: [] }) });
+  const folders = [folder('flask', flask), folder('ranger-py', ranger)];
+  const search = ok(await callTool(folders, 'search_code', { query: 'Calculator' }));
+  assert.match(search.text, /## flask/);
+  assert.match(search.text, /## ranger-py[\s\S]*base\.Calculator {2}base\.py:\d+/);
+  const byId = ok(await callTool(folders, 'fetch_node', { id: 'base.py#Calculator', source: false }));
+  assert.match(byId.text, /Class base\.Calculator/);
+  const byPath = ok(await callTool(folders, 'repo_overview', { path: 'ranger-py/' }));
+  assert.match(byPath.text, /base\.py/);
+  assert.doesNotMatch(byPath.text, /app\.py/);
+  const outside = await callTool(folders, 'edit_context', { path: 'elsewhere/x.py', line: 1 });
+  assert.ok(!outside.ok && /none of the indexed folders/.test(outside.error));
+});
+
+test("package.json's language-model tools are the schemas' (run scripts/sync-lm-tools.ts after changing a tool)", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.contributes.languageModelTools, languageModelToolsContribution());
+});
