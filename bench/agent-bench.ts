@@ -1,0 +1,301 @@
+// bench:agent — the agent tools through the real MCP client, as an agent meets them.
+//  1. Django with a warm server (`cartograph mcp` spawned on a copy, its store in a temp folder):
+//     p50/p95 of each tool over varied inputs, answer size in tokens (o200k_base via gpt-tokenizer),
+//     server start -> first answer from a cold and from a warm store, and edit on disk -> visible.
+//  2. Tool use, scripted: for each documented function of the dev corpora (docstrings stripped from
+//     the indexed copy, as in bench:search), "search_code with the docstring's first sentence, then
+//     fetch_node of the first hit" against "ripgrep for the sentence's words, then read ±40 lines
+//     around the best line": success@1/@3 and tokens read per success.
+// Usage: npm run build && npm run bench:agent -- [--corpus flask ...] [--per-corpus N] [--calls N] [--json FILE]
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { encode } from 'gpt-tokenizer';
+import { Engine } from '../src/core/engine';
+import { ParserPool } from '../src/core/parse/parser';
+import { codeTokens } from './search/bm25';
+import { CORPORA, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
+import { percentile, mean } from './search/metrics';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string', multiple: true },
+    'per-corpus': { type: 'string', default: '150' },
+    calls: { type: 'string', default: '40' },
+    'skip-django': { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+});
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const PER_CORPUS = Number(values['per-corpus']);
+const CALLS = Number(values.calls);
+const tokens = (text: string) => encode(text).length;
+
+/** Deterministic sampling (a fixed LCG), so reruns ask the same questions. */
+function sampler(seed: number) {
+  let s = seed >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return <T>(items: readonly T[], n: number): T[] => {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [copy[i], copy[j]] = [copy[j], copy[i]];
+    }
+    return copy.slice(0, n);
+  };
+}
+
+interface Server {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; structured: Record<string, unknown>; ms: number }>;
+  close(): Promise<void>;
+}
+
+async function startServer(root: string, store: string): Promise<Server> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', root, '--store', store], stderr: 'pipe' });
+  transport.stderr?.on('data', () => undefined);
+  const client = new Client({ name: 'bench-agent', version: '0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, args) {
+      const t = performance.now();
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
+      return { isError: Boolean(r.isError), text: r.content.map((c) => c.text).join('\n'), structured: r.structuredContent ?? {}, ms: performance.now() - t };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Spawn -> first answered search_code (which waits for the index to be ready). */
+async function firstAnswer(root: string, store: string): Promise<{ ms: number; server: Server }> {
+  const t = performance.now();
+  const server = await startServer(root, store);
+  const answer = await server.call('search_code', { query: 'get_object_or_404', limit: 1 });
+  if (answer.isError) throw new Error(answer.text);
+  return { ms: performance.now() - t, server };
+}
+
+interface ToolStats {
+  tool: string;
+  calls: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  max: number;
+  tokensMean: number;
+  tokensP95: number;
+}
+
+async function djangoLatency() {
+  const source = path.join(CORPORA, 'django');
+  if (!fs.existsSync(source)) throw new Error(`${source} is missing: run npm run fetch:corpora`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-agent-bench-'));
+  const root = path.join(work, 'django');
+  fs.cpSync(source, root, { recursive: true, filter: (p) => path.basename(p) !== '.cartograph' });
+  const store = path.join(work, 'store');
+  try {
+    const cold = await firstAnswer(root, store);
+    await cold.server.close();
+    const warm = await firstAnswer(root, store);
+    const server = warm.server;
+
+    // Inputs drawn from the graph itself (an in-process open of the same store, read-only use).
+    const engine = await Engine.open(root, { storeDir: null });
+    await engine.index();
+    const defs: Array<{ id: string; qname: string; path: string; line: number; doc: string }> = [];
+    engine.graph.graph.forEachNode((id, n) => {
+      if ((n.kind === 'Function' || n.kind === 'Method' || n.kind === 'Class') && n.range) defs.push({ id, qname: n.qname, path: n.path, line: n.range.startLine + 2, doc: n.doc });
+    });
+    const folders = [...new Set(engine.graph.filePaths().map((f) => f.split('/').slice(0, 2).join('/')).filter((f) => f.includes('/')))];
+    await engine.close();
+    const pick = sampler(7);
+    const named = pick(defs, CALLS);
+    const documented = pick(defs.filter((d) => d.doc.split(/\s+/).length > 4), CALLS);
+    const inputs: Record<string, Array<Record<string, unknown>>> = {
+      search_code: [
+        ...named.slice(0, CALLS / 2).map((d) => ({ query: d.qname.split('.').slice(-2).join('.') })),
+        ...documented.slice(0, CALLS / 2).map((d) => ({ query: d.doc.split(/(?<=[.!?])\s/)[0].slice(0, 300) })),
+      ],
+      fetch_node: named.map((d) => ({ id: d.id })),
+      explore_graph: named.map((d, i) => ({ id: d.id, direction: 'both', depth: i % 4 === 0 ? 2 : 1 })),
+      repo_overview: [{}, ...pick(folders, 9).map((f) => ({ path: f }))],
+      edit_context: named.map((d) => ({ path: d.path, line: d.line })),
+      impact: named.map((d) => ({ ids: [d.id], depth: 2 })),
+    };
+    const stats: ToolStats[] = [];
+    for (const [tool, list] of Object.entries(inputs)) {
+      await server.call(tool, list[0]); // first call builds what the tool caches (search indexes, centrality)
+      const ms: number[] = [];
+      const sizes: number[] = [];
+      let errors = 0;
+      for (const args of list) {
+        const r = await server.call(tool, args);
+        if (r.isError) errors++;
+        ms.push(r.ms);
+        sizes.push(tokens(r.text));
+      }
+      stats.push({ tool, calls: list.length, errors, p50: percentile(ms, 50), p95: percentile(ms, 95), max: Math.max(...ms), tokensMean: mean(sizes), tokensP95: percentile(sizes, 95) });
+    }
+
+    // Edit on disk -> the next call sees it: a new caller of an existing function, polled.
+    const visible: number[] = [];
+    for (const d of pick(defs.filter((x) => x.path.endsWith('.py') && !x.qname.includes('.__')), 10)) {
+      const file = path.join(root, d.path);
+      const before = fs.readFileSync(file, 'utf8');
+      const marker = `bench_probe_${visible.length}`;
+      const t = performance.now();
+      fs.writeFileSync(file, `${before}\n\ndef ${marker}():\n    return None\n`);
+      for (;;) {
+        const r = await server.call('search_code', { query: marker, limit: 1 });
+        if (r.text.includes(`${marker}  ${d.path}`)) break;
+        if (performance.now() - t > 10_000) throw new Error(`${marker} not visible after 10 s`);
+      }
+      visible.push(performance.now() - t);
+      fs.writeFileSync(file, before);
+    }
+    await server.close();
+    return { coldStartMs: cold.ms, warmStartMs: warm.ms, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface PolicyResult {
+  corpus: string;
+  policy: 'cartograph' | 'ripgrep';
+  queries: number;
+  success1: number;
+  success3: number;
+  tokensRead: number;
+  tokensPerSuccess3: number;
+}
+
+/** The gold definition's header line (one-based) and file, for judging a grep window. */
+interface Gold extends GroundTruth {
+  line: number;
+  endLine: number;
+}
+
+async function toolUse(corpus: string, dir: string, pool: ParserPool): Promise<PolicyResult[]> {
+  const original = await Engine.open(dir, { storeDir: null });
+  await original.index();
+  const gt = groundTruth(original);
+  const strip = await stripCopy(dir, pool);
+  await original.close();
+  const stripped = await Engine.open(strip.dir, { storeDir: null });
+  await stripped.index();
+  const golds: Gold[] = sampler(11)(gt, PER_CORPUS).flatMap((g) => {
+    const n = stripped.graph.graph.hasNode(g.id) ? stripped.graph.graph.getNodeAttributes(g.id) : undefined;
+    return n?.range ? [{ ...g, line: n.range.startLine + 1, endLine: n.range.endLine + 1 }] : [];
+  });
+  await stripped.close();
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-agent-store-'));
+  const server = await startServer(strip.dir, store);
+  const ours = { s1: 0, s3: 0, tokens: 0 };
+  const grep = { s1: 0, s3: 0, tokens: 0 };
+  try {
+    for (const g of golds) {
+      const found = await server.call('search_code', { query: g.query, limit: 3 });
+      const hits = (found.structured.hits as Array<{ id: string }> | undefined) ?? [];
+      const keys = hits.map((h) => keyOf(h.id));
+      if (keys[0] === g.key) ours.s1++;
+      if (keys.slice(0, 3).includes(g.key)) ours.s3++;
+      ours.tokens += tokens(found.text);
+      if (hits[0]) ours.tokens += tokens((await server.call('fetch_node', { id: hits[0].id })).text);
+
+      const result = ripgrepPolicy(strip.dir, g);
+      grep.s1 += result.s1;
+      grep.s3 += result.s3;
+      grep.tokens += result.tokens;
+    }
+  } finally {
+    await server.close();
+    fs.rmSync(store, { recursive: true, force: true });
+    fs.rmSync(path.dirname(strip.dir), { recursive: true, force: true });
+  }
+  const row = (policy: PolicyResult['policy'], r: typeof ours): PolicyResult => ({
+    corpus,
+    policy,
+    queries: golds.length,
+    success1: r.s1 / golds.length,
+    success3: r.s3 / golds.length,
+    tokensRead: r.tokens,
+    tokensPerSuccess3: r.s3 ? r.tokens / r.s3 : Infinity,
+  });
+  return [row('cartograph', ours), row('ripgrep', grep)];
+}
+
+/**
+ * `rg -n -i -w` for the sentence's words (stop words dropped), lines ranked by how many distinct
+ * words they hold; the agent reads the top 10 result lines, then ±40 lines around the best one.
+ * Success@k: the gold definition's header lies within ±40 lines of one of the k best lines.
+ */
+function ripgrepPolicy(root: string, g: Gold): { s1: number; s3: number; tokens: number } {
+  const words = [...new Set(codeTokens(g.query).filter((w) => w.length > 2))].slice(0, 12);
+  if (words.length === 0) return { s1: 0, s3: 0, tokens: 0 };
+  let out = '';
+  try {
+    out = execFileSync('rg', ['-n', '-i', '-w', '--no-heading', '--max-columns', '300', ...words.flatMap((w) => ['-e', w]), '.'], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (err) {
+    out = (err as { stdout?: string }).stdout ?? ''; // exit 1: no match
+  }
+  const lines = out.split('\n').filter(Boolean).flatMap((l) => {
+    const m = /^(?:\.\/)?(.+?):(\d+):(.*)$/.exec(l);
+    if (!m) return [];
+    const text = m[3].toLowerCase();
+    const score = words.filter((w) => new RegExp(`\\b${w}\\b`).test(text)).length;
+    return [{ file: m[1], line: Number(m[2]), score, raw: l }];
+  });
+  lines.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.line - b.line);
+  const near = (l: { file: string; line: number }) => l.file === g.path && Math.abs(l.line - g.line) <= 40;
+  let tokensRead = tokens(lines.slice(0, 10).map((l) => l.raw).join('\n'));
+  const best = lines[0];
+  if (best) {
+    const text = fs.readFileSync(path.join(root, best.file), 'utf8').split('\n');
+    tokensRead += tokens(text.slice(Math.max(0, best.line - 41), best.line + 40).join('\n'));
+  }
+  return { s1: best && near(best) ? 1 : 0, s3: lines.slice(0, 3).some(near) ? 1 : 0, tokens: tokensRead };
+}
+
+async function main() {
+  if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: npm run build');
+  execFileSync('rg', ['--version'], { stdio: 'ignore' });
+  const django = values['skip-django'] ? undefined : await djangoLatency();
+  if (django) {
+    console.log(`\nDjango, warm MCP server (${CALLS} calls per tool): start -> first answer cold ${(django.coldStartMs / 1000).toFixed(2)} s, warm ${(django.warmStartMs / 1000).toFixed(2)} s; edit on disk -> visible p50 ${django.editVisibleMs.p50.toFixed(0)} ms, p95 ${django.editVisibleMs.p95.toFixed(0)} ms`);
+    console.log('| tool | calls | errors | p50 ms | p95 ms | max ms | tokens mean | tokens p95 |\n|---|---|---|---|---|---|---|---|');
+    for (const s of django.tools) console.log(`| ${s.tool} | ${s.calls} | ${s.errors} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.max.toFixed(1)} | ${s.tokensMean.toFixed(0)} | ${s.tokensP95.toFixed(0)} |`);
+  }
+  const pool = new ParserPool();
+  const corpora = values.corpus ?? ['flask', 'requests', 'click', 'werkzeug', 'rxjs'];
+  const results: PolicyResult[] = [];
+  for (const corpus of corpora) {
+    const dir = corpus === 'rxjs' ? path.join(ensureTsPackage(), 'src') : path.join(CORPORA, corpus);
+    results.push(...(await toolUse(corpus, dir, pool)));
+  }
+  const overall = (policy: PolicyResult['policy']) => {
+    const rows = results.filter((r) => r.policy === policy);
+    const q = rows.reduce((n, r) => n + r.queries, 0);
+    const s3 = rows.reduce((n, r) => n + r.success3 * r.queries, 0);
+    const tokensRead = rows.reduce((n, r) => n + r.tokensRead, 0);
+    return { corpus: 'overall', policy, queries: q, success1: rows.reduce((n, r) => n + r.success1 * r.queries, 0) / q, success3: s3 / q, tokensRead, tokensPerSuccess3: tokensRead / s3 };
+  };
+  results.push(overall('cartograph'), overall('ripgrep'));
+  console.log('\nTool use: search_code + fetch_node vs ripgrep + read ±40 lines (docstrings stripped)');
+  console.log('| corpus | policy | queries | success@1 | success@3 | tokens read per success@3 |\n|---|---|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.corpus} | ${r.policy} | ${r.queries} | ${r.success1.toFixed(3)} | ${r.success3.toFixed(3)} | ${r.tokensPerSuccess3.toFixed(0)} |`);
+  const ours = results.find((r) => r.corpus === 'overall' && r.policy === 'cartograph')!;
+  const rg = results.find((r) => r.corpus === 'overall' && r.policy === 'ripgrep')!;
+  console.log(`\nsuccess@3 ratio ${(ours.success3 / rg.success3).toFixed(2)}x (target >= 1.5x); tokens per success ratio ${(ours.tokensPerSuccess3 / rg.tokensPerSuccess3).toFixed(2)}x (target <= 0.5x)`);
+  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), cpus: os.cpus().length, load: os.loadavg(), django, toolUse: results }, null, 2)}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
