@@ -3,7 +3,7 @@
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
 import type { ToolInput } from './schemas';
-import { candidateRows, candidatesText, resolveTarget } from './targets';
+import { candidatesAnswer, resolveTarget } from './targets';
 
 /** Bounds the walk itself, whatever the page size: depth 3 around a hub can reach thousands of nodes. */
 const MAX_WALK = 5_000;
@@ -14,9 +14,7 @@ interface TreeRow extends EdgeRow {
 
 export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
-  if ('candidates' in target) {
-    return { text: candidatesText(input.name!, target.candidates), structured: { ambiguous: true, candidates: candidateRows(target.candidates) } };
-  }
+  if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
   const root = target.node;
   const graph = ctx.graph.graph;
   const directions: Array<'in' | 'out'> = input.direction === 'both' ? ['out', 'in'] : [input.direction];

@@ -2,15 +2,13 @@
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { edgeRows, summarize, type UnresolvedIndex } from './relations';
 import type { ToolInput } from './schemas';
-import { candidateRows, candidatesText, resolveTarget } from './targets';
+import { candidatesAnswer, resolveTarget } from './targets';
 
 const CONTAINERS = ['CONTAINS', 'HAS_METHOD', 'HAS_FIELD'];
 
 export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'fetch_node'>): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
-  if ('candidates' in target) {
-    return { text: candidatesText(input.name!, target.candidates), structured: { ambiguous: true, candidates: candidateRows(target.candidates) } };
-  }
+  if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
   const node = target.node;
   const graph = ctx.graph.graph;
   const containerId = edgeRows(graph, node.id, 'in', CONTAINERS)[0]?.id;

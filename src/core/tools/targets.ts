@@ -2,7 +2,7 @@
 // it (an ambiguous name is answered with the candidates, never an arbitrary pick).
 import { findNodes } from '../graph/describe';
 import type { GraphNode } from '../graph/schema';
-import { ToolError, location, type ToolContext } from './context';
+import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 
 export type Target = { node: GraphNode } | { candidates: GraphNode[] };
 
@@ -22,12 +22,13 @@ export async function resolveTarget(ctx: ToolContext, input: { id?: string; name
   return { candidates: order.map((id) => graph.getNodeAttributes(id)) };
 }
 
-export function candidatesText(name: string, candidates: GraphNode[], limit = 20): string {
-  const rows = candidates.slice(0, limit).map((n, i) => `${i + 1}. ${n.kind} ${n.qname}  ${location(n)}  id=${n.id}`);
+/** The answer to an ambiguous name: the ranked candidates, and how to pick one. */
+export function candidatesAnswer(name: string, candidates: GraphNode[], limit = 20): ToolAnswer {
+  const shown = candidates.slice(0, limit);
+  const rows = shown.map((n, i) => `${i + 1}. ${n.kind} ${n.qname}  ${location(n)}  id=${n.id}`);
   const more = candidates.length > limit ? `\n… ${candidates.length - limit} more` : '';
-  return `"${name}" names ${candidates.length} definitions; call again with one id:\n${rows.join('\n')}${more}`;
-}
-
-export function candidateRows(candidates: GraphNode[], limit = 20) {
-  return candidates.slice(0, limit).map((n) => ({ id: n.id, kind: n.kind, qname: n.qname, location: location(n) }));
+  return {
+    text: `"${name}" names ${candidates.length} definitions; call again with one id:\n${rows.join('\n')}${more}`,
+    structured: { ambiguous: true, candidates: shown.map((n) => ({ id: n.id, kind: n.kind, qname: n.qname, location: location(n) })) },
+  };
 }
