@@ -8,9 +8,15 @@
 import { identifierWords } from './identifiers';
 
 /** Words searched per query, at most: a short question has fewer; a long text keeps its most telling ones. */
-export const MAX_QUERY_TERMS = 32;
+export const MAX_QUERY_TERMS = 24;
 /** Words also matched by prefix and typo (fuzzy) expansion: the most telling few. */
 export const EXPANDED_TERMS = 8;
+/**
+ * Past the expanded terms, words are added only while the postings they make the index score stay
+ * under this many per indexed document: the cost of a query is its postings, and the commonest words
+ * (last by IDF) add the most postings and the least score.
+ */
+const POSTINGS_PER_DOCUMENT = 3;
 /** A word written as code in the query counts this much more than one in prose. */
 const CODE_WEIGHT = 2;
 
@@ -37,8 +43,9 @@ export interface TermStatistics {
 
 /**
  * The query's key terms, most telling first: weight = IDF × (1 + ln repeats) × (2 if written as code);
- * the first {@link EXPANDED_TERMS} are expanded, words the index lacks are dropped after those (an
- * exact search for them finds nothing), and at most {@link MAX_QUERY_TERMS} are kept.
+ * the first {@link EXPANDED_TERMS} are kept and expanded; after those, words the index lacks are dropped
+ * (an exact search for them finds nothing), and so are words whose documents would take the query past
+ * its postings budget; at most {@link MAX_QUERY_TERMS} are kept.
  */
 export function keyTerms(text: string, stats: TermStatistics): KeyTerm[] {
   const seen = new Map<string, { repeats: number; code: boolean; df: number }>();
@@ -61,7 +68,14 @@ export function keyTerms(text: string, stats: TermStatistics): KeyTerm[] {
     return { term, df, local, weight: Math.log(1 + (n - df + 0.5) / (df + 0.5)) * local };
   });
   ranked.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
-  const kept = ranked.filter((t, i) => i < EXPANDED_TERMS || t.df > 0).slice(0, MAX_QUERY_TERMS);
+  let postings = POSTINGS_PER_DOCUMENT * n;
+  const kept = [];
+  for (const [i, t] of ranked.entries()) {
+    if (kept.length === MAX_QUERY_TERMS) break;
+    if (i >= EXPANDED_TERMS && (t.df === 0 || t.df > postings)) continue;
+    kept.push(t);
+    postings -= t.df;
+  }
   const top = Math.max(...kept.map((t) => t.local));
   return kept.map((t, i) => ({ term: t.term, boost: t.local / top, expand: i < EXPANDED_TERMS }));
 }
