@@ -2,7 +2,8 @@
 // the words in its name, its signature and docstring, the class and module around it, the names of
 // what it calls and uses (the graph's summary of its body, which survives when docstrings do not) and
 // every name its code mentions. Words are stemmed (Porter, `stemmer`): questions say "loads
-// configuration values", code says `load_config`.
+// configuration values", code says `load_config`. A query searches its key terms (keyTerms.ts), so
+// a pasted issue costs about what a one-line question costs.
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';

@@ -193,9 +193,10 @@ function walk(graph: Graph, roots: string[], forEachNeighbour: (id: string, visi
 
 /**
  * The default neighbourhood's walk from the repository root, per graph, redone when the graph's node
- * or edge count changes (a save that keeps both leaves c and k_init as they were, which the counts
- * alone decide). It answers for any roots that include `dir:.` and lie in what `dir:.` reaches (the
- * natural-language search's start nodes: the root and the containers of its seeds).
+ * or edge count changes (a save that keeps both reuses it: c and k_init are defaults that such an edit
+ * barely moves, and a start node the kept walk lacks makes the search walk for itself). It answers for
+ * any roots that include `dir:.` and lie in what `dir:.` reaches (the natural-language search's start
+ * nodes: the root and the containers of its seeds).
  */
 const rootReach = new WeakMap<Graph, Reach & { order: number; size: number }>();
 
