@@ -265,3 +265,31 @@ test('cross-encoder batches shrink to the time left, and no expansion starts tha
   assert.ok(now <= 100, `${now} ms of a 100 ms budget`);
   assert.equal(result.hits.length, 14, 'the scored children are in the tree');
 });
+
+test('the setup looks at the clock: a walk of the graph that overruns the budget stops, and no iteration starts', async () => {
+  const graph = rootOfModules(5000);
+  // Simulated time: every neighbour list costs 1 ms.
+  let now = 0;
+  let lists = 0;
+  const neighbours = (g: Graph, id: string) => {
+    now += 1;
+    lists++;
+    return defaultNeighbours(g, id);
+  };
+  const { s, relCalls } = scorers({}, {});
+  const result = await mctsSearch(graph, 'q', s, { neighbours, timeBudgetMs: 100, clock: () => now });
+  assert.ok(lists < 300, `the walk stopped after ${lists} of 5,001 nodes`);
+  assert.equal(result.iterations, 0);
+  assert.deepEqual(relCalls, []);
+});
+
+test('a walk cut short by the budget is not kept: the next search on the graph counts it whole', async () => {
+  const graph = rootOfModules(3000);
+  let now = 0;
+  const cut = await mctsSearch(graph, 'q', scorers({}, {}).s, { timeBudgetMs: 1, clock: () => now++ });
+  assert.equal(cut.iterations, 0);
+  // k_init = 1500 (3,000 modules / 2) from the whole walk: the first expansion takes 1,500 children.
+  const { s, relCalls } = scorers({}, {});
+  await mctsSearch(graph, 'q', s, { iterations: 1, timeBudgetMs: Infinity });
+  assert.equal(relCalls.flat().length, 1500);
+});

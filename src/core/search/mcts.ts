@@ -30,7 +30,10 @@ export interface MctsOptions {
   c?: number;
   /** Weight of the tree value R/N in the final score; default 0.7 (paper 0.5–0.9). */
   alpha?: number;
-  /** Stop once this much wall time has passed (checked before every iteration); default 1500. `Infinity` disables it. */
+  /**
+   * Stop once this much wall time has passed (checked in the setup's walk of the graph, before every
+   * iteration and between cross-encoder batches); default 1500. `Infinity` disables it.
+   */
   timeBudgetMs?: number;
   /** Graph neighbours of a node; default {@link defaultNeighbours}. */
   neighbours?: (graph: Graph, id: string) => string[];
@@ -79,16 +82,21 @@ const STRUCTURAL_KINDS = new Set<string>(EDGE_KINDS);
  */
 export function defaultNeighbours(graph: Graph, id: string): string[] {
   const out = new Set<string>();
+  forEachDefaultNeighbour(graph, id, (other) => out.add(other));
+  return [...out].sort(byId);
+}
+
+/** {@link defaultNeighbours} unsorted and with repeats: what a walk that only counts needs, without a list per node. */
+function forEachDefaultNeighbour(graph: Graph, id: string, visit: (other: string) => void): void {
   const consider = (other: string, edge: GraphEdge, viaInEdge: boolean) => {
     if (other === id || !STRUCTURAL_KINDS.has(edge.kind)) return;
     const kind = graph.getNodeAttribute(other, 'kind');
     if (kind === 'External') return;
     if (viaInEdge && kind === 'Folder') return;
-    out.add(other);
+    visit(other);
   };
   graph.forEachOutEdge(id, (_e, edge, _s, target) => consider(target, edge, false));
   graph.forEachInEdge(id, (_e, edge, source) => consider(source, edge, true));
-  return [...out].sort(byId);
 }
 
 /**
@@ -117,88 +125,171 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pairs in a search's first cross-encoder call, before its speed is known. */
 const FIRST_BATCH = 8;
+/** Nodes the setup's reachability walk visits between two looks at the clock. */
+const CLOCK_EVERY = 256;
+
+type Neighbours = (id: string) => string[];
 
 export async function mctsSearch(graph: Graph, query: string, scorers: MctsScorers, options: MctsOptions = {}): Promise<MctsResult> {
   const clock = options.clock ?? Date.now;
   const started = clock();
-  const elapsed = () => clock() - started;
-  const neighboursOf = options.neighbours ?? defaultNeighbours;
-  const maxIterations = options.iterations ?? 200;
-  const kMin = Math.max(1, options.kMin ?? 20);
-  const alpha = options.alpha ?? 0.7;
   const budget = options.timeBudgetMs ?? 1500;
-  const scaling = options.scaling ?? 'search';
-  const batchSize = Math.max(1, options.batchSize ?? 32);
-
+  const overBudget = () => clock() - started >= budget;
   let roots = options.roots ?? (graph.hasNode('dir:.') ? ['dir:.'] : graph.filterNodes((_, a) => a.kind === 'Module'));
   roots = [...new Set(roots.filter((r) => graph.hasNode(r)))].sort(byId);
+  const neighbours = memoized((id) => (options.neighbours ?? defaultNeighbours)(graph, id));
+  const { kInit, c } = treeParameters(graph, roots, neighbours, options, overBudget);
+  const search = new TreeSearch(graph, query, scorers, roots, neighbours, { ...options, kInit, c }, () => budget - (clock() - started), clock);
+  return search.run(options.iterations ?? 200);
+}
 
-  // Neighbour lists are asked for repeatedly during selection: compute each once.
-  const neighbourCache = new Map<string, string[]>();
-  const neighbours = (id: string): string[] => {
-    let list = neighbourCache.get(id);
-    if (!list) neighbourCache.set(id, (list = neighboursOf(graph, id)));
+/** Neighbour lists are asked for repeatedly (the setup's walk, selection): each is computed once per search. */
+function memoized(neighboursOf: Neighbours): Neighbours {
+  const cache = new Map<string, string[]>();
+  return (id) => {
+    let list = cache.get(id);
+    if (!list) cache.set(id, (list = neighboursOf(id)));
     return list;
   };
+}
 
-  // Paper defaults that depend on the graph: k_init = N_modules / 2 and c = 1/sqrt(ln(4N)), counted
-  // over what the search can reach from its roots (a breadth-first walk, only when a default is used).
-  let kInit = options.kInit;
-  let c = options.c;
-  if (kInit === undefined || c === undefined) {
-    const seen = new Set(roots);
-    const queue = [...roots];
-    let modules = 0;
-    for (let i = 0; i < queue.length; i++) {
-      if (graph.getNodeAttribute(queue[i], 'kind') === 'Module') modules++;
-      for (const n of neighbours(queue[i])) if (!seen.has(n)) (seen.add(n), queue.push(n));
+/**
+ * Paper defaults that depend on the graph: k_init = N_modules / 2 and c = 1/sqrt(ln(4N)), counted over
+ * what the search can reach from its roots (a breadth-first walk, only when a default is used). On a
+ * large repository the walk is the whole graph (Django: 18k nodes, 100+ ms), so it is done once per
+ * graph and kept (see {@link reachableFromRoot}), and it stops when the budget runs out.
+ */
+function treeParameters(graph: Graph, roots: string[], neighbours: Neighbours, options: MctsOptions, overBudget: () => boolean): { kInit: number; c: number } {
+  if (options.kInit !== undefined && options.c !== undefined) return { kInit: options.kInit, c: options.c };
+  const reach = (!options.neighbours && reachableFromRoot(graph, roots, overBudget)) || walk(graph, roots, (id, visit) => neighbours(id).forEach(visit), overBudget);
+  return { kInit: options.kInit ?? Math.ceil(reach.modules / 2), c: options.c ?? 1 / Math.sqrt(Math.log(4 * Math.max(1, reach.nodes))) };
+}
+
+interface Reach {
+  /** Nodes reached (roots included) and how many of them are Modules. */
+  nodes: number;
+  modules: number;
+  seen: Set<string>;
+  /** The clock stopped the walk: the counts are partial. */
+  truncated: boolean;
+}
+
+/** Breadth-first from the roots; `forEachNeighbour` may repeat a neighbour. Looks at the clock every few hundred nodes. */
+function walk(graph: Graph, roots: string[], forEachNeighbour: (id: string, visit: (other: string) => void) => void, overBudget: () => boolean): Reach {
+  const seen = new Set(roots);
+  const queue = [...roots];
+  const visit = (n: string) => {
+    if (!seen.has(n)) (seen.add(n), queue.push(n));
+  };
+  let modules = 0;
+  let i = 0;
+  for (; i < queue.length; i++) {
+    if (i % CLOCK_EVERY === CLOCK_EVERY - 1 && overBudget()) break;
+    if (graph.getNodeAttribute(queue[i], 'kind') === 'Module') modules++;
+    forEachNeighbour(queue[i], visit);
+  }
+  return { nodes: seen.size, modules, seen, truncated: i < queue.length };
+}
+
+/**
+ * The default neighbourhood's walk from the repository root, per graph, redone when the graph's node
+ * or edge count changes (a save that keeps both reuses it: c and k_init are defaults that such an edit
+ * barely moves, and a start node the kept walk lacks makes the search walk for itself). It answers for
+ * any roots that include `dir:.` and lie in what `dir:.` reaches (the natural-language search's start
+ * nodes: the root and the containers of its seeds).
+ */
+const rootReach = new WeakMap<Graph, Reach & { order: number; size: number }>();
+
+function reachableFromRoot(graph: Graph, roots: string[], overBudget: () => boolean): Reach | undefined {
+  if (!roots.includes('dir:.')) return undefined;
+  let reach = rootReach.get(graph);
+  if (!reach || reach.order !== graph.order || reach.size !== graph.size) {
+    // A walk the budget cut short is not kept.
+    const fresh = walk(graph, ['dir:.'], (id, visit) => forEachDefaultNeighbour(graph, id, visit), overBudget);
+    if (fresh.truncated) return fresh;
+    rootReach.set(graph, (reach = { ...fresh, order: graph.order, size: graph.size }));
+  }
+  const known = reach;
+  return roots.every((r) => known.seen.has(r)) ? known : undefined;
+}
+
+/** The state of one search: the tree, the scorers' caches, the range of rewards and the cross-encoder's speed. */
+class TreeSearch {
+  private readonly tree = new Map<string, TreeNode>();
+  /**
+   * The search tree, keyed by graph node id: a graph node joins the tree once (the first path that
+   * reaches it), which turns the graph into a tree. A virtual node above the roots lets several start
+   * nodes share one tree; it is not part of any path.
+   */
+  private readonly top: TreeNode = { id: '', parent: null, children: [], R: 0, N: 0, exhausted: false };
+  /** Per-search caches: a node's similarity and relevance are computed at most once. */
+  private readonly simCache = new Map<string, number>();
+  private readonly relCache = new Map<string, number>();
+  private relLo = Infinity;
+  private relHi = -Infinity;
+  private k: number;
+  private msPerPair: number | undefined;
+  private readonly kMin: number;
+  private readonly scaling: 'search' | 'batch';
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly graph: Graph,
+    private readonly query: string,
+    private readonly scorers: MctsScorers,
+    private readonly roots: string[],
+    private readonly neighbours: Neighbours,
+    private readonly options: MctsOptions & { kInit: number; c: number },
+    private readonly timeLeft: () => number,
+    private readonly clock: () => number,
+  ) {
+    this.kMin = Math.max(1, options.kMin ?? 20);
+    this.k = Math.max(this.kMin, options.kInit);
+    this.scaling = options.scaling ?? 'search';
+    this.batchSize = Math.max(1, options.batchSize ?? 32);
+    for (const r of roots) {
+      const node: TreeNode = { id: r, parent: this.top, children: [], R: 0, N: 0, exhausted: false };
+      this.tree.set(r, node);
+      this.top.children.push(node);
     }
-    kInit ??= Math.ceil(modules / 2);
-    c ??= 1 / Math.sqrt(Math.log(4 * Math.max(1, seen.size)));
   }
-  let k = Math.max(kMin, kInit);
 
-  // Per-search caches: a node's similarity and relevance are computed at most once.
-  const simCache = new Map<string, number>();
-  const relCache = new Map<string, number>();
-  let relLo = Infinity;
-  let relHi = -Infinity;
-
-  // The search tree, keyed by graph node id: a graph node joins the tree once (the first path that
-  // reaches it), which turns the graph into a tree. A virtual node above the roots lets several start
-  // nodes share one tree; it is not part of any path.
-  const tree = new Map<string, TreeNode>();
-  const top: TreeNode = { id: '', parent: null, children: [], R: 0, N: 0, exhausted: false };
-  for (const r of roots) {
-    const node: TreeNode = { id: r, parent: top, children: [], R: 0, N: 0, exhausted: false };
-    tree.set(r, node);
-    top.children.push(node);
+  async run(maxIterations: number): Promise<MctsResult> {
+    let iterations = 0;
+    // An iteration starts only while the time left covers at least one cross-encoder pair.
+    while (iterations < maxIterations && this.timeLeft() > (this.msPerPair ?? 0)) {
+      const leaf = this.select();
+      if (!leaf) break;
+      const chosen = await this.expand(leaf);
+      const reward = await this.simulate(leaf, chosen);
+      this.backpropagate(leaf, reward);
+      iterations++;
+    }
+    return { hits: this.hits(), iterations, visits: new Map([...this.tree].map(([id, node]) => [id, node.N])) };
   }
+
   /** The node's value R/N on the [0, 10] scale. */
-  const value = (node: TreeNode): number => (scaling === 'batch' ? node.R / node.N : scaleScore(node.R / node.N, relLo, relHi));
-  const unvisited = (id: string) => neighbours(id).filter((n) => !tree.has(n));
+  private value(node: TreeNode): number {
+    return this.scaling === 'batch' ? node.R / node.N : scaleScore(node.R / node.N, this.relLo, this.relHi);
+  }
 
-  // Step 1, selection: from the root, follow the child with the highest UCT
-  //   R/N + c·sqrt(ln N_parent / N_child)
-  // (a child never visited, N = 0, is taken first), until a node that still has unvisited graph
-  // neighbours. Ties go to the smaller id. A node with no unvisited neighbour and no selectable child is
-  // marked exhausted and the walk restarts; when the top is exhausted the tree cannot grow any more.
-  const select = (): TreeNode | null => {
-    for (;;) {
-      if (top.exhausted) return null;
-      let node = top;
+  private unvisited(id: string): string[] {
+    return this.neighbours(id).filter((n) => !this.tree.has(n));
+  }
+
+  /**
+   * Step 1, selection: from the root, follow the child with the highest UCT
+   *   R/N + c·sqrt(ln N_parent / N_child)
+   * (a child never visited, N = 0, is taken first), until a node that still has unvisited graph
+   * neighbours. Ties go to the smaller id. A node with no unvisited neighbour and no selectable child is
+   * marked exhausted and the walk restarts; when the top is exhausted the tree cannot grow any more.
+   */
+  private select(): TreeNode | null {
+    while (!this.top.exhausted) {
+      let node = this.top;
       for (;;) {
-        if (node !== top && unvisited(node.id).length > 0) return node;
-        let best: TreeNode | null = null;
-        let bestScore = -Infinity;
-        for (const child of node.children) {
-          if (child.exhausted) continue;
-          const score = child.N === 0 ? Infinity : value(child) + c! * Math.sqrt(Math.log(Math.max(1, node.N)) / child.N);
-          if (score > bestScore || (score === bestScore && best !== null && child.id < best.id)) {
-            best = child;
-            bestScore = score;
-          }
-        }
+        if (node !== this.top && this.unvisited(node.id).length > 0) return node;
+        const best = this.bestChild(node);
         if (!best) {
           node.exhausted = true;
           break; // restart from the top
@@ -206,99 +297,120 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
         node = best;
       }
     }
-  };
+    return null;
+  }
 
-  // How many (query, node) pairs the next cross-encoder call may score: as many as the time left
-  // covers at the last call's speed, at most `batchSize`; at least one for an expansion's first call
-  // (an expansion without children is wasted), none once the budget is spent.
-  let msPerPair: number | undefined;
-  const relevanceBatch = (leftMs: number, firstOfExpansion: boolean): number => {
-    if (msPerPair === undefined) return Math.min(batchSize, FIRST_BATCH);
-    const affordable = msPerPair > 0 ? Math.floor(leftMs / msPerPair) : batchSize;
-    return Math.min(batchSize, Math.max(firstOfExpansion ? 1 : 0, affordable));
-  };
-
-  let iterations = 0;
-  // An iteration starts only while the time left covers at least one cross-encoder pair.
-  while (iterations < maxIterations && elapsed() + (msPerPair ?? 0) < budget) {
-    const leaf = select();
-    if (!leaf) break;
-
-    // Step 2, expansion: rank the unvisited neighbours by bi-encoder similarity to the query (one
-    // batched call for those not yet scored) and add the top k as children; k then halves, floored at k_min.
-    const candidates = unvisited(leaf.id);
-    const missingSim = candidates.filter((id) => !simCache.has(id));
-    if (missingSim.length > 0) {
-      const sims = await scorers.similarity(query, missingSim);
-      missingSim.forEach((id, i) => simCache.set(id, sims[i] ?? 0));
+  private bestChild(node: TreeNode): TreeNode | null {
+    let best: TreeNode | null = null;
+    let bestScore = -Infinity;
+    for (const child of node.children) {
+      if (child.exhausted) continue;
+      const score = child.N === 0 ? Infinity : this.value(child) + this.options.c * Math.sqrt(Math.log(Math.max(1, node.N)) / child.N);
+      if (score > bestScore || (score === bestScore && best !== null && child.id < best.id)) {
+        best = child;
+        bestScore = score;
+      }
     }
-    const chosen = candidates
-      .sort((a, b) => simCache.get(b)! - simCache.get(a)! || byId(a, b))
-      .slice(0, k);
-    k = Math.max(kMin, Math.floor(k / 2));
+    return best;
+  }
 
-    // Step 3, simulation: one batched cross-encoder call over the new children, the scores scaled to
-    // [0, 10] (see `scaling`). Each child starts with its own score as its value (R = score, N = 1: its
-    // simulation is its first visit). The expansion's reward is the MAX of the children's scores: RANGER's
-    // reward is the cross-encoder score, and a branch is worth returning to when its best new node is
-    // relevant ("find where X is implemented" wants one node; a mean would punish a class for having
-    // many unrelated methods next to the right one).
-    // Scored in batches sized to the time left (relevanceBatch): a cross-encoder on a laptop CPU scores
-    // tens of pairs per second, and the first expansions of a large repository hold hundreds of
-    // children, so a fixed batch of 32 could overrun the budget by a second. Children not scored when
-    // the budget runs out are left out of the tree.
-    const missingRel = chosen.filter((id) => !relCache.has(id));
-    for (let at = 0; at < missingRel.length; ) {
-      const size = relevanceBatch(budget - elapsed(), at === 0);
+  /**
+   * Step 2, expansion: rank the unvisited neighbours by bi-encoder similarity to the query (one
+   * batched call for those not yet scored) and take the top k; k then halves, floored at k_min.
+   */
+  private async expand(leaf: TreeNode): Promise<string[]> {
+    const candidates = this.unvisited(leaf.id);
+    const missing = candidates.filter((id) => !this.simCache.has(id));
+    if (missing.length > 0) {
+      const sims = await this.scorers.similarity(this.query, missing);
+      missing.forEach((id, i) => this.simCache.set(id, sims[i] ?? 0));
+    }
+    const chosen = candidates.sort((a, b) => this.simCache.get(b)! - this.simCache.get(a)! || byId(a, b)).slice(0, this.k);
+    this.k = Math.max(this.kMin, Math.floor(this.k / 2));
+    return chosen;
+  }
+
+  /**
+   * Step 3, simulation: batched cross-encoder calls over the chosen children, the scores scaled to
+   * [0, 10] (see `scaling`). Each child starts with its own score as its value (R = score, N = 1: its
+   * simulation is its first visit). The expansion's reward is the MAX of the children's scores: RANGER's
+   * reward is the cross-encoder score, and a branch is worth returning to when its best new node is
+   * relevant ("find where X is implemented" wants one node; a mean would punish a class for having
+   * many unrelated methods next to the right one).
+   * Scored in batches sized to the time left (relevanceBatch): a cross-encoder on a laptop CPU scores
+   * tens of pairs per second, and the first expansions of a large repository hold hundreds of
+   * children, so a fixed batch of 32 could overrun the budget by a second. Children not scored when
+   * the budget runs out are left out of the tree.
+   */
+  private async simulate(leaf: TreeNode, chosen: string[]): Promise<number> {
+    const missing = chosen.filter((id) => !this.relCache.has(id));
+    for (let at = 0; at < missing.length; ) {
+      const size = this.relevanceBatch(this.timeLeft(), at === 0);
       if (size === 0) break;
-      const batch = missingRel.slice(at, at + size);
-      const callStarted = clock();
-      const rels = await scorers.relevance(query, batch);
-      msPerPair = (clock() - callStarted) / batch.length;
-      batch.forEach((id, i) => relCache.set(id, rels[i] ?? 0));
+      const batch = missing.slice(at, at + size);
+      const callStarted = this.clock();
+      const rels = await this.scorers.relevance(this.query, batch);
+      this.msPerPair = (this.clock() - callStarted) / batch.length;
+      batch.forEach((id, i) => this.relCache.set(id, rels[i] ?? 0));
       at += batch.length;
     }
-    const children = chosen.filter((id) => relCache.has(id));
-    const raw = children.map((id) => relCache.get(id)!);
-    relLo = Math.min(relLo, ...raw);
-    relHi = Math.max(relHi, ...raw);
+    const children = chosen.filter((id) => this.relCache.has(id));
+    const raw = children.map((id) => this.relCache.get(id)!);
+    this.relLo = Math.min(this.relLo, ...raw);
+    this.relHi = Math.max(this.relHi, ...raw);
     const batchLo = Math.min(...raw);
     const batchHi = Math.max(...raw);
     // 'search': store raw scores (scaled when read); 'batch': store them scaled against this batch.
-    const stored = raw.map((x) => (scaling === 'batch' ? scaleScore(x, batchLo, batchHi) : x));
-    const reward = Math.max(...stored);
+    const stored = raw.map((x) => (this.scaling === 'batch' ? scaleScore(x, batchLo, batchHi) : x));
     children.forEach((id, i) => {
       const child: TreeNode = { id, parent: leaf, children: [], R: stored[i], N: 1, exhausted: false };
-      tree.set(id, child);
+      this.tree.set(id, child);
       leaf.children.push(child);
     });
+    return Math.max(...stored);
+  }
 
-    // Step 4, backpropagation: the reward is added to R, and 1 to N, of the expanded node and of
-    // every node above it up to the root (and the virtual top, whose N feeds the roots' UCT).
+  /**
+   * How many (query, node) pairs the next cross-encoder call may score: as many as the time left
+   * covers at the last call's speed, at most `batchSize`; at least one for an expansion's first call
+   * (an expansion without children is wasted), none once the budget is spent.
+   */
+  private relevanceBatch(leftMs: number, firstOfExpansion: boolean): number {
+    if (this.msPerPair === undefined) return Math.min(this.batchSize, FIRST_BATCH);
+    const affordable = this.msPerPair > 0 ? Math.floor(leftMs / this.msPerPair) : this.batchSize;
+    return Math.min(this.batchSize, Math.max(firstOfExpansion ? 1 : 0, affordable));
+  }
+
+  /**
+   * Step 4, backpropagation: the reward is added to R, and 1 to N, of the expanded node and of every
+   * node above it up to the root (and the virtual top, whose N feeds the roots' UCT).
+   */
+  private backpropagate(leaf: TreeNode, reward: number): void {
     for (let node: TreeNode | null = leaf; node; node = node.parent) {
       node.R += reward;
       node.N += 1;
     }
-    iterations++;
   }
 
-  // Final score (Algorithm 1, last step): α·R/N + (1−α)·10·sim(query, node), over every node the tree
-  // holds except the start nodes, Folders and Externals. Every such node was a ranked candidate, so its
-  // similarity is cached; the path is the tree path from its root.
-  const rootSet = new Set(roots);
-  const hits: SearchHit[] = [];
-  const visits = new Map<string, number>();
-  for (const [id, node] of tree) {
-    visits.set(id, node.N);
-    if (rootSet.has(id) || node.N === 0) continue;
-    const kind = graph.getNodeAttribute(id, 'kind');
-    if (kind === 'Folder' || kind === 'External') continue;
-    const path: string[] = [];
-    for (let n: TreeNode | null = node; n && n !== top; n = n.parent) path.push(n.id);
-    path.reverse();
-    const score = alpha * value(node) + (1 - alpha) * 10 * (simCache.get(id) ?? 0);
-    hits.push({ id, score, via: 'mcts', path });
+  /**
+   * Final score (Algorithm 1, last step): α·R/N + (1−α)·10·sim(query, node), over every node the tree
+   * holds except the start nodes, Folders and Externals. Every such node was a ranked candidate, so its
+   * similarity is cached; the path is the tree path from its root.
+   */
+  private hits(): SearchHit[] {
+    const alpha = this.options.alpha ?? 0.7;
+    const rootSet = new Set(this.roots);
+    const hits: SearchHit[] = [];
+    for (const [id, node] of this.tree) {
+      if (rootSet.has(id) || node.N === 0) continue;
+      const kind = this.graph.getNodeAttribute(id, 'kind');
+      if (kind === 'Folder' || kind === 'External') continue;
+      const path: string[] = [];
+      for (let n: TreeNode | null = node; n && n !== this.top; n = n.parent) path.push(n.id);
+      path.reverse();
+      const score = alpha * this.value(node) + (1 - alpha) * 10 * (this.simCache.get(id) ?? 0);
+      hits.push({ id, score, via: 'mcts', path });
+    }
+    return hits.sort((a, b) => b.score - a.score || byId(a.id, b.id));
   }
-  hits.sort((a, b) => b.score - a.score || byId(a.id, b.id));
-  return { hits, iterations, visits };
 }

@@ -71,10 +71,11 @@ export async function naturalLanguageSearch(
     // node never is).
     const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => containerOf(graph, h.id) ?? h.id));
     const roots = [...(graph.hasNode('dir:.') ? ['dir:.'] : []), ...seedParents];
-    // The budget is the whole query's: what the seeds took (embedding the query, lexical scoring)
-    // comes out of the traversal's share.
+    const traversalScorers = scorers();
+    // The budget is the whole query's: what the seeds took (embedding the query, lexical scoring,
+    // spreading the matches up the tree) comes out of the traversal's share.
     const timeBudgetMs = Math.max(0, (mcts.timeBudgetMs ?? MCTS_BUDGET_MS) - (performance.now() - started));
-    const result = await mctsSearch(graph, query, scorers(), { ...mcts, timeBudgetMs, roots: roots.length > 0 ? roots : undefined });
+    const result = await mctsSearch(graph, query, traversalScorers, { ...mcts, timeBudgetMs, roots: roots.length > 0 ? roots : undefined });
     lists.push(result.hits);
     timingsMs.mcts = performance.now() - t;
     timingsMs.mctsIterations = result.iterations;
