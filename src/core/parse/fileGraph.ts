@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 1;
+export const PARSER_VERSION = 2;
 
 export interface FileGraph {
   path: string;
@@ -22,7 +22,7 @@ export interface FileGraph {
   imports: ImportBinding[];
   /** TS/JS explicit export clauses and re-exports. Python modules export their whole top-level scope. */
   exports: ExportBinding[];
-  /** Unresolved references, each from the innermost enclosing definition. */
+  /** Unresolved references, each from the innermost enclosing definition; one per (scope, kind, chain, line). */
   refs: Reference[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;

@@ -261,7 +261,8 @@ export function extractPython(root: Node): Extracted {
 
   const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') => {
     const from = scope?.sym.localId ?? null;
-    const key = `${from}\u0000${kind}\u0000${chain.join('.')}`;
+    // Per line, not per scope: completion context and its benchmark ask what one line uses.
+    const key = `${from}\u0000${kind}\u0000${chain.join('.')}\u0000${node.startPosition.row}`;
     if (seenRefs.has(key)) return;
     seenRefs.add(key);
     const ref: Reference = { from, kind, chain, line: node.startPosition.row };
