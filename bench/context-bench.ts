@@ -115,32 +115,44 @@ function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery,
   return covered;
 }
 
+/** Definitions each method's context covers for one cursor, per budget (`cartograph@2048` → ids). */
+type Covered = Map<string, Set<string>>;
+
+/**
+ * Completes every line of `lines` once in `mode` and records what each method's context covers;
+ * `onContext` sees Cartograph's contexts. Lines in both samples are completed once.
+ */
+async function complete(engine: Engine, assembler: ContextAssembler, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth) => void): Promise<Map<LineTruth, Covered>> {
+  const out = new Map<LineTruth, Covered>();
+  const extract = extractInProcess();
+  for (const t of lines) {
+    const query = cursorAt(engine.root, t, mode);
+    const q = await buildQueryGraph(extract, engine.graph, query);
+    const covered: Covered = new Map();
+    for (const budget of BUDGETS) {
+      const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
+      onContext?.(fused, budget, t);
+      covered.set(`cartograph@${budget}`, new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf))));
+      covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, budget));
+    }
+    out.set(t, covered);
+  }
+  return out;
+}
+
 interface Tally {
   lines: number;
   definitions: number;
   hits: Record<string, number>;
 }
 
-/** Recall of every method on `sample`, graded by `needed` (ids; unmapped definitions are misses for all). */
-async function measure(engine: Engine, assembler: ContextAssembler, sample: LineTruth[], needed: (t: LineTruth) => { ids: string[]; misses: number }, mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth) => void): Promise<Tally> {
+/** Recall of every method on `sample`, graded by `needed` (ids; definitions with no graph node are misses for all). */
+function grade(sample: LineTruth[], covered: Map<LineTruth, Covered>, needed: (t: LineTruth) => { ids: string[]; misses: number }): Tally {
   const tally: Tally = { lines: sample.length, definitions: 0, hits: {} };
-  const hit = (k: string) => (tally.hits[k] = (tally.hits[k] ?? 0) + 1);
-  const extract = extractInProcess();
   for (const t of sample) {
     const { ids, misses } = needed(t);
     tally.definitions += ids.length + misses;
-    const query = cursorAt(engine.root, t, mode);
-    const q = await buildQueryGraph(extract, engine.graph, query);
-    for (const budget of BUDGETS) {
-      const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
-      onContext?.(fused, budget, t);
-      const cart = new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf)));
-      const bm25 = bm25Covers(assembler, engine, query, budget);
-      for (const id of ids) {
-        if (cart.has(id)) hit(`cartograph@${budget}`);
-        if (bm25.has(id)) hit(`bm25@${budget}`);
-      }
-    }
+    for (const [method, set] of covered.get(t)!) for (const id of ids) if (set.has(id)) tally.hits[method] = (tally.hits[method] ?? 0) + 1;
   }
   return tally;
 }
@@ -259,8 +271,10 @@ async function main(): Promise<void> {
     for (const mode of MODES) {
       const stats = newStats();
       t0 = performance.now();
-      const byOracle = await measure(engine, assembler, independent, (t) => ({ ids: t.oracle, misses: t.unmapped.length }), mode, (ctx, budget) => budget === 2048 && addStats(stats, ctx));
-      const byOurs = await measure(engine, assembler, self, (t) => ({ ids: t.ours, misses: 0 }), mode);
+      const inIndependent = new Set(independent);
+      const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t) => budget === 2048 && inIndependent.has(t) && addStats(stats, ctx));
+      const byOracle = grade(independent, covered, (t) => ({ ids: t.oracle, misses: t.unmapped.length }));
+      const byOurs = grade(self, covered, (t) => ({ ids: t.ours, misses: 0 }));
       for (const [grader, tally] of [['independent', byOracle], ['ours', byOurs]] as const) {
         const recall = (k: string) => (tally.definitions === 0 ? 0 : (tally.hits[k] ?? 0) / tally.definitions);
         const row = { corpus: corpus.name, version: corpus.version, files: files.length, grader, mode, lines: tally.lines, definitions: tally.definitions, 'none@1024': 0, 'none@2048': 0, 'bm25@1024': recall('bm25@1024'), 'bm25@2048': recall('bm25@2048'), 'cartograph@1024': recall('cartograph@1024'), 'cartograph@2048': recall('cartograph@2048') };
