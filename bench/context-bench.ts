@@ -100,12 +100,17 @@ function cursorAt(root: string, t: LineTruth, mode: Mode): CursorQuery {
   return { path: t.path, language: t.language, prefix: text.slice(0, start + indent.length), suffix: mode === 'fim' && end >= 0 ? text.slice(end) : '' };
 }
 
-function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, budget: number): Set<string> {
-  const covered = new Set<string>();
+/** RepoCoder's windows for the cursor in rank order; the same ranking serves every budget. */
+function bm25Windows(assembler: ContextAssembler, q: CursorQuery) {
   const after = q.suffix.split('\n').slice(1, 1 + SUFFIX_QUERY_LINES);
   const windowQuery = [...q.prefix.split('\n').slice(-WINDOW_LINES), ...after].join('\n');
+  return assembler.windows.search(windowQuery, 60, q.path);
+}
+
+function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, windows: ReturnType<typeof bm25Windows>, budget: number): Set<string> {
+  const covered = new Set<string>();
   let used = 0;
-  for (const w of assembler.windows.search(windowQuery, 60, q.path)) {
+  for (const w of windows) {
     const r = renderWindow(engine.graph.graph, assembler.sources, w.path, w.startLine, w.endLine);
     const tokens = estimateTokens(`${snippetBlock(`${w.path} lines ${w.startLine + 1}-${w.endLine + 1}`, r.code, q.language)}\n`, q.language);
     if (used + tokens > budget) continue;
@@ -129,11 +134,12 @@ async function complete(engine: Engine, assembler: ContextAssembler, lines: Line
     const query = cursorAt(engine.root, t, mode);
     const q = await buildQueryGraph(extract, engine.graph, query);
     const covered: Covered = new Map();
+    const windows = bm25Windows(assembler, query);
     for (const budget of BUDGETS) {
       const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
       onContext?.(fused, budget, t);
       covered.set(`cartograph@${budget}`, new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf))));
-      covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, budget));
+      covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, windows, budget));
     }
     out.set(t, covered);
   }

@@ -44,6 +44,12 @@ export interface SymbolDef {
   /** sha1 of the definition's source text. */
   hash: string;
   exported: boolean;
+  /**
+   * Fields and variables whose class is known (`self.x = Foo(...)`, `x: "Foo"`, `self.app = app` with
+   * `app: Flask`): the class as a name chain, resolved in the definition's scope, so `self.x.run` and
+   * `state.app.jinja_env` reach the member.
+   */
+  type?: string[];
 }
 
 export interface ImportBinding {
