@@ -212,20 +212,24 @@ interface ContextStats {
   contexts: number;
   estimatedTokens: number[];
   realTokens: number[];
+  /** Characters per real token of each context: what tokens.ts's estimate should assume. */
+  charsPerToken: number[];
   tripleTokens: number;
   snippetLines: number;
   duplicateLines: number;
 }
 
 function newStats(): ContextStats {
-  return { contexts: 0, estimatedTokens: [], realTokens: [], tripleTokens: 0, snippetLines: 0, duplicateLines: 0 };
+  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, snippetLines: 0, duplicateLines: 0 };
 }
 
 /** Counts one context: real tokens (o200k_base), the triples' share, snippet lines that repeat one already shown (longer than 3 characters: not `)` or `}`). */
 function addStats(stats: ContextStats, ctx: FusedContext): void {
   stats.contexts++;
   stats.estimatedTokens.push(ctx.tokens);
-  stats.realTokens.push(encode(ctx.text).length);
+  const real = encode(ctx.text).length;
+  stats.realTokens.push(real);
+  if (real > 0) stats.charsPerToken.push(ctx.text.length / real);
   if (ctx.triples.length > 0) stats.tripleTokens += encode(ctx.triples.map((t) => `# ${t}`).join('\n')).length;
   const seen = new Set<string>();
   for (const sn of ctx.snippets) {
@@ -288,6 +292,7 @@ async function main(): Promise<void> {
         console.error(`${corpus.name} ${mode} ${grader}: ${JSON.stringify(row)}`);
       }
       const real = [...stats.realTokens].sort((a, b) => a - b);
+      const ratio = [...stats.charsPerToken].sort((a, b) => a - b);
       contextStats.push({
         corpus: corpus.name,
         mode,
@@ -297,6 +302,8 @@ async function main(): Promise<void> {
         realTokensP95: percentile(real, 95),
         realTokensMax: real[real.length - 1] ?? 0,
         overBudgetShare: real.filter((n) => n > 2048).length / Math.max(1, real.length),
+        charsPerTokenMedian: percentile(ratio, 50) ?? 0,
+        charsPerTokenP5: percentile(ratio, 5) ?? 0,
         tripleShare: stats.tripleTokens / Math.max(1, real.reduce((a, b) => a + b, 0)),
         duplicateLineShare: stats.duplicateLines / Math.max(1, stats.snippetLines),
       });
@@ -381,9 +388,9 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
     console.log(`\n${a.corpus}, ours only:\n${ex.oursOnly.map((e) => `  ${e}`).join('\n')}\n${a.corpus}, oracle only (where ours resolves something):\n${ex.oracleOnly.map((e) => `  ${e}`).join('\n')}`);
   }
   console.log('');
-  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | triples\' share of real tokens | duplicate snippet lines |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
-  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} |`);
+  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | duplicate snippet lines |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} |`);
   if (latency) {
     const stages = latency.stagesP95 as Record<string, number>;
     console.log('');
