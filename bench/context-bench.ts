@@ -21,9 +21,11 @@ import ts from 'typescript';
 import { ContextAssembler, type FusedContext } from '../src/core/completion/assemble';
 import { WINDOW_LINES } from '../src/core/completion/codeWindows';
 import { snippetBlock } from '../src/core/completion/fuse';
-import { buildQueryGraph, extractInProcess, type CursorQuery } from '../src/core/completion/queryGraph';
+import { answerTokens, buildPrompt, completionShape } from '../src/core/completion/prompt';
+import { buildQueryGraph, extractInProcess, type CursorQuery, type QueryGraph } from '../src/core/completion/queryGraph';
 import { renderWindow } from '../src/core/completion/snippets';
 import { estimateTokens } from '../src/core/completion/tokens';
+import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
 import { jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleDefinition } from './context/oracle';
@@ -127,7 +129,7 @@ type Covered = Map<string, Set<string>>;
  * Completes every line of `lines` once in `mode` and records what each method's context covers;
  * `onContext` sees Cartograph's contexts. Lines in both samples are completed once.
  */
-async function complete(engine: Engine, assembler: ContextAssembler, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth) => void): Promise<Map<LineTruth, Covered>> {
+async function complete(engine: Engine, assembler: ContextAssembler, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth, query: CursorQuery, q: QueryGraph) => void): Promise<Map<LineTruth, Covered>> {
   const out = new Map<LineTruth, Covered>();
   const extract = extractInProcess();
   for (const t of lines) {
@@ -137,7 +139,7 @@ async function complete(engine: Engine, assembler: ContextAssembler, lines: Line
     const windows = bm25Windows(assembler, query);
     for (const budget of BUDGETS) {
       const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
-      onContext?.(fused, budget, t);
+      onContext?.(fused, budget, t, query, q);
       covered.set(`cartograph@${budget}`, new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf))));
       covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, windows, budget));
     }
@@ -215,12 +217,28 @@ interface ContextStats {
   /** Characters per real token of each context: what tokens.ts's estimate should assume. */
   charsPerToken: number[];
   tripleTokens: number;
+  /** Whole FIM prompts (qwen template, answer included) in real tokens: the buffer sent whole, as before issue 19, and as planWindow cuts it for the default window. */
+  promptWhole: number[];
+  promptPlanned: number[];
   snippetLines: number;
   duplicateLines: number;
 }
 
 function newStats(): ContextStats {
-  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, snippetLines: 0, duplicateLines: 0 };
+  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0 };
+}
+
+/** Real tokens of the prompt completion sends for this cursor, with the buffer whole and as planned for the default window. */
+function addPromptSizes(stats: ContextStats, ctx: FusedContext, q: CursorQuery, assembler: ContextAssembler, q2: QueryGraph): void {
+  const shape = completionShape(q.prefix, q.suffix);
+  const count = (prefix: string, suffix: string) => {
+    const built = buildPrompt({ family: 'qwen', language: q.language, prefix, suffix, shape });
+    return encode(built.kind === 'completion' ? built.prompt : '', { disallowedSpecial: new Set() }).length + built.maxTokens;
+  };
+  stats.promptWhole.push(count(ctx.text + q.prefix, q.suffix));
+  const plan = planWindow({ language: q.language, prefix: q.prefix, suffix: q.suffix, contextWindow: DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: 2048 });
+  const planned = assembler.fuse(q2, { budgetTokens: plan.contextTokens, mmrLambda: LAMBDA });
+  stats.promptPlanned.push(count(planned.text + plan.prefix, plan.suffix));
 }
 
 /** Counts one context: real tokens (o200k_base), the triples' share, snippet lines that repeat one already shown (longer than 3 characters: not `)` or `}`). */
@@ -282,7 +300,11 @@ async function main(): Promise<void> {
       const stats = newStats();
       t0 = performance.now();
       const inIndependent = new Set(independent);
-      const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t) => budget === 2048 && inIndependent.has(t) && addStats(stats, ctx));
+      const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
+        if (budget !== 2048 || !inIndependent.has(t)) return;
+        addStats(stats, ctx);
+        if (mode === 'fim') addPromptSizes(stats, ctx, query, assembler, q);
+      });
       const byOracle = grade(independent, covered, (t) => ({ ids: t.oracle, misses: t.unmapped.length }));
       const byOurs = grade(self, covered, (t) => ({ ids: t.ours, misses: 0 }));
       for (const [grader, tally] of [['independent', byOracle], ['ours', byOurs]] as const) {
@@ -304,6 +326,8 @@ async function main(): Promise<void> {
         overBudgetShare: real.filter((n) => n > 2048).length / Math.max(1, real.length),
         charsPerTokenMedian: percentile(ratio, 50) ?? 0,
         charsPerTokenP5: percentile(ratio, 5) ?? 0,
+        promptWhole: summary(stats.promptWhole),
+        promptPlanned: summary(stats.promptPlanned),
         tripleShare: stats.tripleTokens / Math.max(1, real.reduce((a, b) => a + b, 0)),
         duplicateLineShare: stats.duplicateLines / Math.max(1, stats.snippetLines),
       });
@@ -313,6 +337,13 @@ async function main(): Promise<void> {
   }
   const latency = args.includes('--no-latency') ? undefined : await djangoLatency();
   report(rows, agreement, contextStats, latency);
+}
+
+/** Median, p95 and max of whole-prompt sizes; the share over the default window. */
+function summary(xs: number[]): { median: number; p95: number; max: number; overWindow: number } | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1], overWindow: s.filter((n) => n > DEFAULT_CONTEXT_WINDOW).length / s.length };
 }
 
 function mean(xs: number[]): number {
@@ -391,6 +422,14 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | duplicate snippet lines |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} |`);
+  console.log('');
+  console.log(`| corpus | whole FIM prompt, buffer sent whole: median / p95 / max (over ${DEFAULT_CONTEXT_WINDOW}) | planned for a ${DEFAULT_CONTEXT_WINDOW}-token window: median / p95 / max (over) |`);
+  console.log('|---|---:|---:|');
+  for (const c of contextStats.filter((x) => x.promptWhole)) {
+    const w = c.promptWhole as { median: number; p95: number; max: number; overWindow: number };
+    const p = c.promptPlanned as typeof w;
+    console.log(`| ${c.corpus} | ${w.median} / ${w.p95} / ${w.max} (${f(w.overWindow)}) | ${p.median} / ${p.p95} / ${p.max} (${f(p.overWindow)}) |`);
+  }
   if (latency) {
     const stages = latency.stagesP95 as Record<string, number>;
     console.log('');
