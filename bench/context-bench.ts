@@ -222,10 +222,13 @@ interface ContextStats {
   promptPlanned: number[];
   snippetLines: number;
   duplicateLines: number;
+  /** Lines standing for a source line (path, line) another snippet of the context already shows. */
+  sourceLines: number;
+  repeatedSourceLines: number;
 }
 
 function newStats(): ContextStats {
-  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0 };
+  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0, sourceLines: 0, repeatedSourceLines: 0 };
 }
 
 /** Real tokens of the prompt completion sends for this cursor, with the buffer whole and as planned for the default window. */
@@ -249,6 +252,14 @@ function addStats(stats: ContextStats, ctx: FusedContext): void {
   stats.realTokens.push(real);
   if (real > 0) stats.charsPerToken.push(ctx.text.length / real);
   if (ctx.triples.length > 0) stats.tripleTokens += encode(ctx.triples.map((t) => `# ${t}`).join('\n')).length;
+  const shown = new Set<string>();
+  for (const sn of ctx.snippets) {
+    // Across snippets: inside one outline a docstring line stands for its definition's line too.
+    const own = (sn.lines ?? []).filter((line): line is number => line !== null).map((line) => `${sn.path}:${line}`);
+    stats.sourceLines += own.length;
+    stats.repeatedSourceLines += own.filter((key) => shown.has(key)).length;
+    for (const key of own) shown.add(key);
+  }
   const seen = new Set<string>();
   for (const sn of ctx.snippets) {
     for (const line of sn.code.split('\n')) {
@@ -330,6 +341,7 @@ async function main(): Promise<void> {
         promptPlanned: summary(stats.promptPlanned),
         tripleShare: stats.tripleTokens / Math.max(1, real.reduce((a, b) => a + b, 0)),
         duplicateLineShare: stats.duplicateLines / Math.max(1, stats.snippetLines),
+        repeatedSourceLineShare: stats.repeatedSourceLines / Math.max(1, stats.sourceLines),
       });
       console.error(`${corpus.name} ${mode}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
@@ -419,9 +431,9 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
     console.log(`\n${a.corpus}, ours only:\n${ex.oursOnly.map((e) => `  ${e}`).join('\n')}\n${a.corpus}, oracle only (where ours resolves something):\n${ex.oracleOnly.map((e) => `  ${e}`).join('\n')}`);
   }
   console.log('');
-  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | duplicate snippet lines |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} |`);
+  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | snippet lines repeating another\'s text | lines repeating a source line already shown |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} | ${f(c.repeatedSourceLineShare)} |`);
   console.log('');
   console.log(`| corpus | whole FIM prompt, buffer sent whole: median / p95 / max (over ${DEFAULT_CONTEXT_WINDOW}) | planned for a ${DEFAULT_CONTEXT_WINDOW}-token window: median / p95 / max (over) |`);
   console.log('|---|---:|---:|');

@@ -36,6 +36,8 @@ export interface FusedSnippet {
   /** Node ids whose definition header the snippet shows. */
   covers: string[];
   code: string;
+  /** The source line (in `path`) each line of `code` stands for; null for lines that stand for none. */
+  lines?: Array<number | null>;
 }
 
 export interface FusedContext {
@@ -168,6 +170,7 @@ export class ContextAssembler {
         tokens: ch.tokens,
         covers: ch.rendering.covers,
         code: ch.rendering.code,
+        lines: ch.rendering.lines,
       })),
       tokens: estimateTokens(serialized.text, language),
       budgetTokens: options.budgetTokens,
