@@ -148,28 +148,53 @@ export function typescriptOracle(root: string, files: string[]): OracleAnswers {
 
 /**
  * The graph node an oracle definition is: the innermost node of its file with its name whose range
- * holds its line (`@2` suffixes removed); undefined when the graph has no such node.
+ * holds its line, else a member with that name of the innermost class holding the line (Jedi points
+ * `request.environ` at `self.environ = environ` inside `__init__`; the graph's node for the field is
+ * the class's `environ`, declared elsewhere in the class); `@2` suffixes removed. Undefined when the
+ * graph has no such node.
  */
 export function nodeForDefinition(index: SymbolIndex, def: OracleDefinition): string | undefined {
-  let best: { id: string; span: number } | undefined;
-  for (const n of index.get(def.path) ?? []) {
-    if (n.name !== def.name || def.line < n.start || def.line > n.end) continue;
-    const span = n.end - n.start;
-    if (!best || span < best.span) best = { id: n.id, span };
-  }
-  return best?.id.replace(/@\d+$/, '');
+  const innermost = (match: (n: IndexedSymbol) => boolean) => {
+    let best: IndexedSymbol | undefined;
+    for (const n of index.get(def.path) ?? []) if (match(n) && (!best || n.end - n.start < best.end - best.start)) best = n;
+    return best;
+  };
+  const holds = (n: IndexedSymbol) => def.line >= n.start && def.line <= n.end;
+  const own = innermost((n) => n.name === def.name && holds(n));
+  if (own) return own.id.replace(/@\d+$/, '');
+  const cls = innermost((n) => n.isClass && holds(n));
+  // `new Observable(...)`: the language service names the constructor (`__constructor`, an
+  // interface's `__new`) beside the class; the graph's node for it is the class.
+  if (cls && /^__(constructor|new|call)$/.test(def.name)) return cls.id.replace(/@\d+$/, '');
+  const member = cls && (index.get(def.path) ?? []).find((n) => n.parent === cls.id && n.name === def.name);
+  return member?.id.replace(/@\d+$/, '');
 }
 
-export type SymbolIndex = Map<string, Array<{ id: string; name: string; start: number; end: number }>>;
+interface IndexedSymbol {
+  id: string;
+  name: string;
+  start: number;
+  end: number;
+  isClass: boolean;
+  /** The class, interface or function the symbol is a member of. */
+  parent?: string;
+}
+
+export type SymbolIndex = Map<string, IndexedSymbol[]>;
 
 /** Symbol nodes per file, for nodeForDefinition. */
 export function symbolIndex(graph: RepositoryGraph): SymbolIndex {
   const index: SymbolIndex = new Map();
-  graph.graph.forEachNode((id, a) => {
+  const g = graph.graph;
+  g.forEachNode((id, a) => {
     if (!a.range || !id.includes('#')) return;
     let list = index.get(a.path);
     if (!list) index.set(a.path, (list = []));
-    list.push({ id, name: a.name, start: a.range.startLine, end: a.range.endLine });
+    let parent: string | undefined;
+    g.forEachInEdge(id, (_e, edge) => {
+      if (edge.kind === 'HAS_FIELD' || edge.kind === 'HAS_METHOD') parent = edge.source;
+    });
+    list.push({ id, name: a.name, start: a.range.startLine, end: a.range.endLine, isClass: a.kind === 'Class' || a.kind === 'Interface', parent });
   });
   return index;
 }
