@@ -1,67 +1,118 @@
-// `npm run bench:context [-- --json FILE] [--samples N]`: cross-file definition recall of the context
-// completion would send, RepoBench-R / CrossCodeEval style, on real code, and context assembly
-// latency on Django. No LLM is involved: what is measured is whether the definition the next line
-// needs reaches the prompt.
+// `npm run bench:context [-- --json FILE] [--samples N] [--corpora a,b] [--no-latency]`: cross-file
+// definition recall of the context completion would send, RepoBench-R / CrossCodeEval style, on real
+// code, and context assembly latency on Django. No LLM is involved: what is measured is whether the
+// definitions the next line needs reach the prompt.
 //
-// Samples: lines whose references resolve (through the repository graph) to a definition in another
-// file of the same repository. The buffer is cut at the start of that line's code (its indentation
-// kept, nothing after it: left context only). Recall = share of those (line, definition) pairs whose
-// definition header (signature line, with its file) is in the context, at 1,024 and 2,048 tokens, for
-// no retrieval, RepoCoder's vanilla sliding-window BM25 (20-line windows, stride 10, query = the last
-// 20 lines, windows taken in rank order while they fit) and Cartograph's graph-fused context.
+// Which definitions a line needs is decided twice, side by side:
+// - by an independent oracle (Jedi's goto(follow_imports=True) for Python, the TypeScript language
+//   service's getDefinitionAtPosition for TS; bench/context/oracle.ts), on lines sampled where the
+//   ORACLE finds a definition in another file of the repository;
+// - by Cartograph's own resolver (self-graded, the figure of earlier sessions), on lines it resolves.
+// Each sampled line is completed twice: left context only (the buffer cut at the start of the line's
+// code) and fill-in-the-middle (the code after the line is in the buffer too, as completion runs).
+// Recall = share of the (line, definition) pairs whose definition header is in the context, at 1,024
+// and 2,048 tokens, for no retrieval, RepoCoder's vanilla sliding-window BM25 (20-line windows, stride
+// 10, query = the last 20 lines, plus the next 10 in FIM, windows taken in rank order while they fit)
+// and Cartograph's graph-fused context.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContextAssembler } from '../src/core/completion/assemble';
+import { encode } from 'gpt-tokenizer';
+import ts from 'typescript';
+import { ContextAssembler, type FusedContext } from '../src/core/completion/assemble';
 import { WINDOW_LINES } from '../src/core/completion/codeWindows';
 import { snippetBlock } from '../src/core/completion/fuse';
-import { buildQueryGraph, extractInProcess, type CursorQuery } from '../src/core/completion/queryGraph';
+import { answerTokens, buildPrompt, completionShape } from '../src/core/completion/prompt';
+import { buildQueryGraph, extractInProcess, type CursorQuery, type QueryGraph } from '../src/core/completion/queryGraph';
 import { renderWindow } from '../src/core/completion/snippets';
 import { estimateTokens } from '../src/core/completion/tokens';
+import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
-import { CORPORA, corpusVersions, ensureTsPackage } from './search/corpus';
+import type { Language } from '../src/core/graph/schema';
+import { jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleDefinition } from './context/oracle';
+import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 
 const args = process.argv.slice(2);
-const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
-const SAMPLES = args.includes('--samples') ? Number(args[args.indexOf('--samples') + 1]) : 200;
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const jsonOut = option('--json');
+const SAMPLES = Number(option('--samples') ?? 200);
+const ONLY = option('--corpora')?.split(',');
 const BUDGETS = [1024, 2048];
 const LAMBDA = 0.7;
+const MODES = ['prefix', 'fim'] as const;
+type Mode = (typeof MODES)[number];
+const SUFFIX_QUERY_LINES = 10;
 
-interface Sample {
-  query: CursorQuery;
-  /** Definitions (node ids, overload suffix removed) the line uses from other files. */
-  needed: string[];
+/** What one line of the repository uses from other files, by each oracle. */
+interface LineTruth {
+  path: string;
+  line: number;
+  language: Language;
+  /** Node ids (overload suffix removed) by Cartograph's resolver. */
+  ours: string[];
+  /** Node ids by the independent oracle, and its definitions the graph has no node for. */
+  oracle: string[];
+  unmapped: OracleDefinition[];
 }
 
 const keyOf = (id: string) => id.replace(/@\d+$/, '');
 
-async function samplesOf(engine: Engine, limit: number): Promise<Sample[]> {
-  const all: Sample[] = [];
+/** Every line of the repository where either oracle finds a definition in another file. */
+function truths(engine: Engine, answers: Map<string, Map<number, OracleDefinition[]>>): LineTruth[] {
+  const index = symbolIndex(engine.graph);
+  const out: LineTruth[] = [];
   for (const rel of engine.graph.filePaths().sort()) {
     const file = engine.graph.fileGraph(rel)!;
-    const text = fs.readFileSync(path.join(engine.root, rel), 'utf8');
-    const lineStarts = [0];
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
-    const lines = [...new Set(file.refs.map((r) => r.line))].sort((a, b) => a - b);
-    for (const line of lines) {
+    const byLine = new Map<number, LineTruth>();
+    const at = (line: number) => {
+      let t = byLine.get(line);
+      if (!t) byLine.set(line, (t = { path: rel, line, language: file.language, ours: [], oracle: [], unmapped: [] }));
+      return t;
+    };
+    for (const line of new Set(file.refs.map((r) => r.line))) {
       // Only this line's references, resolved the way the indexer resolves the whole file.
       const res = engine.graph.resolveDetached({ ...file, refs: file.refs.filter((r) => r.line === line) });
-      const needed = [...new Set(res.edges.filter((e) => (e.kind === 'CALLS' || e.kind === 'USES' || e.kind === 'INHERITS') && e.target.includes('#') && !e.target.startsWith(`${rel}#`) && !e.target.startsWith('ext:')).map((e) => keyOf(e.target)))];
-      if (needed.length === 0) continue;
-      const start = lineStarts[line];
-      const indent = /^[ \t]*/.exec(text.slice(start))![0];
-      all.push({ query: { path: rel, language: file.language, prefix: text.slice(0, start + indent.length), suffix: '' }, needed });
+      const ours = [...new Set(res.edges.filter((e) => (e.kind === 'CALLS' || e.kind === 'USES' || e.kind === 'INHERITS') && e.target.includes('#') && !e.target.startsWith(`${rel}#`) && !e.target.startsWith('ext:')).map((e) => keyOf(e.target)))];
+      if (ours.length > 0) at(line).ours = ours;
     }
+    for (const [line, defs] of answers.get(rel) ?? []) {
+      const t = at(line);
+      for (const d of defs) {
+        const id = nodeForDefinition(index, d);
+        if (id === undefined) t.unmapped.push(d);
+        else if (!t.oracle.includes(id)) t.oracle.push(id);
+      }
+    }
+    out.push(...[...byLine.values()].sort((a, b) => a.line - b.line));
   }
-  // Evenly spaced over the repository, deterministic.
+  return out;
+}
+
+/** Evenly spaced over the repository, deterministic. */
+function spread<T>(all: T[], limit: number): T[] {
   if (all.length <= limit) return all;
   return Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)]);
 }
 
-function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, budget: number): Set<string> {
+function cursorAt(root: string, t: LineTruth, mode: Mode): CursorQuery {
+  const text = fs.readFileSync(path.join(root, t.path), 'utf8');
+  let start = 0;
+  for (let l = 0; l < t.line; l++) start = text.indexOf('\n', start) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(start))![0];
+  const end = text.indexOf('\n', start);
+  return { path: t.path, language: t.language, prefix: text.slice(0, start + indent.length), suffix: mode === 'fim' && end >= 0 ? text.slice(end) : '' };
+}
+
+/** RepoCoder's windows for the cursor in rank order; the same ranking serves every budget. */
+function bm25Windows(assembler: ContextAssembler, q: CursorQuery) {
+  const after = q.suffix.split('\n').slice(1, 1 + SUFFIX_QUERY_LINES);
+  const windowQuery = [...q.prefix.split('\n').slice(-WINDOW_LINES), ...after].join('\n');
+  return assembler.windows.search(windowQuery, 60, q.path);
+}
+
+function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, windows: ReturnType<typeof bm25Windows>, budget: number): Set<string> {
   const covered = new Set<string>();
-  const windowQuery = q.prefix.split('\n').slice(-WINDOW_LINES).join('\n');
   let used = 0;
-  for (const w of assembler.windows.search(windowQuery, 60, q.path)) {
+  for (const w of windows) {
     const r = renderWindow(engine.graph.graph, assembler.sources, w.path, w.startLine, w.endLine);
     const tokens = estimateTokens(`${snippetBlock(`${w.path} lines ${w.startLine + 1}-${w.endLine + 1}`, r.code, q.language)}\n`, q.language);
     if (used + tokens > budget) continue;
@@ -71,65 +122,259 @@ function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery,
   return covered;
 }
 
+/** Definitions each method's context covers for one cursor, per budget (`cartograph@2048` → ids). */
+type Covered = Map<string, Set<string>>;
+
+/**
+ * Completes every line of `lines` once in `mode` and records what each method's context covers;
+ * `onContext` sees Cartograph's contexts. Lines in both samples are completed once.
+ */
+async function complete(engine: Engine, assembler: ContextAssembler, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth, query: CursorQuery, q: QueryGraph) => void): Promise<Map<LineTruth, Covered>> {
+  const out = new Map<LineTruth, Covered>();
+  const extract = extractInProcess();
+  for (const t of lines) {
+    const query = cursorAt(engine.root, t, mode);
+    const q = await buildQueryGraph(extract, engine.graph, query);
+    const covered: Covered = new Map();
+    const windows = bm25Windows(assembler, query);
+    for (const budget of BUDGETS) {
+      const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
+      onContext?.(fused, budget, t, query, q);
+      covered.set(`cartograph@${budget}`, new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf))));
+      covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, windows, budget));
+    }
+    out.set(t, covered);
+  }
+  return out;
+}
+
+interface Tally {
+  lines: number;
+  definitions: number;
+  hits: Record<string, number>;
+}
+
+/** Recall of every method on `sample`, graded by `needed` (ids; definitions with no graph node are misses for all). */
+function grade(sample: LineTruth[], covered: Map<LineTruth, Covered>, needed: (t: LineTruth) => { ids: string[]; misses: number }): Tally {
+  const tally: Tally = { lines: sample.length, definitions: 0, hits: {} };
+  for (const t of sample) {
+    const { ids, misses } = needed(t);
+    tally.definitions += ids.length + misses;
+    for (const [method, set] of covered.get(t)!) for (const id of ids) if (set.has(id)) tally.hits[method] = (tally.hits[method] ?? 0) + 1;
+  }
+  return tally;
+}
+
+interface Disagreement {
+  /** Lines where either finds a cross-file definition. */
+  lines: number;
+  /** Lines whose two sets differ. */
+  linesDiffering: number;
+  oursPairs: number;
+  oraclePairs: number;
+  /** Pairs both find. */
+  common: number;
+  /** Oracle definitions with no graph node. */
+  unmapped: number;
+  examples: { oursOnly: string[]; oracleOnly: string[] };
+}
+
+function disagreement(root: string, all: LineTruth[]): Disagreement {
+  const d: Disagreement = { lines: 0, linesDiffering: 0, oursPairs: 0, oraclePairs: 0, common: 0, unmapped: 0, examples: { oursOnly: [], oracleOnly: [] } };
+  const sources = new Map<string, string[]>();
+  const lineText = (t: LineTruth) => {
+    if (!sources.has(t.path)) sources.set(t.path, fs.readFileSync(path.join(root, t.path), 'utf8').split('\n'));
+    return sources.get(t.path)![t.line].trim().slice(0, 90);
+  };
+  for (const t of all) {
+    const ours = new Set(t.ours);
+    const oracle = new Set(t.oracle);
+    d.lines++;
+    d.oursPairs += ours.size;
+    d.oraclePairs += oracle.size + t.unmapped.length;
+    d.unmapped += t.unmapped.length;
+    const common = [...ours].filter((id) => oracle.has(id));
+    d.common += common.length;
+    if (common.length !== ours.size || common.length !== oracle.size || t.unmapped.length > 0) d.linesDiffering++;
+    const oursOnly = [...ours].filter((id) => !oracle.has(id));
+    const oracleOnly = [...[...oracle].filter((id) => !ours.has(id)), ...t.unmapped.map((u) => `(no node) ${u.path}:${u.line + 1} ${u.name} [${u.kind}]`)];
+    // Spread the examples over the repository: every 7th disagreement, up to 8 each.
+    if (oursOnly.length > 0 && d.examples.oursOnly.length < 8 && (d.linesDiffering % 7 === 1)) d.examples.oursOnly.push(`${t.path}:${t.line + 1} \`${lineText(t)}\` ours: ${oursOnly.join(', ')}; oracle: ${[...oracle].join(', ') || '-'}`);
+    if (oracleOnly.length > 0 && ours.size > 0 && d.examples.oracleOnly.length < 8 && (d.linesDiffering % 7 === 1)) d.examples.oracleOnly.push(`${t.path}:${t.line + 1} \`${lineText(t)}\` oracle: ${oracleOnly.join(', ')}; ours: ${[...ours].join(', ')}`);
+  }
+  return d;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function main(): Promise<void> {
-  const corpora: Array<{ name: string; dir: string }> = ['flask', 'werkzeug', 'click', 'requests'].map((name) => ({ name, dir: path.join(CORPORA, name) }));
-  corpora.push({ name: 'rxjs', dir: path.join(ensureTsPackage(), 'src') });
+/** What the packed context spends its budget on (independent sample, each mode, at 2,048 tokens). */
+interface ContextStats {
+  contexts: number;
+  estimatedTokens: number[];
+  realTokens: number[];
+  /** Characters per real token of each context: what tokens.ts's estimate should assume. */
+  charsPerToken: number[];
+  tripleTokens: number;
+  /** Whole FIM prompts (qwen template, answer included) in real tokens: the buffer sent whole, as before issue 19, and as planWindow cuts it for the default window. */
+  promptWhole: number[];
+  promptPlanned: number[];
+  snippetLines: number;
+  duplicateLines: number;
+  /** Lines standing for a source line (path, line) another snippet of the context already shows. */
+  sourceLines: number;
+  repeatedSourceLines: number;
+}
+
+function newStats(): ContextStats {
+  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0, sourceLines: 0, repeatedSourceLines: 0 };
+}
+
+/** Real tokens of the prompt completion sends for this cursor, with the buffer whole and as planned for the default window. */
+function addPromptSizes(stats: ContextStats, ctx: FusedContext, q: CursorQuery, assembler: ContextAssembler, q2: QueryGraph): void {
+  const shape = completionShape(q.prefix, q.suffix);
+  const count = (prefix: string, suffix: string) => {
+    const built = buildPrompt({ family: 'qwen', language: q.language, prefix, suffix, shape });
+    return encode(built.kind === 'completion' ? built.prompt : '', { disallowedSpecial: new Set() }).length + built.maxTokens;
+  };
+  stats.promptWhole.push(count(ctx.text + q.prefix, q.suffix));
+  const plan = planWindow({ language: q.language, prefix: q.prefix, suffix: q.suffix, contextWindow: DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: 2048 });
+  const planned = assembler.fuse(q2, { budgetTokens: plan.contextTokens, mmrLambda: LAMBDA });
+  stats.promptPlanned.push(count(planned.text + plan.prefix, plan.suffix));
+}
+
+/** Counts one context: real tokens (o200k_base), the triples' share, snippet lines that repeat one already shown (longer than 3 characters: not `)` or `}`). */
+function addStats(stats: ContextStats, ctx: FusedContext): void {
+  stats.contexts++;
+  stats.estimatedTokens.push(ctx.tokens);
+  const real = encode(ctx.text).length;
+  stats.realTokens.push(real);
+  if (real > 0) stats.charsPerToken.push(ctx.text.length / real);
+  if (ctx.triples.length > 0) stats.tripleTokens += encode(ctx.triples.map((t) => `# ${t}`).join('\n')).length;
+  const shown = new Set<string>();
+  for (const sn of ctx.snippets) {
+    // Across snippets: inside one outline a docstring line stands for its definition's line too.
+    const own = (sn.lines ?? []).filter((line): line is number => line !== null).map((line) => `${sn.path}:${line}`);
+    stats.sourceLines += own.length;
+    stats.repeatedSourceLines += own.filter((key) => shown.has(key)).length;
+    for (const key of own) shown.add(key);
+  }
+  const seen = new Set<string>();
+  for (const sn of ctx.snippets) {
+    for (const line of sn.code.split('\n')) {
+      const key = line.trim();
+      if (key.length <= 3) continue;
+      stats.snippetLines++;
+      if (seen.has(key)) stats.duplicateLines++;
+      seen.add(key);
+    }
+  }
+}
+
+interface Corpus {
+  name: string;
+  dir: string;
+  version: string;
+  language: 'python' | 'typescript';
+}
+
+function corpora(): Corpus[] {
   const versions = corpusVersions();
+  const list: Corpus[] = ['flask', 'werkzeug', 'click', 'requests'].map((name) => ({ name, dir: path.join(CORPORA, name), version: versions[`python3-${name}`] ?? '', language: 'python' }));
+  for (const pkg of [TS_PACKAGE, ZOD_PACKAGE]) {
+    if (ONLY && !ONLY.includes(pkg.name)) continue;
+    list.push({ name: pkg.name, dir: path.join(ensureTsPackage(pkg), 'src'), version: pkg.version, language: 'typescript' });
+  }
+  return list.filter((c) => !ONLY || ONLY.includes(c.name));
+}
+
+async function main(): Promise<void> {
   const rows: Array<Record<string, unknown>> = [];
-  const extract = extractInProcess();
-  for (const { name, dir } of corpora) {
-    const engine = await Engine.open(dir, { storeDir: null, workers: 0 });
+  const agreement: Array<Record<string, unknown>> = [];
+  const contextStats: Array<Record<string, unknown>> = [];
+  for (const corpus of corpora()) {
+    const engine = await Engine.open(corpus.dir, { storeDir: null, workers: 0 });
     await engine.index();
     const assembler = new ContextAssembler(engine.graph, engine.root);
     await assembler.windows.refresh();
-    const samples = await samplesOf(engine, SAMPLES);
-    const hits: Record<string, number> = {};
-    let total = 0;
-    for (const s of samples) {
-      total += s.needed.length;
-      const q = await buildQueryGraph(extract, engine.graph, s.query);
-      for (const budget of BUDGETS) {
-        const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
-        const cart = new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf)));
-        const bm25 = bm25Covers(assembler, engine, s.query, budget);
-        for (const id of s.needed) {
-          if (cart.has(id)) hits[`cartograph@${budget}`] = (hits[`cartograph@${budget}`] ?? 0) + 1;
-          if (bm25.has(id)) hits[`bm25@${budget}`] = (hits[`bm25@${budget}`] ?? 0) + 1;
-        }
+    const files = engine.graph.filePaths().filter((f) => (corpus.language === 'python' ? f.endsWith('.py') : /\.tsx?$/.test(f)));
+    let t0 = performance.now();
+    const answers = corpus.language === 'python' ? jediOracle(engine.root, files) : typescriptOracle(engine.root, files);
+    console.error(`${corpus.name}: oracle ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const all = truths(engine, answers);
+    const d = disagreement(engine.root, all);
+    agreement.push({ corpus: corpus.name, ...d });
+    const independent = spread(all.filter((t) => t.oracle.length + t.unmapped.length > 0), SAMPLES);
+    const self = spread(all.filter((t) => t.ours.length > 0), SAMPLES);
+    for (const mode of MODES) {
+      const stats = newStats();
+      t0 = performance.now();
+      const inIndependent = new Set(independent);
+      const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
+        if (budget !== 2048 || !inIndependent.has(t)) return;
+        addStats(stats, ctx);
+        if (mode === 'fim') addPromptSizes(stats, ctx, query, assembler, q);
+      });
+      const byOracle = grade(independent, covered, (t) => ({ ids: t.oracle, misses: t.unmapped.length }));
+      const byOurs = grade(self, covered, (t) => ({ ids: t.ours, misses: 0 }));
+      for (const [grader, tally] of [['independent', byOracle], ['ours', byOurs]] as const) {
+        const recall = (k: string) => (tally.definitions === 0 ? 0 : (tally.hits[k] ?? 0) / tally.definitions);
+        const row = { corpus: corpus.name, version: corpus.version, files: files.length, grader, mode, lines: tally.lines, definitions: tally.definitions, 'none@1024': 0, 'none@2048': 0, 'bm25@1024': recall('bm25@1024'), 'bm25@2048': recall('bm25@2048'), 'cartograph@1024': recall('cartograph@1024'), 'cartograph@2048': recall('cartograph@2048') };
+        rows.push(row);
+        console.error(`${corpus.name} ${mode} ${grader}: ${JSON.stringify(row)}`);
       }
+      const real = [...stats.realTokens].sort((a, b) => a - b);
+      const ratio = [...stats.charsPerToken].sort((a, b) => a - b);
+      contextStats.push({
+        corpus: corpus.name,
+        mode,
+        contexts: stats.contexts,
+        estimatedTokensMean: mean(stats.estimatedTokens),
+        realTokensMean: mean(real),
+        realTokensP95: percentile(real, 95),
+        realTokensMax: real[real.length - 1] ?? 0,
+        overBudgetShare: real.filter((n) => n > 2048).length / Math.max(1, real.length),
+        charsPerTokenMedian: percentile(ratio, 50) ?? 0,
+        charsPerTokenP5: percentile(ratio, 5) ?? 0,
+        promptWhole: summary(stats.promptWhole),
+        promptPlanned: summary(stats.promptPlanned),
+        tripleShare: stats.tripleTokens / Math.max(1, real.reduce((a, b) => a + b, 0)),
+        duplicateLineShare: stats.duplicateLines / Math.max(1, stats.snippetLines),
+        repeatedSourceLineShare: stats.repeatedSourceLines / Math.max(1, stats.sourceLines),
+      });
+      console.error(`${corpus.name} ${mode}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
-    const recall = (k: string) => (total === 0 ? 0 : (hits[k] ?? 0) / total);
-    const row = {
-      corpus: name,
-      version: versions[name === 'rxjs' ? 'npm:rxjs' : `python3-${name}`] ?? '',
-      files: engine.graph.filePaths().length,
-      samples: samples.length,
-      definitions: total,
-      'none@1024': 0,
-      'none@2048': 0,
-      'bm25@1024': recall('bm25@1024'),
-      'bm25@2048': recall('bm25@2048'),
-      'cartograph@1024': recall('cartograph@1024'),
-      'cartograph@2048': recall('cartograph@2048'),
-    };
-    rows.push(row);
-    console.error(`${name}: ${JSON.stringify(row)}`);
     await engine.close();
   }
+  const latency = args.includes('--no-latency') ? undefined : await djangoLatency();
+  report(rows, agreement, contextStats, latency);
+}
 
-  // Latency on Django: the whole assembly a completion request runs (parse and resolve the buffer,
-  // retrieve, rank, pack, serialize), with the window index already built (its build time is separate).
+/** Median, p95 and max of whole-prompt sizes; the share over the default window. */
+function summary(xs: number[]): { median: number; p95: number; max: number; overWindow: number } | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1], overWindow: s.filter((n) => n > DEFAULT_CONTEXT_WINDOW).length / s.length };
+}
+
+function mean(xs: number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/**
+ * Latency on Django: the whole assembly a completion request runs (parse and resolve the buffer,
+ * retrieve, rank, pack, serialize), with the window index already built (its build time is separate).
+ */
+async function djangoLatency(): Promise<Record<string, unknown>> {
   const django = await Engine.open(path.join(CORPORA, 'django'), { storeDir: null });
   await django.index();
   const assembler = new ContextAssembler(django.graph, django.root);
   let t = performance.now();
   await assembler.windows.refresh();
   const windowBuildMs = performance.now() - t;
-  const latencySamples = (await samplesOf(django, SAMPLES)).map((s) => s.query);
+  // Cursors as in earlier sessions: lines the graph resolves, left context only.
+  const latencySamples = spread(truths(django, new Map()), SAMPLES).map((t) => cursorAt(django.root, t, 'prefix'));
   for (const q of latencySamples.slice(0, 10)) await assembler.assemble(q); // warm-up: grammar load, JIT
   const times: number[] = [];
   const stages: Record<string, number[]> = {};
@@ -153,28 +398,59 @@ async function main(): Promise<void> {
   };
   await django.close();
 
+  return latency;
+}
+
+function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<string, unknown>>, contextStats: Array<Record<string, unknown>>, latency: Record<string, unknown> | undefined): void {
   const f = (x: unknown) => (typeof x === 'number' ? x.toFixed(3) : String(x));
-  console.log('| corpus | version | files | lines sampled | cross-file definitions | none @1024 / @2048 | BM25 windows @1024 | BM25 windows @2048 | Cartograph @1024 | Cartograph @2048 |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const all = { samples: 0, definitions: 0, b1: 0, b2: 0, c1: 0, c2: 0 };
-  for (const r of rows) {
-    console.log(`| ${r.corpus} | ${r.version} | ${r.files} | ${r.samples} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
-    const d = r.definitions as number;
-    all.samples += r.samples as number;
-    all.definitions += d;
-    all.b1 += (r['bm25@1024'] as number) * d;
-    all.b2 += (r['bm25@2048'] as number) * d;
-    all.c1 += (r['cartograph@1024'] as number) * d;
-    all.c2 += (r['cartograph@2048'] as number) * d;
+  const overall: Array<Record<string, unknown>> = [];
+  console.log('| corpus | version | definitions needed by | mode | lines | definitions | none @1024 / @2048 | BM25 windows @1024 | BM25 windows @2048 | Cartograph @1024 | Cartograph @2048 |');
+  console.log('|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const grader of ['independent', 'ours']) {
+    for (const mode of MODES) {
+      const group = rows.filter((r) => r.grader === grader && r.mode === mode);
+      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
+      const n = group.reduce((a, r) => a + (r.definitions as number), 0) || 1;
+      const w = (k: string) => group.reduce((a, r) => a + (r[k] as number) * (r.definitions as number), 0) / n;
+      const all = { grader, mode, lines: group.reduce((a, r) => a + (r.lines as number), 0), definitions: n, 'bm25@1024': w('bm25@1024'), 'bm25@2048': w('bm25@2048'), 'cartograph@1024': w('cartograph@1024'), 'cartograph@2048': w('cartograph@2048') };
+      overall.push(all);
+      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
+    }
   }
-  const n = all.definitions || 1;
-  console.log(`| **all** | | | ${all.samples} | ${all.definitions} | 0 / 0 | ${f(all.b1 / n)} | ${f(all.b2 / n)} | ${f(all.c1 / n)} | **${f(all.c2 / n)}** |`);
   console.log('');
-  console.log(`Assembly latency, Django (${latency.files} files, ${latency.samples} cursors, window index of ${latency.windows} windows built once in ${latency.windowIndexBuildMs.toFixed(0)} ms): p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`);
-  console.log(`Stage p95 (ms): ${Object.entries(latency.stagesP95).map(([k, v]) => `${k} ${(v as number).toFixed(1)}`).join(', ')}`);
+  console.log('| corpus | lines with a cross-file definition (either) | lines where the two differ | (line, definition) pairs: ours / oracle / both | ours confirmed by the oracle | oracle\'s found by ours | oracle definitions with no graph node |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const a of agreement) {
+    const ours = a.oursPairs as number;
+    const oracle = a.oraclePairs as number;
+    const common = a.common as number;
+    console.log(`| ${a.corpus} | ${a.lines} | ${f((a.linesDiffering as number) / Math.max(1, a.lines as number))} | ${ours} / ${oracle} / ${common} | ${f(common / Math.max(1, ours))} | ${f(common / Math.max(1, oracle))} | ${a.unmapped} |`);
+  }
+  for (const a of agreement) {
+    const ex = a.examples as { oursOnly: string[]; oracleOnly: string[] };
+    console.log(`\n${a.corpus}, ours only:\n${ex.oursOnly.map((e) => `  ${e}`).join('\n')}\n${a.corpus}, oracle only (where ours resolves something):\n${ex.oracleOnly.map((e) => `  ${e}`).join('\n')}`);
+  }
+  console.log('');
+  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | snippet lines repeating another\'s text | lines repeating a source line already shown |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} | ${f(c.repeatedSourceLineShare)} |`);
+  console.log('');
+  console.log(`| corpus | whole FIM prompt, buffer sent whole: median / p95 / max (over ${DEFAULT_CONTEXT_WINDOW}) | planned for a ${DEFAULT_CONTEXT_WINDOW}-token window: median / p95 / max (over) |`);
+  console.log('|---|---:|---:|');
+  for (const c of contextStats.filter((x) => x.promptWhole)) {
+    const w = c.promptWhole as { median: number; p95: number; max: number; overWindow: number };
+    const p = c.promptPlanned as typeof w;
+    console.log(`| ${c.corpus} | ${w.median} / ${w.p95} / ${w.max} (${f(w.overWindow)}) | ${p.median} / ${p.p95} / ${p.max} (${f(p.overWindow)}) |`);
+  }
+  if (latency) {
+    const stages = latency.stagesP95 as Record<string, number>;
+    console.log('');
+    console.log(`Assembly latency, Django (${latency.files} files, ${latency.samples} cursors, window index of ${latency.windows} windows built once in ${(latency.windowIndexBuildMs as number).toFixed(0)} ms): p50 ${(latency.p50 as number).toFixed(1)} ms, p95 ${(latency.p95 as number).toFixed(1)} ms, max ${(latency.max as number).toFixed(1)} ms`);
+    console.log(`Stage p95 (ms): ${Object.entries(stages).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  }
   if (jsonOut) {
     fs.mkdirSync(path.dirname(jsonOut), { recursive: true });
-    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall: { samples: all.samples, definitions: all.definitions, 'bm25@1024': all.b1 / n, 'bm25@2048': all.b2 / n, 'cartograph@1024': all.c1 / n, 'cartograph@2048': all.c2 / n }, latency }, null, 2)}\n`);
+    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}` }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
     console.log(`wrote ${jsonOut}`);
   }
 }

@@ -13,12 +13,24 @@ import { firstSentence, wordCount } from './metrics';
 
 export const CORPORA = path.join(__dirname, '..', '.corpora');
 
-/** rxjs ships its TypeScript sources (src/) with JSDoc prose written for its API docs. */
-export const TS_PACKAGE = { name: 'rxjs', version: '7.8.1' };
+export interface TsPackage {
+  name: string;
+  version: string;
+  /** The TypeScript sources inside the tarball's `package/`. */
+  sources: string;
+  /** Paths under `sources` left out (tests, generated locales). */
+  skip?: RegExp;
+}
 
-/** `bench/.corpora/rxjs/src` from `npm pack rxjs@7.8.1` (fetched once; the version is recorded in VERSIONS). */
-export function ensureTsPackage(): string {
-  const { name, version } = TS_PACKAGE;
+/** rxjs ships its TypeScript sources (src/) with JSDoc prose written for its API docs. */
+export const TS_PACKAGE: TsPackage = { name: 'rxjs', version: '7.8.1', sources: 'src' };
+
+/** zod ships its sources too; v4 (core + classic API) without its tests and locale tables. */
+export const ZOD_PACKAGE: TsPackage = { name: 'zod', version: '4.6.7', sources: 'src/v4', skip: /(^|\/)(tests|locales)(\/|$)/ };
+
+/** `bench/.corpora/<name>/src` from `npm pack <name>@<version>` (fetched once; the version is recorded in VERSIONS). */
+export function ensureTsPackage(pkg: TsPackage = TS_PACKAGE): string {
+  const { name, version } = pkg;
   const dest = path.join(CORPORA, name);
   const marker = path.join(dest, '.version');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === version) return dest;
@@ -30,8 +42,9 @@ export function ensureTsPackage(): string {
     fs.rmSync(dest, { recursive: true, force: true });
     fs.mkdirSync(dest, { recursive: true });
     // Only the TypeScript sources (its dist/ would index each module several times).
-    fs.cpSync(path.join(work, 'package', 'src'), path.join(dest, 'src'), { recursive: true });
-    for (const f of ['package.json', 'LICENSE.txt']) fs.copyFileSync(path.join(work, 'package', f), path.join(dest, f));
+    const from = path.join(work, 'package', pkg.sources);
+    fs.cpSync(from, path.join(dest, 'src'), { recursive: true, filter: (p) => !pkg.skip?.test(path.relative(from, p)) });
+    for (const f of ['package.json', 'LICENSE.txt', 'LICENSE']) if (fs.existsSync(path.join(work, 'package', f))) fs.copyFileSync(path.join(work, 'package', f), path.join(dest, f));
     fs.writeFileSync(marker, `${version}\n`);
     const versions = path.join(CORPORA, 'VERSIONS');
     const lines = fs.existsSync(versions) ? fs.readFileSync(versions, 'utf8').split('\n').filter((l) => l && !l.startsWith(`npm:${name} `)) : [];

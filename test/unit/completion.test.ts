@@ -52,7 +52,8 @@ describe('completion: the prompt carries the cross-file definition and the tripl
     assert.ok(prompt.startsWith('<|fim_prefix|>') && prompt.includes('<|fim_suffix|>') && prompt.endsWith('<|fim_middle|>'), 'Qwen2.5-Coder FIM tokens');
     assert.ok(prompt.includes('def add(self, a, b) -> float'), 'the definition of Calculator.add is in the prompt');
     assert.ok(prompt.includes('# extended.py: triple_sum CALLS base.py: Calculator'), 'the triple linking the new function to Calculator');
-    assert.ok(prompt.includes('# extended.py: Scientific INHERITS base.py: Calculator'), 'inheritance triple with file paths');
+    // `class Scientific(Calculator)` is in the buffer itself: a triple restating it would only spend budget.
+    assert.ok(!prompt.includes('# extended.py: Scientific INHERITS base.py: Calculator'), 'no triple restating another part of the buffer');
     assert.ok(prompt.indexOf('# Repository context') < prompt.indexOf('def triple_sum'), 'context precedes the code being written');
     // multi-line shape stops at the next top-level definition; the answer is cut there
     assert.equal(result.outcome, 'completed');
@@ -95,14 +96,15 @@ describe('completion: the prompt carries the cross-file definition and the tripl
     const assembler = new ContextAssembler(await buildGraph(readTree(RANGER), 'ranger-py'), RANGER);
     const service = new CompletionService();
     server.script({ text: 'Calculator()' });
-    await service.complete(assembler, { path: 'extended.py', language: 'python', prefix: 'from base import Calculator\n\ncalc = ', suffix: '' }, settings(), DEFAULT_ASSEMBLE_OPTIONS);
+    await service.complete(assembler, { path: 'extended.py', language: 'python', prefix: 'from base import Calculator\n\ndef make():\n    calc = Calculator()\n    return calc.', suffix: '' }, settings(), DEFAULT_ASSEMBLE_OPTIONS);
     assert.ok(service.last);
     const shown = describeRecord(service.last);
     for (const stage of ['queryGraph', 'structural', 'semantic', 'rank', 'llm', 'total']) assert.match(shown, new RegExp(`- ${stage}: \\d+\\.\\d ms`));
-    assert.ok(shown.includes('extended.py IMPORTS base.py: Calculator'));
+    assert.ok(shown.includes('extended.py: make CALLS base.py: Calculator'), shown);
+    assert.ok(!shown.includes('extended.py IMPORTS base.py: Calculator'), 'the import two lines above the cursor is not restated');
     assert.ok(shown.includes(service.last.prompt.kind === 'completion' ? service.last.prompt.prompt : ''));
     assert.match(shown, /outcome: completed/);
-    assert.match(shown, /line 3; statement being typed: `calc =`/);
+    assert.match(shown, /line 5 in make; statement being typed: `return calc.`/);
   });
 });
 

@@ -37,6 +37,34 @@ describe('completion retrieval pieces', () => {
     assert.ok(tight.reduce((n, x) => n + x.tokens, 0) <= 25);
   });
 
+  it('no source line is shown twice: an overlapping window is cut, a skeleton gives up the member shown in full', () => {
+    const src = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+    const window = (key: string, relevance: number, from: number): Candidate => ({
+      key, path: 'app.py', title: key, origin: 'similar', relevance, triples: [],
+      renderings: [{ code: src.slice(from, from + 20).join('\n'), covers: [], lines: Array.from({ length: 20 }, (_, i) => from + i) }],
+    });
+    const cost = (_c: Candidate, r: { code: string }) => r.code.split('\n').length;
+    const windows = packContext([window('w0', 1, 0), window('w10', 0.9, 10)], { budgetTokens: 100, lambda: 1, cost });
+    assert.deepEqual(windows.map((x) => x.rendering.lines![0]), [0, 20], 'the second window keeps only lines 20-29');
+    assert.equal(windows[1].rendering.code.split('\n').length, 10);
+    assert.equal(windows[1].tokens, 10, 'the budget pays for the cut window only');
+
+    // A class skeleton (outline) picked first, then its method's whole body: the skeleton drops the method's line.
+    const skeleton: Candidate = {
+      key: 'Cls', path: 'app.py', title: 'Cls', origin: 'graph', relevance: 1, triples: [],
+      renderings: [{ code: 'class Cls: ...\n    def run(self): ...\n    def stop(self): ...', covers: ['Cls', 'Cls.run', 'Cls.stop'], lines: [0, 3, 8], outline: true }],
+    };
+    const body: Candidate = {
+      key: 'Cls.run', path: 'app.py', title: 'Cls.run', origin: 'graph', relevance: 0.9, triples: [],
+      renderings: [{ code: 'def run(self):\n    return 1', covers: ['Cls.run'], lines: [3, 4] }],
+    };
+    const packed = packContext([skeleton, body], { budgetTokens: 100, lambda: 1, cost });
+    assert.equal(packed[0].rendering.code, 'class Cls: ...\n    def stop(self): ...');
+    assert.equal(packed[1].rendering.code, 'def run(self):\n    return 1');
+    // The same window twice adds nothing the second time.
+    assert.equal(packContext([window('a', 1, 0), { ...window('b', 0.9, 0) }], { budgetTokens: 100, lambda: 1, cost }).length, 1);
+  });
+
   it('the window index follows the graph: an edited file is re-windowed, a removed file disappears', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-windows-'));
     try {

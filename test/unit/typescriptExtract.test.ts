@@ -487,6 +487,8 @@ class K extends P { m() { super.save(); super.m(); } }
       'K.m CALLS super.m',
       'K.m CALLS super.save',
       'f CALLS Thing',
+      // Two lines call it: each line keeps its reference.
+      'f CALLS a.b.c',
       'f CALLS a.b.c',
       'f CALLS make',
       'f CALLS ns.Widget',
@@ -547,13 +549,16 @@ class Holder { v = 1; get() { this.v = this.v + 1; return this.v; } }
       'Holder.get USES this.v',
       'use USES Bar',
       'use USES Color.Red',
+      'use USES Color.Red',
+      'use USES Foo',
+      'use USES Foo',
       'use USES Foo',
       'use USES Promise',
       'use USES UI.Theme',
       'use USES registry',
     ]);
-    // One row per (from, kind, chain): the first line wins.
-    assert.equal(g.refs.find((r) => r.from === 'use' && r.chain.join('.') === 'Foo')?.line, 4);
+    // One row per (from, kind, chain, line): what each line uses stays visible to per-line completion context.
+    assert.deepEqual(g.refs.filter((r) => r.from === 'use' && r.chain.join('.') === 'Foo').map((r) => r.line), [4, 5, 8]);
   });
 
   test('type parameters, mapped and inferred types are not references', async () => {

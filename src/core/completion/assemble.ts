@@ -2,13 +2,14 @@
 // → structural and lexical-semantic candidates → merge and rerank → MMR under the token budget →
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
+import { symbolId } from '../graph/schema';
 import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
-import { structuralCandidates } from './structural';
+import { structuralCandidates, type Triple } from './structural';
 import { estimateTokens } from './tokens';
 
 export interface AssembleOptions {
@@ -35,6 +36,8 @@ export interface FusedSnippet {
   /** Node ids whose definition header the snippet shows. */
   covers: string[];
   code: string;
+  /** The source line (in `path`) each line of `code` stands for; null for lines that stand for none. */
+  lines?: Array<number | null>;
 }
 
 export interface FusedContext {
@@ -48,6 +51,18 @@ export interface FusedContext {
   tokens: number;
   budgetTokens: number;
   timingsMs: Record<string, number>;
+}
+
+/**
+ * A triple from elsewhere in the buffer (`app.py: Flask.other CALLS ...`, a module-level import)
+ * restates code the model sees in the buffer; in the earlier contexts triples were 16-33% of the
+ * tokens for under 1% of needed definitions added. Kept: facts about the definitions the cursor is
+ * in (what the code being written calls, uses, inherits, overrides) and links between retrieved
+ * nodes (a callee's callee, a base's base), which the buffer cannot show.
+ */
+function informative(t: Triple, bufferPath: string, enclosing: ReadonlySet<string>): boolean {
+  const fromBuffer = t.source === bufferPath || t.source.startsWith(`${bufferPath}#`);
+  return !fromBuffer || enclosing.has(t.source) || t.kind === 'OVERRIDES';
 }
 
 export class ContextAssembler {
@@ -83,6 +98,7 @@ export class ContextAssembler {
     const language = q.query.language;
     const nearby = new Set(q.nearby);
     const focus = new Set(q.nearby.slice(0, 20).map((w) => w.toLowerCase()));
+    const enclosing = new Set(q.enclosing.map((sym) => symbolId(q.query.path, sym.localId)));
 
     let t = performance.now();
     const graphCandidates: Candidate[] = structuralCandidates(g, q)
@@ -94,7 +110,7 @@ export class ContextAssembler {
         origin: 'graph' as const,
         relevance: s.score,
         renderings: renderNode(g, this.sources, s.id, nearby),
-        triples: s.triples,
+        triples: s.triples.filter((t) => informative(t, q.query.path, enclosing)),
       }));
     timingsMs.structural = performance.now() - t;
 
@@ -154,6 +170,7 @@ export class ContextAssembler {
         tokens: ch.tokens,
         covers: ch.rendering.covers,
         code: ch.rendering.code,
+        lines: ch.rendering.lines,
       })),
       tokens: estimateTokens(serialized.text, language),
       budgetTokens: options.budgetTokens,

@@ -1,9 +1,11 @@
 // GRACE phase 2, second half: merged candidates (graph and similar code) are chosen greedily by
 // maximal marginal relevance — λ·relevance − (1−λ)·(highest similarity to what is already chosen) —
 // so five near-identical windows do not crowd out the definition the cursor needs; each pick takes
-// its richest rendering that still fits the token budget.
+// its richest rendering that still fits the token budget. No source line is shown twice: overlapping
+// windows of one file, a member next to its own class skeleton and repeated docstrings are cut to
+// what the other snippets do not already show.
 import { codeTerms } from './codeWindows';
-import type { Rendering } from './snippets';
+import { withoutShown, type Rendering } from './snippets';
 import type { Triple } from './structural';
 
 export interface Candidate {
@@ -49,8 +51,9 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
       }
     }
     const [pick] = remaining.splice(best, 1);
-    // Coverage first: every pick enters in its most compact form.
-    const compact = pick.renderings[pick.renderings.length - 1];
+    // Coverage first: every pick enters in its most compact form, less what is already shown.
+    const compact = withoutShown(pick.renderings[pick.renderings.length - 1], pick.path, shownLines(chosen));
+    if (!compact) continue;
     const tokens = options.cost(pick, compact, chosen);
     if (used + tokens > options.budgetTokens) continue;
     chosen.push({ candidate: pick, rendering: compact, tokens });
@@ -61,8 +64,10 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
   // Then depth: the most relevant picks get their richer renderings while the budget lasts.
   const byRelevance = [...chosen].sort((a, b) => b.candidate.relevance - a.candidate.relevance);
   for (const ch of byRelevance) {
-    for (const rendering of ch.candidate.renderings.slice(0, -1)) {
+    for (const richer of ch.candidate.renderings.slice(0, -1)) {
       const others = chosen.filter((o) => o !== ch);
+      const rendering = withoutShown(richer, ch.candidate.path, shownLines(others));
+      if (!rendering) continue;
       const tokens = options.cost(ch.candidate, rendering, others);
       if (used - ch.tokens + tokens > options.budgetTokens) continue;
       used += tokens - ch.tokens;
@@ -71,7 +76,30 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
       break;
     }
   }
-  return chosen;
+  // Outlines chosen before the verbatim code of the same lines give those lines up.
+  for (const ch of chosen) {
+    if (!ch.rendering.outline) continue;
+    const others = chosen.filter((o) => o !== ch && !o.rendering.outline);
+    const trimmed = withoutShown(ch.rendering, ch.candidate.path, shownLines(others));
+    if (trimmed === ch.rendering) continue;
+    ch.rendering = trimmed ?? { ...ch.rendering, code: '', lines: [] };
+    ch.tokens = trimmed ? options.cost(ch.candidate, trimmed, others) : 0;
+  }
+  return chosen.filter((ch) => ch.rendering.code !== '');
+}
+
+/** Source lines the chosen renderings show (`path:line`), verbatim or as an outline. */
+function shownLines(chosen: readonly Chosen[]): Map<string, 'code' | 'outline'> {
+  const shown = new Map<string, 'code' | 'outline'>();
+  for (const ch of chosen) {
+    for (const line of ch.rendering.lines ?? []) {
+      if (line === null) continue;
+      const key = `${ch.candidate.path}:${line}`;
+      if (!ch.rendering.outline) shown.set(key, 'code');
+      else if (!shown.has(key)) shown.set(key, 'outline');
+    }
+  }
+  return shown;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

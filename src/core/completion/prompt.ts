@@ -81,9 +81,14 @@ export type BuiltPrompt =
   | { kind: 'completion'; prompt: string; stop: string[]; maxTokens: number }
   | { kind: 'chat'; messages: Array<{ role: 'system' | 'user'; content: string }>; stop: string[]; maxTokens: number };
 
+/** Tokens the model may answer with: a line, or a block. */
+export function answerTokens(shape: CompletionShape): number {
+  return shape === 'single-line' ? 64 : 256;
+}
+
 export function buildPrompt(req: PromptRequest): BuiltPrompt {
   const lineStops = req.shape === 'single-line' ? ['\n'] : BLOCK_STOPS[req.language];
-  const maxTokens = req.shape === 'single-line' ? 64 : 256;
+  const maxTokens = answerTokens(req.shape);
   if (req.family === 'chat') {
     return {
       kind: 'chat',

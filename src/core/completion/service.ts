@@ -5,8 +5,9 @@ import { Backoff } from '../llm/backoff';
 import { LlmClient, isAbort, isMissingEndpoint } from '../llm/client';
 import type { AssembleOptions, ContextAssembler, FusedContext } from './assemble';
 import { cutAtStop, stripFences, trimSuffixOverlap } from './postprocess';
-import { buildPrompt, completionShape, detectFamily, type BuiltPrompt, type CompletionShape, type PromptFamily } from './prompt';
+import { answerTokens, buildPrompt, completionShape, detectFamily, type BuiltPrompt, type CompletionShape, type PromptFamily } from './prompt';
 import type { CursorQuery } from './queryGraph';
+import { DEFAULT_CONTEXT_WINDOW, planWindow } from './window';
 
 export interface EndpointSettings {
   /** Base URL of an OpenAI-compatible API (`http://127.0.0.1:8080/v1`). */
@@ -17,6 +18,8 @@ export interface EndpointSettings {
   timeoutMs: number;
   /** 'auto' picks the FIM template from the model name. */
   promptFormat: PromptFamily | 'auto';
+  /** The model's context window in tokens (default DEFAULT_CONTEXT_WINDOW): the whole prompt and the answer fit in it. */
+  contextWindow?: number;
 }
 
 export type Outcome = 'completed' | 'empty' | 'cancelled' | 'failed' | 'backing-off';
@@ -66,14 +69,16 @@ export class CompletionService {
     if (!settings.endpoint) return { text: undefined, outcome: 'empty' };
     if (!this.backoff.ready) return { text: undefined, outcome: 'backing-off' };
     const started = performance.now();
-    const context = await assembler.assemble(query, options);
+    const shape = completionShape(query.prefix, query.suffix);
+    // The query graph sees the whole buffer; the prompt gets what fits the window.
+    const plan = planWindow({ language: query.language, prefix: query.prefix, suffix: query.suffix, contextWindow: settings.contextWindow ?? DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: options.budgetTokens });
+    const context = await assembler.assemble(query, { ...options, budgetTokens: plan.contextTokens });
     const timingsMs: Record<string, number> = { ...context.timingsMs, assemble: performance.now() - started };
     if (signal?.aborted) return { text: undefined, outcome: 'cancelled' };
 
     const client = this.clientFor(settings);
     let model = settings.model;
     let t = performance.now();
-    const shape = completionShape(query.prefix, query.suffix);
     const record: CompletionRecord = {
       at: new Date().toISOString(),
       path: query.path,
@@ -96,7 +101,7 @@ export class CompletionService {
       record.model = model;
       const detected = settings.promptFormat === 'auto' ? detectFamily(model) : settings.promptFormat;
       record.family = this.chatOnly.has(settings.endpoint) ? 'chat' : detected;
-      const promptFor = (family: PromptFamily) => buildPrompt({ family, language: query.language, prefix: context.text + query.prefix, suffix: query.suffix, shape });
+      const promptFor = (family: PromptFamily) => buildPrompt({ family, language: query.language, prefix: context.text + plan.prefix, suffix: plan.suffix, shape });
       record.prompt = promptFor(record.family);
       t = performance.now();
       let generation;

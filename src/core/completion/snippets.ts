@@ -12,6 +12,13 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 export interface Rendering {
   code: string;
   covers: string[];
+  /**
+   * The source line (zero-based, in the candidate's file) each line of `code` stands for, null for
+   * lines that stand for none (`… 14 more`); lets packing drop what another snippet already shows.
+   */
+  lines?: Array<number | null>;
+  /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
+  outline?: boolean;
 }
 
 /** Definitions up to this many lines are shown whole. */
@@ -30,28 +37,59 @@ export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearb
     const skeleton = (limit: number, withDoc = true): Rendering => {
       const shown = members.slice(0, limit).sort((a, b) => (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
       const indent = node.kind === 'Module' ? '' : '    ';
-      const lines = [...header, ...(withDoc ? docLine(node, indent) : []), ...shown.map((m) => indent + headerLine(m))];
-      if (members.length > shown.length) lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
-      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)] };
+      const doc = withDoc ? docLine(node, indent) : [];
+      const lines = [...header, ...doc, ...shown.map((m) => indent + headerLine(m))];
+      // The class's own header and docstring stand for its first line, each member for its own.
+      const sourceLines: Array<number | null> = [...header.map(() => start(node)), ...doc.map(() => start(node)), ...shown.map((m) => start(m))];
+      if (members.length > shown.length) {
+        lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
+        sourceLines.push(null);
+      }
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, outline: true };
     };
     const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
     return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
   }
-  const documented: Rendering = { code: [headerLine(node), ...docLine(node, '    ')].join('\n'), covers: [id] };
-  const signatureOnly: Rendering = { code: headerLine(node), covers: [id] };
+  const doc = docLine(node, '    ');
+  const documented: Rendering = { code: [headerLine(node), ...doc].join('\n'), covers: [id], lines: [start(node), ...doc.map(() => start(node))], outline: true };
+  const signatureOnly: Rendering = { code: headerLine(node), covers: [id], lines: [start(node)], outline: true };
   const compact = documented.code === signatureOnly.code ? [signatureOnly] : [documented, signatureOnly];
   const r = node.range;
   const lines = r ? sources.lines(node.path) : undefined;
   if (!r || !lines || r.endLine - r.startLine + 1 > SHORT_DEFINITION_LINES) return compact;
   const body = dedent(lines.slice(r.startLine, r.endLine + 1));
-  return [{ code: body.join('\n'), covers: [id] }, ...compact];
+  return [{ code: body.join('\n'), covers: [id], lines: body.map((_, i) => r.startLine + i) }, ...compact];
 }
 
 /** A code window's text and the definitions whose first line falls in it. */
 export function renderWindow(graph: Graph, sources: SourceFiles, path: string, startLine: number, endLine: number): Rendering {
   const lines = sources.lines(path) ?? [];
   const covers = graph.hasNode(path) ? coveredDefinitions(graph, path, startLine, endLine) : [];
-  return { code: lines.slice(startLine, endLine + 1).join('\n'), covers };
+  const code = lines.slice(startLine, endLine + 1);
+  return { code: code.join('\n'), covers, lines: code.map((_, i) => startLine + i) };
+}
+
+/** The line a definition's outline entry stands for; null when the graph has no range for it. */
+function start(node: GraphNode): number | null {
+  return node.range?.startLine ?? null;
+}
+
+/**
+ * `rendering` without the lines `shown` already holds (keys `path:line`): verbatim source drops
+ * lines shown verbatim, an outline drops lines shown in any form. Undefined when nothing of its
+ * own is left (only lines that stand for no source, like `… 14 more`).
+ */
+export function withoutShown(rendering: Rendering, path: string, shown: ReadonlyMap<string, 'code' | 'outline'>): Rendering | undefined {
+  if (!rendering.lines) return rendering;
+  const code = rendering.code.split('\n');
+  const keep = rendering.lines.map((line) => {
+    if (line === null) return true;
+    const seen = shown.get(`${path}:${line}`);
+    return seen === undefined || (seen === 'outline' && !rendering.outline);
+  });
+  if (keep.every(Boolean)) return rendering;
+  if (!rendering.lines.some((line, i) => line !== null && keep[i])) return undefined;
+  return { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
 }
 
 /** Definitions of `path` whose first line is in [startLine, endLine] (nested ones included). */

@@ -98,7 +98,8 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
     out.set(key, flat(prev === undefined ? JSON.stringify(part) : `${prev}|${JSON.stringify(part)}`));
   };
   for (const [scope, names] of index.children) {
-    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported]);
+    // A field's type is part of what dependents read through it (`state.app.jinja_env`).
+    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '']);
   }
   for (const [scope, names] of index.importsByScope) {
     for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);

@@ -301,6 +301,10 @@ export class Resolver {
       case 'symbol': {
         const kind = target.sym.kind;
         if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+        if (target.sym.type) {
+          const type = this.typeOf(target.path, target.sym);
+          return type ? this.member(type, name) : null;
+        }
         return null;
       }
     }
@@ -371,6 +375,19 @@ export class Resolver {
         }
       }
       return null;
+    });
+  }
+
+  /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
+  private typeOf(path: string, sym: SymbolDef): Target | null {
+    return this.memoized(`ty\u0000${path}\u0000${sym.localId}`, () => {
+      const file = this.world.file(path);
+      if (!file || !sym.type) return null;
+      const resolved = this.resolveChain(file, sym.parent, sym.type);
+      if (!resolved || resolved.partial) return null;
+      // Repository classes only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
+      const t = resolved.target;
+      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface') ? t : null;
     });
   }
 

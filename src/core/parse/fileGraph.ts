@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 1;
+export const PARSER_VERSION = 2;
 
 export interface FileGraph {
   path: string;
@@ -22,7 +22,7 @@ export interface FileGraph {
   imports: ImportBinding[];
   /** TS/JS explicit export clauses and re-exports. Python modules export their whole top-level scope. */
   exports: ExportBinding[];
-  /** Unresolved references, each from the innermost enclosing definition. */
+  /** Unresolved references, each from the innermost enclosing definition; one per (scope, kind, chain, line). */
   refs: Reference[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
@@ -44,6 +44,12 @@ export interface SymbolDef {
   /** sha1 of the definition's source text. */
   hash: string;
   exported: boolean;
+  /**
+   * Fields and variables whose class is known (`self.x = Foo(...)`, `x: "Foo"`, `self.app = app` with
+   * `app: Flask`): the class as a name chain, resolved in the definition's scope, so `self.x.run` and
+   * `state.app.jinja_env` reach the member.
+   */
+  type?: string[];
 }
 
 export interface ImportBinding {

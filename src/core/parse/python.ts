@@ -64,6 +64,23 @@ function chainOf(text: string): string[] | null {
   return text.split('.').map((part) => part.trim());
 }
 
+/**
+ * The class an annotation names: `Foo`, `m.Foo`, `"Foo"` (a forward reference), `Optional[Foo]`,
+ * `t.Optional["Foo"]`, `Foo | None`; null for anything else (generics, unions of several classes).
+ */
+function annotationChain(text: string): string[] | null {
+  let t = text.trim();
+  for (;;) {
+    const quoted = /^(['"])(.*)\1$/s.exec(t);
+    const optional = /^(?:(?:t|typing)\s*\.\s*)?Optional\s*\[(.*)\]$/s.exec(t);
+    const orNone = t.split('|').map((part) => part.trim()).filter((part) => part !== 'None');
+    if (quoted) t = quoted[2].trim();
+    else if (optional) t = optional[1].trim();
+    else if (orNone.length === 1 && orNone[0] !== t) t = orNone[0];
+    else return chainOf(t);
+  }
+}
+
 export function extractPython(root: Node): Extracted {
   const source = root.text;
   const captures = queryFor(root).captures(root);
@@ -164,7 +181,7 @@ export function extractPython(root: Node): Extracted {
       scope.locals.add(paramName);
       if (first && isMethod && (paramName === 'self' || paramName === 'cls')) scope.receiver = paramName;
       first = false;
-      const typeChain = typeNode ? chainOf(typeNode.text) : null;
+      const typeChain = typeNode ? annotationChain(typeNode.text) : null;
       if (typeChain) scope.typed.set(paramName, typeChain);
     }
   }
@@ -216,6 +233,14 @@ export function extractPython(root: Node): Extracted {
     const right = node.childForFieldName('right');
     const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
     const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
+    const typeNode = node.childForFieldName('type');
+    // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local (`self.app = app`).
+    const valueType = (): string[] | null => {
+      if (targets.length !== 1) return null;
+      if (typeNode) return annotationChain(typeNode.text);
+      if (right?.type === 'identifier' && scope) return scope.typed.get(right.text) ?? null;
+      return constructorChain(right);
+    };
     for (const target of targets) {
       if (!target) continue;
       if (target.type === 'identifier') {
@@ -223,14 +248,13 @@ export function extractPython(root: Node): Extracted {
         definingNames.add(target.startIndex);
         if (!scope) {
           moduleNames.add(name);
-          addVariable('GlobalVariable', name, null, statement, true);
+          addVariable('GlobalVariable', name, null, statement, true, valueType());
         } else if (scope.sym.kind === 'Class') {
-          addVariable('Field', name, scope, statement, false);
+          addVariable('Field', name, scope, statement, false, valueType());
         } else {
           scope.locals.add(name);
-          const typeNode = node.childForFieldName('type');
-          const typeChain = typeNode ? chainOf(typeNode.text) : constructorChain(right);
-          if (typeChain && targets.length === 1) scope.typed.set(name, typeChain);
+          const typeChain = valueType();
+          if (typeChain) scope.typed.set(name, typeChain);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
         // `self.x = ...` inside a method declares an instance field on the class.
@@ -238,18 +262,24 @@ export function extractPython(root: Node): Extracted {
         const attribute = target.childForFieldName('attribute');
         const classScope = scope.sym.parent ? scopes.get(scope.sym.parent) : undefined;
         if (object?.text === scope.receiver && attribute && classScope?.sym.kind === 'Class') {
-          addVariable('Field', attribute.text, classScope, statement, false);
+          addVariable('Field', attribute.text, classScope, statement, false, valueType());
         }
       }
     }
   }
 
-  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean): void {
+  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null): void {
     const parent = owner?.sym.localId ?? null;
     const key = parent ? `${parent}.${name}` : name;
-    if (table.has(key)) return; // re-assignment of a known variable or field
+    if (table.has(key)) {
+      // A re-assignment of a known variable or field; it may say what the first one did not (`self.x = None`, then `self.x = Foo()`).
+      const known = type ? table.symbols.find((s) => s.localId === key) : undefined;
+      if (known && !known.type) known.type = type!;
+      return;
+    }
     const sig = oneLine(source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 120)), 100);
-    table.add(symbolDef(kind, name, parent, node, sig, commentAbove(source, node.startIndex), topLevel ? isPublic(name) : !name.startsWith('_')));
+    const sym = table.add(symbolDef(kind, name, parent, node, sig, commentAbove(source, node.startIndex), topLevel ? isPublic(name) : !name.startsWith('_')));
+    if (type) sym.type = type;
   }
 
   // Pass 2: references.
@@ -261,7 +291,8 @@ export function extractPython(root: Node): Extracted {
 
   const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') => {
     const from = scope?.sym.localId ?? null;
-    const key = `${from}\u0000${kind}\u0000${chain.join('.')}`;
+    // Per line, not per scope: completion context and its benchmark ask what one line uses.
+    const key = `${from}\u0000${kind}\u0000${chain.join('.')}\u0000${node.startPosition.row}`;
     if (seenRefs.has(key)) return;
     seenRefs.add(key);
     const ref: Reference = { from, kind, chain, line: node.startPosition.row };

@@ -240,12 +240,9 @@ class TsExtraction {
   }
 
   private addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, relation?: 'extends' | 'implements'): void {
-    const key = `${from ?? ''}\u0000${kind}\u0000${relation ?? ''}\u0000${chain.join('\u0000')}`;
-    const seen = this.refs.get(key);
-    if (seen) {
-      if (line < seen.line) seen.line = line;
-      return;
-    }
+    // Per line, not per scope: completion context and its benchmark ask what one line uses.
+    const key = `${from ?? ''}\u0000${kind}\u0000${relation ?? ''}\u0000${chain.join('\u0000')}\u0000${line}`;
+    if (this.refs.has(key)) return;
     const ref: Reference = relation ? { from, kind, chain, relation, line } : { from, kind, chain, line };
     this.refs.set(key, ref);
   }

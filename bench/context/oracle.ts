@@ -1,0 +1,200 @@
+// Independent oracles for `bench:context`: which definitions in other files of the same repository
+// each line uses, found by Jedi (Python) and the TypeScript language service (TS), not by
+// Cartograph's resolver. Their answers are mapped onto graph node ids (the innermost node of that
+// file, with that name, whose range holds the definition's line) so recall can be counted the same
+// way for every method; a definition with no such node stays `unmapped` and counts as a miss.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+
+/** A definition the oracle found: repository-relative path, zero-based line of its name, name, the oracle's kind. */
+export interface OracleDefinition {
+  path: string;
+  line: number;
+  name: string;
+  kind: string;
+}
+
+/** Per file, per zero-based line: the cross-file definitions used on that line. */
+export type OracleAnswers = Map<string, Map<number, OracleDefinition[]>>;
+
+const CACHE = path.join(__dirname, '..', 'results', 'oracle-cache');
+
+/** A Python interpreter with Jedi: $CARTOGRAPH_PYTHON, Debian's python3 (python3-jedi), then `python3` on PATH. */
+export function jediPython(): { python: string; version: string } {
+  const candidates = [process.env.CARTOGRAPH_PYTHON, '/usr/bin/python3', 'python3'].filter((p): p is string => !!p);
+  const probe = () => {
+    for (const python of candidates) {
+      const r = spawnSync(python, ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' });
+      if (r.status === 0) return { python, version: r.stdout.trim() };
+    }
+    return undefined;
+  };
+  let found = probe();
+  if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+    console.error('bench:context: Jedi is missing; installing Debian python3-jedi (apt-get install -y python3-jedi) ...');
+    spawnSync('apt-get', ['install', '-y', 'python3-jedi'], { stdio: 'inherit' });
+    found = probe();
+  }
+  if (!found) {
+    throw new Error(
+      'bench:context needs Jedi for its independent Python oracle. Install it with `sudo apt-get install python3-jedi` ' +
+        '(Debian/Ubuntu) or `pip install jedi`, or point CARTOGRAPH_PYTHON at an interpreter that has it.',
+    );
+  }
+  return found;
+}
+
+function cached(key: string, compute: () => OracleAnswers): OracleAnswers {
+  const file = path.join(CACHE, `${key}.json`);
+  if (fs.existsSync(file)) {
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, OracleDefinition[]>>;
+    return new Map(Object.entries(raw).map(([p, lines]) => [p, new Map(Object.entries(lines).map(([l, d]) => [Number(l), d]))]));
+  }
+  const answers = compute();
+  fs.mkdirSync(CACHE, { recursive: true });
+  const raw = Object.fromEntries([...answers].map(([p, lines]) => [p, Object.fromEntries(lines)]));
+  fs.writeFileSync(file, JSON.stringify(raw));
+  return answers;
+}
+
+function contentKey(tag: string, root: string, files: string[]): string {
+  const h = createHash('sha1').update(tag);
+  for (const f of files) h.update(f).update(fs.readFileSync(path.join(root, f)));
+  return h.digest('hex').slice(0, 16);
+}
+
+function addDefinition(answers: OracleAnswers, file: string, line: number, def: OracleDefinition): void {
+  let lines = answers.get(file);
+  if (!lines) answers.set(file, (lines = new Map()));
+  const defs = lines.get(line) ?? [];
+  if (!defs.some((d) => d.path === def.path && d.line === def.line && d.name === def.name)) defs.push(def);
+  lines.set(line, defs);
+}
+
+/** Jedi's `goto(follow_imports=True)` for every name in `files` (run by bench/context/jedi_oracle.py). */
+export function jediOracle(root: string, files: string[]): OracleAnswers {
+  const { python, version } = jediPython();
+  return cached(`jedi-${contentKey(`jedi ${version}`, root, files)}`, () => {
+    const out = execFileSync(python, [path.join(__dirname, 'jedi_oracle.py')], {
+      input: JSON.stringify({ root, files }),
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      // Not the corpus folder: a package's own `json/` or `types.py` would shadow the standard library.
+      cwd: cacheDir(),
+    });
+    const answers: OracleAnswers = new Map();
+    for (const line of out.split('\n').filter(Boolean)) {
+      const { path: file, refs } = JSON.parse(line) as { path: string; refs: Array<[number, number, string, Array<[string, number, string, string]>]> };
+      for (const [l, , , defs] of refs) for (const [p, dl, name, kind] of defs) addDefinition(answers, file, l, { path: p, line: dl, name, kind });
+    }
+    return answers;
+  });
+}
+
+function cacheDir(): string {
+  fs.mkdirSync(CACHE, { recursive: true });
+  return CACHE;
+}
+
+/** The TypeScript language service's `getDefinitionAtPosition` for every identifier in `files`. */
+export function typescriptOracle(root: string, files: string[]): OracleAnswers {
+  return cached(`ts-${contentKey(`ts ${ts.version}`, root, files)}`, () => {
+    const abs = files.map((f) => path.join(root, f));
+    const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, allowImportingTsExtensions: true };
+    const host: ts.LanguageServiceHost = {
+      getScriptFileNames: () => abs,
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
+      getCurrentDirectory: () => root,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+    const program = service.getProgram()!;
+    const realRoot = fs.realpathSync(root);
+    const answers: OracleAnswers = new Map();
+    for (const [i, file] of abs.entries()) {
+      const source = program.getSourceFile(file);
+      if (!source) continue;
+      const visit = (node: ts.Node) => {
+        if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+          const start = node.getStart(source);
+          const line = source.getLineAndCharacterOfPosition(start).line;
+          for (const d of service.getDefinitionAtPosition(file, start) ?? []) {
+            const target = fs.existsSync(d.fileName) ? fs.realpathSync(d.fileName) : d.fileName;
+            if (!target.startsWith(realRoot + path.sep) || target === fs.realpathSync(file) || target.includes(`${path.sep}node_modules${path.sep}`)) continue;
+            const targetSource = program.getSourceFile(d.fileName);
+            if (!targetSource || d.kind === ts.ScriptElementKind.moduleElement) continue;
+            const defLine = targetSource.getLineAndCharacterOfPosition(d.textSpan.start).line;
+            addDefinition(answers, files[i], line, { path: path.relative(realRoot, target), line: defLine, name: d.name, kind: d.kind });
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    return answers;
+  });
+}
+
+/**
+ * The graph node an oracle definition is: the innermost node of its file with its name whose range
+ * holds its line, else a member with that name of the innermost class holding the line (Jedi points
+ * `request.environ` at `self.environ = environ` inside `__init__`; the graph's node for the field is
+ * the class's `environ`, declared elsewhere in the class); `@2` suffixes removed. Undefined when the
+ * graph has no such node.
+ */
+export function nodeForDefinition(index: SymbolIndex, def: OracleDefinition): string | undefined {
+  const innermost = (match: (n: IndexedSymbol) => boolean) => {
+    let best: IndexedSymbol | undefined;
+    for (const n of index.get(def.path) ?? []) if (match(n) && (!best || n.end - n.start < best.end - best.start)) best = n;
+    return best;
+  };
+  const holds = (n: IndexedSymbol) => def.line >= n.start && def.line <= n.end;
+  const own = innermost((n) => n.name === def.name && holds(n));
+  if (own) return own.id.replace(/@\d+$/, '');
+  const cls = innermost((n) => n.isClass && holds(n));
+  // `new Observable(...)`: the language service names the constructor (`__constructor`, an
+  // interface's `__new`) beside the class; the graph's node for it is the class.
+  if (cls && /^__(constructor|new|call)$/.test(def.name)) return cls.id.replace(/@\d+$/, '');
+  const member = cls && (index.get(def.path) ?? []).find((n) => n.parent === cls.id && n.name === def.name);
+  return member?.id.replace(/@\d+$/, '');
+}
+
+interface IndexedSymbol {
+  id: string;
+  name: string;
+  start: number;
+  end: number;
+  isClass: boolean;
+  /** The class, interface or function the symbol is a member of. */
+  parent?: string;
+}
+
+export type SymbolIndex = Map<string, IndexedSymbol[]>;
+
+/** Symbol nodes per file, for nodeForDefinition. */
+export function symbolIndex(graph: RepositoryGraph): SymbolIndex {
+  const index: SymbolIndex = new Map();
+  const g = graph.graph;
+  g.forEachNode((id, a) => {
+    if (!a.range || !id.includes('#')) return;
+    let list = index.get(a.path);
+    if (!list) index.set(a.path, (list = []));
+    let parent: string | undefined;
+    g.forEachInEdge(id, (_e, edge) => {
+      if (edge.kind === 'HAS_FIELD' || edge.kind === 'HAS_METHOD') parent = edge.source;
+    });
+    list.push({ id, name: a.name, start: a.range.startLine, end: a.range.endLine, isClass: a.kind === 'Class' || a.kind === 'Interface', parent });
+  });
+  return index;
+}
