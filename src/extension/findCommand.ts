@@ -38,6 +38,12 @@ export const onDidFind = didFind.event;
 
 /** Rows shown at first, and added by each "Show more". */
 const PAGE = 30;
+/**
+ * Typing this fast is one query: search once the keys pause (VS Code's Go to Symbol in Workspace waits
+ * 200 ms). Answering every key replaced the list 44 times for a 44-character question, and each
+ * replacement is a layout in the window the user types into.
+ */
+const TYPING_PAUSE_MS = 120;
 
 export interface Found {
   results: SearchResult[];
@@ -141,10 +147,12 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       })();
       return draining;
     };
+    let typing: NodeJS.Timeout | undefined;
     const subscriptions = [
       pick.onDidChangeValue((value) => {
         limit = PAGE;
-        void request(value);
+        clearTimeout(typing);
+        typing = setTimeout(() => void request(value), TYPING_PAUSE_MS);
       }),
       pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
       pick.onDidAccept(() => {
@@ -155,11 +163,17 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
           void request(pick.value);
           return;
         }
+        if (item.message) {
+          // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
+          const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
+          pick.items = pick.items.map((i) => (i === item ? explained : i));
+          pick.activeItems = [explained];
+          return;
+        }
         accepted = true;
         pick.hide();
         if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
-        if (item.message) void vscode.window.showInformationMessage(item.message);
-        else if (item.target) void reveal(item.target, false);
+        if (item.target) void reveal(item.target, false);
       }),
       // "Indexing…" turns into results when the folder is ready, without a key pressed.
       ...host.indexes().map((index) =>
@@ -169,6 +183,7 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       ),
     ];
     pick.onDidHide(() => {
+      clearTimeout(typing);
       for (const s of subscriptions) s.dispose();
       void previewer.close(!accepted);
       pick.dispose();
@@ -181,6 +196,7 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     }
     if (initial) {
       pick.value = initial;
+      clearTimeout(typing);
       await request(initial);
     }
     return pick;

@@ -100,7 +100,8 @@ export class Previewer {
     // a preview tab the previews replaced closed its document: open it again
     const editor = document.isClosed ? await vscode.window.showTextDocument(document.uri, options) : await vscode.window.showTextDocument(document, options);
     editor.selections = [...selections];
-    if (visible) editor.revealRange(visible, vscode.TextEditorRevealType.AtTop);
+    // the first visible line back at the top (revealing the whole old range lets the editor choose)
+    if (visible) editor.revealRange(new vscode.Range(visible.start, visible.start), vscode.TextEditorRevealType.AtTop);
   }
 }
 
