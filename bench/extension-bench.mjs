@@ -4,14 +4,23 @@
 // Reindex, 40 saves of a large module) and writes every run's figures as JSON. `--profile` names
 // what ran during each scenario's longest blocks (test/integration/perf/profile.js).
 // `--in-host` turns `cartograph.engineWorker` off: the engine and its graph in the extension host's thread.
-import { spawnSync } from 'node:child_process';
+// `--picker`: instead, zod@4.6.7's sources (npm, 332 .ts files, unpacked into bench/.corpora/zod on
+// first use): a 44-character question and a structural one typed into Find Where Implemented, Quick Open and Go to Symbol in
+// Workspace, N rounds each (test/integration/perf/pickerDriver.mjs); frames over 100 ms, longest frame,
+// time to type and time until the list settles, measured in the page.
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, json: { type: 'string' }, profile: { type: 'boolean', default: false }, 'in-host': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, json: { type: 'string' }, profile: { type: 'boolean', default: false }, 'in-host': { type: 'boolean', default: false }, picker: { type: 'boolean', default: false } } });
+if (values.picker) {
+  pickerBench();
+  process.exit(process.exitCode ?? 0);
+}
 const corpus = path.join(repo, 'bench/.corpora/django');
 if (!fs.existsSync(corpus)) throw new Error(`${corpus} is missing: run bash bench/fetch-corpora.sh`);
 
@@ -60,3 +69,54 @@ if (values.profile) {
   }
 }
 if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --runs ${values.runs}${values['in-host'] ? ' --in-host' : ''}`, date: new Date().toISOString(), runs }, null, 1)}\n`);
+
+/** zod's TypeScript sources and package.json (its compiled output left out, as for effect), fetched once. */
+function zodCorpus() {
+  const dir = path.join(repo, 'bench/.corpora/zod');
+  if (fs.existsSync(path.join(dir, 'src'))) return dir;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zod-'));
+  try {
+    execFileSync('npm', ['pack', 'zod@4.6.7', '--pack-destination', tmp], { stdio: 'ignore' });
+    execFileSync('tar', ['xzf', path.join(tmp, 'zod-4.6.7.tgz'), '-C', tmp, 'package/src', 'package/package.json', 'package/LICENSE']);
+    fs.renameSync(path.join(tmp, 'package'), dir);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+function pickerBench() {
+  const done = path.join(os.tmpdir(), `cartograph-picker-done-${process.pid}`);
+  const rounds = Number(values.runs);
+  const r = spawnSync('node', [path.join(repo, 'scripts/test-integration.mjs')], {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      CARTOGRAPH_E2E_FOLDER: zodCorpus(),
+      CARTOGRAPH_E2E_TESTS: 'test/integration/perf/picker.js',
+      CARTOGRAPH_E2E_DRIVER: 'test/integration/perf/pickerDriver.mjs',
+      CARTOGRAPH_E2E_TIMEOUT_MS: '900000',
+      CARTOGRAPH_PICKER_DONE: done,
+      CARTOGRAPH_PICKER_ROUNDS: String(rounds),
+      // the largest source file, open in the editor as the pickers are used
+      CARTOGRAPH_PICKER_FILE: 'src/v4/classic/schemas.ts',
+    },
+  });
+  fs.rmSync(done, { force: true });
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('CARTOGRAPH_PICKER '));
+  if (!line) {
+    process.stderr.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+    throw new Error(`the picker benchmark printed no figures (exit ${r.status})`);
+  }
+  const figures = JSON.parse(line.slice('CARTOGRAPH_PICKER '.length));
+  console.log(`zod@4.6.7, one key every ${figures.keyDelayMs} ms; settled: the list unchanged for ${figures.quietMs} ms`);
+  console.log('| round | query | picker | typing | settled | frames > 100 ms | longest frame | rows |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const f of figures.results) {
+    console.log(`| ${f.round} | ${f.query} (${f.query.length}) | ${f.picker} | ${(f.typedMs / 1000).toFixed(2)} s | ${(f.settleMs / 1000).toFixed(2)} s | ${f.framesOver100ms} | ${f.longestFrameMs} ms | ${f.rows}${f.typedValueOk ? '' : ' (keys lost)'} |`);
+  }
+  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --picker --runs ${rounds}`, date: new Date().toISOString(), load: os.loadavg(), ...figures }, null, 1)}\n`);
+}

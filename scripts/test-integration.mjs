@@ -5,7 +5,8 @@
 // output. Ends with the suite's plain `N passed, N failed` line; exit code 0 only when all passed.
 // Env: CARTOGRAPH_E2E_CACHE (cache folder), CARTOGRAPH_E2E_FOLDER + CARTOGRAPH_E2E_TESTS (another
 // folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp),
-// CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}).
+// CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}),
+// CARTOGRAPH_E2E_DRIVER (a module whose default export drives the page while the suite runs: the picker benchmark).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +14,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as util from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchChromium, waitForCodeServer } from './codeServerHarness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,16 +100,29 @@ async function main() {
     const page = ctx.pages()[0] || (await ctx.newPage());
     let done;
     const exited = new Promise((r) => (done = r));
+    const lineWaiters = [];
     await page.exposeFunction('codeAutomationLog', (_type, args) => {
       const a = args || [];
       const line = typeof a[0] === 'string' ? util.format(...a) : a.map(String).join(' ');
       const s = line.match(/^(\d+) passed, (\d+) failed$/m);
       if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
       else console.log(line);
+      for (const waiter of lineWaiters.filter((w) => w.pattern.test(line))) {
+        lineWaiters.splice(lineWaiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
     });
     await page.exposeFunction('codeAutomationExit', (c) => done(c));
     say(`code-server 4.100.3 on ${base}; workspace ${workspaceFile}`);
     await page.goto(url);
+    if (process.env.CARTOGRAPH_E2E_DRIVER) {
+      const { default: drive } = await import(pathToFileURL(path.resolve(repo, process.env.CARTOGRAPH_E2E_DRIVER)).href);
+      const waitForLine = (pattern) => new Promise((resolve) => lineWaiters.push({ pattern, resolve }));
+      drive(page, { waitForLine }).catch((error) => {
+        say(`page driver failed: ${error.stack || error}`);
+        done(1);
+      });
+    }
     const timeoutMs = Number(process.env.CARTOGRAPH_E2E_TIMEOUT_MS || 300000);
     const timer = setTimeout(() => { say('timed out waiting for the extension tests'); done(124); }, timeoutMs);
     code = await exited;

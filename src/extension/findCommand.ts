@@ -1,20 +1,30 @@
 // Cartograph: Find Where Implemented… — a QuickPick that searches as you type across every indexed
-// folder (names, structural questions, plain English), previews the active result and reveals it.
+// folder (names, structural questions, plain English), previews the highlighted result and reveals it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commands';
+import { Previewer, reveal, type Target } from './findPreview';
+import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';
 import { log } from './log';
 import { requestSearchModels } from './models';
 
 export interface FoundItem extends vscode.QuickPickItem {
+  /** The node's id; '' for the rows that are not results (messages, "show more"). */
   id: string;
   score: number;
   file?: vscode.Uri;
+  /** Zero-based line a pick lands on: the call site for a caller, else the definition's first line. */
   line?: number;
   /** The folder whose graph holds the node, and the node ids that led to it (structural and MCTS hits). */
   root?: string;
   path?: string[];
+  /** Where the row leads (results in the workspace). */
+  target?: Target;
+  /** What picking the row says instead of opening anything (an External symbol). */
+  message?: string;
+  /** Picking the row shows more results. */
+  more?: boolean;
 }
 
 /** A result the user picked, for the graph explorer to highlight with the path that found it. */
@@ -26,25 +36,41 @@ export interface FoundResult {
 const didFind = new vscode.EventEmitter<FoundResult>();
 export const onDidFind = didFind.event;
 
+/** Rows shown at first, and added by each "Show more". */
+const PAGE = 30;
+/**
+ * Typing this fast is one query: search once the keys pause (VS Code's Go to Symbol in Workspace waits
+ * 200 ms). Answering every key replaced the list 44 times for a 44-character question, and each
+ * replacement is a layout in the window the user types into.
+ */
+const TYPING_PAUSE_MS = 120;
+
+export interface Found {
+  results: SearchResult[];
+  items: FoundItem[];
+  /** More hits exist than the items hold. */
+  more: boolean;
+}
 
 /** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
-export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
+export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE): Promise<Found> {
   const results: SearchResult[] = [];
   const items: FoundItem[] = [];
   // The first search starts loading the search models; it never waits for them.
   requestSearchModels();
+  const active = vscode.window.activeTextEditor?.document.uri;
   for (const index of host.indexes()) {
     const repository = index.repository;
     if (!repository) continue;
     // From the active editor when it is in this folder: shared names resolve near the code being read.
-    const active = vscode.window.activeTextEditor?.document.uri;
     const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;
-    const { result, nodes } = await repository.search(query, limit, { fromPath });
+    // One more than shown: whether there is more to show.
+    const { result, nodes } = await repository.search(query, limit + 1, { fromPath });
     results.push(result);
     for (const [i, hit] of result.hits.entries()) {
       const node = nodes[i];
       const file = node.path ? vscode.Uri.file(path.join(index.root, node.path)) : undefined;
-      const line = node.range?.startLine;
+      const line = hit.siteLine ?? node.range?.startLine;
       items.push({
         id: hit.id,
         score: hit.score,
@@ -52,15 +78,18 @@ export async function findWhereImplemented(host: CommandHost, query: string, lim
         line,
         root: index.root,
         path: hit.path,
+        target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
+        message: node.kind === 'External' ? externalMessage(node) : undefined,
         label: `${kindIcon(node.kind)} ${node.name}`,
-        description: `${node.kind} · ${node.path ? `${node.path}${line !== undefined ? `:${line + 1}` : ''}` : 'outside the repository'} · ${hit.via}`,
+        description: rowDescription(node, line),
         detail: node.signature || node.qname,
         alwaysShow: true,
       });
     }
   }
   items.sort((a, b) => b.score - a.score);
-  return { results, items: items.slice(0, limit) };
+  const more = items.length > limit || results.some((r) => (r.total ?? 0) > r.hits.length);
+  return { results, items: items.slice(0, limit), more };
 }
 
 export function registerFindCommand(host: CommandHost): vscode.Disposable {
@@ -69,43 +98,96 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
-    let generation = 0;
-    const update = async (value: string) => {
-      const mine = ++generation;
-      if (!value.trim()) {
-        pick.items = [];
-        return;
-      }
-      pick.busy = true;
-      let found: Awaited<ReturnType<typeof findWhereImplemented>>;
-      try {
-        found = await findWhereImplemented(host, value);
-      } catch (error) {
-        log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
-        pick.busy = false;
-        return;
-      }
-      if (mine !== generation) return;
-      const { results, items } = found;
-      pick.busy = false;
-      pick.title = results[0] ? `Cartograph · ${results[0].route}: ${results[0].reason}` : 'Cartograph: nothing is indexed yet';
+    const previewer = new Previewer();
+    let limit = PAGE;
+    let accepted = false;
+    let shownKey = '';
+    const show = (title: string | undefined, items: FoundItem[]) => {
+      pick.title = title;
+      // The same rows again (a key that did not change the answer) keep the list and its highlight.
+      const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
+      if (key === shownKey) return;
+      shownKey = key;
       pick.items = items;
     };
-    pick.onDidChangeValue((value) => void update(value));
-    let previewed: FoundItem | undefined;
-    pick.onDidChangeActive(([item]) => {
-      // Preview without taking focus from the QuickPick (once per item: the list refreshes as you type).
-      if (!item?.file || item === previewed) return;
-      previewed = item;
-      void reveal(item, true);
+    const run = async (value: string) => {
+      if (!value.trim()) return show(undefined, []);
+      const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
+      if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show('Cartograph is indexing', [messageItem(indexing)]);
+      let found: Found;
+      try {
+        found = await findWhereImplemented(host, value, limit);
+      } catch (error) {
+        log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
+        return show('Search failed (see Cartograph: Show Log)', []);
+      }
+      if (pick.value !== value) return; // a newer query is queued
+      const { results, items, more } = found;
+      for (const r of results) log().debug(`find "${value}": ${r.route}, ${r.reason}`);
+      const title = searchTitle(value, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
+      const rows = items.length === 0 ? [messageItem(emptyMessage(value))] : items;
+      if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
+      if (indexing) rows.push(messageItem(indexing));
+      show(title, rows);
+    };
+    // One search at a time, always for the latest value: keys typed meanwhile collapse into one search.
+    let pending: string | undefined;
+    let draining: Promise<void> | undefined;
+    const request = (value: string): Promise<void> => {
+      pending = value;
+      draining ??= (async () => {
+        pick.busy = true;
+        while (pending !== undefined) {
+          const next = pending;
+          pending = undefined;
+          await run(next);
+        }
+        pick.busy = false;
+        draining = undefined;
+      })();
+      return draining;
+    };
+    let typing: NodeJS.Timeout | undefined;
+    const subscriptions = [
+      pick.onDidChangeValue((value) => {
+        limit = PAGE;
+        clearTimeout(typing);
+        typing = setTimeout(() => void request(value), TYPING_PAUSE_MS);
+      }),
+      pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
+      pick.onDidAccept(() => {
+        const [item] = pick.selectedItems;
+        if (!item || (!item.target && !item.message && !item.more)) return; // a message row: nothing to open
+        if (item.more) {
+          limit += PAGE;
+          void request(pick.value);
+          return;
+        }
+        if (item.message) {
+          // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
+          const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
+          pick.items = pick.items.map((i) => (i === item ? explained : i));
+          pick.activeItems = [explained];
+          return;
+        }
+        accepted = true;
+        pick.hide();
+        if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
+        if (item.target) void reveal(item.target, false);
+      }),
+      // "Indexing…" turns into results when the folder is ready, without a key pressed.
+      ...host.indexes().map((index) =>
+        index.onDidChangeState(() => {
+          if (pick.value.trim() && (index.state.kind === 'ready' || index.state.kind === 'error' || pick.title === 'Cartograph is indexing')) void request(pick.value);
+        }),
+      ),
+    ];
+    pick.onDidHide(() => {
+      clearTimeout(typing);
+      for (const s of subscriptions) s.dispose();
+      void previewer.close(!accepted);
+      pick.dispose();
     });
-    pick.onDidAccept(() => {
-      const [item] = pick.selectedItems;
-      pick.hide();
-      if (item?.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
-      if (item?.file) void reveal(item, false);
-    });
-    pick.onDidHide(() => pick.dispose());
     pick.show();
     // The first query of a session would wait for the search indexes (1-2 s on Django): build them
     // while the user types.
@@ -114,21 +196,15 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     }
     if (initial) {
       pick.value = initial;
-      await update(initial);
+      clearTimeout(typing);
+      await request(initial);
     }
     return pick;
   });
 }
 
-/** Opens the item's file at its line; a preview superseded by the next one is not an error worth showing. */
-export async function reveal(item: FoundItem, preview: boolean): Promise<vscode.TextEditor | undefined> {
-  const position = new vscode.Position(item.line ?? 0, 0);
-  try {
-    return await vscode.window.showTextDocument(item.file!, { preview: true, preserveFocus: preview, selection: new vscode.Range(position, position) });
-  } catch (error) {
-    log().debug(`could not open ${item.file?.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  }
+function messageItem(row: MessageRow): FoundItem {
+  return { id: '', score: 0, label: row.label, detail: row.detail, alwaysShow: true };
 }
 
 function kindIcon(kind: string): string {

@@ -54,6 +54,11 @@ test('structural questions walk the right edges, with the path that found each h
   assert.deepEqual(await ids('callers of Calculator.add'), ['extended.py#quick_add']);
   assert.deepEqual(await ids('what does demo call'), ['base.py#format_result', 'extended.py#Scientific', 'extended.py#Scientific.divide', 'extended.py#quick_add']);
   assert.deepEqual(await ids('subclasses of Calculator'), ['extended.py#Scientific']);
+  // a caller is reached at its call, and a cut list says how long it was
+  const callers = await rangerSearch.search('callers of Calculator.add');
+  const source = readTree(path.join(FIXTURES, 'ranger-py')).get('extended.py')!;
+  assert.match(source.split('\n')[callers.hits[0].siteLine!], /\.add\(/);
+  assert.equal((await rangerSearch.search('what does demo call', 2)).total, 4);
   const users = await rangerSearch.search('where is precision used');
   assert.deepEqual(users.hits.map((h) => [h.id, h.path]), [['base.py#format_result', ['base.py#precision', 'base.py#format_result']]]);
 });

@@ -118,7 +118,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       const best = subjects.filter((m) => m.score >= subjects[0].score - 0.02);
       const hits = best.flatMap((m) => related(engine.graph.graph, m.id, routed.relation));
       timingsMs.structural = performance.now() - t;
-      return { query, route: routed.route, reason: `${routed.reason} (${best.length} node${best.length === 1 ? '' : 's'} named ${routed.subject})`, hits: hits.slice(0, limit), timingsMs };
+      return { query, route: routed.route, reason: `${routed.reason} (${best.length} node${best.length === 1 ? '' : 's'} named ${routed.subject})`, hits: hits.slice(0, limit), total: hits.length, timingsMs };
     },
   };
 }

@@ -29,9 +29,12 @@ export function related(graph: Graph, start: string, relation: Relation): Search
         if (!walk.kinds.includes(edge.kind)) return;
         const other = walk.direction === 'in' ? source : target;
         if (other === start || hits.has(other)) return;
-        const hit = { id: other, score: 1 / depth, via: 'structural' as const, path: [...path, other] };
-        hits.set(other, hit);
-        next.push({ id: other, path: hit.path });
+        // An incoming edge's line is in `other`'s own file (the call, the base list); an outgoing
+        // edge's is in the subject's, which is no place to send someone looking at `other`.
+        const siteLine = walk.direction === 'in' && edge.line >= 0 ? edge.line : undefined;
+        const hitPath = [...path, other];
+        hits.set(other, { id: other, score: 1 / depth, via: 'structural', path: hitPath, ...(siteLine !== undefined ? { siteLine } : {}) });
+        next.push({ id: other, path: hitPath });
       };
       if (walk.direction === 'in') graph.forEachInEdge(id, visit);
       else graph.forEachOutEdge(id, visit);

@@ -13,6 +13,12 @@ export interface SearchHit {
   via: Via;
   /** For structural and MCTS hits: the node ids that led here, from the start. */
   path?: string[];
+  /**
+   * Zero-based line, in the hit's own file, of the site that relates it to the question's subject
+   * (the call in a caller, the base list of a subclass): where the user wants to land, not the
+   * hit's definition.
+   */
+  siteLine?: number;
 }
 
 export interface SearchResult {
@@ -21,6 +27,8 @@ export interface SearchResult {
   /** Why the router chose this route, for people and tests. */
   reason: string;
   hits: SearchHit[];
+  /** How many hits there were before the limit cut them, where that is known (structural questions). */
+  total?: number;
   /** Per step of the query; `indexBuild` is the time it waited for an index to be built first. */
   timingsMs: Record<string, number>;
 }

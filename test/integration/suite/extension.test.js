@@ -165,14 +165,14 @@ describe('Cartograph in a real VS Code', function () {
   it('Find Where Implemented answers names, structural questions and prose, and reveals the pick', async function () {
     const pick = await vscode.commands.executeCommand('cartograph.findWhereImplemented', 'callers of Calculator.add');
     assert.ok(pick, 'the command returns its QuickPick');
-    assert.match(pick.title, /structural/);
+    assert.match(pick.title, /^Callers of Calculator\.add \(graph edges\) · /);
     const labels = pick.items.map((i) => `${i.label} ${i.description}`);
     // (earlier tests renamed quick_add to quick_sum and deleted ts/extended.ts)
     assert.ok(labels.some((l) => /quick_sum/.test(l) && /extended\.py:\d+/.test(l)), labels.join('\n'));
     pick.value = 'Calculator';
-    await until('entity results from both folders', () => /entity/.test(pick.title || '') && pick.items.some((i) => /base\.ts:\d+/.test(i.description)) && pick.items.some((i) => /base\.py:\d+/.test(i.description)));
+    await until('entity results from both folders', () => /^Code named Calculator/.test(pick.title || '') && pick.items.some((i) => /base\.ts:\d+/.test(i.description)) && pick.items.some((i) => /base\.py:\d+/.test(i.description)));
     pick.value = 'Scientific';
-    await until('entity results for Scientific', () => /entity/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
+    await until('entity results for Scientific', () => /^Code named Scientific/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
     // each result carries its file and line, and revealing it opens the definition there
     const item = pick.items.find((i) => /extended\.py:\d+/.test(i.description));
     assert.ok(item && item.file && typeof item.line === 'number', JSON.stringify(pick.items.map((i) => i.description)));

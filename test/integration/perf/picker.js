@@ -1,0 +1,30 @@
+// Measurement (not part of `npm test`), the extension host's half of the picker benchmark
+// (bench/extension-bench.mjs --picker): opens a large file, waits for the index and for the
+// TypeScript server's workspace symbols (Go to Symbol in Workspace is one of the pickers compared),
+// says READY, and keeps the window open until the page driver (pickerDriver.mjs) is done typing.
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { sleep, until } = require('../wait.js');
+
+exports.run = async function run() {
+  const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
+  const index = api.indexes()[0];
+  const file = process.env.CARTOGRAPH_PICKER_FILE;
+  if (file) {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(index.root, file)), { preview: false });
+    const middle = new vscode.Position(Math.floor(editor.document.lineCount / 2), 0);
+    editor.selection = new vscode.Selection(middle, middle);
+    editor.revealRange(new vscode.Range(middle, middle), vscode.TextEditorRevealType.InCenter);
+  }
+  await until('the index', () => index.state.kind === 'ready' || index.state.kind === 'error', 600000, 200);
+  if (index.state.kind === 'error') throw new Error(index.state.message);
+  await api.whenIdle();
+  // The first workspace-symbol query waits for tsserver to load the project: not what is measured.
+  await until('workspace symbols', async () => ((await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'ZodType')) || []).length > 0, 180000, 1000);
+  console.log(`CARTOGRAPH_PICKER_READY ${JSON.stringify({ state: index.state })}`);
+  const done = process.env.CARTOGRAPH_PICKER_DONE;
+  await until('the page driver', () => fs.existsSync(done), 600000, 200);
+  await sleep(200);
+  console.log('1 passed, 0 failed');
+};

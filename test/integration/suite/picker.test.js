@@ -1,0 +1,210 @@
+// Find Where Implemented as a user meets it in a real VS Code (code-server): its key chord, the
+// preview and Escape, where a pick lands, and the rows that are not results. The picker is driven
+// through VS Code's own quick-input commands (select next, accept, close), as the keyboard would.
+const assert = require('assert');
+const path = require('path');
+const vscode = require('vscode');
+const { sleep, until } = require('../wait.js');
+
+const FIND = 'cartograph.findWhereImplemented';
+const CHORD = 'ctrl+shift+alt+f';
+const WHEN = 'workspaceFolderCount > 0 && !terminalFocus && !inQuickOpen';
+// Written into the Python folder by this suite: two `load` methods in one file, one under decorators
+// whose arguments span lines, and a call of `json.loads` (an External symbol).
+const LOADERS = [
+  '"""Loaders for the picker\'s tests."""',
+  'import functools',
+  'import json',
+  '',
+  '',
+  'class JsonLoader:',
+  '    def load(self, text):',
+  '        return json.loads(text)',
+  '',
+  '',
+  'class CachedLoader:',
+  '    @staticmethod',
+  '    @functools.lru_cache(',
+  '        maxsize=None,',
+  '    )',
+  '    def load(text):',
+  '        loader = JsonLoader()',
+  '        return loader.load(text)',
+  '',
+].join('\n');
+
+const editorAt = () => {
+  const editor = vscode.window.activeTextEditor;
+  return editor && { file: editor.document.uri.fsPath, line: editor.selection.active.line, text: editor.document.lineAt(editor.selection.active.line).text };
+};
+
+async function find(query) {
+  const pick = await vscode.commands.executeCommand(FIND, query);
+  assert.ok(pick, 'the command returns its QuickPick');
+  return pick;
+}
+
+/** Moves the highlight down (as the Down key does) until `predicate` holds for the highlighted row. */
+async function highlight(pick, predicate) {
+  for (let i = 0; i <= pick.items.length; i++) {
+    if (pick.activeItems[0] && predicate(pick.activeItems[0])) return pick.activeItems[0];
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await sleep(30);
+  }
+  throw new Error(`no row matched among ${pick.items.map((i) => `${i.label} ${i.description}`).join(' | ')}`);
+}
+
+async function accept(pick, predicate) {
+  await highlight(pick, predicate);
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+describe('Find Where Implemented, the picker', function () {
+  let api;
+  let py;
+  let loaders;
+
+  before(async function () {
+    api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
+    py = vscode.workspace.workspaceFolders.find((f) => f.name.endsWith('py'));
+    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    loaders = vscode.Uri.file(path.join(py.uri.fsPath, 'loaders.py'));
+    await vscode.workspace.fs.writeFile(loaders, Buffer.from(LOADERS));
+    const repository = () => api.repositoryFor(py.uri);
+    await until('loaders.py indexed', async () => (await repository().nodesInFile('loaders.py')).filter((n) => n.name === 'load').length === 2, 30000);
+  });
+
+  afterEach(async function () {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async function () {
+    await vscode.workspace.fs.delete(loaders).then(undefined, () => undefined);
+  });
+
+  it('has a chord no default keybinding uses, scoped by a when clause', async function () {
+    await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
+    const text = await until('the default keybindings', () => {
+      const document = vscode.window.activeTextEditor && vscode.window.activeTextEditor.document;
+      return document && /"command":\s*"cartograph\./.test(document.getText()) && document.getText();
+    });
+    const bindings = [...text.matchAll(/\{\s*"key":\s*"([^"]+)",\s*"command":\s*"([^"]+)"(?:,\s*"when":\s*"((?:[^"\\]|\\.)*)")?/g)].map((m) => ({ key: m[1], command: m[2], when: m[3] }));
+    assert.ok(bindings.length > 500, `${bindings.length} default keybindings read`);
+    const onChord = bindings.filter((b) => b.key === CHORD || b.key.startsWith(`${CHORD} `));
+    // VS Code prints a when clause normalized (its terms may be reordered)
+    const terms = (when) => (when || '').split(' && ').sort();
+    assert.deepStrictEqual(onChord.map((b) => [b.key, b.command, terms(b.when)]), [[CHORD, FIND, terms(WHEN)]]);
+    // the chord it had before is VS Code's own (the Explorer's find here, Replace on macOS)
+    assert.ok(bindings.some((b) => b.key === 'ctrl+alt+f' && b.command === 'list.find'));
+    const contributed = vscode.extensions.getExtension('cartograph.cartograph').packageJSON.contributes.keybindings.find((k) => k.command === FIND);
+    assert.deepStrictEqual({ key: contributed.key, mac: contributed.mac, when: contributed.when }, { key: CHORD, mac: 'cmd+shift+alt+f', when: WHEN });
+  });
+
+  it('previews the highlighted row, and Escape returns to the editor, selection and scroll the user left', async function () {
+    const document = await vscode.workspace.openTextDocument(loaders);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    const selection = new vscode.Selection(7, 4, 7, 12);
+    editor.selection = selection;
+    editor.revealRange(new vscode.Range(7, 0, 7, 0), vscode.TextEditorRevealType.AtTop);
+    const top = () => vscode.window.activeTextEditor.visibleRanges[0].start.line;
+    await until('the scroll to apply', () => top() > 0, 5000);
+    const scrolledTo = top();
+    const pick = await find('Calculator');
+    // move the highlight around with pauses shorter and longer than the preview's delay: whatever
+    // the order the previews finish in, the editor ends on the highlighted row
+    for (const pause of [0, 200, 10, 170, 0, 250, 0]) {
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await sleep(pause);
+    }
+    const highlighted = await highlight(pick, (i) => i.target && !/loaders\.py/.test(i.description));
+    await until('the preview of the highlighted row', () => {
+      const at = editorAt();
+      return at && at.file === highlighted.file.fsPath && at.line === highlighted.line;
+    }, 10000);
+    assert.strictEqual(pick.activeItems[0], highlighted, 'the highlight did not move meanwhile');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    const back = () => {
+      const now = vscode.window.activeTextEditor;
+      return now && now.document.uri.fsPath === loaders.fsPath && now.selection.isEqual(selection) && top() === scrolledTo;
+    };
+    await until('the editor the user left', back, 10000).catch((error) => {
+      throw new Error(`${error.message}: ${JSON.stringify({ at: editorAt(), selection: vscode.window.activeTextEditor && vscode.window.activeTextEditor.selection, top: vscode.window.activeTextEditor && top(), scrolledTo })}`);
+    });
+  });
+
+  it('"callers of X" lands on the call, not on the caller\'s definition', async function () {
+    const pick = await find('callers of JsonLoader.load');
+    const caller = pick.items.find((i) => /^\$\(symbol-method\) load$/.test(i.label) && /^CachedLoader · loaders\.py:18$/.test(i.description));
+    assert.ok(caller, pick.items.map((i) => `${i.label} ${i.description}`).join(' | '));
+    await accept(pick, (i) => i === caller);
+    await until('the call site', () => {
+      const at = editorAt();
+      return at && at.file === loaders.fsPath && at.line === 17 && at.text.includes('loader.load(text)');
+    }, 10000);
+  });
+
+  it('a decorated method lands on its def, not on the decorator', async function () {
+    const pick = await find('CachedLoader.load');
+    await accept(pick, (i) => /^CachedLoader · loaders\.py:/.test(i.description || ''));
+    await until('the def line', () => {
+      const at = editorAt();
+      return at && at.line === 15 && at.text.trim() === 'def load(text):';
+    }, 10000);
+    const { selection } = vscode.window.activeTextEditor;
+    assert.strictEqual(vscode.window.activeTextEditor.document.getText(selection), 'load', 'the name is selected, as Go to Symbol does');
+  });
+
+  it('rows with the same name say which class they are in', async function () {
+    const pick = await find('load');
+    const loads = pick.items.filter((i) => /loaders\.py/.test(i.description || ''));
+    assert.deepStrictEqual(loads.map((i) => i.description.split(' · ')[0]).sort(), ['CachedLoader', 'JsonLoader']);
+    assert.strictEqual(new Set(loads.map((i) => i.description)).size, loads.length);
+  });
+
+  it('an empty result is a row that says so, and picking it keeps the picker open', async function () {
+    const pick = await find('xyzzy plugh frobnicate');
+    assert.strictEqual(pick.items.length, 1);
+    assert.match(pick.items[0].label, /Nothing found for "xyzzy plugh frobnicate"/);
+    assert.match(pick.title, /nothing found/);
+    const before = vscode.window.activeTextEditor;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await sleep(300);
+    assert.strictEqual(vscode.window.activeTextEditor, before, 'nothing opened');
+    assert.strictEqual(pick.items.length, 1, 'the picker is still there');
+  });
+
+  it('picking an External row says it is outside the workspace', async function () {
+    const pick = await find('what does JsonLoader.load call');
+    const external = pick.items.find((i) => i.id.startsWith('ext:'));
+    assert.ok(external, pick.items.map((i) => `${i.id} ${i.description}`).join(' | '));
+    assert.match(external.description, /^outside the workspace/);
+    await accept(pick, (i) => i === external);
+    const explained = await until('the explanation', () => pick.items.find((i) => i.id === external.id && /is outside the workspace \(ext:/.test(i.detail || '')), 5000);
+    assert.strictEqual(pick.activeItems[0], explained);
+    assert.ok(!vscode.window.activeTextEditor, 'nothing opened');
+  });
+
+  it('after Reindex, "Indexing…" turns into results by itself when the index is ready', async function () {
+    let opened;
+    let reopened;
+    const reopening = new Promise((resolve) => {
+      const sub = api.onDidChangeState((index) => {
+        if (index.state.kind !== 'opening' || opened) return;
+        sub.dispose();
+        reopened = index;
+        opened = vscode.commands.executeCommand(FIND, 'Calculator');
+        resolve();
+      });
+    });
+    const reindex = vscode.commands.executeCommand('cartograph.reindex');
+    await reopening;
+    const pick = await opened;
+    // (what the graphs hold meanwhile is shown too, above the row that says they are being indexed)
+    assert.ok(pick.items.some((i) => /Indexing… .*fixture-/.test(i.label)), pick.items.map((i) => i.label).join(' | '));
+    await reindex;
+    await until('results without a key pressed', () => pick.items.some((i) => i.root === reopened.root && /Calculator/.test(i.label)) && !pick.items.some((i) => /Indexing…/.test(i.label)), 30000);
+    assert.strictEqual(pick.value, 'Calculator');
+    assert.match(pick.title, /^Code named Calculator/);
+  });
+});
