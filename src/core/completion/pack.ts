@@ -39,6 +39,8 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
   const chosen: Chosen[] = [];
   const maxSim = new Map<string, number>(candidates.map((c) => [c.key, 0]));
   let used = 0;
+  // What the picks so far show, kept up to date pick by pick (the coverage phase is the hot loop).
+  const shown = new Map<string, 'code' | 'outline'>();
   while (remaining.length > 0) {
     let best = -1;
     let bestScore = -Infinity;
@@ -52,11 +54,12 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
     }
     const [pick] = remaining.splice(best, 1);
     // Coverage first: every pick enters in its most compact form, less what is already shown.
-    const compact = withoutShown(pick.renderings[pick.renderings.length - 1], pick.path, shownLines(chosen));
+    const compact = withoutShown(pick.renderings[pick.renderings.length - 1], pick.path, shown);
     if (!compact) continue;
     const tokens = options.cost(pick, compact, chosen);
     if (used + tokens > options.budgetTokens) continue;
     chosen.push({ candidate: pick, rendering: compact, tokens });
+    addShown(shown, pick.path, compact);
     used += tokens;
     const picked = terms.get(pick.key)!;
     for (const c of remaining) maxSim.set(c.key, Math.max(maxSim.get(c.key)!, jaccard(picked, terms.get(c.key)!)));
@@ -91,15 +94,17 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
 /** Source lines the chosen renderings show (`path:line`), verbatim or as an outline. */
 function shownLines(chosen: readonly Chosen[]): Map<string, 'code' | 'outline'> {
   const shown = new Map<string, 'code' | 'outline'>();
-  for (const ch of chosen) {
-    for (const line of ch.rendering.lines ?? []) {
-      if (line === null) continue;
-      const key = `${ch.candidate.path}:${line}`;
-      if (!ch.rendering.outline) shown.set(key, 'code');
-      else if (!shown.has(key)) shown.set(key, 'outline');
-    }
-  }
+  for (const ch of chosen) addShown(shown, ch.candidate.path, ch.rendering);
   return shown;
+}
+
+function addShown(shown: Map<string, 'code' | 'outline'>, path: string, rendering: Rendering): void {
+  for (const line of rendering.lines ?? []) {
+    if (line === null) continue;
+    const key = `${path}:${line}`;
+    if (!rendering.outline) shown.set(key, 'code');
+    else if (!shown.has(key)) shown.set(key, 'outline');
+  }
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
