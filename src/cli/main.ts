@@ -14,7 +14,8 @@ import { describeNode, findNodes } from '../core/graph/describe';
 import { parseCommandLine, positiveInteger, UsageError } from './flags';
 
 const USAGE = `Usage:
-  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
+      --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
@@ -38,6 +39,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   exclude: { type: 'string', multiple: true },
   'max-file-size': { type: 'string' },
+  'include-minified': { type: 'boolean', default: false },
   limit: { type: 'string' },
   mcts: { type: 'boolean', default: false },
   endpoint: { type: 'string' },
@@ -79,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
+type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; 'include-minified'?: boolean; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -92,6 +94,7 @@ async function index(dir: string | undefined, flags: Flags): Promise<number> {
     storeDir: flags.store ? path.resolve(flags.store) : undefined,
     exclude: flags.exclude,
     maxFileSize,
+    includeMinified: flags['include-minified'],
     log: (m) => console.error(`cartograph: ${m}`),
   });
   const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;

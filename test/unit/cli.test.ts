@@ -106,6 +106,18 @@ test('a query of only one-letter and common words says why nothing matched, in t
   assert.ok(words.hits.length > 0 && !/nothing to search for/.test(words.reason), 'one real word is searched for');
 });
 
+test('index skips minified and vendored JavaScript, saying why, and --include-minified takes them', () => {
+  const admin = path.join(path.dirname(root), 'admin-js');
+  fs.cpSync(path.join(FIXTURES, 'real', 'django-admin-js'), admin, { recursive: true });
+  const text = cartograph(['index', admin, '--store', path.join(admin, '.store-default')]);
+  assert.match(text.stdout, /Indexed 3 files .*2 skipped/);
+  assert.match(text.stdout, /Skipped: vendored 1, minified 1/);
+  assert.match(text.stdout, /vendor\/select2\/select2\.full\.min\.js: minified \(a \.min\.js build\)/);
+  const all = JSON.parse(cartograph(['index', admin, '--include-minified', '--json', '--store', path.join(admin, '.store-all')]).stdout);
+  assert.equal(all.report.files, 5);
+  assert.deepEqual(all.report.skipped, []);
+});
+
 test('query answers names, structural questions and prose, saying how it routed them', () => {
   const structural = JSON.parse(cartograph(['query', 'callers of Calculator.add', '--json']).stdout);
   assert.equal(structural.route, 'structural');
