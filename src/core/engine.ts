@@ -14,7 +14,7 @@ import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, typ
 import { languageOf } from './parse/parser';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
 import { ROOT_FILE } from './store/storeFolder';
-import { bundledByContent, bundledByPath, type BundledSkip } from './workspace/bundled';
+import { bundledByContent, bundledByPath, mayBeMinified, type BundledSkip } from './workspace/bundled';
 import { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult } from './workspace/readSource';
 import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
 
@@ -176,7 +176,8 @@ export class Engine {
       throwIfAborted(signal);
       const previous = this.stored.get(entry.path);
       const known = previous && !previous.skipped && this.graph.fileGraph(entry.path);
-      if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size) {
+      const minifiedBefore = known && !this.options.includeMinified && mayBeMinified(entry.path, entry.size, known.lines);
+      if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size && !minifiedBefore) {
         reused++;
         return;
       }

@@ -103,10 +103,18 @@ test('minified JavaScript is skipped on index, save and outside change, unless i
     'vendor/abort-controller.js: vendored',
   ]);
   await engine.close();
-  const all = await Engine.open(root, { storeDir: null, includeMinified: true });
+  const storeDir = path.join(path.dirname(root), 'store');
+  const all = await Engine.open(root, { storeDir, includeMinified: true });
   assert.deepEqual((await all.index()).skipped, []);
   assert.equal(all.graph.filePaths().length, 4);
   await all.close();
+  // Rules on again over that store: the unchanged minified file is not kept just because it is unchanged.
+  const warm = await Engine.open(root, { storeDir });
+  const again = await warm.index();
+  assert.deepEqual(again.skipped.map((s) => s.path).sort(), ['dist/abort-controller.min.js', 'dist/abort-controller.umd.js', 'vendor/abort-controller.js']);
+  assert.deepEqual(warm.graph.filePaths(), ['dist/abort-controller.js']);
+  assert.equal(again.reused, 1, 'the readable file is reused unread');
+  await warm.close();
 });
 
 test('responsive: saves parse in a worker thread: the event loop keeps turning and the graph is right', async () => {

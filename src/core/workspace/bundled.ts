@@ -32,6 +32,15 @@ export function bundledByPath(relPath: string): BundledSkip | undefined {
   return undefined;
 }
 
+/**
+ * Whether a file indexed before, of `bytes` and `lines`, could be minified by content: a warm start
+ * reuses unchanged files unread, so one indexed while the rules were off must be read again. Bytes
+ * are never fewer than characters, so this never misses a file `bundledByContent` would skip.
+ */
+export function mayBeMinified(relPath: string, bytes: number, lines: number): boolean {
+  return SCRIPT.test(relPath) && bytes >= MIN_MINIFIED_SIZE && bytes / Math.max(lines, 1) > MAX_AVERAGE_LINE;
+}
+
 /** Why `text`, the content of `relPath`, is skipped as minified, if it is. */
 export function bundledByContent(relPath: string, text: string): BundledSkip | undefined {
   if (!SCRIPT.test(relPath) || text.length < MIN_MINIFIED_SIZE) return undefined;
