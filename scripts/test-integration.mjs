@@ -50,6 +50,9 @@ async function main() {
   const started = Date.now();
   const cache = setup();
   if (!fs.existsSync(path.join(repo, 'dist/extension.js'))) spawnSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
+  // the "Search models" tests load the random-weight stand-ins from test/.cache/random-models (built here if absent)
+  const models = spawnSync(process.execPath, ['--import', 'tsx', 'test/unit/modelFixtures.ts'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (models.status !== 0) throw new Error(`test/unit/modelFixtures.ts failed (${models.status})`);
   const require = createRequire(path.join(cache, 'node_modules', 'x.js'));
   const { chromium } = require('playwright-core');
   const codeServer = path.join(cache, 'node_modules/.bin/code-server');

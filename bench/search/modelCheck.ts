@@ -1,11 +1,10 @@
 // Is a model folder the project's RANDOM-weight test stand-in rather than real weights? Quality
 // figures measured with stand-ins are noise, so the benchmark shouts when it sees one. Signs, any of
 // which is enough: the id namespace test/unit/modelFixtures.ts uses, its `.ready` marker in the
-// folder, and the ONNX producer name that ../shared/recipes/models/make_random_bert_onnx.py writes.
+// folder, and the ONNX producer name that test/support/randomBert.ts writes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-const FIXTURE_PRODUCER = 'random-weight-fixture';
+import { FIXTURE_PRODUCER } from '../../test/support/randomBert';
 
 /** Why the models look like test fixtures; empty when nothing says so. */
 export function fixtureSigns(modelsDir: string | undefined, ids: string[]): string[] {

@@ -1,7 +1,6 @@
 // `cartograph`: the engine from a terminal. index | stats | show, each with --json.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
 import { createSearcher } from '../core/search';
@@ -12,11 +11,13 @@ import { sourceReader } from '../core/lifting/source';
 import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
 import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
 import { describeNode, findNodes } from '../core/graph/describe';
+import { parseCommandLine, positiveInteger, UsageError } from './flags';
 import { serveMcp } from './mcp';
 import { version as VERSION } from '../../package.json';
 
 const USAGE = `Usage:
-  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
+      --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
@@ -39,50 +40,57 @@ The store defaults to <dir>/.cartograph; stats and show find it from the current
 
 const STORE_FOLDER = '.cartograph';
 
+const OPTIONS = {
+  store: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  exclude: { type: 'string', multiple: true },
+  'max-file-size': { type: 'string' },
+  'include-minified': { type: 'boolean', default: false },
+  limit: { type: 'string' },
+  mcts: { type: 'boolean', default: false },
+  endpoint: { type: 'string' },
+  model: { type: 'string' },
+  'max-calls': { type: 'string' },
+  root: { type: 'string', multiple: true },
+  ...MODEL_FLAG_OPTIONS,
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      store: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      exclude: { type: 'string', multiple: true },
-      'max-file-size': { type: 'string' },
-      limit: { type: 'string' },
-      mcts: { type: 'boolean', default: false },
-      endpoint: { type: 'string' },
-      model: { type: 'string' },
-      'max-calls': { type: 'string' },
-      root: { type: 'string', multiple: true },
-      ...MODEL_FLAG_OPTIONS,
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return command || values.help ? 0 : 2;
-  }
-  switch (command) {
-    case 'index':
-      return index(rest[0], values);
-    case 'stats':
-      return stats(values);
-    case 'show':
-      return show(rest.join(' '), values);
-    case 'query':
-      return query(rest.join(' '), values);
-    case 'describe':
-      return describe(values);
-    case 'mcp':
-      return mcp([...(values.root ?? []), ...rest], values);
-    default:
-      console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
-      return 2;
+  let command: string | undefined;
+  try {
+    const { values, positionals } = parseCommandLine(argv, OPTIONS);
+    const [first, ...rest] = positionals;
+    command = first;
+    if (values.help || !command) {
+      console.log(USAGE);
+      return command || values.help ? 0 : 2;
+    }
+    switch (command) {
+      case 'index':
+        return await index(rest[0], values);
+      case 'stats':
+        return await stats(values);
+      case 'show':
+        return await show(rest.join(' '), values);
+      case 'query':
+        return await query(rest.join(' '), values);
+      case 'describe':
+        return await describe(values);
+      case 'mcp':
+        return await mcp([...(values.root ?? []), ...rest], values);
+      default:
+        console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`cartograph${command ? ` ${command}` : ''}: ${error.message}`);
+    return 2;
   }
 }
 
-type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
+type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; 'include-minified'?: boolean; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -90,15 +98,12 @@ async function index(dir: string | undefined, flags: Flags): Promise<number> {
     return 2;
   }
   const root = path.resolve(dir);
-  const maxFileSize = flags['max-file-size'] ? Number(flags['max-file-size']) : undefined;
-  if (maxFileSize !== undefined && !(maxFileSize > 0)) {
-    console.error(`cartograph index: --max-file-size must be a positive number of bytes`);
-    return 2;
-  }
+  const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
   const engine = await Engine.open(root, {
     storeDir: flags.store ? path.resolve(flags.store) : undefined,
     exclude: flags.exclude,
     maxFileSize,
+    includeMinified: flags['include-minified'],
     log: (m) => console.error(`cartograph: ${m}`),
   });
   const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
@@ -207,7 +212,7 @@ async function query(text: string, flags: Flags): Promise<number> {
     console.error(`cartograph query: what are you looking for?\n\n${USAGE}`);
     return 2;
   }
-  const limit = flags.limit ? Number(flags.limit) : 10;
+  const limit = positiveInteger('limit', flags.limit) ?? 10;
   const engine = await openExisting(flags);
   if (!engine) return 1;
   let loaded: QueryModels | undefined;
@@ -271,7 +276,7 @@ async function describe(flags: Flags): Promise<number> {
     console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
     return 2;
   }
-  const maxCalls = flags['max-calls'] ? Number(flags['max-calls']) : undefined;
+  const maxCalls = positiveInteger('max-calls', flags['max-calls']);
   const engine = await openExisting(flags);
   if (!engine) return 1;
   try {

@@ -14,13 +14,16 @@ import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, typ
 import { languageOf } from './parse/parser';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
 import { ROOT_FILE } from './store/storeFolder';
-import { DEFAULT_MAX_FILE_SIZE, readSourceFile } from './workspace/readSource';
+import { bundledByContent, bundledByPath, mayBeMinified, type BundledSkip } from './workspace/bundled';
+import { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult } from './workspace/readSource';
 import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
 
 export interface EngineOptions {
   /** Store folder; default `<root>/.cartograph`. `null` keeps everything in memory. */
   storeDir?: string | null;
   maxFileSize?: number;
+  /** Index minified and vendored JavaScript too (workspace/bundled.ts; the `cartograph.indexMinified` setting). */
+  includeMinified?: boolean;
   /** Extra gitignore-style patterns (the `cartograph.exclude` setting). */
   exclude?: string[];
   /** Parse worker threads for bulk indexing (default: up to 2); 0 parses in the calling thread. */
@@ -156,7 +159,7 @@ export class Engine {
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
     // Parse workers start (WASM compile, grammar load) while the scan and the reads run.
     if ((this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
-    const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude });
+    const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude, includeMinified: this.options.includeMinified });
     this.ignore = undefined;
     mark('scan', t);
 
@@ -173,11 +176,12 @@ export class Engine {
       throwIfAborted(signal);
       const previous = this.stored.get(entry.path);
       const known = previous && !previous.skipped && this.graph.fileGraph(entry.path);
-      if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size) {
+      const minifiedBefore = known && !this.options.includeMinified && mayBeMinified(entry.path, entry.size, known.lines);
+      if (known && previous.mtimeMs === entry.mtimeMs && previous.size === entry.size && !minifiedBefore) {
         reused++;
         return;
       }
-      const result = await readSourceFile(entry.absPath, this.maxFileSize);
+      const result = await this.readSource(entry.path, entry.absPath);
       onProgress?.({ phase: 'read', done: ++read, total: scan.files.length });
       if (!result.ok) {
         newSkips.set(entry.path, { path: entry.path, reason: result.reason, detail: result.detail });
@@ -260,25 +264,28 @@ export class Engine {
     if (!language || (await this.isIgnored(rel))) return emptyDiff();
     let mtimeMs = 0;
     let size = 0;
+    let result: ReadResult;
     if (text !== undefined) {
       // A saved buffer is the file: record the file's own stats so the next index skips it. An
       // unsaved buffer is not: mtime 0 makes the next index read the file again.
       const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
       if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
+      const bundled = this.bundled(rel, text);
+      result = bundled ? { ok: false, ...bundled } : { ok: true, text, mtimeMs, size };
     } else {
-      const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
-      if (!result.ok) {
-        const diff = await this.removeFileNow(rel);
-        if (result.reason !== 'vanished') {
-          const skip = { path: rel, reason: result.reason, detail: result.detail };
-          this.skipped.set(rel, skip);
-          this.stored.set(rel, skippedRow(skip));
-          this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
-        }
-        return diff;
-      }
-      ({ text, mtimeMs, size } = result);
+      result = await this.readSource(rel);
     }
+    if (!result.ok) {
+      const diff = await this.removeFileNow(rel);
+      if (result.reason !== 'vanished') {
+        const skip = { path: rel, reason: result.reason, detail: result.detail };
+        this.skipped.set(rel, skip);
+        this.stored.set(rel, skippedRow(skip));
+        this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
+      }
+      return diff;
+    }
+    ({ text, mtimeMs, size } = result);
     let t = performance.now();
     const outcome = (await this.updates.parse([{ path: rel, language, text }]))[0];
     const parse = performance.now() - t;
@@ -342,7 +349,7 @@ export class Engine {
     await forEachConcurrently(rels, 16, async (rel) => {
       const language = languageOf(rel);
       if (!language || (await this.isIgnored(rel))) return;
-      const result = await readSourceFile(path.join(this.root, rel), this.maxFileSize);
+      const result = await this.readSource(rel);
       if (!result.ok) {
         if (this.graph.fileGraph(rel) || this.skipped.has(rel)) removals.push(rel);
         if (result.reason !== 'vanished') skips.push({ path: rel, reason: result.reason, detail: result.detail });
@@ -454,6 +461,20 @@ export class Engine {
   private relative(filePath: string): string {
     const rel = path.isAbsolute(filePath) ? path.relative(this.root, filePath) : filePath;
     return rel.split(path.sep).join('/');
+  }
+
+  /** A source file as the graph takes it: readable text, and not minified or vendored JavaScript unless asked for. */
+  private async readSource(rel: string, absPath = path.join(this.root, rel)): Promise<ReadResult> {
+    const byPath = this.options.includeMinified ? undefined : bundledByPath(rel);
+    if (byPath) return { ok: false, ...byPath };
+    const result = await readSourceFile(absPath, this.maxFileSize);
+    const byContent = result.ok && !this.options.includeMinified ? bundledByContent(rel, result.text) : undefined;
+    return byContent ? { ok: false, ...byContent } : result;
+  }
+
+  /** Why an editor buffer's text is not taken (minified or vendored JavaScript), if it is not. */
+  private bundled(rel: string, text: string): BundledSkip | undefined {
+    return this.options.includeMinified ? undefined : (bundledByPath(rel) ?? bundledByContent(rel, text));
   }
 
   private async isIgnored(rel: string): Promise<boolean> {

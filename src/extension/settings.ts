@@ -5,6 +5,8 @@ import { filesExcludeToGitignore } from './excludes';
 export interface CartographSettings {
   exclude: string[];
   maxFileSize: number;
+  /** Index minified and vendored JavaScript too (cartograph.indexMinified, off by default). */
+  indexMinified: boolean;
   watcherDebounceMs: number;
   /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker, on by default). */
   engineWorker: boolean;
@@ -20,6 +22,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
   return {
     exclude: [...filesExcludeToGitignore(filesExclude), ...own],
     maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
+    indexMinified: config.get<boolean>('indexMinified', false) === true,
     watcherDebounceMs: Math.max(0, config.get<number>('watcherDebounceMs') ?? DEFAULT_DEBOUNCE_MS),
     engineWorker: config.get<boolean>('engineWorker', true) !== false,
   };
@@ -31,5 +34,5 @@ function positive(value: number | undefined, fallback: number): number {
 
 /** Settings whose change means the set of indexed files may differ, or the engine runs elsewhere: re-open and re-index. */
 export function affectsIndex(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['cartograph.exclude', 'cartograph.maxFileSize', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
+  return ['cartograph.exclude', 'cartograph.maxFileSize', 'cartograph.indexMinified', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
 }

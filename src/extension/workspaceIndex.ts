@@ -106,6 +106,7 @@ export class WorkspaceIndex implements vscode.Disposable {
         storeDir: dir,
         exclude: settings.exclude,
         maxFileSize: settings.maxFileSize,
+        includeMinified: settings.indexMinified,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       };
       if (settings.engineWorker) return WorkerRepository.open(this.root, options, worker).then((r) => this.watchWorker(r));

@@ -72,6 +72,52 @@ test('clear messages and exit codes for mistakes', () => {
   assert.match(notDir.stderr, /not a folder/);
 });
 
+test('a bad number or option is refused with one plain sentence and exit code 2, before any work', () => {
+  for (const [value, shown] of [['abc', 'abc'], ['0', '0'], ['-3', '-3'], ['2.5', '2.5'], ['=', '']]) {
+    const args = value === '=' ? ['query', 'add', '--limit='] : ['query', 'add', '--limit', value];
+    const run = cartograph(args);
+    assert.equal(run.code, 2, `--limit ${value}`);
+    assert.equal(run.stdout, '', 'nothing is searched');
+    assert.equal(run.stderr.trim(), `cartograph query: --limit must be a whole number ≥ 1, not '${shown}'`);
+  }
+  const limited = JSON.parse(cartograph(['query', 'calculator', '--limit', '1', '--json']).stdout);
+  assert.equal(limited.hits.length, 1, 'a valid --limit is applied');
+  assert.match(cartograph(['query', 'add', '--limit', '--json']).stderr, /^cartograph: --limit needs a value\n$/);
+  assert.match(cartograph(['query', 'add', '--limit']).stderr, /--limit needs a value/);
+  const typo = cartograph(['query', 'add', '--limt', '3']);
+  assert.equal(typo.code, 2);
+  assert.equal(typo.stderr.trim(), "cartograph: Unknown option '--limt'. (cartograph --help lists the options)");
+  for (const [flag, args] of [['max-file-size', ['index', root]], ['max-calls', ['describe', '--endpoint', 'http://127.0.0.1:9', '--model', 'm']]] as const) {
+    const run = cartograph([...args, `--${flag}`, '-1']);
+    assert.equal(run.code, 2, flag);
+    assert.match(run.stderr, new RegExp(`--${flag} must be a whole number (of bytes )?≥ 1, not '-1'`));
+  }
+});
+
+test('a query of only one-letter and common words says why nothing matched, in text and in --json', () => {
+  const text = cartograph(['query', "'a.m.' or 'p.m.'"]);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^natural-language: .*nothing to search for: one-letter and common words \(a, m, or, p\) are not indexed/);
+  assert.match(text.stdout, /\nNo matches\.\n$/);
+  const json = JSON.parse(cartograph(['query', 'what is the', '--json']).stdout);
+  assert.deepEqual(json.hits, []);
+  assert.match(json.reason, /nothing to search for: one-letter and common words \(what, is, the\) are not indexed/);
+  const words = JSON.parse(cartograph(['query', 'what is a calculator', '--json']).stdout);
+  assert.ok(words.hits.length > 0 && !/nothing to search for/.test(words.reason), 'one real word is searched for');
+});
+
+test('index skips minified and vendored JavaScript, saying why, and --include-minified takes them', () => {
+  const admin = path.join(path.dirname(root), 'admin-js');
+  fs.cpSync(path.join(FIXTURES, 'real', 'django-admin-js'), admin, { recursive: true });
+  const text = cartograph(['index', admin, '--store', path.join(admin, '.store-default')]);
+  assert.match(text.stdout, /Indexed 3 files .*2 skipped/);
+  assert.match(text.stdout, /Skipped: vendored 1, minified 1/);
+  assert.match(text.stdout, /vendor\/select2\/select2\.full\.min\.js: minified \(a \.min\.js build\)/);
+  const all = JSON.parse(cartograph(['index', admin, '--include-minified', '--json', '--store', path.join(admin, '.store-all')]).stdout);
+  assert.equal(all.report.files, 5);
+  assert.deepEqual(all.report.skipped, []);
+});
+
 test('query answers names, structural questions and prose, saying how it routed them', () => {
   const structural = JSON.parse(cartograph(['query', 'callers of Calculator.add', '--json']).stdout);
   assert.equal(structural.route, 'structural');

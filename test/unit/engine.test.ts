@@ -77,6 +77,46 @@ test('a file that vanishes or turns binary on update leaves the graph consistent
   await engine.close();
 });
 
+test('minified JavaScript is skipped on index, save and outside change, unless includeMinified', async () => {
+  const root = copyFixture('real/abort-controller', 'abort-controller');
+  const minified = fs.readFileSync(path.join(root, 'dist', 'abort-controller.umd.js'), 'utf8');
+  const readable = fs.readFileSync(path.join(root, 'dist', 'abort-controller.js'), 'utf8');
+  const engine = await Engine.open(root, { storeDir: null });
+  const report = await engine.index();
+  assert.deepEqual(report.skipped.map((s) => `${s.path}: ${s.reason}`), ['dist/abort-controller.umd.js: minified']);
+  assert.ok(engine.graph.graph.hasNode('dist/abort-controller.js#AbortController'), 'the readable build is indexed');
+  // An editor saves minified text over the readable file: it leaves the graph, reported as minified.
+  await engine.updateFile('dist/abort-controller.js', minified);
+  assert.ok(!engine.graph.fileGraph('dist/abort-controller.js'));
+  assert.equal(engine.stats().skipped.find((s) => s.path === 'dist/abort-controller.js')?.reason, 'minified');
+  await engine.updateFile('dist/abort-controller.js', readable);
+  assert.ok(engine.graph.fileGraph('dist/abort-controller.js'), 'readable again: indexed again');
+  // A checkout adds a vendored copy and a .min.js build: neither is read into the graph.
+  fs.mkdirSync(path.join(root, 'vendor'));
+  fs.writeFileSync(path.join(root, 'vendor', 'abort-controller.js'), readable);
+  fs.writeFileSync(path.join(root, 'dist', 'abort-controller.min.js'), minified);
+  await engine.syncPaths(['vendor/abort-controller.js', 'dist/abort-controller.min.js']);
+  assert.deepEqual(engine.graph.filePaths(), ['dist/abort-controller.js']);
+  assert.deepEqual(engine.stats().skipped.map((s) => `${s.path}: ${s.reason}`).sort(), [
+    'dist/abort-controller.min.js: minified',
+    'dist/abort-controller.umd.js: minified',
+    'vendor/abort-controller.js: vendored',
+  ]);
+  await engine.close();
+  const storeDir = path.join(path.dirname(root), 'store');
+  const all = await Engine.open(root, { storeDir, includeMinified: true });
+  assert.deepEqual((await all.index()).skipped, []);
+  assert.equal(all.graph.filePaths().length, 4);
+  await all.close();
+  // Rules on again over that store: the unchanged minified file is not kept just because it is unchanged.
+  const warm = await Engine.open(root, { storeDir });
+  const again = await warm.index();
+  assert.deepEqual(again.skipped.map((s) => s.path).sort(), ['dist/abort-controller.min.js', 'dist/abort-controller.umd.js', 'vendor/abort-controller.js']);
+  assert.deepEqual(warm.graph.filePaths(), ['dist/abort-controller.js']);
+  assert.equal(again.reused, 1, 'the readable file is reused unread');
+  await warm.close();
+});
+
 test('responsive: saves parse in a worker thread: the event loop keeps turning and the graph is right', async () => {
   const root = copyFixture('real/flask', 'flask');
   const engine = await Engine.open(root, { storeDir: null, responsive: true });

@@ -13,6 +13,7 @@ import {
   readSourceFile,
   scanWorkspace,
 } from '../../src/core/workspace/scan';
+import { bundledByContent, bundledByPath } from '../../src/core/workspace/bundled';
 
 const tempRoots: string[] = [];
 after(() => {
@@ -570,4 +571,47 @@ describe('real code fixtures', () => {
       for (const file of files) assert.equal((await readSourceFile(file.absPath)).ok, true, file.path);
     });
   }
+});
+
+describe('minified and vendored JavaScript (real files: Django admin, abort-controller)', () => {
+  const real = path.join(__dirname, '..', 'fixtures', 'real');
+  const reasons = (skipped: SkippedFile[]) => skipped.map((s) => `${s.path}: ${s.reason} (${s.detail})`);
+
+  test('a .min.js build and JavaScript in vendor/ are skipped by default, with their reason; Django\'s own files are indexed', async () => {
+    const { files, skipped } = await scanWorkspace(path.join(real, 'django-admin-js'));
+    assert.deepEqual(files.map((f) => f.path), ['SelectBox.js', 'core.js', 'urlify.js']);
+    assert.deepEqual(reasons(skipped), [
+      'vendor/select2/i18n/de.js: vendored (JavaScript in the vendor/ folder)',
+      'vendor/select2/select2.full.min.js: minified (a .min.js build)',
+    ]);
+  });
+
+  test('includeMinified indexes them all', async () => {
+    const { files, skipped } = await scanWorkspace(path.join(real, 'django-admin-js'), { includeMinified: true });
+    assert.equal(files.length, 5);
+    assert.deepEqual(skipped, []);
+  });
+
+  test('the content rule: minified code without .min in its name is caught; readable code, TypeScript and Python never', async () => {
+    const dist = path.join(real, 'abort-controller', 'dist');
+    const umd = fs.readFileSync(path.join(dist, 'abort-controller.umd.js'), 'utf8');
+    assert.deepEqual(bundledByContent('dist/abort-controller.umd.js', umd), { reason: 'minified', detail: '6 lines averaging 1544 characters' });
+    assert.equal(bundledByContent('dist/abort-controller.js', fs.readFileSync(path.join(dist, 'abort-controller.js'), 'utf8')), undefined);
+    assert.equal(bundledByContent('dist/abort-controller.ts', umd), undefined, 'TypeScript is never skipped as minified');
+    assert.equal(bundledByContent('gen.py', umd), undefined);
+    for (const file of ['core.js', 'SelectBox.js', 'urlify.js']) {
+      assert.equal(bundledByContent(file, fs.readFileSync(path.join(real, 'django-admin-js', file), 'utf8')), undefined, file);
+    }
+    // Below 1 KiB a long line is not called minified (Select2's German messages: 866 bytes on 3 lines).
+    assert.equal(bundledByContent('de.js', fs.readFileSync(path.join(real, 'django-admin-js', 'vendor/select2/i18n/de.js'), 'utf8')), undefined);
+  });
+
+  test('the path rules: only whole folder names vendor/vendors, only .js/.mjs/.cjs', () => {
+    assert.equal(bundledByPath('static/vendors/lib.mjs')?.reason, 'vendored');
+    assert.equal(bundledByPath('Vendor/lib.cjs')?.reason, 'vendored');
+    assert.equal(bundledByPath('app.min.mjs')?.reason, 'minified');
+    for (const kept of ['vendor/lib.ts', 'vendor/lib.py', 'src/vendorize.js', 'my_vendor/x.js', 'vendor.js', 'pip/_vendor/six.py', 'admin.js']) {
+      assert.equal(bundledByPath(kept), undefined, kept);
+    }
+  });
 });

@@ -98,6 +98,16 @@ test('with models: vector seeds join the lexical ones, MCTS runs by default and 
   assert.equal(result.hits[0].id, 'extended.py#quick_add', 'vector seed + top reranker score + MCTS: ranked first');
 });
 
+test('a question of only one-letter and common words: model-free it says why nothing matched; with an embedder it is still searched', async () => {
+  const free = await createSearcher({ graph: ranger }).search("'a.m.' or 'p.m.'", 5);
+  assert.deepEqual(free.hits, []);
+  assert.match(free.reason, /nothing to search for: one-letter and common words \(a, m, or, p\) are not indexed/);
+  const calls = { embed: [] as string[][], rerank: [] as string[][] };
+  const withModels = await createSearcher({ graph: ranger }, { models: () => fakeModels(calls) }).search('what is the', 5);
+  assert.deepEqual(calls.embed, [['what is the']], 'the embedder still sees the question');
+  assert.ok(withModels.hits.length > 0 && !/nothing to search for/.test(withModels.reason), 'vector seeds answer it');
+});
+
 test('a vector store still filling (size 0) gives no vector seeds and never throws', async () => {
   const calls = { embed: [] as string[][], rerank: [] as string[][] };
   const models = { ...fakeModels(calls), vectors: { size: 0, get: () => undefined, nearest: async () => [] } };

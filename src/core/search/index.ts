@@ -5,7 +5,7 @@ import type { Engine } from '../engine';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
-import { LexicalIndex } from './lexical';
+import { LexicalIndex, unsearchable } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { routeQuery, type Routed } from './router';
 import { related } from './structural';
@@ -104,6 +104,9 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       t = performance.now();
       if (routed.route === 'natural-language') {
         const models = options.models?.();
+        // Without an embedder only words find anything: say so rather than answer with silence.
+        const why = models?.embedder ? undefined : unsearchable(query);
+        if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };
         const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, options, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };

@@ -28,7 +28,16 @@ const STOP = new Set(
   'a an and are as at be by for from has have how i if in into is it its of on or that the this to was we what when where which who why will with do does implement implemented implements code function method class return returns given'.split(' '),
 );
 
-const tokenize = (text: string): string[] => identifierWords(text).filter((w) => !STOP.has(w) && w.length > 1);
+/** The words text is indexed and searched by: one-letter and common words carry nothing. */
+export const searchableWords = (text: string): string[] => identifierWords(text).filter((w) => !STOP.has(w) && w.length > 1);
+
+/** Why a question cannot be searched by its words, or undefined when it has some to search for. */
+export function unsearchable(query: string): string | undefined {
+  if (searchableWords(query).length > 0) return undefined;
+  const words = [...new Set(identifierWords(query))];
+  if (words.length === 0) return 'the query has no words to search for';
+  return `nothing to search for: one-letter and common words (${words.join(', ')}) are not indexed; ask with a name or more specific words`;
+}
 
 /** MiniSearch, and how many documents hold a term (the IDF that picks a long query's key terms). */
 class TermIndex<T> extends MiniSearch<T> {
@@ -70,7 +79,7 @@ export class LexicalIndex {
     this.search = new TermIndex<Doc>({
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions'],
       storeFields: [],
-      tokenize,
+      tokenize: searchableWords,
       processTerm: (term) => this.stem(term),
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1 } },
     });

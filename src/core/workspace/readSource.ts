@@ -10,7 +10,10 @@ export type SkipReason =
   | 'vanished'
   | 'symlink-loop'
   | 'ignored-by-setting'
-  | 'parse-error';
+  | 'parse-error'
+  /** JavaScript that is not the project's own code (bundled.ts). */
+  | 'minified'
+  | 'vendored';
 
 export type ReadResult =
   | { ok: true; text: string; size: number; mtimeMs: number }

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import ignore from 'ignore';
 import type { Language } from '../graph/schema';
 import { languageOf } from '../parse/parser';
+import { bundledByPath } from './bundled';
 import { DEFAULT_MAX_FILE_SIZE, type SkipReason, fileKind, fromError } from './readSource';
 
 export { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult, type SkipReason } from './readSource';
@@ -51,6 +52,8 @@ export interface ScanOptions {
   maxFileSize?: number;
   /** Extra gitignore-style patterns relative to the root (e.g. from settings); never reported. */
   exclude?: string[];
+  /** Index minified and vendored JavaScript too (bundled.ts); by default it is reported as skipped. */
+  includeMinified?: boolean;
   /** Follow symlinked files and folders (each folder once). Default true. */
   followSymlinks?: boolean;
   /** @internal Test seam: replaces some file-system calls. */
@@ -113,6 +116,7 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
   const ctx: ScanContext = {
     io,
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
+    includeMinified: options.includeMinified ?? false,
     followSymlinks: options.followSymlinks ?? true,
     extraExcluded: options.exclude?.length ? makeLayer('', options.exclude) : undefined,
     files: [],
@@ -301,6 +305,7 @@ interface LinkedDir {
 interface ScanContext {
   io: ScanFs;
   maxFileSize: number;
+  includeMinified: boolean;
   followSymlinks: boolean;
   /** The `exclude` option's patterns. */
   extraExcluded: Layer | undefined;
@@ -465,7 +470,10 @@ function walkTree(ctx: ScanContext, start: DirTask, throwIfUnreadable: boolean):
 }
 
 function addFile(ctx: ScanContext, rel: string, abs: string, language: Language, stat: Stats): void {
-  if (!stat.isFile()) {
+  const bundled = ctx.includeMinified ? undefined : bundledByPath(rel);
+  if (bundled) {
+    ctx.skipped.push({ path: rel, ...bundled });
+  } else if (!stat.isFile()) {
     ctx.skipped.push({ path: rel, reason: 'unreadable', detail: `not a regular file (${fileKind(stat)})` });
   } else if (stat.size > ctx.maxFileSize) {
     ctx.skipped.push({ path: rel, reason: 'too-large', detail: `${stat.size} bytes > limit ${ctx.maxFileSize} bytes` });

@@ -1,6 +1,6 @@
 // Search models in a real VS Code: with the default models unreachable (no internet here) the status
 // says model-free and why; pointing `cartograph.models.localPath` at the RANDOM-weight stand-ins that
-// the unit tests generate (test/.cache/random-models) loads them without a download and embeds the
+// test/unit/modelFixtures.ts generates (test/.cache/random-models) loads them without a download and embeds the
 // folders' nodes in the background. Nothing here is about retrieval quality.
 const assert = require('assert');
 const fs = require('fs');
@@ -20,7 +20,7 @@ describe('Search models in a real VS Code', function () {
   const config = () => vscode.workspace.getConfiguration('cartograph');
 
   before(async function () {
-    assert.ok(fs.existsSync(path.join(LOCAL_MODELS, '.ready')), `${LOCAL_MODELS} holds the random-weight models (the unit tests generate it: run them first)`);
+    assert.ok(fs.existsSync(path.join(LOCAL_MODELS, '.ready')), `${LOCAL_MODELS} holds the random-weight models (scripts/test-integration.mjs generates it)`);
     const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
     await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
   });
