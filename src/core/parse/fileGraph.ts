@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 1;
+export const PARSER_VERSION = 2;
 
 export interface FileGraph {
   path: string;
@@ -24,8 +24,18 @@ export interface FileGraph {
   exports: ExportBinding[];
   /** Unresolved references, each from the innermost enclosing definition. */
   refs: Reference[];
+  /** String literals and comments by enclosing definition (docstrings are `doc`, not here); capped. Since parser version 2. */
+  texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+}
+
+/** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
+export interface ScopeText {
+  /** localId of the innermost enclosing definition; null for module-level code. */
+  from: string | null;
+  literals: string;
+  comments: string;
 }
 
 export type SymbolKind = Exclude<NodeKind, 'Folder' | 'Module' | 'External'>;
