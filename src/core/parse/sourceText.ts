@@ -6,10 +6,12 @@ import type { ScopeText } from './fileGraph';
 
 /** A longer literal is data, not a message: its first words are kept. */
 const MAX_PIECE_CHARS = 160;
-/** Per definition and field: enough for every message of an ordinary function. */
-const MAX_SCOPE_CHARS = 1_500;
+/** Per definition and field: enough for the messages and comments of a long constructor (Flask.__init__: ~2,500). */
+const MAX_SCOPE_CHARS = 4_000;
 /** A piece with no run of two letters (`', '`, `'%s'`, `'\n'`) has no word to find. */
 const HAS_WORD = /[A-Za-z]{2}/;
+/** Comments addressed to tools (`# type: ignore`, `// eslint-disable-line`), not to readers. */
+const TOOL_DIRECTIVE = /^(?:type:|pragma\b|noqa\b|pylint:|fmt:|isort:|eslint|@ts-|istanbul\b|prettier-ignore|c8\b)/i;
 
 interface Pieces {
   literals: string[];
@@ -23,7 +25,7 @@ export class SourceTextCollector {
 
   add(from: string | null, field: 'literals' | 'comments', raw: string): void {
     let text = raw.replace(/\s+/g, ' ').trim();
-    if (!HAS_WORD.test(text)) return;
+    if (!HAS_WORD.test(text) || (field === 'comments' && TOOL_DIRECTIVE.test(text))) return;
     if (text.length > MAX_PIECE_CHARS) text = text.slice(0, MAX_PIECE_CHARS);
     let pieces = this.byScope.get(from);
     if (!pieces) this.byScope.set(from, (pieces = { literals: [], comments: [], chars: { literals: 0, comments: 0 }, seen: new Set() }));
