@@ -119,6 +119,10 @@ export class LocalRepository implements Repository {
     return { result, nodes: result.hits.map((hit) => graph.getNodeAttributes(hit.id)) };
   }
 
+  rankFiles(question: string, limit: number) {
+    return this.searcher.files(question, limit);
+  }
+
   prepareSearch() {
     return this.searcher.prepare();
   }

@@ -13,7 +13,7 @@ import type { GraphNode } from '../graph/schema';
 import type { Describer, LiftReport } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
-import type { SearchContext } from '../search';
+import type { FileRanking, SearchContext } from '../search';
 import { startWorkerScript } from '../workerScript';
 import { Channel, type CallOptions } from './channel';
 import type { FoundNodes, GraphCounts, ModelSpec, Repository, RepositoryOptions, StoreInfo } from './repository';
@@ -153,6 +153,9 @@ export class WorkerRepository implements Repository {
   }
   search(query: string, limit: number, context?: SearchContext) {
     return this.call<FoundNodes>('search', [query, limit, context]);
+  }
+  rankFiles(question: string, limit: number) {
+    return this.call<FileRanking>('rankFiles', [question, limit]);
   }
   prepareSearch() {
     return this.call<void>('prepareSearch');
