@@ -107,9 +107,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
       const timingsMs: Record<string, number> = {};
       const definitions = await ready(lexical, timingsMs);
       const files = await ready(fileTexts, timingsMs);
-      const t = performance.now();
-      const hits = rankFiles(engine.graph.graph, files, (text) => definitions.scores(text), query, limit);
-      timingsMs.rank = performance.now() - t;
+      const hits = rankFiles(engine.graph.graph, files, (text) => definitions.scores(text), query, limit, timingsMs);
       return { query, hits, timingsMs };
     },
     invalidate(ids: Iterable<string>): void {
