@@ -2,8 +2,10 @@
 // folder (names, structural questions, plain English), previews the active result and reveals it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { filesQuery } from '../core/search/fileRanking';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commands';
+import { findFiles } from './findFiles';
 import { log } from './log';
 import { requestSearchModels } from './models';
 
@@ -29,6 +31,8 @@ export const onDidFind = didFind.event;
 
 /** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
 export async function findWhereImplemented(host: CommandHost, query: string, limit = 30): Promise<{ results: SearchResult[]; items: FoundItem[] }> {
+  const question = filesQuery(query);
+  if (question !== undefined) return findFiles(host, question, limit);
   const results: SearchResult[] = [];
   const items: FoundItem[] = [];
   // The first search starts loading the search models; it never waits for them.
