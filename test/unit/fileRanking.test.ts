@@ -21,7 +21,7 @@ before(async () => {
   files = await FileIndex.build(() => graph.filePaths(), (p) => graph.fileGraph(p));
 });
 
-const rank = (question: string, definitionShare?: number) => rankFiles(graph.graph, files, (t) => lexical.scores(t), question, 10, definitionShare);
+const rank = (question: string, definitionShare?: number) => rankFiles(graph.graph, files, (t) => lexical.scores(t), question, 10, {}, definitionShare);
 
 test('`files:` and `file:` prefixes ask for files; other text does not', () => {
   assert.equal(filesQuery('files: the session cookie is not secure'), 'the session cookie is not secure');
