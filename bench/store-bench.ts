@@ -84,6 +84,7 @@ function fakeFile(f: number, revision = 0): FakeFile {
     imports: [{ local: 'os', module: 'os', imported: null, line: 1, scope: null }],
     exports: [],
     refs: edges.slice(0, 20).map((e) => ({ from: null, kind: 'CALLS' as const, chain: e.target.split('#')[1].split('.'), line: e.line })),
+    texts: [{ from: null, literals: `cannot read module_${f}`, comments: 'generated for the store benchmark' }],
     syntaxErrors: 0,
   };
   const file: StoredFile = {

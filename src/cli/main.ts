@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
-import { createSearcher } from '../core/search';
+import { createSearcher, filesQuery, type Searcher } from '../core/search';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { liftGraph } from '../core/lifting/lifter';
@@ -35,6 +35,9 @@ const USAGE = `Usage:
       semantic lifting: a one-line purpose description of every function and class, written by an
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
       and used by query
+  cartograph query "files: <issue or task text>" [--files] [--store DIR] [--json] [--limit N]
+      issue → file localization: the files the text concerns, ranked by their definitions' evidence
+      and their whole text (string literals and comments included), with the definitions that counted
 
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
@@ -48,6 +51,7 @@ const OPTIONS = {
   'include-minified': { type: 'boolean', default: false },
   limit: { type: 'string' },
   mcts: { type: 'boolean', default: false },
+  files: { type: 'boolean', default: false },
   endpoint: { type: 'string' },
   model: { type: 'string' },
   'max-calls': { type: 'string' },
@@ -90,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; 'include-minified'?: boolean; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
+type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; 'include-minified'?: boolean; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string; files?: boolean };
 
 async function index(dir: string | undefined, flags: Flags): Promise<number> {
   if (!dir) {
@@ -220,6 +224,8 @@ async function query(text: string, flags: Flags): Promise<number> {
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
     const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+    const question = flags.files ? (filesQuery(text) ?? text) : filesQuery(text);
+    if (question !== undefined) return await queryFiles(engine, searcher, question, limit, Boolean(flags.json));
     // Models serve natural-language questions only: a name or a structural question is answered from
     // the graph without loading them or embedding the repository first.
     if (wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
@@ -263,6 +269,33 @@ async function mcp(dirs: string[], flags: Flags): Promise<number> {
     return 2;
   }
   return serveMcp({ roots, store: flags.store, version: VERSION });
+}
+
+async function queryFiles(engine: Engine, searcher: Searcher, question: string, limit: number, json: boolean): Promise<number> {
+  if (!question.trim()) {
+    console.error(`cartograph query: "files:" needs the text of an issue or task after it\n\n${USAGE}`);
+    return 2;
+  }
+  const ranking = await searcher.files(question, limit);
+  const graph = engine.graph.graph;
+  const hits = ranking.hits.map((h) => ({
+    ...h,
+    definitions: h.definitions.map((d) => {
+      const n = graph.getNodeAttributes(d.id);
+      return { id: d.id, score: d.score, kind: n.kind, qname: n.qname, line: n.range ? n.range.startLine + 1 : null };
+    }),
+  }));
+  if (json) {
+    console.log(JSON.stringify({ ...ranking, mode: 'files', hits }, null, 2));
+    return 0;
+  }
+  console.log('files: ranked by their definitions and their whole text');
+  if (hits.length === 0) console.log('No matching files.');
+  for (const h of hits) {
+    console.log(`${h.score.toFixed(3)}  ${h.path}  (text ${h.text.toFixed(2)})`);
+    for (const d of h.definitions) console.log(`       ${d.score.toFixed(3)}  ${d.kind.padEnd(14)} ${d.qname}${d.line ? `:${d.line}` : ''}`);
+  }
+  return 0;
 }
 
 /** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */

@@ -2,8 +2,10 @@
 // folder (names, structural questions, plain English), previews the highlighted result and reveals it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { filesQuery } from '../core/search/fileRanking';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commands';
+import { findFiles } from './findFiles';
 import { Previewer, reveal, type Target } from './findPreview';
 import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';
 import { log } from './log';
@@ -54,6 +56,8 @@ export interface Found {
 
 /** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
 export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE): Promise<Found> {
+  const question = filesQuery(query);
+  if (question !== undefined) return findFiles(host, question, limit);
   const results: SearchResult[] = [];
   const items: FoundItem[] = [];
   // The first search starts loading the search models; it never waits for them.

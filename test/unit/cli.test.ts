@@ -130,6 +130,20 @@ test('query answers names, structural questions and prose, saying how it routed 
   assert.equal(prose.hits[0].qname, 'extended.Scientific.divide');
 });
 
+test('query "files: …" ranks files with the definitions that counted; --files does the same', () => {
+  const text = cartograph(['query', 'files: dividing uses multiplication by the inverse']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^files: ranked by their definitions and their whole text$/m);
+  assert.match(text.stdout, /^1\.000 {2}extended\.py {2}\(text \d\.\d\d\)$/m);
+  assert.match(text.stdout, /^ {7}\d\.\d{3} {2}Method {9}extended\.Scientific\.divide:8$/m);
+  const json = JSON.parse(cartograph(['query', '--files', '--json', 'decimal places', '--limit', '1']).stdout);
+  assert.equal(json.mode, 'files');
+  assert.deepEqual(json.hits.map((h: { path: string }) => h.path), ['base.py'], 'the words are only in a comment of base.py');
+  const empty = cartograph(['query', 'files:']);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /"files:" needs the text of an issue or task after it/);
+});
+
 test('describe writes descriptions through a chat endpoint, and query finds code by them', async () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { OpenAiTestServer } = require('../support/openaiTestServer.js');

@@ -54,6 +54,7 @@ function fileGraph(filePath: string, symbols: GraphNode[]): FileGraph {
     imports: [{ local: 'os', module: 'os', imported: null, line: 0, scope: null }],
     exports: [{ exported: 'default', local: 'main' }],
     refs: [{ from: null, kind: 'CALLS', chain: ['os', 'path', 'join'], line: 7 }],
+    texts: [{ from: null, literals: "can't open %s\nünïcödé", comments: 'why this is here' }],
     syntaxErrors: 0,
   };
 }

@@ -8,7 +8,7 @@ import { extractPython } from './python';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
 export type Extractor = (root: Node, filePath: string, language: Language) => Extracted;
 
 const EXTRACTORS: Record<Language, Extractor> = {

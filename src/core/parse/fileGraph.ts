@@ -24,8 +24,18 @@ export interface FileGraph {
   exports: ExportBinding[];
   /** Unresolved references, each from the innermost enclosing definition; one per (scope, kind, chain, line). */
   refs: Reference[];
+  /** String literals and comments by enclosing definition (docstrings are `doc`, not here); capped. Since parser version 2. */
+  texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+}
+
+/** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
+export interface ScopeText {
+  /** localId of the innermost enclosing definition; null for module-level code. */
+  from: string | null;
+  literals: string;
+  comments: string;
 }
 
 export type SymbolKind = Exclude<NodeKind, 'Folder' | 'Module' | 'External'>;

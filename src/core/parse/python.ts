@@ -6,6 +6,7 @@ import { Query, type Node } from 'web-tree-sitter';
 import type { Extracted } from './extract';
 import type { ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
 import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
 // return values...): definitional positions (parameters, keyword names, def names, import names)
@@ -30,6 +31,8 @@ const QUERY_SOURCE = `
 (assignment) @assign
 (call function: (_) @callee)
 (attribute) @attr
+(string) @string
+(comment) @comment
 ${VALUE_POSITIONS.join('\n')}
 `;
 
@@ -284,6 +287,7 @@ export function extractPython(root: Node): Extracted {
 
   // Pass 2: references.
   const refs: Reference[] = [];
+  const texts = new SourceTextCollector();
   const seenRefs = new Set<string>();
   let coveredEnd = -1;
   let importIndex = 0;
@@ -361,6 +365,12 @@ export function extractPython(root: Node): Extracted {
         addRef(scope, 'USES', qualified, node);
         break;
       }
+      case 'string':
+        if (!isDocstring(node)) texts.add(enclosing(start)?.sym.localId ?? null, 'literals', stringContent(node.text));
+        break;
+      case 'comment':
+        texts.add(enclosing(start)?.sym.localId ?? null, 'comments', node.text.replace(/^#+:?/, ''));
+        break;
       case 'id': {
         if (start < coveredEnd || definingNames.has(start)) break;
         const text = node.text;
@@ -373,7 +383,17 @@ export function extractPython(root: Node): Extracted {
     }
   }
 
-  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs };
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs, texts: texts.result() };
+}
+
+/** The first statement of a module or body, when a string: already the definition's `doc`. */
+function isDocstring(str: Node): boolean {
+  const statement = str.parent;
+  return statement?.type === 'expression_statement' && statement.parent?.firstNamedChild?.startIndex === statement.startIndex;
+}
+
+function stringContent(literal: string): string {
+  return literal.replace(/^[rRuUbBfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
 }
 
 function isPublic(name: string, parent?: Scope): boolean {
@@ -398,7 +418,7 @@ function docstringOf(body: Node): string {
 }
 
 export function cleanDocstring(literal: string): string {
-  const body = literal.replace(/^[rRuUbBfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
+  const body = stringContent(literal);
   const lines = body.split('\n');
   // inspect.cleandoc: the first line is taken as is, the rest lose their common indentation.
   const indents = lines.slice(1).filter((l) => l.trim()).map((l) => l.length - l.trimStart().length);

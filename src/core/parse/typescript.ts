@@ -25,6 +25,7 @@ import type { Language } from '../graph/schema';
 import type { Extracted } from './extract';
 import type { ExportBinding, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
 import { SymbolTable, symbolDef } from './extractUtil';
+import { SourceTextCollector } from './sourceText';
 
 type Dialect = 'ts' | 'tsx' | 'js';
 
@@ -90,6 +91,9 @@ const DEFS_TS = `
 const REFS_COMMON = `
 (call_expression) @call
 (new_expression constructor: (_) @new)
+(string) @string
+(template_string) @string
+(comment) @comment
 `;
 const REFS_JSX = `
 (jsx_opening_element name: (_) @jsx)
@@ -212,6 +216,7 @@ class TsExtraction {
   readonly imports: ImportBinding[] = [];
   readonly exports: ExportBinding[] = [];
   private readonly refs = new Map<string, Reference>();
+  readonly texts = new SourceTextCollector();
   private readonly frames: Frame[] = [];
   private readonly metas: Meta[] = [];
   private readonly byLocalId = new Map<string, number>();
@@ -1041,6 +1046,21 @@ class TsExtraction {
           this.addRef(frame ? frame.sym.localId : null, 'USES', chain.slice(0, 2), node.startPosition.row);
           break;
         }
+        case 'string': {
+          // Module specifiers are import facts, not words of the code.
+          const ptype = node.parent?.type;
+          if (ptype === 'import_statement' || ptype === 'export_statement' || ptype === 'import_require_clause') break;
+          const frame = frameAt(start);
+          this.texts.add(frame ? frame.sym.localId : null, 'literals', unquote(this.text(node)));
+          break;
+        }
+        case 'comment': {
+          const text = this.text(node);
+          if (text.startsWith('/**')) break; // JSDoc: the documented definition's `doc` already
+          const frame = frameAt(start);
+          this.texts.add(frame ? frame.sym.localId : null, 'comments', text.replace(/^\/[/*]+|\*+\/$/g, ''));
+          break;
+        }
         case 'id': {
           if (skip.has(start) || calleeStarts.has(start)) break;
           const id = this.src.slice(start, node.endIndex);
@@ -1152,5 +1172,6 @@ export function extractTypeScript(root: Node, _filePath: string, language: Langu
     imports: x.imports,
     exports: x.exports,
     refs: x.references(),
+    texts: x.texts.result(),
   };
 }

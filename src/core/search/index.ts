@@ -4,6 +4,7 @@
 import type { Engine } from '../engine';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
+import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex, unsearchable } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
@@ -12,9 +13,12 @@ import { related } from './structural';
 import type { SearchResult } from './types';
 
 export type { SearchHit, SearchResult } from './types';
+export { filesQuery, type FileHit, type FileRanking } from './fileRanking';
 
 export interface Searcher {
   search(query: string, limit?: number, context?: SearchContext): Promise<SearchResult>;
+  /** Issue → file localization: the files a question (a bug report, a task) concerns, best first. */
+  files(query: string, limit?: number): Promise<FileRanking>;
   /** How `search` would answer the query (graph lookup or natural language), without searching. */
   route(query: string): Promise<Routed>;
   /**
@@ -51,6 +55,10 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     const graph = engine.graph;
     return LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
   });
+  const fileTexts = new LazyIndex(() => {
+    const graph = engine.graph;
+    return FileIndex.build(() => graph.filePaths(), (path) => graph.fileGraph(path), options.indexSliceMs);
+  });
   // After a save the indexes re-read only the nodes the save touched, on the next query (never on the
   // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
@@ -64,9 +72,11 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
       entities.reset();
       lexical.reset();
+      fileTexts.reset();
     } else {
       entities.touch(touched);
       lexical.touch(touched);
+      fileTexts.touch(touched);
     }
     builtFor = graph;
     settled = graph.settledVersion;
@@ -91,6 +101,14 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     async prepare(): Promise<void> {
       fresh();
       await Promise.all([entities.get(), lexical.get()]);
+    },
+    async files(query: string, limit = 20): Promise<FileRanking> {
+      fresh();
+      const timingsMs: Record<string, number> = {};
+      const definitions = await ready(lexical, timingsMs);
+      const files = await ready(fileTexts, timingsMs);
+      const hits = rankFiles(engine.graph.graph, files, (text) => definitions.scores(text), query, limit, timingsMs);
+      return { query, hits, timingsMs };
     },
     invalidate(ids: Iterable<string>): void {
       for (const id of ids) described.add(id);

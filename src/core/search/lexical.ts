@@ -18,7 +18,7 @@ import { forEachSliced } from '../eventLoop';
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 /** A node's search fields, and the generated purpose description (semantic lifting) when there is one. */
-type Doc = NodeFields & { id: string; description: string; mentions: string };
+type Doc = NodeFields & { id: string; description: string; mentions: string; strings: string };
 
 /** The per-file parse results, whose references keep the names the graph could not resolve. */
 export type FileGraphs = (path: string) => FileGraph | undefined;
@@ -77,11 +77,11 @@ export class LexicalIndex {
     private readonly files?: FileGraphs,
   ) {
     this.search = new TermIndex<Doc>({
-      fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions'],
+      fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
       storeFields: [],
       tokenize: searchableWords,
       processTerm: (term) => this.stem(term),
-      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1 } },
+      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 } },
     });
   }
 
@@ -114,31 +114,36 @@ export class LexicalIndex {
   }
 
   private doc(id: string, node: GraphNode): Doc {
-    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '', mentions: this.mentions(id, node) };
+    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '', ...this.ownText(id, node) };
   }
 
-  /** Per file, from its current parse result: the names each definition's own code mentions. */
-  private readonly mentionsByFile = new Map<string, { file: FileGraph; byScope: Map<string, string[]> }>();
+  /** Per file, from its current parse result: the names each definition's own code mentions, and its literals and comments. */
+  private readonly textByFile = new Map<string, { file: FileGraph; mentions: Map<string, string[]>; strings: Map<string, string> }>();
 
   /**
-   * Every name chain the definition's own code mentions, resolved or not (`request.headers.get`): the
-   * identifiers a BM25 over its source would see, which `body` (resolved targets only) misses.
+   * `mentions`: every name chain the definition's own code mentions, resolved or not
+   * (`request.headers.get`): the identifiers a BM25 over its source would see, which `body` (resolved
+   * targets only) misses. `strings`: its string literals and comments (a low-weight field: an error
+   * message an issue quotes names the definition that raises it).
    */
-  private mentions(id: string, node: GraphNode): string {
+  private ownText(id: string, node: GraphNode): { mentions: string; strings: string } {
     const file = node.path ? this.files?.(node.path) : undefined;
-    if (!file) return '';
-    let cached = this.mentionsByFile.get(node.path);
+    if (!file) return { mentions: '', strings: '' };
+    let cached = this.textByFile.get(node.path);
     if (cached?.file !== file) {
-      const byScope = new Map<string, string[]>();
+      const mentions = new Map<string, string[]>();
       for (const ref of file.refs) {
         if (ref.from === null) continue;
-        const words = byScope.get(ref.from);
+        const words = mentions.get(ref.from);
         if (words) words.push(...ref.chain);
-        else byScope.set(ref.from, [...ref.chain]);
+        else mentions.set(ref.from, [...ref.chain]);
       }
-      this.mentionsByFile.set(node.path, (cached = { file, byScope }));
+      const strings = new Map<string, string>();
+      for (const t of file.texts) if (t.from !== null) strings.set(t.from, `${t.literals}\n${t.comments}`);
+      this.textByFile.set(node.path, (cached = { file, mentions, strings }));
     }
-    return cached.byScope.get(localIdOf(id, node.path))?.join(' ') ?? '';
+    const local = localIdOf(id, node.path);
+    return { mentions: cached.mentions.get(local)?.join(' ') ?? '', strings: cached.strings.get(local) ?? '' };
   }
 
   /** The query's key terms (keyTerms.ts): every word of a short question, the most telling ones of a long text. */

@@ -149,6 +149,10 @@ export class LocalRepository implements Repository {
     };
   }
 
+  rankFiles(question: string, limit: number) {
+    return this.searcher.files(question, limit);
+  }
+
   prepareSearch() {
     return this.searcher.prepare();
   }

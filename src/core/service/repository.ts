@@ -13,7 +13,7 @@ import type { GraphNode } from '../graph/schema';
 import type { LiftReport, Describer } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
-import type { SearchContext } from '../search';
+import type { FileRanking, SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
 import type { CallState, ToolAnswer } from '../tools/context';
 
@@ -66,6 +66,9 @@ export interface Repository {
   search(query: string, limit: number, context?: SearchContext): Promise<FoundNodes>;
   /** An agent tool (search_code, fetch_node, …) answered from this graph; bad input is an `error`, not a throw. */
   runTool(name: string, args: unknown, call?: CallState): Promise<ToolResult>;
+
+  /** Issue → file localization: the files a bug report or task text concerns (`files:` queries). */
+  rankFiles(question: string, limit: number): Promise<FileRanking>;
   /** Builds the search indexes ahead of the first query (the QuickPick opens before the user types). */
   prepareSearch(): Promise<void>;
   assembleContext(query: CursorQuery, options?: AssembleOptions): Promise<FusedContext>;

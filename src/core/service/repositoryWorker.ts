@@ -22,7 +22,7 @@ let reranker: Reranker | undefined;
 /** Requests that are plain method calls on the repository. */
 const PLAIN: (keyof Repository)[] = [
   'storeInfo', 'updateFile', 'syncPaths', 'counts', 'filePaths', 'stats', 'storeSize', 'flush', 'node', 'nodesInFile',
-  'findNodes', 'describeAt', 'nodeAtLine', 'search', 'runTool', 'prepareSearch', 'assembleContext', 'explorerMessage', 'explorerFocus',
+  'findNodes', 'describeAt', 'nodeAtLine', 'search', 'runTool', 'rankFiles', 'prepareSearch', 'assembleContext', 'explorerMessage', 'explorerFocus',
   'explorerFound', 'closeExplorer', 'modelStatus',
 ];
 

@@ -13,7 +13,7 @@ import type { GraphNode } from '../graph/schema';
 import type { Describer, LiftReport } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
-import type { SearchContext } from '../search';
+import type { FileRanking, SearchContext } from '../search';
 import type { CallState } from '../tools/context';
 import { startWorkerScript } from '../workerScript';
 import { Channel, type CallOptions } from './channel';
@@ -157,6 +157,10 @@ export class WorkerRepository implements Repository {
   }
   runTool(name: string, args: unknown, call?: CallState) {
     return this.call<ToolResult>('runTool', [name, args, call]);
+  }
+
+  rankFiles(question: string, limit: number) {
+    return this.call<FileRanking>('rankFiles', [question, limit]);
   }
   prepareSearch() {
     return this.call<void>('prepareSearch');

@@ -173,6 +173,11 @@ describe('Cartograph in a real VS Code', function () {
     await until('entity results from both folders', () => /^Code named Calculator/.test(pick.title || '') && pick.items.some((i) => /base\.ts:\d+/.test(i.description)) && pick.items.some((i) => /base\.py:\d+/.test(i.description)));
     pick.value = 'Scientific';
     await until('entity results for Scientific', () => /^Code named Scientific/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
+    // `files:` ranks files (issue → file localization), each with the definitions that counted
+    pick.value = 'files: dividing uses multiplication by the inverse';
+    await until('ranked files', () => /files: ranked/.test(pick.title || '') && pick.items.some((i) => /extended\.py$/.test(i.label) && /Scientific\.divide/.test(i.detail)));
+    pick.value = 'Scientific';
+    await until('entity results again', () => /^Code named Scientific/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
     // each result carries its file and line, and revealing it opens the definition there
     const item = pick.items.find((i) => /extended\.py:\d+/.test(i.description));
     assert.ok(item && item.file && typeof item.line === 'number', JSON.stringify(pick.items.map((i) => i.description)));
