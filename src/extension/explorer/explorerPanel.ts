@@ -74,6 +74,23 @@ export class ExplorerPanel implements vscode.Disposable {
     this.panel.reveal(undefined, true);
   }
 
+  /** Whether the graph's tab is the active one (it holds the keyboard), and whether it is in view at all. */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel.viewColumn;
+  }
+
+  get following(): boolean {
+    return this.follow;
+  }
+
   /** Picks up where the panel was before a window reload: its folder, Follow cursor, the selection. */
   restore(state: ExplorerState | undefined): void {
     this.follow = state?.follow === true;
@@ -208,7 +225,8 @@ export class ExplorerPanel implements vscode.Disposable {
     }
     const position = new vscode.Position(Math.max(0, line), 0);
     const graphColumn = this.panel.viewColumn;
-    const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined && e.viewColumn !== graphColumn)?.viewColumn ?? vscode.ViewColumn.Beside;
+    const other = graphColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined && e.viewColumn !== graphColumn)?.viewColumn ?? other;
     await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position), preview, preserveFocus: preview });
   }
 
