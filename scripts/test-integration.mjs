@@ -6,6 +6,7 @@
 // Env: CARTOGRAPH_E2E_CACHE (cache folder), CARTOGRAPH_E2E_FOLDER + CARTOGRAPH_E2E_TESTS (another
 // folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp),
 // CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}).
+// A suite line `[screenshot] some/file.png` saves a PNG of the workbench there (relative to the repo).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,7 +104,10 @@ async function main() {
       const a = args || [];
       const line = typeof a[0] === 'string' ? util.format(...a) : a.map(String).join(' ');
       const s = line.match(/^(\d+) passed, (\d+) failed$/m);
+      // a suite asks for a picture of the workbench as it is now (the explorer screenshots in docs/)
+      const shot = line.match(/^\[screenshot\] (\S+\.png)$/);
       if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
+      else if (shot) void page.screenshot({ path: path.resolve(repo, shot[1]) }).then(() => say(`screenshot ${shot[1]}`), (e) => say(`screenshot failed: ${e.message}`));
       else console.log(line);
     });
     await page.exposeFunction('codeAutomationExit', (c) => done(c));

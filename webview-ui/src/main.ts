@@ -7,7 +7,7 @@ import { FILTERABLE_NODE_KINDS } from '../../src/core/explorer/page';
 import { EDGE_KINDS, type EdgeKind } from '../../src/core/graph/schema';
 import type { ExplorerState, HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
 import { BurstLayout, coreBox } from './layout';
-import { LabelPlacer } from './labels';
+import { LabelPlacer, type Disc } from './labels';
 import { drawThemedHover, paintLegend, readPalette, watchTheme, type Palette } from './theme';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void; setState(state: ExplorerState): void };
@@ -31,7 +31,15 @@ let flashing = new Set<string>();
 let foundPath = new Set<string>();
 let flashTimer: ReturnType<typeof setTimeout> | undefined;
 let stats: ViewStats | undefined;
-const labels = new LabelPlacer();
+// every drawn disc is an obstacle for the labels (a label never runs across another node)
+const labels: LabelPlacer = new LabelPlacer((): Disc[] =>
+  graph.filterNodes((_, a) => !hiddenNodeKinds.has((a.view as ViewNode).kind)).flatMap((key): Disc[] => {
+    const d = renderer.getNodeDisplayData(key);
+    if (!d || d.hidden) return [];
+    const p = renderer.framedGraphToViewport(d);
+    return [{ key, x: p.x, y: p.y, r: renderer.scaleSize(d.size) }];
+  }),
+);
 /** Labels two visible nodes share (zod's three `classic` folders): those are shown with their parent's. */
 let sameNames = new Set<string>();
 
@@ -100,7 +108,7 @@ function seedPosition(node: ViewNode, index: number): { x: number; y: number } {
 
 /** Area grows with what a node stands for: a folder of 500 definitions is clearly bigger than one of 5. */
 function nodeSize(view: ViewNode): number {
-  return Math.min(24, 4 + 2.5 * Math.log2(1 + view.descendants));
+  return Math.min(20, 3 + 1.5 * Math.log2(1 + view.descendants));
 }
 
 function upsertNode(view: ViewNode, index: number): boolean {
