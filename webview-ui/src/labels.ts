@@ -4,14 +4,8 @@
 // Boxes live in a coarse grid, so a frame costs about one check per neighbouring box, not one per node.
 import type { NodeLabelDrawingFunction } from 'sigma/rendering';
 
-interface Box {
-  /** The node a disc belongs to, or the label's text. */
-  key: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** A label's or a disc's bounds in viewport pixels; `key`: the label's text, or the disc's node. */
+type Box = { key: string; x0: number; y0: number; x1: number; y1: number };
 
 /** Gap kept around a label, in pixels. */
 const MARGIN = 3;
@@ -19,13 +13,8 @@ const CELL = 64;
 /** Discs smaller than this may sit under a label: a dot should not cost a big folder its name. */
 const MIN_OBSTACLE = 5;
 
-export interface Disc {
-  key: string;
-  /** Viewport centre and radius, in pixels. */
-  x: number;
-  y: number;
-  r: number;
-}
+/** A drawn node: its key, viewport centre and radius in pixels. */
+export type Disc = { key: string; x: number; y: number; r: number };
 
 export class LabelPlacer {
   private grid = new Map<number, Box[]>();

@@ -6,19 +6,7 @@
 // Writes <CARTOGRAPH_SHOTS>-light.png, -dark.png and -dark-selected.png (when CARTOGRAPH_SHOT_SELECT
 // names a node). Prints a plain `N passed, N failed` line.
 const vscode = require('vscode');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function nextRender(panel, what, timeoutMs = 60000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no render of ${what} within ${timeoutMs} ms`)), timeoutMs);
-    const sub = panel.onDidRender((m) => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(m);
-    });
-  });
-}
+const { nextRender, sleep } = require('../wait');
 
 /** Asks the runner (scripts/test-integration.mjs) for a PNG of the workbench, and gives it time to take it. */
 async function screenshot(file) {
@@ -54,10 +42,9 @@ exports.run = async function run() {
     await screenshot(`${base}-dark.png`);
     const select = process.env.CARTOGRAPH_SHOT_SELECT;
     if (select) {
-      const shown = nextRender(panel, 'the selection');
       panel.handle({ type: 'focus', id: select });
-      await shown;
-      await sleep(2500); // the new nodes' layout burst and the camera's move
+      await sleep(3000); // any new nodes' layout burst and the camera's move
+      if (panel.selectedNode !== select) throw new Error(`${select} was not selected`);
       await screenshot(`${base}-dark-selected.png`);
     }
     await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);

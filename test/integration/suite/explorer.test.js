@@ -4,22 +4,9 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
+const { nextRender } = require('../wait');
 
 const EXTENSION_ID = 'cartograph.cartograph';
-
-function nextRender(panel, what, timeoutMs = 30000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`timed out waiting for the webview to render ${what}`));
-    }, timeoutMs);
-    const sub = panel.onDidRender((m) => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(m);
-    });
-  });
-}
 
 describe('Graph explorer in a real VS Code', function () {
   let api;
