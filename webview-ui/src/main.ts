@@ -121,7 +121,7 @@ function upsertNode(view: ViewNode, index: number): boolean {
 }
 
 function upsertEdge(view: ViewEdge): void {
-  const size = Math.min(3, 0.6 + 0.4 * Math.log2(view.weight));
+  const size = Math.min(2, 0.5 + 0.3 * Math.log2(view.weight));
   if (graph.hasEdge(view.id)) graph.mergeEdgeAttributes(view.id, { view, size });
   else if (graph.hasNode(view.source) && graph.hasNode(view.target)) graph.addEdgeWithKey(view.id, view.source, view.target, { view, size });
 }

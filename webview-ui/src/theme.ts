@@ -25,7 +25,7 @@ export interface Palette {
 /** How much of a dimmed colour is the background. */
 const DIM = 0.82;
 const DIM_LABEL = 0.6;
-const SOFT = 0.5;
+const SOFT = 0.7;
 const GREY: Rgb = [136, 136, 136];
 
 type Rgb = [number, number, number];
