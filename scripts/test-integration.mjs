@@ -7,6 +7,7 @@
 // folder and tests index, e.g. test/integration/perf/index.js on Django), CARTOGRAPH_E2E_GREP (mocha grep), CARTOGRAPH_E2E_KEEP=1 (keep temp),
 // CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}),
 // CARTOGRAPH_E2E_DRIVER (a module whose default export drives the page while the suite runs: the picker benchmark).
+// A suite line `[screenshot] some/file.png` saves a PNG of the workbench there (relative to the repo).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -108,7 +109,10 @@ async function main() {
       const a = args || [];
       const line = typeof a[0] === 'string' ? util.format(...a) : a.map(String).join(' ');
       const s = line.match(/^(\d+) passed, (\d+) failed$/m);
+      // a suite asks for a picture of the workbench as it is now (the explorer screenshots in docs/)
+      const shot = line.match(/^\[screenshot\] (\S+\.png)$/);
       if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
+      else if (shot) void page.screenshot({ path: path.resolve(repo, shot[1]) }).then(() => say(`screenshot ${shot[1]}`), (e) => say(`screenshot failed: ${e.message}`));
       else console.log(line);
       for (const waiter of lineWaiters.filter((w) => w.pattern.test(line))) {
         lineWaiters.splice(lineWaiters.indexOf(waiter), 1);

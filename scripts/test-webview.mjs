@@ -16,6 +16,25 @@ const artifacts = path.join(repo, 'test/.artifacts');
 const say = (m) => console.log(`[webview] ${m}`);
 
 const checks = [];
+
+/** Relative luminance and contrast ratio (WCAG), CIE76 colour distance: what "distinct" and "dim" mean here. */
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+const linear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+function luminance(hex) {
+  const [r, g, b] = rgb(hex).map(linear);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+function lab(hex) {
+  const [r, g, b] = rgb(hex).map(linear);
+  const f = (t) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  const [x, y, z] = [(0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883].map(f);
+  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+}
+const deltaE = (a, b) => Math.hypot(...lab(a).map((v, i) => v - lab(b)[i]));
 const check = (name, fn) => checks.push([name, fn]);
 
 async function main() {
@@ -46,6 +65,14 @@ async function main() {
   const graphNode = (id) => host((i) => window.fakeHost.graphNode(i), id);
   const label = (kind) => page.locator(`label.kind:has(input[data-node-kind="${kind}"])`);
   const edgeLabel = (kind) => page.locator(`label.kind:has(input[data-edge-kind="${kind}"])`);
+  /** What VS Code does on a theme switch: the body's class and the root's --vscode-* variables. */
+  const setTheme = async (cls, vars) => {
+    await page.evaluate(([c, v]) => {
+      document.body.className = c;
+      for (const [k, value] of Object.entries(v)) document.documentElement.style.setProperty(`--vscode-${k}`, value);
+    }, [cls, vars]);
+    await page.waitForFunction((bg) => window.cartographExplorer.palette().background === bg, vars['editor-background']);
+  };
 
   check('renders the fixture graph the host sent, at folder and module level', async () => {
     await page.goto(server.url);
@@ -58,16 +85,41 @@ async function main() {
     const [first] = await received('rendered');
     assert.equal(first.nodes, sent.graph.nodes.length);
     assert.equal(first.edges, sent.graph.edges.length);
-    for (const id of drawn) assert.ok(await shown(id), `${id} drawn`);
+    // the externals group starts hidden (its filter is off): the hub would tie every module into one ball
+    for (const id of drawn) assert.equal(await shown(id), id !== 'ext:', `${id} drawn`);
+    assert.equal(await page.locator('input[data-node-kind="Externals"]').isChecked(), false);
     await settle();
+  });
+
+  check('the first view is fitted: every drawn node lies inside the graph area, and labels do not overlap', async () => {
+    const box = await page.locator('#graph').boundingBox();
+    const ids = await host(() => window.cartographExplorer.graph.filterNodes((id) => window.cartographExplorer.isShown(id)));
+    for (const id of ids) {
+      const p = await at(id);
+      assert.ok(p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height, `${id} at ${JSON.stringify(p)} inside ${JSON.stringify(box)}`);
+    }
+    const labels = await host(() => window.cartographExplorer.drawnLabels());
+    assert.ok(labels.length >= Math.min(10, ids.length), `${labels.length} labels drawn for ${ids.length} nodes`);
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, b] = [labels[i], labels[j]];
+        const overlap = a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+        assert.ok(!overlap, `labels ${a.label} and ${b.label} overlap`);
+      }
+    }
   });
 
   check('node-kind and edge-kind filters hide and show exactly their kind', async () => {
     const ids = await host(() => window.cartographExplorer.graph.mapNodes((id, a) => [id, a.view.kind]));
+    const counted = async () => Number((await page.locator('#status').textContent()).match(/(\d+) of \d+ nodes shown/)[1]);
+    const visible = ids.filter(([, kind]) => kind !== 'Externals');
+    assert.equal(await counted(), visible.length, 'the counter counts what is drawn');
     await label('Module').click();
-    for (const [id, kind] of ids) assert.equal(await shown(id), kind !== 'Module', `${id} (${kind}) with modules hidden`);
+    for (const [id, kind] of ids) assert.equal(await shown(id), kind !== 'Module' && kind !== 'Externals', `${id} (${kind}) with modules hidden`);
+    assert.equal(await counted(), visible.filter(([, kind]) => kind !== 'Module').length, 'the counter follows the filter');
     await label('Module').click();
-    for (const [id] of ids) assert.ok(await shown(id), `${id} back`);
+    for (const [id, kind] of ids) assert.equal(await shown(id), kind !== 'Externals', `${id} back`);
+    assert.equal(await counted(), visible.length);
     const edges = await host(() => window.cartographExplorer.graph.mapEdges((id, a) => [id, a.view.kind]));
     assert.ok(edges.some(([, k]) => k === 'IMPORTS'));
     await edgeLabel('IMPORTS').click();
@@ -110,7 +162,9 @@ async function main() {
     const option = page.locator('#results li[data-id="app.py#Flask.make_response"]');
     await option.waitFor({ timeout: 5000 });
     const n = await rendered();
-    await page.keyboard.press('ArrowDown'); // hits: helpers.make_response, then Flask.make_response
+    const index = await page.locator('#results li').evaluateAll((lis) => lis.findIndex((li) => li.dataset.id === 'app.py#Flask.make_response'));
+    assert.ok(index <= 1, 'both make_response definitions come first');
+    for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
     assert.equal(await option.getAttribute('aria-selected'), 'true');
     await page.keyboard.press('Enter');
     await waitRendered(n);
@@ -129,11 +183,11 @@ async function main() {
     await page.mouse.click(p.x, p.y);
     await page.waitForFunction((n) => window.fakeHost.received.filter((m) => m.type === 'reveal').length > n, earlier);
     const reveal = (await received('reveal'))[earlier];
-    assert.deepEqual({ id: reveal.id, path: reveal.path, line: reveal.line }, { id, path: 'app.py', line: expectedLine });
+    assert.deepEqual({ id: reveal.id, path: reveal.path, line: reveal.line, preview: reveal.preview }, { id, path: 'app.py', line: expectedLine, preview: true }, 'a click previews');
     await page.locator('#graph').focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => window.fakeHost.received.filter((m) => m.type === 'reveal').length > n + 1, earlier);
-    assert.deepEqual((await received('reveal')).at(-1), { ...reveal, at: (await received('reveal')).at(-1).at });
+    assert.deepEqual((await received('reveal')).at(-1), { ...reveal, preview: false, at: (await received('reveal')).at(-1).at }, 'Enter opens');
   });
 
   check('a graph update arrives as a diff: renamed and added functions appear, the removed one goes, the rest stays put', async () => {
@@ -181,6 +235,83 @@ async function main() {
     const edge = 'CALLS|app.py#Flask.finalize_request|app.py#Flask.make_response';
     assert.ok(await host((e) => window.cartographExplorer.isEdgeShown(e), edge), 'the call that links them is drawn');
     await settle();
+  });
+
+  check('host messages never move the keyboard focus: a followed cursor, a find-where pick, a new graph', async () => {
+    await page.evaluate(() => {
+      document.activeElement?.blur();
+      window.focusCalls = [];
+      const original = HTMLElement.prototype.focus;
+      HTMLElement.prototype.focus = function (...args) {
+        window.focusCalls.push(this.id || this.tagName);
+        return original.apply(this, args);
+      };
+    });
+    const n = await rendered();
+    await host(() => window.fakeHost.cursor('app.py#Flask.make_response'));
+    await page.waitForFunction(() => window.cartographExplorer.selected() === 'app.py#Flask.make_response');
+    await host(() => window.fakeHost.cursor('json/tag.py'));
+    await page.waitForFunction(() => window.cartographExplorer.selected() === 'json/tag.py');
+    await host(() => window.fakeHost.found('app.py#Flask.finalize_request', ['app.py#Flask.make_response', 'app.py#Flask.finalize_request']));
+    await host(() => window.fakeHost.act({ type: 'ready' })); // the host sends the whole graph again
+    await waitRendered(n);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await page.evaluate(() => window.focusCalls), []);
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'nothing inside the webview took focus');
+    await page.evaluate(() => delete window.focusCalls);
+    await settle();
+  });
+
+  check('Dark Modern: a selection dims the rest toward the background, never toward white', async () => {
+    // VS Code's Dark Modern values; disabledForeground (translucent light grey) used to be the dim colour
+    await setTheme('vscode-dark', { 'editor-background': '#1f1f1f', 'editor-foreground': '#cccccc', 'disabledForeground': '#cccccc80' });
+    const selectedId = 'app.py#Flask';
+    await host((id) => window.fakeHost.cursor(id), selectedId);
+    await page.waitForFunction((id) => window.cartographExplorer.selected() === id, selectedId);
+    const far = await host((id) => {
+      const x = window.cartographExplorer;
+      const node = x.graph.findNode((n) => n !== id && !x.graph.areNeighbors(n, id) && x.isShown(n));
+      const edge = x.graph.findEdge((e) => !x.graph.hasExtremity(e, id) && x.isEdgeShown(e));
+      return { node: x.renderer.getNodeDisplayData(node).color, nodeKind: x.graph.getNodeAttribute(node, 'view').kind, edge: x.renderer.getEdgeDisplayData(edge).color, edgeKind: x.graph.getEdgeAttribute(edge, 'view').kind };
+    }, selectedId);
+    const palette = await host(() => window.cartographExplorer.palette());
+    const background = luminance('#1f1f1f');
+    for (const [dimmed, full] of [[far.node, palette.nodes[far.nodeKind]], [far.edge, palette.edges[far.edgeKind]]]) {
+      assert.ok(luminance(dimmed) < luminance(full), `${dimmed} is darker than ${full}`);
+      assert.ok(contrast(dimmed, '#1f1f1f') < 1.6, `${dimmed} sits close to the background (contrast ${contrast(dimmed, '#1f1f1f').toFixed(2)})`);
+      assert.ok(luminance(dimmed) >= background, `${dimmed} is not darker than the background either`);
+    }
+  });
+
+  check('every node kind and every edge kind has its own colour, in light and in dark themes', async () => {
+    for (const [theme, vars] of [['vscode-light', { 'editor-background': '#ffffff', 'editor-foreground': '#3b3b3b' }], ['vscode-dark', { 'editor-background': '#1f1f1f', 'editor-foreground': '#cccccc' }]]) {
+      await setTheme(theme, vars);
+      const palette = await host(() => window.cartographExplorer.palette());
+      for (const set of [palette.nodes, palette.edges]) {
+        const entries = Object.entries(set);
+        assert.ok(entries.length >= 7);
+        for (let i = 0; i < entries.length; i++) {
+          for (let j = i + 1; j < entries.length; j++) {
+            const d = deltaE(entries[i][1], entries[j][1]);
+            assert.ok(d >= 15, `${theme}: ${entries[i][0]} ${entries[i][1]} and ${entries[j][0]} ${entries[j][1]} are too alike (ΔE ${d.toFixed(1)})`);
+          }
+        }
+        // every kind stands out from the background
+        for (const [kind, colour] of entries) assert.ok(contrast(colour, vars['editor-background']) >= 1.5, `${theme}: ${kind} ${colour} on ${vars['editor-background']}`);
+      }
+    }
+    await setTheme('vscode-dark', { 'editor-background': '#1f1f1f', 'editor-foreground': '#cccccc' });
+  });
+
+  check('search ranks the class before a field of the same name', async () => {
+    await page.locator('#search').fill('');
+    await page.locator('#search').type('config');
+    await page.locator('#results li').first().waitFor();
+    await page.waitForFunction(() => window.fakeHost.sent.filter((m) => m.type === 'searchResults').at(-1)?.query === 'config');
+    const ids = await page.locator('#results li').evaluateAll((lis) => lis.map((li) => li.dataset.id));
+    assert.equal(ids[0], 'config.py#Config');
+    assert.ok(ids.indexOf('app.py#Flask.config') > 0, 'the field Flask.config comes later');
+    await page.keyboard.press('Escape');
   });
 
   check('no CSP violation, page error or console error', async () => {

@@ -13,4 +13,19 @@ async function until(what, predicate, timeoutMs = 30000, everyMs = 100) {
   }
 }
 
-module.exports = { sleep, until };
+/** Resolves with the explorer panel's next `rendered` report (a graph or a diff drawn by the webview). */
+function nextRender(panel, what, timeoutMs = 60000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for the webview to render ${what}`));
+    }, timeoutMs);
+    const sub = panel.onDidRender((m) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(m);
+    });
+  });
+}
+
+module.exports = { sleep, until, nextRender };

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import type { Graph } from '../../src/core/explorer/containment';
+import { MultiDirectedGraph } from 'graphology';
+import type { GraphNode } from '../../src/core/graph/schema';
 import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from '../../src/core/explorer/protocol';
 import { nodeAtLine, searchNodes } from '../../src/core/explorer/search';
 import { ExplorerSession } from '../../src/core/explorer/session';
@@ -180,6 +182,43 @@ test('search ranks exact names first and reaches nodes the view does not show', 
   assert.deepEqual(searchNodes(graph, '   '), []);
   const prefix = searchNodes(graph, 'make_resp');
   assert.ok(prefix.some((h) => h.id === 'app.py#Flask.make_response'));
+});
+
+test('search ranks by kind before exact case and name length: the class before a field of its name', () => {
+  // Flask.config (a field, exact case, short qname) used to come first for "config"
+  const ids = (q: string) => searchNodes(graph, q).map((h) => h.id);
+  const config = ids('config');
+  assert.equal(config[0], 'config.py#Config');
+  assert.ok(config.indexOf('config.py#Config') < config.indexOf('app.py#Flask.config'));
+  assert.equal(ids('Config')[0], 'config.py#Config');
+  const request = searchNodes(graph, 'request');
+  assert.deepEqual(request.slice(0, 2).map((h) => h.kind), ['Class', 'GlobalVariable'], 'the class, then the module-level variable');
+  assert.ok(request.findIndex((h) => h.kind === 'Field') > 1, 'a field named request after both');
+  assert.equal(searchNodes(graph, 'environment')[0].id, 'templating.py#Environment');
+});
+
+test('the first view opens the folders that hold the most code, within its budget', () => {
+  const g: Graph = new MultiDirectedGraph({ allowSelfLoops: true });
+  const node = (id: string, kind: GraphNode['kind'], name: string, path: string) =>
+    g.addNode(id, { id, kind, name, qname: name, path, language: kind === 'Folder' ? '' : 'python', range: null, signature: '', doc: '', hash: '', exported: true });
+  const contain = (source: string, target: string) => g.addEdgeWithKey(`CONTAINS|${source}|${target}`, source, target, { id: `CONTAINS|${source}|${target}`, kind: 'CONTAINS', source, target, line: -1, owner: '' });
+  node('dir:.', 'Folder', '.', '');
+  // two small folders listed first, one big one last: breadth-first order would open the small ones
+  for (const [folder, files] of [['a', 2], ['b', 2], ['big', 8]] as const) {
+    node(`dir:${folder}`, 'Folder', folder, folder);
+    contain('dir:.', `dir:${folder}`);
+    for (let i = 0; i < files; i++) {
+      const file = `${folder}/m${i}.py`;
+      node(file, 'Module', `m${i}.py`, file);
+      contain(`dir:${folder}`, file);
+      node(`${file}#f`, 'Function', 'f', file);
+      contain(file, `${file}#f`);
+    }
+  }
+  const shown = (budget: number) => new ExplorerView(g, { initialBudget: budget }).snapshot().nodes.filter((n) => n.expanded).map((n) => n.id).sort();
+  assert.deepEqual(shown(12), ['dir:.', 'dir:big'], '1 + 3 + 8 = 12 nodes: the big folder, not the two small ones');
+  assert.deepEqual(shown(16), ['dir:.', 'dir:a', 'dir:b', 'dir:big']);
+  assert.deepEqual(shown(3), [], 'the root alone does not fit: nothing opens');
 });
 
 test('the symbol under the cursor is the innermost definition spanning the line', () => {

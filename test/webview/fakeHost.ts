@@ -36,7 +36,12 @@ function applyToGraph(diff: GraphDiff): void {
   for (const e of diff.edges.upsert) if (!graph.hasEdge(e.id)) graph.addEdgeWithKey(e.id, e.source, e.target, e);
 }
 
+let webviewState: unknown;
 (window as unknown as { acquireVsCodeApi: unknown }).acquireVsCodeApi = () => ({
+  getState: () => webviewState,
+  setState: (state: unknown) => {
+    webviewState = state;
+  },
   postMessage(message: WebviewMessage) {
     received.push({ ...message, at: performance.now() });
     setTimeout(() => session.handle(message), 0);
@@ -46,9 +51,13 @@ function applyToGraph(diff: GraphDiff): void {
 (window as unknown as { fakeHost: unknown }).fakeHost = {
   sent,
   received,
+  /** What the webview keeps with setState (VS Code hands it to the panel serializer after a reload). */
+  state: () => webviewState,
   graphNode: (id: string) => (graph.hasNode(id) ? graph.getNodeAttributes(id) : undefined),
   /** Plays the webview's part (the benchmark expands many nodes without clicking each). */
   act: (message: WebviewMessage) => session.handle(message),
+  /** What the panel does with Follow cursor on when the cursor rests in a definition. */
+  cursor: (id: string) => session.focus(id, 'cursor'),
   /** What "Find Where Implemented" does when the user picks a hit. */
   found: (id: string, path: string[]) => session.found(id, path),
   applyUpdate() {

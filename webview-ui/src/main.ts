@@ -3,15 +3,20 @@
 // protocol messages. All knowledge of the full graph stays in the host.
 import { MultiDirectedGraph } from 'graphology';
 import Sigma from 'sigma';
-import type { EdgeKind } from '../../src/core/graph/schema';
-import type { HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
-import { BurstLayout } from './layout';
+import { FILTERABLE_NODE_KINDS } from '../../src/core/explorer/page';
+import { EDGE_KINDS, type EdgeKind } from '../../src/core/graph/schema';
+import type { ExplorerState, HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
+import { BurstLayout, coreBox } from './layout';
+import { LabelPlacer, type Disc } from './labels';
 import { drawThemedHover, paintLegend, readPalette, watchTheme, type Palette } from './theme';
 
-declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
+declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void; setState(state: ExplorerState): void };
 
 const host = acquireVsCodeApi();
 const post = (m: WebviewMessage) => host.postMessage(m);
+/** Kept by VS Code across a window reload and handed to the panel's serializer, which reopens the panel as it was. */
+const state: ExplorerState = { follow: false };
+const remember = (change: Partial<ExplorerState>) => host.setState(Object.assign(state, change));
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const graph = new MultiDirectedGraph();
@@ -26,12 +31,42 @@ let flashing = new Set<string>();
 let foundPath = new Set<string>();
 let flashTimer: ReturnType<typeof setTimeout> | undefined;
 let stats: ViewStats | undefined;
+// every drawn disc is an obstacle for the labels (a label never runs across another node)
+const labels: LabelPlacer = new LabelPlacer((): Disc[] =>
+  graph.filterNodes((_, a) => !hiddenNodeKinds.has((a.view as ViewNode).kind)).flatMap((key): Disc[] => {
+    const d = renderer.getNodeDisplayData(key);
+    if (!d || d.hidden) return [];
+    const p = renderer.framedGraphToViewport(d);
+    return [{ key, x: p.x, y: p.y, r: renderer.scaleSize(d.size) }];
+  }),
+);
+/** Labels two visible nodes share (zod's three `classic` folders): those are shown with their parent's. */
+let sameNames = new Set<string>();
+
+function findSameNames(): void {
+  const seen = new Set<string>();
+  sameNames = new Set();
+  graph.forEachNode((_, a) => {
+    const label = (a.view as ViewNode).label;
+    if (seen.has(label)) sameNames.add(label);
+    seen.add(label);
+  });
+}
 
 const renderer = new Sigma(graph, $('graph'), {
   defaultEdgeType: 'arrow',
   labelColor: { attribute: 'labelColor' },
-  labelRenderedSizeThreshold: 6,
+  labelFont: getComputedStyle(document.body).fontFamily || 'sans-serif',
+  labelSize: 13,
+  // every node is a label candidate, biggest first (one grid cell holds them all, sorted by size);
+  // drawLabelWithoutOverlap then skips any label that would cross one already drawn
+  labelGridCellSize: 4000,
+  labelDensity: 1000,
+  labelRenderedSizeThreshold: 5,
+  // room for the labels of the nodes at the edges of a fitted view
+  stagePadding: 48,
   zIndex: true,
+  defaultDrawNodeLabel: labels.draw,
   defaultDrawNodeHover: drawThemedHover(() => palette),
   nodeReducer: (id, data) => {
     const view = data.view as ViewNode;
@@ -39,12 +74,13 @@ const renderer = new Sigma(graph, $('graph'), {
     const focus = hovered ?? selected;
     const onPath = foundPath.has(id);
     const near = !focus || id === focus || onPath || graph.areNeighbors(id, focus);
-    const label = view.children > 0 && !view.expanded ? `${view.label} (+${view.descendants})` : view.label;
+    const name = sameNames.has(view.label) && view.parent && graph.hasNode(view.parent) ? `${(graph.getNodeAttribute(view.parent, 'view') as ViewNode).label}/${view.label}` : view.label;
+    const label = view.children > 0 && !view.expanded ? `${name} (+${view.descendants})` : name;
     return {
       ...data,
       label,
-      labelColor: palette.label,
-      color: near ? palette.node(view.kind) : palette.dimmed,
+      labelColor: near ? palette.label : palette.dimLabel,
+      color: near ? palette.node(view.kind) : palette.dimNode(view.kind),
       highlighted: id === selected || flashing.has(id) || onPath,
       forceLabel: id === focus || id === selected || onPath,
       zIndex: id === focus ? 2 : near ? 1 : 0,
@@ -55,10 +91,12 @@ const renderer = new Sigma(graph, $('graph'), {
     if (hiddenEdgeKinds.has(edge.kind)) return { ...data, hidden: true };
     const focus = hovered ?? selected;
     if (foundPath.has(edge.source) && foundPath.has(edge.target)) return { ...data, color: palette.highlight, size: Math.max(3, data.size ?? 1), zIndex: 2 };
-    const near = !focus || graph.hasExtremity(id, focus);
-    return { ...data, color: near ? palette.edge(edge.kind) : palette.dimmed, zIndex: near ? 1 : 0 };
+    if (!focus) return { ...data, color: palette.softEdge(edge.kind) };
+    const near = graph.hasExtremity(id, focus);
+    return { ...data, color: near ? palette.edge(edge.kind) : palette.dimEdge(edge.kind), zIndex: near ? 1 : 0 };
   },
 });
+renderer.on('beforeRender', () => labels.clear());
 
 /** A node's first position: beside its parent (new children fan out around it), else on a ring. */
 function seedPosition(node: ViewNode, index: number): { x: number; y: number } {
@@ -68,8 +106,9 @@ function seedPosition(node: ViewNode, index: number): { x: number; y: number } {
   return { x: (parent?.x ?? 0) + r * Math.cos(angle), y: (parent?.y ?? 0) + r * Math.sin(angle) };
 }
 
+/** Area grows with what a node stands for: a folder of 500 definitions is clearly bigger than one of 5. */
 function nodeSize(view: ViewNode): number {
-  return Math.min(18, 3 + 2 * Math.log2(2 + view.descendants));
+  return Math.min(20, 3 + 1.5 * Math.log2(1 + view.descendants));
 }
 
 function upsertNode(view: ViewNode, index: number): boolean {
@@ -82,7 +121,7 @@ function upsertNode(view: ViewNode, index: number): boolean {
 }
 
 function upsertEdge(view: ViewEdge): void {
-  const size = Math.min(3, 0.6 + 0.4 * Math.log2(view.weight));
+  const size = Math.min(2, 0.5 + 0.3 * Math.log2(view.weight));
   if (graph.hasEdge(view.id)) graph.mergeEdgeAttributes(view.id, { view, size });
   else if (graph.hasNode(view.source) && graph.hasNode(view.target)) graph.addEdgeWithKey(view.id, view.source, view.target, { view, size });
 }
@@ -94,8 +133,20 @@ function showGraph(view: ViewGraph): void {
   foundPath = new Set();
   view.nodes.forEach(upsertNode);
   view.edges.forEach(upsertEdge);
-  layout.all();
-  renderer.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+  findSameNames();
+  // converged before the first frame, from the same seeds every time: the first view is the final one
+  layout.converge();
+  fit(false);
+}
+
+/** Frames the bulk of the graph (2nd to 98th percentile on each axis): one far-off node cannot shrink the rest. */
+function fit(animate: boolean): void {
+  const box = coreBox(graph.mapNodes((_, a) => (hiddenNodeKinds.has((a.view as ViewNode).kind) ? undefined : [a.x as number, a.y as number])).filter((p): p is [number, number] => !!p));
+  renderer.setCustomBBox(box ?? null);
+  renderer.refresh();
+  const home = { x: 0.5, y: 0.5, ratio: 1, angle: 0 };
+  if (animate) void renderer.getCamera().animate(home, { duration: 300 });
+  else renderer.getCamera().setState(home);
 }
 
 function applyDiff(diff: ViewDiff): void {
@@ -112,6 +163,7 @@ function applyDiff(diff: ViewDiff): void {
   // parents before children, so a new child is seeded next to its (possibly new) parent
   diff.nodes.upsert.forEach((n, i) => upsertNode(n, i) && added.add(n.id));
   diff.edges.upsert.forEach(upsertEdge);
+  findSameNames();
   flash(diff.changed);
   layout.only(added);
 }
@@ -135,6 +187,7 @@ function afterNextRender(started: number): void {
 
 function select(id: string | undefined, centre = false): void {
   selected = id && graph.hasNode(id) ? id : undefined;
+  remember({ selected });
   const details = $('details');
   if (!selected) {
     details.hidden = true;
@@ -162,10 +215,11 @@ function select(id: string | undefined, centre = false): void {
   renderer.refresh({ skipIndexation: true });
 }
 
-function reveal(id: string | undefined): void {
+/** A click previews the source and leaves the keyboard in the graph; Enter and Reveal open it and move there. */
+function reveal(id: string | undefined, preview = false): void {
   if (!id || !graph.hasNode(id)) return;
   const view = graph.getNodeAttribute(id, 'view') as ViewNode;
-  if (view.path) post({ type: 'reveal', id, path: view.path, line: Math.max(0, view.line) });
+  if (view.path) post({ type: 'reveal', id, path: view.path, line: Math.max(0, view.line), preview });
 }
 
 function toggle(id: string | undefined, open?: boolean): void {
@@ -178,7 +232,7 @@ function toggle(id: string | undefined, open?: boolean): void {
 
 renderer.on('clickNode', ({ node }) => {
   select(node);
-  reveal(node);
+  reveal(node, true);
 });
 renderer.on('doubleClickNode', ({ node, event }) => {
   event.preventSigmaDefault();
@@ -215,13 +269,13 @@ function showTooltip(view: ViewNode, x: number, y: number): void {
 
 $('reveal').addEventListener('click', () => reveal(selected));
 $('toggle').addEventListener('click', () => toggle(selected));
-$('fit').addEventListener('click', () => void renderer.getCamera().animatedReset({ duration: 300 }));
+$('fit').addEventListener('click', () => fit(true));
 $('graph').addEventListener('keydown', (e) => {
   if (e.key === 'Enter') reveal(selected);
   else if (e.key === '+' || e.key === '=') toggle(selected, true);
   else if (e.key === '-') toggle(selected, false);
   else if (e.key === 'Escape') select(undefined);
-  else if (e.key === '0') void renderer.getCamera().animatedReset({ duration: 300 });
+  else if (e.key === '0') fit(true);
   else return;
   e.preventDefault();
 });
@@ -239,6 +293,7 @@ document.querySelectorAll<HTMLInputElement>('input[data-node-kind]').forEach((bo
   apply();
   box.addEventListener('change', () => {
     apply();
+    showStatus();
     renderer.refresh({ skipIndexation: true });
   });
 });
@@ -250,7 +305,11 @@ document.querySelectorAll<HTMLInputElement>('input[data-edge-kind]').forEach((bo
     renderer.refresh({ skipIndexation: true });
   });
 });
-$<HTMLInputElement>('follow').addEventListener('change', (e) => post({ type: 'setFollow', on: (e.target as HTMLInputElement).checked }));
+$<HTMLInputElement>('follow').addEventListener('change', (e) => {
+  const on = (e.target as HTMLInputElement).checked;
+  remember({ follow: on });
+  post({ type: 'setFollow', on });
+});
 $<HTMLSelectElement>('folder').addEventListener('change', (e) => post({ type: 'selectFolder', key: (e.target as HTMLSelectElement).value }));
 
 // ---- search ---------------------------------------------------------------------------------------
@@ -302,15 +361,22 @@ function showHits(): void {
 function choose(hit: SearchHit | undefined): void {
   if (!hit) return;
   results.hidden = true;
+  // the user picked a hit: the graph takes the keyboard, so +, - and Enter act on it
+  $('graph').focus();
   post({ type: 'focus', id: hit.id });
 }
 
 // ---- host messages --------------------------------------------------------------------------------
 
+let statusText: string | undefined;
+
+/** The counter counts what is drawn: nodes of a kind the filters hide are not "shown". */
 function showStatus(text?: string): void {
+  if (text !== undefined) statusText = text;
   const s = stats;
-  const summary = s ? `${graph.order} of ${s.graphNodes} nodes shown` : '';
-  $('status').textContent = [text ?? s?.capped, summary].filter(Boolean).join(' · ');
+  const drawn = graph.filterNodes((_, a) => !hiddenNodeKinds.has((a.view as ViewNode).kind)).length;
+  const summary = s ? `${drawn} of ${s.graphNodes} nodes shown` : '';
+  $('status').textContent = [statusText ?? s?.capped, summary].filter(Boolean).join(' · ');
 }
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
@@ -319,20 +385,22 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   switch (m.type) {
     case 'graph':
       stats = m.stats;
+      statusText = undefined;
       showGraph(m.graph);
       showStatus();
       afterNextRender(started);
       break;
     case 'diff':
       stats = m.stats;
+      statusText = undefined;
       applyDiff(m.diff);
       if (selected) select(selected);
       showStatus();
       afterNextRender(started);
       break;
     case 'select':
+      // never focus(): a host message is not the user's input, and the editor they type in keeps focus
       select(m.id, true);
-      $('graph').focus();
       break;
     case 'found':
       foundPath = new Set(m.path);
@@ -345,6 +413,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       showHits();
       break;
     case 'folders': {
+      remember({ folder: m.current });
       const picker = $<HTMLSelectElement>('folder');
       picker.replaceChildren(...m.folders.map((f) => new Option(f.name, f.key, false, f.key === m.current)));
       picker.hidden = m.folders.length < 2;
@@ -354,6 +423,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       showStatus(m.text);
       break;
     case 'follow':
+      remember({ follow: m.on });
       $<HTMLInputElement>('follow').checked = m.on;
       break;
   }
@@ -383,6 +453,14 @@ paintLegend(palette);
     const box = $('graph').getBoundingClientRect();
     return { x: box.left + p.x, y: box.top + p.y };
   },
+  /** The colours in use, by kind, and the background they sit on. */
+  palette: () => ({
+    nodes: Object.fromEntries(FILTERABLE_NODE_KINDS.map((k) => [k, palette.node(k)])),
+    edges: Object.fromEntries(EDGE_KINDS.map((k) => [k, palette.edge(k)])),
+    background: palette.background,
+  }),
+  /** The labels drawn in the last frame, with their boxes in viewport pixels. */
+  drawnLabels: () => labels.drawn(),
   edgeKinds: (): EdgeKind[] => [...new Set(graph.mapEdges((_, a) => (a.view as ViewEdge).kind))],
   nodeKinds: (): ViewNodeKind[] => [...new Set(graph.mapNodes((_, a) => (a.view as ViewNode).kind))],
 };

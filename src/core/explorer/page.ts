@@ -17,6 +17,8 @@ export interface PageOptions {
 export const FILTERABLE_NODE_KINDS: readonly ViewNodeKind[] = [
   'Folder', 'Module', 'Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'External', 'Externals',
 ];
+/** Hidden at first: the group of every external symbol is a hub that ties all modules into one ball. */
+export const HIDDEN_NODE_KINDS: readonly ViewNodeKind[] = ['Externals'];
 /** Shown at first; the rest are one click away (CONTAINS alone draws the tree). */
 export const DEFAULT_EDGE_KINDS: readonly EdgeKind[] = ['CONTAINS', 'HAS_METHOD', 'INHERITS', 'IMPORTS', 'CALLS'];
 
@@ -30,7 +32,7 @@ export function explorerPage(o: PageOptions): string {
     'worker-src blob:',
   ].join('; ');
   const nodeFilters = FILTERABLE_NODE_KINDS.map(
-    (k) => `<label class="kind"><input type="checkbox" data-node-kind="${k}" checked><span class="swatch" data-swatch="${k}"></span>${k}</label>`,
+    (k) => `<label class="kind"><input type="checkbox" data-node-kind="${k}"${HIDDEN_NODE_KINDS.includes(k) ? '' : ' checked'}><span class="swatch" data-swatch="${k}"></span>${k}</label>`,
   ).join('');
   const edgeFilters = EDGE_KINDS.map(
     (k) => `<label class="kind"><input type="checkbox" data-edge-kind="${k}"${DEFAULT_EDGE_KINDS.includes(k) ? ' checked' : ''}><span class="swatch edge" data-swatch="${k}"></span>${k}</label>`,

@@ -91,9 +91,19 @@ export type WebviewMessage =
   | { type: 'rendered'; nodes: number; edges: number; ms: number }
   | { type: 'expand'; id: string }
   | { type: 'collapse'; id: string }
-  | { type: 'reveal'; id: string; path: string; line: number }
+  /** Open a node's source beside the graph; `preview`: as a preview tab, keeping focus in the graph. */
+  | { type: 'reveal'; id: string; path: string; line: number; preview?: boolean }
   | { type: 'search'; query: string }
   /** Make a node visible (expanding its ancestors) and select it. */
   | { type: 'focus'; id: string }
   | { type: 'setFollow'; on: boolean }
   | { type: 'selectFolder'; key: string };
+
+/** What the webview keeps with `setState`: after a window reload the panel reopens on it. */
+export interface ExplorerState {
+  /** The workspace folder's URI, as in `FolderChoice.key`. */
+  folder?: string;
+  follow: boolean;
+  /** The selected node, made visible again. */
+  selected?: string;
+}

@@ -3,33 +3,45 @@
 import type { GraphNode } from '../graph/schema';
 import type { Graph } from './containment';
 import type { SearchHit } from './protocol';
+import { KIND_PRIOR } from '../search/entityIndex';
 
-/** Case-insensitive: exact name, then name prefix, then name substring, then qualified-name substring. */
+/**
+ * Ranked like the CLI's entity lookup: by how the name matches (the whole name ignoring case, then
+ * a prefix, a substring, a qualified-name substring), then by kind (a class or function before a
+ * module, a field or a variable, externals and folders last), with a nudge smaller than a kind's for
+ * the exact case, declarations (`.d.ts`, `.pyi`) after code, the more referenced first, then the
+ * shorter qualified name. `environment` finds the class `Environment` before a field of that name.
+ */
 export function searchNodes(graph: Graph, query: string, limit = 20): SearchHit[] {
-  const q = query.trim().toLowerCase();
+  const exact = query.trim();
+  const q = exact.toLowerCase();
   if (!q) return [];
-  const tiers: GraphNode[][] = [[], [], [], []];
-  graph.forEachNode((_, node) => {
+  const tiers: Array<Array<[string, GraphNode]>> = [[], [], [], []];
+  graph.forEachNode((id, node) => {
     const name = node.name.toLowerCase();
-    if (name === q) tiers[0].push(node);
-    else if (name.startsWith(q)) tiers[1].push(node);
-    else if (name.includes(q)) tiers[2].push(node);
-    else if (node.qname.toLowerCase().includes(q)) tiers[3].push(node);
+    if (name === q) tiers[0].push([id, node]);
+    else if (name.startsWith(q)) tiers[1].push([id, node]);
+    else if (name.includes(q)) tiers[2].push([id, node]);
+    else if (node.qname.toLowerCase().includes(q)) tiers[3].push([id, node]);
   });
   const hits: SearchHit[] = [];
   for (const tier of tiers) {
-    // definitions before externals and folders, then shorter (less nested) names first
-    tier.sort((a, b) => rank(a) - rank(b) || a.qname.length - b.qname.length || a.id.localeCompare(b.id));
-    for (const n of tier) {
+    const weight = new Map(tier.map(([id, n]) => [id, prior(graph, id, n) + (n.name.startsWith(exact) ? EXACT_CASE : 0)]));
+    tier.sort(([a, x], [b, y]) => weight.get(b)! - weight.get(a)! || x.qname.length - y.qname.length || a.localeCompare(b));
+    for (const [id, n] of tier) {
       if (hits.length >= limit) return hits;
-      hits.push({ id: n.id, label: n.name, kind: n.kind, qname: n.qname, path: n.path });
+      hits.push({ id, label: n.name, kind: n.kind, qname: n.qname, path: n.path });
     }
   }
   return hits;
 }
 
-function rank(n: GraphNode): number {
-  return n.kind === 'External' ? 2 : n.kind === 'Folder' ? 1 : 0;
+/** Less than the gap between two kinds: a field typed in its exact case still ranks after the class. */
+const EXACT_CASE = 0.005;
+const DECLARATION_FILE = /\.(pyi|d\.c?ts)$/;
+
+function prior(graph: Graph, id: string, n: GraphNode): number {
+  return (KIND_PRIOR[n.kind] ?? 0) - (DECLARATION_FILE.test(n.path) ? 0.005 : 0) + 0.002 * Math.log1p(graph.inDegree(id));
 }
 
 /** The innermost definition of a file that spans the (zero-based) line, else the file's module. */

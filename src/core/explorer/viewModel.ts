@@ -12,12 +12,13 @@ import { EXTERNALS_GROUP, type ViewDiff, type ViewEdge, type ViewGraph, type Vie
 export interface ViewOptions {
   /** Hard ceiling on the nodes the view holds (and so ever sends). */
   cap?: number;
-  /** Folders are opened breadth-first on the first view while the visible nodes stay under this. */
+  /** Folders are opened on the first view, biggest first, while the visible nodes stay under this. */
   initialBudget?: number;
 }
 
 export const DEFAULT_CAP = 2000;
-const DEFAULT_INITIAL_BUDGET = 150;
+/** Enough to show a repository's shape, few enough that every node can carry a readable label. */
+const DEFAULT_INITIAL_BUDGET = 60;
 const MAX_DOC = 400;
 const MAX_SIGNATURE = 240;
 
@@ -103,16 +104,23 @@ export class ExplorerView {
     return diffViews(oldNodes, this.nodes, oldEdges, this.edges);
   }
 
+  /**
+   * The first view: the roots, then the folder that stands for the most code is opened, again and
+   * again, while the budget allows. A repository's big packages show their parts; its small corners
+   * stay one node each.
+   */
   private openFolders(): void {
     let visible = this.tree.roots.length;
-    const queue = this.tree.roots.filter((r) => r !== EXTERNALS_GROUP);
-    while (queue.length > 0) {
-      const id = queue.shift()!;
+    const candidates = this.tree.roots.filter((r) => r !== EXTERNALS_GROUP);
+    while (candidates.length > 0) {
+      let best = 0;
+      for (let i = 1; i < candidates.length; i++) if (this.tree.descendants(candidates[i]) > this.tree.descendants(candidates[best])) best = i;
+      const [id] = candidates.splice(best, 1);
       const kids = this.tree.children(id);
       if (kids.length === 0 || visible + kids.length > this.initialBudget) continue;
       this.expanded.add(id);
       visible += kids.length;
-      for (const k of kids) if (this.graph.hasNode(k) && this.graph.getNodeAttributes(k).kind === 'Folder') queue.push(k);
+      for (const k of kids) if (this.graph.hasNode(k) && this.graph.getNodeAttributes(k).kind === 'Folder') candidates.push(k);
     }
   }
 

@@ -14,8 +14,8 @@ export interface EntityMatch {
   score: number;
 }
 
-/** Definitions first, externals last; within a tier, the more referenced node wins. */
-const KIND_PRIOR: Record<string, number> = {
+/** Definitions first, externals last; within a tier, the more referenced node wins. (The explorer's search box ranks by it too.) */
+export const KIND_PRIOR: Record<string, number> = {
   Class: 0.03, Interface: 0.03, Function: 0.03, Method: 0.03, Enum: 0.02, TypeAlias: 0.02,
   Module: 0.02, GlobalVariable: 0.01, Field: 0.01, External: -0.05, Folder: -0.1,
 };

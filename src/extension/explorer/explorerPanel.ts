@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explorerPage } from '../../core/explorer/page';
-import type { HostMessage, WebviewMessage } from '../../core/explorer/protocol';
+import type { ExplorerState, HostMessage, WebviewMessage } from '../../core/explorer/protocol';
 import type { Repository } from '../../core/service/repository';
 import type { FoundResult } from '../findCommand';
 import { errorText, log } from '../log';
@@ -18,6 +18,7 @@ export interface ExplorerHost {
 }
 
 const FOLLOW_DELAY_MS = 250;
+export const EXPLORER_VIEW_TYPE = 'cartograph.explorer';
 
 export class ExplorerPanel implements vscode.Disposable {
   private readonly panel: vscode.WebviewPanel;
@@ -35,6 +36,8 @@ export class ExplorerPanel implements vscode.Disposable {
   private webviewReady = false;
   private disposed = false;
   private lastFound: FoundResult | undefined;
+  /** A node to select once the view is shown (the selection before a reload). */
+  private pendingSelection: string | undefined;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
@@ -46,14 +49,13 @@ export class ExplorerPanel implements vscode.Disposable {
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
-  constructor(private readonly host: ExplorerHost, extensionUri: vscode.Uri) {
+  /** `restored`: a panel VS Code brings back after a window reload (see the serializer in register.ts). */
+  constructor(private readonly host: ExplorerHost, extensionUri: vscode.Uri, restored?: vscode.WebviewPanel) {
     const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel('cartograph.explorer', 'Cartograph Graph', vscode.ViewColumn.Beside, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const options = { enableScripts: true, localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')] };
+    this.panel = restored ?? vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'Cartograph Graph', vscode.ViewColumn.Beside, { ...options, retainContextWhenHidden: true });
     const webview = this.panel.webview;
+    webview.options = options;
     webview.html = explorerPage({
       nonce: crypto.randomBytes(16).toString('base64'),
       cspSource: webview.cspSource,
@@ -72,6 +74,31 @@ export class ExplorerPanel implements vscode.Disposable {
     this.panel.reveal(undefined, true);
   }
 
+  /** Whether the graph's tab is the active one (it holds the keyboard), and whether it is in view at all. */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel.viewColumn;
+  }
+
+  get following(): boolean {
+    return this.follow;
+  }
+
+  /** Picks up where the panel was before a window reload: its folder, Follow cursor, the selection. */
+  restore(state: ExplorerState | undefined): void {
+    this.follow = state?.follow === true;
+    this.pendingSelection = typeof state?.selected === 'string' ? state.selected : undefined;
+    const index = this.host.indexes().find((i) => i.folder.uri.toString() === state?.folder) ?? this.host.indexes()[0];
+    if (index) this.open(index);
+  }
+
   /** Every message from the webview lands here (public so tests can play the webview's part). */
   handle(message: WebviewMessage): Promise<void> {
     this.handling = this.handling.then(() => this.handleNow(message));
@@ -85,7 +112,10 @@ export class ExplorerPanel implements vscode.Disposable {
         this.sendFolders();
       }
       if (this.session && (await this.session.explorerMessage(message))) {
-        if (message.type === 'ready') await this.applyFound();
+        if (message.type === 'ready') {
+          await this.applyFound();
+          await this.applySelection();
+        }
         return;
       }
       switch (message.type) {
@@ -96,7 +126,7 @@ export class ExplorerPanel implements vscode.Disposable {
           this.renderedEmitter.fire(message);
           break;
         case 'reveal':
-          void this.revealSource(message.path, message.line);
+          void this.revealSource(message.path, message.line, message.preview ?? false);
           break;
         case 'setFollow':
           this.follow = message.on;
@@ -151,6 +181,7 @@ export class ExplorerPanel implements vscode.Disposable {
       await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m));
       if (this.webviewReady) await repository.explorerMessage({ type: 'ready' });
       await this.applyFound();
+      await this.applySelection();
     } catch (err) {
       log().error(`graph explorer: showing ${index.folder.name} failed: ${errorText(err)}`);
     }
@@ -170,13 +201,21 @@ export class ExplorerPanel implements vscode.Disposable {
     if (found && this.session && this.index?.root === found.root) await this.session.explorerFound(found.id, found.path);
   }
 
+  private async applySelection(): Promise<void> {
+    const id = this.pendingSelection;
+    if (!id || !this.session || !this.webviewReady) return;
+    this.pendingSelection = undefined;
+    await this.session.explorerFocus(id, 'search');
+  }
+
   private sendFolders(): void {
     const folders = this.host.indexes().map((i) => ({ key: i.folder.uri.toString(), name: i.folder.name }));
     this.post({ type: 'folders', folders, current: this.index?.folder.uri.toString() });
     this.post({ type: 'follow', on: this.follow });
   }
 
-  private async revealSource(relPath: string, line: number): Promise<void> {
+  /** Opens the source in an editor group other than the graph's, so the graph tab stays in view. */
+  private async revealSource(relPath: string, line: number, preview: boolean): Promise<void> {
     const index = this.index;
     if (!index) return;
     const file = path.resolve(index.root, relPath);
@@ -185,8 +224,10 @@ export class ExplorerPanel implements vscode.Disposable {
       return;
     }
     const position = new vscode.Position(Math.max(0, line), 0);
-    const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined)?.viewColumn ?? vscode.ViewColumn.One;
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position), preserveFocus: false });
+    const graphColumn = this.panel.viewColumn;
+    const other = graphColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined && e.viewColumn !== graphColumn)?.viewColumn ?? other;
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position), preview, preserveFocus: preview });
   }
 
   /** With "follow cursor" on: select the definition under the cursor, switching folders if needed. */

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { onDidFind, type FoundResult } from '../findCommand';
 import { guard } from '../log';
-import { ExplorerPanel, type ExplorerHost } from './explorerPanel';
+import type { ExplorerState } from '../../core/explorer/protocol';
+import { EXPLORER_VIEW_TYPE, ExplorerPanel, type ExplorerHost } from './explorerPanel';
 
 export const OPEN_EXPLORER = 'cartograph.openGraphExplorer';
 
@@ -11,24 +12,34 @@ export interface ExplorerHandle extends vscode.Disposable {
   /** Opens (or brings forward) the panel; returns it so tests can watch it. */
   open(): ExplorerPanel | undefined;
   current(): ExplorerPanel | undefined;
+  /** Brings the panel back after a window reload (registered with VS Code; tests call it directly). */
+  serializer: vscode.WebviewPanelSerializer<ExplorerState>;
 }
 
 export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): ExplorerHandle {
   let panel: ExplorerPanel | undefined;
   let lastFound: FoundResult | undefined;
+  const adopt = (created: ExplorerPanel) => {
+    panel?.dispose();
+    created.onDidDispose(() => {
+      if (panel === created) panel = undefined;
+    });
+    panel = created;
+    return created;
+  };
   const open = () => {
-    if (!panel) {
-      const created = new ExplorerPanel(host, extensionUri);
-      created.onDidDispose(() => {
-        if (panel === created) panel = undefined;
-      });
-      panel = created;
-    } else panel.reveal();
+    if (!panel) adopt(new ExplorerPanel(host, extensionUri));
+    else panel.reveal();
     const active = vscode.window.activeTextEditor?.document.uri;
     const index = (active && host.indexFor(active)) ?? host.indexes()[0];
-    if (index) panel.open(index);
-    if (lastFound) panel.showFound(lastFound);
+    if (index) panel!.open(index);
+    if (lastFound) panel!.showFound(lastFound);
     return panel;
+  };
+  const serializer: vscode.WebviewPanelSerializer<ExplorerState> = {
+    async deserializeWebviewPanel(restored, state) {
+      await guard('Restore Graph Explorer', () => adopt(new ExplorerPanel(host, extensionUri, restored)).restore(state));
+    },
   };
   const item = vscode.window.createStatusBarItem('cartograph.explorer', vscode.StatusBarAlignment.Left, 9);
   item.name = 'Cartograph Graph Explorer';
@@ -37,6 +48,7 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
   item.command = OPEN_EXPLORER;
   item.show();
   const command = vscode.commands.registerCommand(OPEN_EXPLORER, () => guard('Open Graph Explorer', open));
+  const restoring = vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, serializer);
   const found = onDidFind((result) => {
     lastFound = result;
     panel?.showFound(result);
@@ -44,10 +56,12 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
   return {
     open,
     current: () => panel,
+    serializer,
     dispose: () => {
       panel?.dispose();
       item.dispose();
       command.dispose();
+      restoring.dispose();
       found.dispose();
     },
   };

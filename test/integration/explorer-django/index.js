@@ -4,17 +4,7 @@
 // Waits for the index, opens the explorer, and reports how long the real webview took to draw the
 // first view and an expansion. Prints a plain `N passed, N failed` line.
 const vscode = require('vscode');
-
-function nextRender(panel, what, timeoutMs = 60000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no render of ${what} within ${timeoutMs} ms`)), timeoutMs);
-    const sub = panel.onDidRender((m) => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(m);
-    });
-  });
-}
+const { nextRender } = require('../wait');
 
 exports.run = async function run() {
   let passed = 0;

@@ -4,22 +4,9 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
+const { nextRender } = require('../wait');
 
 const EXTENSION_ID = 'cartograph.cartograph';
-
-function nextRender(panel, what, timeoutMs = 30000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`timed out waiting for the webview to render ${what}`));
-    }, timeoutMs);
-    const sub = panel.onDidRender((m) => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(m);
-    });
-  });
-}
 
 describe('Graph explorer in a real VS Code', function () {
   let api;
@@ -138,10 +125,108 @@ describe('Graph explorer in a real VS Code', function () {
     assert.deepStrictEqual(panel.foundPath, item.path);
   });
 
+  it('with Follow cursor on, typing in the editor keeps the keyboard: every character lands in the file', async function () {
+    this.timeout(60000);
+    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py'));
+    const target = await repository.node('extended.py#Scientific.divide');
+    const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    const original = editor.document.getText();
+    panel.handle({ type: 'setFollow', on: true });
+    editor.selection = new vscode.Selection(target.range.startLine + 1, 0, target.range.startLine + 1, 0);
+    const typed = '# typed by user: abcdefghijklmnopqrstuvwxyz';
+    const followed = nextRender(panel, 'the followed definition').catch(() => undefined);
+    // ~3 s of typing: each keystroke moves the cursor, so the follow timer (250 ms) fires again and again
+    for (const ch of typed) {
+      await vscode.commands.executeCommand('type', { text: ch });
+      await new Promise((r) => setTimeout(r, 3000 / typed.length));
+      assert.ok(!panel.active, `the graph took the keyboard after "${ch}"`);
+    }
+    await followed;
+    await new Promise((r) => setTimeout(r, 1500)); // the selection message has reached the webview
+    try {
+      assert.ok(panel.selectedNode, 'the explorer followed the cursor meanwhile');
+      assert.strictEqual(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath, uri.fsPath, 'the editor is still the active one');
+      assert.ok(!panel.active, 'the graph panel is not active');
+      assert.ok(editor.document.lineAt(target.range.startLine + 1).text.startsWith(typed), `all of it reached the file: ${editor.document.lineAt(target.range.startLine + 1).text}`);
+    } finally {
+      panel.handle({ type: 'setFollow', on: false });
+      const restore = new vscode.WorkspaceEdit();
+      restore.replace(uri, new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), original);
+      await vscode.workspace.applyEdit(restore);
+      await editor.document.save();
+    }
+  });
+
+  it('Reindex Workspace leaves the focus where it was: the editor stays active and an open Find picker stays open', async function () {
+    this.timeout(90000);
+    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py'));
+    await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    // the last find-where pick is re-selected in the new graph after the re-index (that is what stole focus)
+    assert.ok(panel.selectedNode, 'a find-where pick is selected from the test before');
+    const redrawn = nextRender(panel, 'the re-indexed graph', 60000);
+    await vscode.commands.executeCommand('cartograph.reindex');
+    await redrawn;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.strictEqual(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath, uri.fsPath, 'the editor is still active');
+    assert.ok(!panel.active, 'the graph panel did not take focus');
+
+    const pick = await vscode.commands.executeCommand('cartograph.findWhereImplemented', 'Calculator');
+    let hidden = false;
+    const sub = pick.onDidHide(() => (hidden = true));
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const again = nextRender(panel, 'the graph re-indexed with the picker open', 60000);
+      await vscode.commands.executeCommand('cartograph.reindex');
+      await again;
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.strictEqual(hidden, false, 'the picker stayed open');
+      assert.ok(!panel.active, 'the graph panel did not take focus');
+    } finally {
+      sub.dispose();
+      pick.hide();
+      repository = api.repositoryFor(folder.uri); // a re-index opens the folder's repository anew
+    }
+  });
+
+  it('a click previews the source in another editor group: the graph tab stays in view', async function () {
+    const target = await repository.node('base.py#Calculator');
+    // only the graph is left open: the source must not open in its group, hiding it
+    const texts = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
+    await vscode.window.tabGroups.close(texts);
+    panel.reveal();
+    const deadline = Date.now() + 10000;
+    while (!panel.visible && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    panel.handle({ type: 'reveal', id: target.id, path: target.path, line: target.range.startLine, preview: true });
+    let editor;
+    while (!(editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('base.py'))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(editor, 'base.py is open');
+    assert.notStrictEqual(editor.viewColumn, panel.viewColumn, 'in a group of its own');
+    assert.ok(panel.visible, 'the graph is still in view');
+    assert.strictEqual(editor.selection.active.line, target.range.startLine);
+  });
+
+  it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection)', async function () {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID).packageJSON;
+    assert.ok(manifest.activationEvents.includes('onWebviewPanel:cartograph.explorer'), 'VS Code activates the extension to restore the panel');
+    const target = 'extended.py#Scientific.divide';
+    const restored = vscode.window.createWebviewPanel('cartograph.explorer', 'Cartograph Graph', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, { enableScripts: true });
+    const state = { folder: folder.uri.toString(), follow: true, selected: target };
+    await api.explorer.serializer.deserializeWebviewPanel(restored, state);
+    const revived = api.explorer.current();
+    assert.ok(revived && revived !== panel, 'a new explorer adopted the restored panel');
+    panel = revived;
+    await nextRender(panel, 'the restored graph');
+    const deadline = Date.now() + 15000;
+    while (panel.selectedNode !== target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.strictEqual(panel.selectedNode, target, 'the selection is back');
+    assert.strictEqual(panel.following, true, 'Follow cursor is back on');
+    panel.handle({ type: 'setFollow', on: false });
+  });
+
   it('a reveal outside the folder opens nothing', async function () {
-    const before = vscode.window.activeTextEditor.document.uri.fsPath;
+    const opened = () => vscode.workspace.textDocuments.map((d) => d.uri.fsPath).filter((f) => f.endsWith('passwd'));
     panel.handle({ type: 'reveal', id: 'x', path: '../../etc/passwd', line: 0 });
     await new Promise((r) => setTimeout(r, 500));
-    assert.strictEqual(vscode.window.activeTextEditor.document.uri.fsPath, before);
+    assert.deepStrictEqual(opened(), []);
   });
 });
