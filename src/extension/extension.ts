@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     explorer,
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
-    registerCompletion(context, (uri) => indexFor(uri)?.repository),
+    registerCompletion(context, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
         for (const f of e.removed) await remove(f);
