@@ -1,6 +1,6 @@
 // The pure pieces behind issue 14's editor fixes: endpoint validation, the client's headers, what a
 // failed request means for the user, the status bar's progress figure, the completion cache key, the
-// model-download decision and the transparency document's text.
+// model-download decision, the transparency document's text and Show Symbol Graph's row order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LlmClient } from '../../src/core/llm/client';
@@ -10,6 +10,7 @@ import { cacheKey } from '../../src/extension/completion/cacheKey';
 import { transparencyText } from '../../src/extension/completion/transparencyView';
 import { downloadDecision, downloadSetting } from '../../src/extension/modelConsent';
 import { completionProblem, indexPercent } from '../../src/extension/statusText';
+import { symbolRows } from '../../src/extension/symbolRows';
 import type { IndexState } from '../../src/extension/workspaceIndex';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -125,4 +126,17 @@ test('the transparency text shows the accepted record and lists newer requests',
   assert.match(text, /completion you last accepted/);
   assert.ok(text.includes('prompt of t1') && !text.includes('prompt of t2'), 'the accepted prompt, not the newer one');
   assert.match(text, /t2 a\.py: failed \(401 unauthorized\)/);
+});
+
+test('Show Symbol Graph folds typing uses into one last row and ranks external uses after the repository', () => {
+  const edge = (kind: string, qname: string, location: string) => ({ kind, id: qname, qname, location });
+  const rows = symbolRows([
+    edge('USES', 'typing.Optional', '(external)'),
+    edge('CALLS', 'base.Calculator.multiply', 'base.py:12'),
+    edge('USES', 'typing.Any', '(external)'),
+    edge('USES', 'json.loads', '(external)'),
+    edge('USES', 'base.Number', 'base.py:3'),
+  ]);
+  const labels = rows.map((r) => ('edge' in r ? `${r.edge.kind} ${r.edge.qname}` : r.label));
+  assert.deepEqual(labels, ['CALLS base.Calculator.multiply', 'USES base.Number', 'USES json.loads', 'USES Optional, Any (type annotations from typing)']);
 });
