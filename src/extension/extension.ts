@@ -29,6 +29,8 @@ export interface CartographApi {
   reindex(): Promise<void>;
   /** The graph explorer panel (open it, watch it). */
   explorer: ExplorerHandle;
+  /** What the Cartograph status-bar item shows now (an item cannot be read back through VS Code's API). */
+  statusBar(): { text: string; tooltip: string };
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -126,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     onDidUpdate: updateEmitter.event,
     reindex: reindexAll,
     explorer,
+    statusBar: () => status.shown,
   };
 }
 
