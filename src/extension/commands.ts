@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { NodeDescription } from '../core/graph/describe';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
-import { phaseLabel } from './statusText';
+import { indexStateText } from './statusText';
 import { symbolRows } from './symbolRows';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -43,26 +43,11 @@ class StatusDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** A folder's state in words (the state object itself is an internal). */
-function stateText(index: WorkspaceIndex): string {
-  const s = index.state;
-  switch (s.kind) {
-    case 'opening':
-      return 'opening';
-    case 'indexing':
-      return s.total > 0 ? `indexing — ${phaseLabel(s.phase)} ${s.done} of ${s.total}` : `indexing — ${phaseLabel(s.phase)}`;
-    case 'ready':
-      return `ready — ${s.files} files, ${s.nodes} symbols and files, ${s.edges} links`;
-    case 'error':
-      return `stopped — ${s.message}`;
-  }
-}
-
 export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promise<string> {
   const out: string[] = ['# Cartograph index status', ''];
   if (indexes.length === 0) out.push('No workspace folder is open.');
   for (const index of indexes) {
-    out.push(`## ${index.folder.name}`, '', `- Folder: \`${index.root}\``, `- State: ${stateText(index)}`);
+    out.push(`## ${index.folder.name}`, '', `- Folder: \`${index.root}\``, `- State: ${indexStateText(index.state)}`);
     const repository = index.repository;
     if (!repository) {
       out.push('- The index is not open yet.', '');

@@ -2,7 +2,7 @@
 // growing percentage) or its size, completion's state (busy, or a problem that needs the user), and a
 // click that opens a menu of what a user does next (status, toggle completions, key, settings, reindex).
 import * as vscode from 'vscode';
-import { indexPercent, phaseLabel, type CompletionStatus } from './statusText';
+import { indexPercent, indexStateText, type CompletionStatus } from './statusText';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_MENU = 'cartograph.statusMenu';
@@ -40,7 +40,7 @@ export class StatusBar implements vscode.Disposable {
     const states = indexes.map((i) => i.state);
     const problems = indexes.filter((i) => i.storeProblem).map((i) => `${i.folder.name}: store unavailable (${i.storeProblem}), in memory only — run Reindex`);
     const errors = indexes.filter((i) => i.state.kind === 'error');
-    const lines = indexes.map((i) => `${i.folder.name}: ${describe(i)}`);
+    const lines = indexes.map((i) => `${i.folder.name}: ${indexStateText(i.state)}`);
     const percent = indexPercent(states);
     let text: string;
     if (indexes.length === 0) {
@@ -106,20 +106,6 @@ function showMenu(completion: CompletionStatus): vscode.QuickPick<MenuItem> {
   pick.onDidHide(() => pick.dispose());
   pick.show();
   return pick;
-}
-
-function describe(i: WorkspaceIndex): string {
-  const s = i.state;
-  switch (s.kind) {
-    case 'opening':
-      return 'opening';
-    case 'indexing':
-      return s.total > 0 ? `indexing: ${phaseLabel(s.phase)} ${s.done}/${s.total}` : `indexing: ${phaseLabel(s.phase)}`;
-    case 'ready':
-      return `${s.files} files, ${s.nodes} nodes, ${s.edges} edges`;
-    case 'error':
-      return `error: ${s.message}`;
-  }
 }
 
 export function compact(n: number): string {

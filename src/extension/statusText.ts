@@ -29,6 +29,20 @@ export function phaseLabel(phase: string): string {
   return PHASES[phase]?.label ?? phase;
 }
 
+/** A folder's state in words, for the tooltip and Show Index Status (the state object is an internal). */
+export function indexStateText(s: IndexState): string {
+  switch (s.kind) {
+    case 'opening':
+      return 'opening';
+    case 'indexing':
+      return s.total > 0 ? `indexing — ${phaseLabel(s.phase)} ${s.done} of ${s.total}` : `indexing — ${phaseLabel(s.phase)}`;
+    case 'ready':
+      return `ready — ${s.files} files, ${s.nodes} symbols and files, ${s.edges} links`;
+    case 'error':
+      return `stopped — ${s.message}`;
+  }
+}
+
 /** Whole percent over all folders still opening or indexing (a folder that is opening counts as 0). */
 export function indexPercent(states: readonly IndexState[]): number | undefined {
   const busy = states.filter((s) => s.kind === 'opening' || s.kind === 'indexing');
