@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LlmClient } from '../../src/core/llm/client';
 import { endpointProblem } from '../../src/core/llm/endpoint';
+import { loadEndpointEmbedder } from '../../src/core/models/openaiEmbedder';
 import { CompletionService, type CompletionRecord } from '../../src/core/completion/service';
 import { cacheKey } from '../../src/extension/completion/cacheKey';
 import { transparencyText } from '../../src/extension/completion/transparencyView';
@@ -139,4 +140,17 @@ test('Show Symbol Graph folds typing uses into one last row and ranks external u
   ]);
   const labels = rows.map((r) => ('edge' in r ? `${r.edge.kind} ${r.edge.qname}` : r.label));
   assert.deepEqual(labels, ['CALLS base.Calculator.multiply', 'USES base.Number', 'USES json.loads', 'USES Optional, Any (type annotations from typing)']);
+});
+
+test('the embedding endpoint gets no Authorization header without a key either', async () => {
+  const server = new OpenAiTestServer();
+  const url = await server.listen();
+  try {
+    // The test server answers in completion shape, so the load fails after the request was recorded.
+    await loadEndpointEmbedder({ baseURL: url, model: 'embed', maxRetries: 0, timeoutMs: 5000 }).catch(() => undefined);
+    assert.equal(server.requests[0]?.path, '/v1/embeddings');
+    assert.equal(server.requests[0].headers.authorization, undefined);
+  } finally {
+    await server.close();
+  }
 });
