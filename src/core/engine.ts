@@ -7,6 +7,7 @@ import { nextTurn } from './eventLoop';
 import { ChangeSet } from './graph/changeSet';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
 import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './graph/schema';
+import { packageSelfPaths, withPackageSelfPaths } from './graph/packageSelf';
 import { loadTsConfig, type TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
@@ -294,7 +295,7 @@ export class Engine {
       return emptyDiff();
     }
     t = performance.now();
-    const tsconfigs = TSCONFIG_NAMES.some((n) => rel.endsWith(n)) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
+    const tsconfigs = [...TSCONFIG_NAMES, 'package.json'].some((n) => rel.endsWith(n)) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
     const diff = await this.graph.applySliced({ upsert: [outcome.graph], tsconfigs });
     const graph = performance.now() - t;
     const resolvedFiles = this.graph.lastApply.resolved;
@@ -514,6 +515,7 @@ export class Engine {
       }
     };
     const configs: TsConfig[] = [];
+    const packages = [...dirs].map((dir) => ({ dir, paths: packageSelfPaths(dir, read(dir ? `${dir}/package.json` : 'package.json')) }));
     for (const dir of [...dirs].sort()) {
       for (const name of TSCONFIG_NAMES) {
         const config = loadTsConfig(dir ? `${dir}/${name}` : name, read);
@@ -523,7 +525,7 @@ export class Engine {
         }
       }
     }
-    return configs;
+    return withPackageSelfPaths(configs, packages);
   }
 
   private allNodes() {

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { NodeDescription } from '../core/graph/describe';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
+import { indexStateText } from './statusText';
+import { symbolRows } from './symbolRows';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_SCHEME = 'cartograph-status';
@@ -31,7 +33,7 @@ class StatusDocuments implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   text = '';
-  readonly uri = vscode.Uri.parse(`${STATUS_SCHEME}:Cartograph%20Index%20Status.md`);
+  readonly uri = vscode.Uri.from({ scheme: STATUS_SCHEME, path: '/Cartograph Index Status.md' });
   set(text: string): void {
     this.text = text;
     this.emitter.fire(this.uri);
@@ -45,19 +47,22 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
   const out: string[] = ['# Cartograph index status', ''];
   if (indexes.length === 0) out.push('No workspace folder is open.');
   for (const index of indexes) {
-    out.push(`## ${index.folder.name}`, '', `- Root: \`${index.root}\``, `- State: ${JSON.stringify(index.state)}`);
+    out.push(`## ${index.folder.name}`, '', `- Folder: \`${index.root}\``, `- State: ${indexStateText(index.state)}`);
     const repository = index.repository;
     if (!repository) {
-      out.push('- Engine: not open', '');
+      out.push('- The index is not open yet.', '');
       continue;
     }
     const stats = await repository.stats();
     const size = await repository.storeSize().catch(() => 0);
+    const saved = stats.store.status === 'unavailable' || !stats.store.dir
+      ? `kept in memory only${stats.store.error ? ` (${stats.store.error})` : ''}; run **Cartograph: Reindex Workspace** to try saving again`
+      : `saved on disk (${(size / 1048576).toFixed(1)} MB), so the next window opens without re-indexing`;
     out.push(
-      `- Files: ${stats.files} (${stats.lines} lines, ${stats.syntaxErrorFiles} with syntax errors)`,
-      `- Store: ${stats.store.dir ?? 'memory only'} — ${stats.store.status}${stats.store.error ? ` (${stats.store.error})` : ''}, ${(size / 1048576).toFixed(1)} MB on disk`,
+      `- Files: ${stats.files} (${stats.lines} lines${stats.syntaxErrorFiles ? `, ${stats.syntaxErrorFiles} with syntax errors` : ''})`,
+      `- Index: ${saved}`,
       `- Search: ${await repository.modelStatus()}`,
-      `- Internal imports resolved: ${stats.imports.resolved}/${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%); unresolved references: ${stats.unresolvedReferences}`,
+      `- Imports between your files understood: ${stats.imports.resolved} of ${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%)`,
       '',
       '| Node kind | Count |',
       '|---|---:|',
@@ -68,7 +73,8 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
       ...Object.entries(stats.edges).filter(([, n]) => n).map(([k, n]) => `| ${k} | ${n} |`),
       '',
     );
-    if (index.lastReport) out.push(`Last index: ${index.lastReport.parsed} parsed, ${index.lastReport.reused} reused, timings ${JSON.stringify(index.lastReport.timings)} ms`, '');
+    const r = index.lastReport;
+    if (r) out.push(`Last index: ${r.parsed} files parsed, ${r.reused} unchanged${r.timings.total !== undefined ? `, in ${(r.timings.total / 1000).toFixed(1)} s` : ''}.`, '');
     out.push(`### Skipped files (${stats.skipped.length})`, '');
     const byReason = new Map<string, number>();
     for (const s of stats.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
@@ -80,13 +86,17 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
   return out.join('\n');
 }
 
+/** Rendered (the Markdown preview of a read-only virtual document); the source view only where no preview exists. */
 async function showStatus(host: CommandHost, docs: StatusDocuments): Promise<string> {
   const text = await statusMarkdown(host.indexes());
   log().info(`index status:\n${text}`);
   docs.set(text);
-  const document = await vscode.workspace.openTextDocument(docs.uri);
-  await Promise.resolve(vscode.languages.setTextDocumentLanguage(document, 'markdown')).catch(() => document);
-  await vscode.window.showTextDocument(document, { preview: true });
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', docs.uri);
+  } catch {
+    const document = await vscode.workspace.openTextDocument(docs.uri);
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
   return text;
 }
 
@@ -128,7 +138,11 @@ async function showSymbolGraph(host: CommandHost): Promise<NodeDescription | und
       target: n.path ? { file: path.join(index.root, n.path), line: n.range?.startLine ?? 0 } : undefined,
     },
     { label: `Outgoing (${description.outgoing.length})`, kind: vscode.QuickPickItemKind.Separator },
-    ...description.outgoing.map((e) => ({ label: `$(arrow-right) ${e.kind} ${e.qname}`, description: e.location, target: where(e.location) })),
+    ...symbolRows(description.outgoing).map((row): EdgeItem =>
+      'edge' in row
+        ? { label: `$(arrow-right) ${row.edge.kind} ${row.edge.qname}`, description: row.edge.location, target: where(row.edge.location) }
+        : { label: `$(fold) ${row.label}`, description: '(external)' },
+    ),
     { label: `Incoming (${description.incoming.length})`, kind: vscode.QuickPickItemKind.Separator },
     ...description.incoming.map((e) => ({ label: `$(arrow-left) ${e.kind} ${e.qname}`, description: e.location, target: where(e.location) })),
   ];

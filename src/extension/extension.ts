@@ -30,6 +30,8 @@ export interface CartographApi {
   reindex(): Promise<void>;
   /** The graph explorer panel (open it, watch it). */
   explorer: ExplorerHandle;
+  /** What the Cartograph status-bar item shows now (an item cannot be read back through VS Code's API). */
+  statusBar(): { text: string; tooltip: string };
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -86,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     explorer,
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
-    registerCompletion(context, (uri) => indexFor(uri)?.repository),
+    registerCompletion(context, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
     registerAgentTools(() => [...indexes.values()]),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
@@ -128,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     onDidUpdate: updateEmitter.event,
     reindex: reindexAll,
     explorer,
+    statusBar: () => status.shown,
   };
 }
 

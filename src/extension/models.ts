@@ -2,13 +2,17 @@
 // `cartograph.models.localPath` and `cartograph.search.useModels` settings turned into models (in
 // worker threads, downloads cached in global storage, one progress notification per download),
 // handed to each folder's repository, whose embedding job runs once its structural index is ready.
-// A model that cannot be had is logged once and search runs model-free.
+// Nothing is downloaded before the user agreed (`cartograph.search.downloadModels`, or the one
+// question, answered once per machine); when search ends up without models because something failed,
+// the user is told so once per window, with the reason.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core/models/loader';
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
 import type { Repository } from '../core/service/repository';
+import { endpointProblem } from '../core/llm/endpoint';
 import { errorText, guard, log } from './log';
+import { downloadDecision, downloadSetting, type DownloadAnswer } from './modelConsent';
 import { askForSecret } from './secrets';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -16,7 +20,9 @@ import type { WorkspaceIndex } from './workspaceIndex';
 export const EMBEDDING_API_KEY = 'cartograph.embedding.apiKey';
 /** Changes settle for this long before a folder's new nodes are embedded (saves come in bursts). */
 const EMBED_DELAY_MS = 2_000;
-const MODEL_SETTINGS = ['cartograph.embedding', 'cartograph.reranker', 'cartograph.models', 'cartograph.search.useModels'];
+const MODEL_SETTINGS = ['cartograph.embedding', 'cartograph.reranker', 'cartograph.models', 'cartograph.search.useModels', 'cartograph.search.downloadModels'];
+/** globalState key of the answer to "download the search models?" ('always' or 'never'). */
+const DOWNLOAD_ANSWER = 'cartograph.search.downloadAnswer';
 
 export interface ModelHost {
   indexes(): readonly WorkspaceIndex[];
@@ -44,6 +50,11 @@ export class SearchModelService implements vscode.Disposable {
   private readonly pendingTimers = new Map<WorkspaceIndex, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   private disposed = false;
+  /** "Not now" holds for this window; the question is asked at most once at a time. */
+  private notNow = false;
+  private asking = false;
+  /** Search without models because something failed: said once per window. */
+  private toldModelFree = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -102,10 +113,14 @@ export class SearchModelService implements vscode.Disposable {
   load(): Promise<LoadedModels> {
     if (this.loading) return this.loading;
     const loading: Promise<LoadedModels> = (this.loading = this.loadNow()
-      .catch((err): LoadedModels => ({ problems: [], status: `model-free: ${errorText(err)}`, close: async () => undefined }))
+      .catch((err): LoadedModels => {
+        const problem = err instanceof Error ? err.message : String(err);
+        return { problems: [problem], status: `model-free: ${problem}`, close: async () => undefined };
+      })
       .then((models) => {
         // Once per load: what search runs with and, when something is missing, why.
         log().info(`search models: ${models.status}`);
+        this.tellIfFailed(models);
         // Folders get them now, not only after their next change (embed does it again for a new repository).
         if (this.loading === loading) for (const index of this.host.indexes()) if (index.state.kind === 'ready') this.schedule(index);
         return models;
@@ -120,6 +135,8 @@ export class SearchModelService implements vscode.Disposable {
       return { problems: [], status: 'model-free: turned off (cartograph.search.useModels)', close: none };
     }
     const endpoint = config.get<string>('embedding.endpoint', '').trim();
+    const invalid = endpointProblem(endpoint);
+    if (invalid) throw new Error(`cartograph.embedding.endpoint: ${invalid}`);
     const settings: ModelSettings = {
       embeddingModel: config.get<string>('embedding.model', ''),
       rerankerModel: config.get<string>('reranker.model', ''),
@@ -133,11 +150,59 @@ export class SearchModelService implements vscode.Disposable {
     const wanted = [endpoint ? '' : settings.embeddingModel, settings.rerankerModel].map((m) => m?.trim() ?? '').filter((m) => m !== '');
     const downloads = wanted.filter((m) => !isModelOnDisk(m, settings.transformers!));
     if (downloads.length === 0) return loadSearchModels(settings);
-    // The one notification of the feature: only when something is actually fetched.
+    const answer: DownloadAnswer | undefined = this.notNow ? 'not-now' : this.context.globalState.get<DownloadAnswer>(DOWNLOAD_ANSWER);
+    const decision = downloadDecision(downloadSetting(config.get('search.downloadModels')), answer);
+    if (decision.kind !== 'download') {
+      if (decision.kind === 'ask') void this.ask(downloads);
+      // What is already on disk (or behind an endpoint) still loads; only the downloads wait.
+      const why = decision.kind === 'ask' ? 'waiting for your answer to "download the search models?"' : decision.why;
+      const local = await loadSearchModels({
+        ...settings,
+        embeddingModel: downloads.includes(settings.embeddingModel ?? '') ? '' : settings.embeddingModel,
+        rerankerModel: downloads.includes(settings.rerankerModel ?? '') ? '' : settings.rerankerModel,
+      });
+      return { ...local, status: local.embedder || local.reranker ? `${local.status} (${downloads.join(', ')} not downloaded: ${why})` : `model-free: ${why}` };
+    }
+    // The one notification of the feature while it works: only when something is actually fetched.
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Cartograph: downloading ${downloads.join(', ')}` },
       (progress) => loadSearchModels({ ...settings, transformers: { ...settings.transformers, onProgress: downloadReporter(progress) } }),
     );
+  }
+
+  /** The one question, asked once per machine (and again only in a new window after "Not now"). */
+  private async ask(downloads: string[]): Promise<void> {
+    if (this.asking) return;
+    this.asking = true;
+    try {
+      const choice = await vscode.window.showInformationMessage(
+        `Cartograph can search by meaning with two small models (${downloads.join(', ')}), downloaded once from huggingface.co and kept on this machine. Without them, search uses names, the code graph and keywords. Download them?`,
+        'Download',
+        'Not now',
+        'Never',
+      );
+      if (choice === 'Download') await this.context.globalState.update(DOWNLOAD_ANSWER, 'always');
+      else if (choice === 'Never') await this.context.globalState.update(DOWNLOAD_ANSWER, 'never');
+      else this.notNow = true;
+      log().info(`search models: download ${choice === 'Download' ? 'accepted' : choice === 'Never' ? 'declined for good' : 'postponed'}`);
+      if (choice === 'Download' || choice === 'Never') await this.reload();
+      else if (this.loading) void this.reload();
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** Search runs without a model the user wanted because loading it failed (offline, bad endpoint): say so once per window. */
+  private tellIfFailed(models: LoadedModels): void {
+    if (this.toldModelFree || models.problems.length === 0) return;
+    this.toldModelFree = true;
+    const missing = models.embedder || models.reranker ? 'part of its models' : 'its models';
+    void vscode.window
+      .showWarningMessage(`Cartograph: search runs without ${missing}: ${models.problems.join('; ')}. Names, the code graph and keywords still work.`, 'Show Log', 'Open Settings')
+      .then((choice) => {
+        if (choice === 'Show Log') log().show(true);
+        else if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'cartograph.search');
+      });
   }
 
   private async setApiKey(): Promise<void> {

@@ -1,59 +1,111 @@
-// One status-bar item for all workspace folders: indexing n/N → ready with counts → error.
+// The one Cartograph status-bar item, as Copilot and Continue have one: the index's progress (one
+// growing percentage) or its size, completion's state (busy, or a problem that needs the user), and a
+// click that opens a menu of what a user does next (status, toggle completions, key, settings, reindex).
 import * as vscode from 'vscode';
+import { indexPercent, indexStateText, type CompletionStatus } from './statusText';
 import type { WorkspaceIndex } from './workspaceIndex';
 
+export const STATUS_MENU = 'cartograph.statusMenu';
+
 export class StatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('cartograph.status', vscode.StatusBarAlignment.Left, 10);
+  private readonly item = vscode.window.createStatusBarItem('cartograph.status', vscode.StatusBarAlignment.Right, 100);
+  private indexes: readonly WorkspaceIndex[] = [];
+  private completion: CompletionStatus = { kind: 'off' };
+  private readonly menu = vscode.commands.registerCommand(STATUS_MENU, () => showMenu(this.completion));
 
   constructor() {
     this.item.name = 'Cartograph';
-    this.item.command = 'cartograph.showLog';
+    this.item.command = STATUS_MENU;
     this.item.text = '$(sync~spin) Cartograph';
     this.item.show();
   }
 
   update(indexes: readonly WorkspaceIndex[]): void {
+    this.indexes = indexes;
+    this.render();
+  }
+
+  setCompletion(status: CompletionStatus): void {
+    this.completion = status;
+    this.render();
+  }
+
+  /** What the item shows now (tests read it; the item itself cannot be read back). */
+  get shown(): { text: string; tooltip: string } {
+    return { text: this.item.text, tooltip: String(this.item.tooltip ?? '') };
+  }
+
+  private render(): void {
+    const indexes = this.indexes;
     const states = indexes.map((i) => i.state);
     const problems = indexes.filter((i) => i.storeProblem).map((i) => `${i.folder.name}: store unavailable (${i.storeProblem}), in memory only — run Reindex`);
     const errors = indexes.filter((i) => i.state.kind === 'error');
-    const lines: string[] = [];
-    for (const i of indexes) lines.push(`${i.folder.name}: ${describe(i)}`);
+    const lines = indexes.map((i) => `${i.folder.name}: ${indexStateText(i.state)}`);
+    const percent = indexPercent(states);
+    let text: string;
     if (indexes.length === 0) {
-      this.item.text = '$(circle-slash) Cartograph';
+      text = '$(circle-slash) Cartograph';
       lines.push('No workspace folder open');
-    } else if (states.some((s) => s.kind === 'opening' || s.kind === 'indexing')) {
-      let done = 0;
-      let total = 0;
-      for (const s of states) if (s.kind === 'indexing') ((done += s.done), (total += s.total));
-      this.item.text = total > 0 ? `$(sync~spin) Cartograph ${done}/${total}` : '$(sync~spin) Cartograph';
-    } else if (errors.length > 0) {
-      this.item.text = '$(error) Cartograph';
-    } else {
+    } else if (percent !== undefined) text = `$(sync~spin) Cartograph ${percent}%`;
+    else if (errors.length > 0) text = '$(error) Cartograph';
+    else {
       let nodes = 0;
       for (const s of states) if (s.kind === 'ready') nodes += s.nodes;
-      this.item.text = `${problems.length ? '$(warning)' : '$(graph)'} Cartograph: ${compact(nodes)} nodes`;
+      text = `${problems.length ? '$(warning)' : '$(graph)'} Cartograph: ${compact(nodes)} nodes`;
     }
-    this.item.backgroundColor = errors.length || problems.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.tooltip = [...lines, ...problems, '', 'Click to show the Cartograph log'].join('\n');
+    const c = this.completion;
+    if (c.kind === 'busy' && percent === undefined) text = `$(loading~spin)${text.replace(/^\$\([^)]*\)/, '')}`;
+    if (c.kind === 'unauthorized' || c.kind === 'misconfigured' || c.kind === 'failing') text += ` $(warning) ${c.kind === 'failing' ? 'no completions' : c.kind}`;
+    const completionLine =
+      c.kind === 'off' ? 'Completion: off (no endpoint set, or switched off)'
+      : c.kind === 'idle' ? 'Completion: ready'
+      : c.kind === 'busy' ? 'Completion: asking the model'
+      : `Completion: ${c.message}`;
+    this.item.text = text;
+    const warn = errors.length > 0 || problems.length > 0 || c.kind === 'unauthorized' || c.kind === 'misconfigured' || c.kind === 'failing';
+    this.item.backgroundColor = warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.tooltip = [...lines, ...problems, completionLine, '', 'Click for the Cartograph menu'].join('\n');
   }
 
   dispose(): void {
+    this.menu.dispose();
     this.item.dispose();
   }
 }
 
-function describe(i: WorkspaceIndex): string {
-  const s = i.state;
-  switch (s.kind) {
-    case 'opening':
-      return 'opening';
-    case 'indexing':
-      return `indexing (${s.phase} ${s.done}/${s.total})`;
-    case 'ready':
-      return `${s.files} files, ${s.nodes} nodes, ${s.edges} edges`;
-    case 'error':
-      return `error: ${s.message}`;
-  }
+interface MenuItem extends vscode.QuickPickItem {
+  run?: () => Thenable<unknown>;
+}
+
+/** The status-bar menu. Returns the QuickPick so tests can read and pick its items. */
+function showMenu(completion: CompletionStatus): vscode.QuickPick<MenuItem> {
+  const enabled = vscode.workspace.getConfiguration('cartograph').get<boolean>('completion.enabled', true);
+  const command = (id: string, ...args: unknown[]) => () => vscode.commands.executeCommand(id, ...args);
+  const items: MenuItem[] = [
+    { label: '$(info) Show Index Status', run: command('cartograph.showStatus') },
+    { label: '$(search) Find Where Implemented…', run: command('cartograph.findWhereImplemented') },
+    { label: '$(type-hierarchy) Open Graph Explorer', run: command('cartograph.openGraphExplorer') },
+    { label: 'Completion', kind: vscode.QuickPickItemKind.Separator },
+    { label: enabled ? '$(circle-slash) Turn Completions Off' : '$(check) Turn Completions On', description: 'in every window', run: command('cartograph.toggleCompletions') },
+    { label: '$(key) Set API Key…', description: completion.kind === 'unauthorized' ? completion.message : undefined, run: command('cartograph.setApiKey') },
+    { label: '$(output) Show Last Completion Request', run: command('cartograph.showLastCompletion') },
+    { label: 'Cartograph', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(gear) Open Settings', run: command('workbench.action.openSettings', '@ext:cartograph.cartograph') },
+    { label: '$(refresh) Reindex Workspace', run: command('cartograph.reindex') },
+    { label: '$(list-flat) Show Log', run: command('cartograph.showLog') },
+  ];
+  const pick = vscode.window.createQuickPick<MenuItem>();
+  pick.title = 'Cartograph';
+  pick.placeholder = 'What would you like to do?';
+  pick.items = items;
+  pick.onDidAccept(() => {
+    const run = pick.selectedItems[0]?.run;
+    pick.hide();
+    void run?.();
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+  return pick;
 }
 
 export function compact(n: number): string {

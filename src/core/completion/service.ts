@@ -2,7 +2,7 @@
 // with the record of exactly what was sent and how long each stage took (the transparency command
 // shows it). Failures never throw: an endpoint that is down yields no completion and backs off.
 import { Backoff } from '../llm/backoff';
-import { LlmClient, isAbort, isMissingEndpoint } from '../llm/client';
+import { LlmClient, httpStatusOf, isAbort, isMissingEndpoint } from '../llm/client';
 import type { AssembleOptions, ContextAssembler, FusedContext } from './assemble';
 import { cutAtStop, stripFences, trimSuffixOverlap } from './postprocess';
 import { answerTokens, buildPrompt, completionShape, detectFamily, type BuiltPrompt, type CompletionShape, type PromptFamily } from './prompt';
@@ -38,6 +38,8 @@ export interface CompletionRecord {
   completion?: string;
   outcome: Outcome;
   error?: string;
+  /** The HTTP status of a failed request (401: the key is missing or wrong); undefined when none came. */
+  httpStatus?: number;
   timingsMs: Record<string, number>;
 }
 
@@ -127,12 +129,19 @@ export class CompletionService {
       } else {
         record.outcome = 'failed';
         record.error = err instanceof Error ? err.message : String(err);
+        record.httpStatus = httpStatusOf(err);
         this.backoff.failed();
       }
     }
     timingsMs.total = performance.now() - started;
     this.last = record;
     return { text: record.outcome === 'completed' ? record.completion : undefined, outcome: record.outcome, record };
+  }
+
+  /** Settings changed: failures of the old ones say nothing about the new (no back-off carried over). */
+  settingsChanged(): void {
+    this.backoff.succeeded();
+    this.listedModel = undefined;
   }
 
   private clientFor(settings: EndpointSettings): LlmClient {

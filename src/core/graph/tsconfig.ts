@@ -10,7 +10,7 @@ export interface TsConfig {
   /** Repository-relative baseUrl, or null. */
   baseUrl: string | null;
   /** Patterns → substitutions, substitutions already relative to the repository root. */
-  paths: Array<{ pattern: string; substitutions: string[] }>;
+  paths: Array<{ pattern: string; substitutions: string[]; /** A package's own name (packageSelf.ts): no file found means External, not missing. */ selfReference?: boolean }>;
 }
 
 export interface SpecifierCandidate {
@@ -74,7 +74,7 @@ export class TsConfigSet {
     const config = this.configFor(filePath);
     if (!config) return [];
     const out: SpecifierCandidate[] = [];
-    for (const { pattern, substitutions } of config.paths) {
+    for (const { pattern, substitutions, selfReference } of config.paths) {
       const star = pattern.indexOf('*');
       let matched: string | null = null;
       if (star < 0) matched = pattern === specifier ? '' : null;
@@ -86,7 +86,7 @@ export class TsConfigSet {
         }
       }
       if (matched === null) continue;
-      for (const sub of substitutions) out.push({ path: clean(sub.replace('*', matched)), isPathMapping: true });
+      for (const sub of substitutions) out.push({ path: clean(sub.replace('*', matched)), isPathMapping: !selfReference });
     }
     if (config.baseUrl !== null) out.push({ path: clean(posix.join(config.baseUrl, specifier)), isPathMapping: false });
     return out;

@@ -26,7 +26,15 @@ export class LlmClient {
   private readonly openai: OpenAI;
 
   constructor(readonly options: LlmClientOptions) {
-    this.openai = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey || 'none', timeout: options.timeoutMs, maxRetries: 0 });
+    // The client insists on a key; without one no Authorization header is sent at all (null removes it),
+    // rather than `Bearer none`, which some proxies log or reject as a malformed credential.
+    this.openai = new OpenAI({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey || 'unused',
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+    });
   }
 
   async firstModel(signal?: AbortSignal): Promise<string | undefined> {
@@ -86,6 +94,11 @@ function stripOpeningFence(text: string): string {
 /** The server has no such endpoint (a chat-only server asked for raw completions). */
 export function isMissingEndpoint(err: unknown): boolean {
   return err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405 || err.status === 501);
+}
+
+/** The HTTP status of a failed request (401, 404, 500…); undefined when no answer came (connection, timeout). */
+export function httpStatusOf(err: unknown): number | undefined {
+  return err instanceof OpenAI.APIError && typeof err.status === 'number' ? err.status : undefined;
 }
 
 export function isAbort(err: unknown): boolean {

@@ -26,10 +26,11 @@ const DEFAULT_BATCH = 64;
 export async function loadEndpointEmbedder(options: EndpointEmbedderOptions): Promise<Embedder> {
   const client = new OpenAI({
     baseURL: options.baseURL,
-    // The client insists on a key; servers without authentication ignore it.
-    apiKey: options.apiKey || 'no-key',
+    // The client insists on a key; without one no Authorization header is sent (null removes it).
+    apiKey: options.apiKey || 'unused',
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 1,
+    ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const request = async (texts: string[]): Promise<Float32Array[]> => {

@@ -22,11 +22,13 @@ describe('Search models in a real VS Code', function () {
   before(async function () {
     assert.ok(fs.existsSync(path.join(LOCAL_MODELS, '.ready')), `${LOCAL_MODELS} holds the random-weight models (scripts/test-integration.mjs generates it)`);
     const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
+    // Downloads are asked for by default; this suite wants the attempt (which fails offline).
+    await config().update('search.downloadModels', 'always', vscode.ConfigurationTarget.Global);
     await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
   });
 
   after(async function () {
-    for (const key of ['models.localPath', 'embedding.model', 'reranker.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['models.localPath', 'embedding.model', 'reranker.model', 'search.downloadModels']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('says model-free, and why, when the default models cannot be downloaded', async function () {
