@@ -4,8 +4,8 @@
 // Reindex, 40 saves of a large module) and writes every run's figures as JSON. `--profile` names
 // what ran during each scenario's longest blocks (test/integration/perf/profile.js).
 // `--in-host` turns `cartograph.engineWorker` off: the engine and its graph in the extension host's thread.
-// `--picker`: instead, zod@4.6.7's sources (npm, 332 .ts files, unpacked into bench/.corpora/zod on
-// first use): a 44-character question and a structural one typed into Find Where Implemented, Quick Open and Go to Symbol in
+// `--picker`: instead, zod@4.6.7's sources (npm, 332 .ts files, unpacked into bench/.corpora/zod-4.6.7
+// on first use): a 44-character question and a structural one typed into Find Where Implemented, Quick Open and Go to Symbol in
 // Workspace, N rounds each (test/integration/perf/pickerDriver.mjs); frames over 100 ms, longest frame,
 // time to type and time until the list settles, measured in the page.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -70,9 +70,9 @@ if (values.profile) {
 }
 if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --runs ${values.runs}${values['in-host'] ? ' --in-host' : ''}`, date: new Date().toISOString(), runs }, null, 1)}\n`);
 
-/** zod's TypeScript sources and package.json (its compiled output left out, as for effect), fetched once. */
+/** zod's TypeScript sources (all 332: v3, v4, locales) and package.json, its compiled output left out, fetched once. */
 function zodCorpus() {
-  const dir = path.join(repo, 'bench/.corpora/zod');
+  const dir = path.join(repo, 'bench/.corpora/zod-4.6.7');
   if (fs.existsSync(path.join(dir, 'src'))) return dir;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zod-'));
   try {

@@ -40,12 +40,6 @@ export const onDidFind = didFind.event;
 
 /** Rows shown at first, and added by each "Show more". */
 const PAGE = 30;
-/**
- * Typing this fast is one query: search once the keys pause (VS Code's Go to Symbol in Workspace waits
- * 200 ms). Answering every key replaced the list 44 times for a 44-character question, and each
- * replacement is a layout in the window the user types into.
- */
-const TYPING_PAUSE_MS = 120;
 
 export interface Found {
   results: SearchResult[];
@@ -151,12 +145,10 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       })();
       return draining;
     };
-    let typing: NodeJS.Timeout | undefined;
     const subscriptions = [
       pick.onDidChangeValue((value) => {
         limit = PAGE;
-        clearTimeout(typing);
-        typing = setTimeout(() => void request(value), TYPING_PAUSE_MS);
+        void request(value);
       }),
       pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
       pick.onDidAccept(() => {
@@ -187,7 +179,6 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       ),
     ];
     pick.onDidHide(() => {
-      clearTimeout(typing);
       for (const s of subscriptions) s.dispose();
       void previewer.close(!accepted);
       pick.dispose();
@@ -200,7 +191,6 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     }
     if (initial) {
       pick.value = initial;
-      clearTimeout(typing);
       await request(initial);
     }
     return pick;

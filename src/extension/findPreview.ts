@@ -96,12 +96,23 @@ export class Previewer {
     }
     const { document, viewColumn, selections, visible } = this.origin;
     if (document.isClosed && document.isUntitled) return;
-    const options = { viewColumn, preserveFocus: false, selection: selections[0] };
-    // a preview tab the previews replaced closed its document: open it again
+    // Showing the user's tab again restores its own view state (selection and scroll); a tab the
+    // previews replaced (it was a preview itself) comes back without one, and gets them set below.
+    const options = { viewColumn, preserveFocus: false };
     const editor = document.isClosed ? await vscode.window.showTextDocument(document.uri, options) : await vscode.window.showTextDocument(document, options);
-    editor.selections = [...selections];
-    // the first visible line back at the top (revealing the whole old range lets the editor choose)
-    if (visible) editor.revealRange(new vscode.Range(visible.start, visible.start), vscode.TextEditorRevealType.AtTop);
+    if (!editor.selections.every((s, i) => selections[i]?.isEqual(s)) || editor.selections.length !== selections.length) editor.selections = [...selections];
+    if (!visible || editor.visibleRanges[0]?.start.line === visible.start.line) return;
+    // The first visible line back at the top. A reveal "at top" keeps context lines above (sticky
+    // scroll) and an editor shown again may lay itself out after it: look, correct, a few times.
+    const wanted = visible.start.line;
+    let line = wanted;
+    for (let tries = 0; tries < 5; tries++) {
+      editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = editor.visibleRanges[0]?.start.line;
+      if (now === undefined || now === wanted) break;
+      line = Math.min(document.lineCount - 1, Math.max(0, line + wanted - now));
+    }
   }
 }
 

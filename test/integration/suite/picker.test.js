@@ -31,6 +31,9 @@ const LOADERS = [
   '        loader = JsonLoader()',
   '        return loader.load(text)',
   '',
+  // long enough that the editor scrolls: Escape must bring the scroll back too
+  ...Array.from({ length: 120 }, (_, i) => `# notes ${i}`),
+  '',
 ].join('\n');
 
 const editorAt = () => {
@@ -106,9 +109,10 @@ describe('Find Where Implemented, the picker', function () {
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     const selection = new vscode.Selection(7, 4, 7, 12);
     editor.selection = selection;
-    editor.revealRange(new vscode.Range(7, 0, 7, 0), vscode.TextEditorRevealType.AtTop);
+    editor.revealRange(new vscode.Range(60, 0, 60, 0), vscode.TextEditorRevealType.AtTop);
     const top = () => vscode.window.activeTextEditor.visibleRanges[0].start.line;
-    await until('the scroll to apply', () => top() > 0, 5000);
+    await until('the scroll to apply', () => top() > 20, 5000);
+    await sleep(200);
     const scrolledTo = top();
     const pick = await find('Calculator');
     // move the highlight around with pauses shorter and longer than the preview's delay: whatever
