@@ -4,12 +4,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
-import { createSearcher } from '../core/search';
+import { createSearcher, type SearchGraph, type Searcher } from '../core/search';
+import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { liftGraph } from '../core/lifting/lifter';
 import { sourceReader } from '../core/lifting/source';
-import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
+import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
 import { describeNode, findNodes } from '../core/graph/describe';
 
@@ -108,10 +109,13 @@ async function index(dir: string | undefined, flags: Flags): Promise<number> {
   try {
     const report = await engine.index(onProgress);
     bar?.stop();
+    // The next `query` or `show` then starts from the snapshot (on Django the lexical index's build is most of this).
+    const stamp = descriptionsStamp(engine.storeInfo().dir ?? '');
+    const snapshot = await saveSnapshot(engine, createSearcher(engine, { descriptions: await DescriptionCache.open(descriptionsFile(engine)) }), stamp);
     const s = engine.stats();
     const storeBytes = await engine.storeSize();
     if (flags.json) {
-      console.log(JSON.stringify({ report, stats: s, storeBytes }, null, 2));
+      console.log(JSON.stringify({ report, stats: s, storeBytes, snapshot }, null, 2));
     } else {
       console.log(
         `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
@@ -124,6 +128,19 @@ async function index(dir: string | undefined, flags: Flags): Promise<number> {
     bar?.stop();
     await engine.close();
   }
+}
+
+/** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
+async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; ms: number }> {
+  const started = performance.now();
+  const saved = await saveEngineSnapshot(engine, searcher, descriptionsStamp).then(
+    () => true,
+    (err: unknown) => {
+      console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    },
+  );
+  return { saved, ms: Math.round(performance.now() - started) };
 }
 
 /** The store named by --store, or the nearest `.cartograph` folder from the current directory up. */
@@ -167,11 +184,8 @@ async function show(query: string, flags: Flags): Promise<number> {
     console.error(`cartograph show: which symbol?\n\n${USAGE}`);
     return 2;
   }
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  try {
-    const ids = findNodes(engine.graph.graph, query);
-    const described = ids.map((id) => describeNode(engine.graph.graph, id));
+  return answer(flags, false, async ({ graph }) => {
+    const described = findNodes(graph, query).map((id) => describeNode(graph, id));
     if (flags.json) {
       console.log(JSON.stringify(described, null, 2));
     } else if (described.length === 0) {
@@ -188,9 +202,7 @@ async function show(query: string, flags: Flags): Promise<number> {
       }
     }
     return described.length === 0 ? 1 : 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 async function query(text: string, flags: Flags): Promise<number> {
@@ -199,39 +211,88 @@ async function query(text: string, flags: Flags): Promise<number> {
     return 2;
   }
   const limit = flags.limit ? Number(flags.limit) : 10;
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  let loaded: QueryModels | undefined;
-  try {
-    // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
-    const descriptions = await DescriptionCache.open(descriptionsFile(engine));
-    const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
-    // Models serve natural-language questions only: a name or a structural question is answered from
-    // the graph without loading them or embedding the repository first.
-    if (wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
-    const models = loaded?.models;
-    const result = await searcher.search(text, limit);
-    const graph = engine.graph.graph;
-    const hits = result.hits.map((h) => {
-      const n = graph.getNodeAttributes(h.id);
-      return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
-    });
-    if (flags.json) {
-      const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
-      console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), hits }, null, 2));
+  // Models need the store (node vectors): a query with a model flag always opens it.
+  return answer(flags, wantsModels(flags), async ({ graph, searcher, engine, source }) => {
+    let loaded: QueryModels | undefined;
+    try {
+      // Models serve natural-language questions only: a name or a structural question is answered from
+      // the graph without loading them or embedding the repository first.
+      if (engine && wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
+      const models = loaded?.models;
+      const result = await searcher.search(text, limit);
+      const hits = result.hits.map((h) => {
+        const n = graph.getNodeAttributes(h.id);
+        return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
+      });
+      if (flags.json) {
+        const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
+        console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), index: source, hits }, null, 2));
+        return 0;
+      }
+      console.log(`${result.route}: ${result.reason}`);
+      if (hits.length === 0) console.log('No matches.');
+      for (const h of hits) {
+        const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
+        console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
+        if (h.signature) console.log(`       ${h.signature}`);
+        if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
+      }
       return 0;
+    } finally {
+      await loaded?.close();
     }
-    console.log(`${result.route}: ${result.reason}`);
-    if (hits.length === 0) console.log('No matches.');
-    for (const h of hits) {
-      const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
-      console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
-      if (h.signature) console.log(`       ${h.signature}`);
-      if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
+  });
+}
+
+/** What `show` and `query` answer from: the graph, a searcher over it, and the engine when it was opened. */
+interface QueryView {
+  graph: SearchGraph['graph'];
+  searcher: Searcher;
+  engine?: Engine;
+  /** Where the graph and indexes came from, and what that took (for --json). */
+  source: { source: 'snapshot' | 'store'; ms: number; snapshotSaved?: boolean };
+}
+
+/**
+ * Runs `work` on the query snapshot when it is valid (no LanceDB, no re-stitching, no index builds),
+ * else on an engine opened from the store as before; the second way saves a fresh snapshot for the
+ * next call. `needsStore`: skip the snapshot (models read vectors from the store).
+ */
+async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView) => Promise<number>): Promise<number> {
+  const found = locateStore(flags.store);
+  if (!found) {
+    console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
+    return 1;
+  }
+  const started = performance.now();
+  const mctsOption = flags.mcts ? { mcts: { enabled: true } } : {};
+  if (!needsStore) {
+    const opened = await openQuerySnapshot(found.storeDir, found.root);
+    if (opened.ok) {
+      const { repo, entities, lexical } = opened.snapshot;
+      const searcher = createSearcher({ graph: repo }, { prebuilt: { entities, lexical }, ...mctsOption });
+      const ms = performance.now() - started;
+      try {
+        return await work({ graph: repo.graph, searcher, source: { source: 'snapshot', ms: Math.round(ms) } });
+      } catch (err) {
+        // An index section that fails its checksum is found only when a query first reads it.
+        if (!(err instanceof Error && err.message.startsWith('query snapshot damaged'))) throw err;
+        console.error(`cartograph: ${err.message}; loading the graph from the store instead`);
+      }
+    } else {
+      console.error(`cartograph: ${opened.reason}; loading the graph from the store${opened.reason.startsWith('no query') ? '' : ' instead'}`);
     }
-    return 0;
+  }
+  const stamp = descriptionsStamp(found.storeDir);
+  const engine = await Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+  try {
+    const descriptions = await DescriptionCache.open(descriptionsFile(engine));
+    const searcher = createSearcher(engine, { descriptions, ...mctsOption });
+    const ms = performance.now() - started;
+    // Saved before answering (the process ends at the same time either way) so that --json can say so.
+    const snapshot = await saveSnapshot(engine, searcher, stamp);
+    return await work({ graph: engine.graph.graph, searcher, engine, source: { source: 'store', ms: Math.round(ms), snapshotSaved: snapshot.saved } });
   } finally {
-    await loaded?.close();
     await engine.close();
   }
 }

@@ -9,6 +9,12 @@ import { forEachSliced } from '../eventLoop';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
+/** See {@link EntityIndex.toJSON}. */
+export interface EntityTables {
+  nodes: number;
+  tables: Array<Array<string | number>>;
+}
+
 export interface EntityMatch {
   id: string;
   score: number;
@@ -43,9 +49,54 @@ export class EntityIndex {
 
   private constructor(private readonly graph: Graph) {}
 
+  /**
+   * The lookup tables, nodes named by their position in `graph.nodes()`: each table a flat list of
+   * key, count, positions. Read back with {@link EntityIndex.load} against a graph with the same nodes
+   * in the same order (the query snapshot's).
+   */
+  toJSON(): EntityTables {
+    const position = new Map<string, number>();
+    this.graph.forEachNode((id) => position.set(id, position.size));
+    const table = (map: Map<string, string[]>) => {
+      const out: Array<string | number> = [];
+      for (const [key, ids] of map) {
+        out.push(key, ids.length);
+        for (const id of ids) out.push(position.get(id)!);
+      }
+      return out;
+    };
+    return { nodes: this.graph.order, tables: this.tables().map(table) };
+  }
+
+  /** An index from {@link toJSON}'s tables; throws when they do not fit the graph. */
+  static load(graph: Graph, data: EntityTables): EntityIndex {
+    const index = new EntityIndex(graph);
+    const ids = graph.nodes();
+    if (data?.nodes !== ids.length || !Array.isArray(data.tables) || data.tables.length !== 5) throw new Error('entity tables do not fit the graph');
+    index.tables().forEach((map, t) => {
+      const flat = data.tables[t];
+      for (let i = 0; i < flat.length; ) {
+        const key = flat[i];
+        const count = flat[i + 1];
+        if (typeof key !== 'string' || typeof count !== 'number') throw new Error('entity tables are damaged');
+        const list = flat.slice(i + 2, i + 2 + count).map((p) => ids[p as number]);
+        if (list.length !== count || list.some((id) => id === undefined)) throw new Error('entity tables are damaged');
+        map.set(key, list);
+        i += 2 + count;
+      }
+    });
+    index.filedKnown = false;
+    return index;
+  }
+
+  private tables(): Map<string, string[]>[] {
+    return [this.byName, this.byLowerName, this.byTail, this.byLowerTail, this.words];
+  }
+
   /** Re-reads the given nodes from the graph (a save touched them). */
   update(ids: Iterable<string>): void {
     for (const id of ids) {
+      if (!this.filedKnown) this.refile();
       this.remove(id);
       if (this.graph.hasNode(id)) this.add(id, this.graph.getNodeAttributes(id));
     }
@@ -53,6 +104,21 @@ export class EntityIndex {
 
   /** The keys each indexed node is filed under, so an update can take it out again. */
   private readonly filed = new Map<string, Array<[Map<string, string[]>, string]>>();
+  /** False for a loaded index until an update needs `filed`: a one-shot query never does. */
+  private filedKnown = true;
+
+  private refile(): void {
+    for (const map of this.tables()) {
+      for (const [key, ids] of map) {
+        for (const id of ids) {
+          const keys = this.filed.get(id);
+          if (keys) keys.push([map, key]);
+          else this.filed.set(id, [[map, key]]);
+        }
+      }
+    }
+    this.filedKnown = true;
+  }
 
   private add(id: string, node: GraphNode): void {
     if (!SEARCHABLE_KINDS.has(node.kind) && node.kind !== 'External') return;
