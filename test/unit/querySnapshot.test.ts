@@ -150,3 +150,23 @@ test('a damaged snapshot is refused (header, graph) or fails when its index is f
   fs.writeFileSync(file, good);
   await snapshot();
 });
+
+test('indexes loaded from a snapshot re-read nodes that change under them', async () => {
+  await indexAndSave();
+  const snap = await snapshot();
+  const graph = snap.repo.graph;
+  const entities = snap.entities();
+  const lexical = snap.lexical();
+  const gone = 'app.py#Flask.make_response';
+  assert.ok(entities.lookup('make_response').some((m) => m.id === gone));
+  assert.ok(lexical.query('convert the return value from a view function to an instance of response_class', 5).some((h) => h.id === gone));
+  const added = { ...graph.getNodeAttributes(gone), id: 'app.py#Flask.assemble_reply', name: 'assemble_reply', qname: 'flask.app.Flask.assemble_reply', doc: 'Glue zebra quartz reply together.' };
+  graph.dropNode(gone);
+  graph.addNode(added.id, added);
+  entities.update([gone, added.id]);
+  lexical.update([gone, added.id]);
+  assert.deepEqual(entities.lookup('make_response').map((m) => m.id), ['helpers.py#make_response']);
+  assert.deepEqual(entities.lookup('Flask.assemble_reply').map((m) => m.id), [added.id]);
+  assert.ok(!lexical.query('convert the return value from a view function to an instance of response_class', 20).some((h) => h.id === gone));
+  assert.equal(lexical.query('zebra quartz', 5)[0]?.id, added.id);
+});

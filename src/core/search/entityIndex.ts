@@ -27,12 +27,12 @@ const KIND_PRIOR: Record<string, number> = {
 };
 
 export class EntityIndex {
-  private readonly byName = new Map<string, string[]>();
-  private readonly byLowerName = new Map<string, string[]>();
+  private readonly byName: Map<string, string[]>;
+  private readonly byLowerName: Map<string, string[]>;
   /** Every dotted tail of every qualified name (`add`, `Calculator.add`, `base.Calculator.add`). */
-  private readonly byTail = new Map<string, string[]>();
-  private readonly byLowerTail = new Map<string, string[]>();
-  private readonly words = new Map<string, string[]>();
+  private readonly byTail: Map<string, string[]>;
+  private readonly byLowerTail: Map<string, string[]>;
+  private readonly words: Map<string, string[]>;
 
   /**
    * Files every node of the graph in slices of ~8 ms with the event loop free in between: on Django
@@ -47,7 +47,12 @@ export class EntityIndex {
     return index;
   }
 
-  private constructor(private readonly graph: Graph) {}
+  private constructor(
+    private readonly graph: Graph,
+    tables: Map<string, string[]>[] = Array.from({ length: 5 }, () => new Map<string, string[]>()),
+  ) {
+    [this.byName, this.byLowerName, this.byTail, this.byLowerTail, this.words] = tables;
+  }
 
   /**
    * The lookup tables, nodes named by their position in `graph.nodes()`: each table a flat list of
@@ -70,21 +75,9 @@ export class EntityIndex {
 
   /** An index from {@link toJSON}'s tables; throws when they do not fit the graph. */
   static load(graph: Graph, data: EntityTables): EntityIndex {
-    const index = new EntityIndex(graph);
     const ids = graph.nodes();
     if (data?.nodes !== ids.length || !Array.isArray(data.tables) || data.tables.length !== 5) throw new Error('entity tables do not fit the graph');
-    index.tables().forEach((map, t) => {
-      const flat = data.tables[t];
-      for (let i = 0; i < flat.length; ) {
-        const key = flat[i];
-        const count = flat[i + 1];
-        if (typeof key !== 'string' || typeof count !== 'number') throw new Error('entity tables are damaged');
-        const list = flat.slice(i + 2, i + 2 + count).map((p) => ids[p as number]);
-        if (list.length !== count || list.some((id) => id === undefined)) throw new Error('entity tables are damaged');
-        map.set(key, list);
-        i += 2 + count;
-      }
-    });
+    const index = new EntityIndex(graph, data.tables.map((flat) => new LoadedTable(flat, ids)));
     index.filedKnown = false;
     return index;
   }
@@ -269,4 +262,98 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
   const list = map.get(key);
   if (list) list.push(id);
   else map.set(key, [id]);
+}
+
+/**
+ * A table read back from {@link EntityTables}: until it is iterated, changed or has answered 32
+ * lookups it answers `get` by scanning its flat list (~1 ms on Django's largest). A one-shot query
+ * (the CLI) looks up a handful of keys, and filling the five maps of Django's ~110k keys took ~150 ms.
+ */
+class LoadedTable extends Map<string, string[]> {
+  private flat: Array<string | number> | undefined;
+  private scans = 0;
+
+  constructor(
+    flat: Array<string | number>,
+    private readonly ids: readonly string[],
+  ) {
+    super();
+    this.flat = flat;
+  }
+
+  override get(key: string): string[] | undefined {
+    if (this.flat && ++this.scans <= 32) return this.scan(key);
+    this.fill();
+    return super.get(key);
+  }
+
+  override has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  override set(key: string, value: string[]): this {
+    this.fill();
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    this.fill();
+    return super.delete(key);
+  }
+
+  override get size(): number {
+    this.fill();
+    return super.size;
+  }
+
+  override entries(): MapIterator<[string, string[]]> {
+    this.fill();
+    return super.entries();
+  }
+
+  override keys(): MapIterator<string> {
+    this.fill();
+    return super.keys();
+  }
+
+  override values(): MapIterator<string[]> {
+    this.fill();
+    return super.values();
+  }
+
+  override forEach(each: (value: string[], key: string, map: Map<string, string[]>) => void, thisArg?: unknown): void {
+    this.fill();
+    super.forEach(each, thisArg);
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, string[]]> {
+    return this.entries();
+  }
+
+  private scan(key: string): string[] | undefined {
+    const flat = this.flat!;
+    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) {
+      if (flat[i] === key) return this.list(flat, i);
+    }
+    return undefined;
+  }
+
+  private fill(): void {
+    const flat = this.flat;
+    if (!flat) return;
+    this.flat = undefined;
+    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) super.set(flat[i] as string, this.list(flat, i));
+  }
+
+  private list(flat: Array<string | number>, at: number): string[] {
+    const count = flat[at + 1];
+    if (typeof flat[at] !== 'string' || typeof count !== 'number') throw new Error('entity tables are damaged');
+    const list: string[] = [];
+    for (let j = at + 2; j < at + 2 + count; j++) {
+      const id = this.ids[flat[j] as number];
+      if (id === undefined) throw new Error('entity tables are damaged');
+      list.push(id);
+    }
+    return list;
+  }
 }
