@@ -13,7 +13,7 @@ import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/languages';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
-import { ROOT_FILE } from './store/storeFolder';
+import { ROOT_FILE } from './store/storeVersion';
 import { DEFAULT_MAX_FILE_SIZE, readSourceFile } from './workspace/readSource';
 import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
 import { readTsConfigs, tsconfigDirs, TSCONFIG_NAMES } from './workspace/tsconfigFiles';
@@ -595,16 +595,6 @@ async function recordRoot(storeDir: string, root: string, log?: (m: string) => v
     await fs.promises.writeFile(path.join(storeDir, ROOT_FILE), `${JSON.stringify({ root })}\n`);
   } catch (err) {
     log?.(`could not record the repository root in the store: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
-/** The repository root recorded in a store folder, if any. */
-export function recordedRoot(storeDir: string): string | undefined {
-  try {
-    const root = (JSON.parse(fs.readFileSync(path.join(storeDir, ROOT_FILE), 'utf8')) as { root?: unknown }).root;
-    return typeof root === 'string' ? root : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import { nextTurn } from '../eventLoop';
 import { SCHEMA_VERSION } from '../graph/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
-import { DESCRIPTIONS_FILE, GENERATION_FILE, QUERY_SNAPSHOT_FILE } from './storeVersion';
+import { DESCRIPTIONS_FILE, GENERATION_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
 import { inPredicates, KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';
 
 interface StoreMeta {
@@ -126,8 +126,6 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
-/** Written beside the tables by the engine (the repository the store belongs to). */
-export const ROOT_FILE = 'root.json';
 
 export function isStoreEntry(name: string): boolean {
   return (

@@ -4,8 +4,12 @@
 // of each table's version manifests (which change with every commit LanceDB makes, whoever makes it).
 // Two reads that agree mean no write happened or ran in between.
 import { randomBytes } from 'node:crypto';
+import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
+/** Written beside the tables by the engine (the repository the store belongs to). */
+export const ROOT_FILE = 'root.json';
 
 /** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */
 export const DESCRIPTIONS_FILE = 'descriptions.json';
@@ -59,4 +63,14 @@ export async function readStoreVersion(dir: string): Promise<StoreVersion | unde
 
 export function sameVersion(a: StoreVersion, b: StoreVersion): boolean {
   return a.generation === b.generation && a.manifests.length === b.manifests.length && a.manifests.every((m, i) => m === b.manifests[i]);
+}
+
+/** The repository root recorded in a store folder, if any. */
+export function recordedRoot(storeDir: string): string | undefined {
+  try {
+    const root = (JSON.parse(fsSync.readFileSync(path.join(storeDir, ROOT_FILE), 'utf8')) as { root?: unknown }).root;
+    return typeof root === 'string' ? root : undefined;
+  } catch {
+    return undefined;
+  }
 }

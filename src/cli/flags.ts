@@ -1,0 +1,58 @@
+// What both halves of the CLI share: the usage text, the flags, and what `query` and `show` answer from.
+import type { SearchGraph, Searcher } from '../core/search';
+import type { QueryModels } from './models';
+
+export const USAGE = `Usage:
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--json]
+  cartograph stats [--store DIR] [--json]
+  cartograph show <name | qualified.name | node id> [--store DIR] [--json]
+  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
+      [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
+      with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
+      from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
+      or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
+      $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
+      a model that cannot be loaded is reported and the query answers without it
+  cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
+      semantic lifting: a one-line purpose description of every function and class, written by an
+      OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
+      and used by query
+
+The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
+
+export interface ModelFlags {
+  'embedding-model'?: string;
+  'reranker-model'?: string;
+  'models-dir'?: string;
+  'embedding-endpoint'?: string;
+}
+
+export const MODEL_FLAG_OPTIONS = {
+  'embedding-model': { type: 'string' },
+  'reranker-model': { type: 'string' },
+  'models-dir': { type: 'string' },
+  'embedding-endpoint': { type: 'string' },
+} as const;
+
+export function wantsModels(flags: ModelFlags): boolean {
+  return Boolean(flags['embedding-model'] || flags['reranker-model'] || flags['models-dir'] || flags['embedding-endpoint']);
+}
+
+export type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string };
+
+/** A store folder and the repository it belongs to. */
+export interface StoreLocation {
+  root: string;
+  storeDir: string;
+}
+
+/** What `show` and `query` answer from: the graph and a searcher over it. */
+export interface QueryView {
+  graph: SearchGraph['graph'];
+  searcher: Searcher;
+  /** With the store opened (not from the snapshot): loads the models the flags name, embedding what is new. */
+  loadModels?: () => Promise<QueryModels>;
+  /** Where the graph and indexes came from, and what that took (for --json). */
+  source: { source: 'snapshot' | 'store'; ms: number; snapshotSaved?: boolean };
+}
+
