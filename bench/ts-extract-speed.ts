@@ -3,7 +3,8 @@
 //   npx tsx bench/ts-extract-speed.ts [npm-spec] [subdir] [--all]   (--all lists every file)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ParserPool, languageOf } from '../src/core/parse/parser';
+import { ParserPool } from '../src/core/parse/parser';
+import { languageOf } from '../src/core/parse/languages';
 import { extractTypeScript } from '../src/core/parse/typescript';
 import { filesUnder, packedPackage } from '../test/unit/npmPackCache';
 

@@ -1,4 +1,4 @@
-// Bundles the CLI, the workers (parse, model, engine) and the extension with esbuild (options shared
+// Bundles the CLI (two halves), the workers (parse, model, engine) and the extension with esbuild (options shared
 // with benchmarks in bundleOptions.mjs), and the explorer's webview.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
@@ -6,6 +6,8 @@ import { common } from './bundleOptions.mjs';
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // the CLI's engine half, required by dist/cli.js only for the commands that need it (src/cli/main.ts)
+  { entryPoints: ['src/cli/engineCommands.ts'], outfile: 'dist/cliEngine.js' },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   { entryPoints: ['src/core/service/repositoryWorker.ts'], outfile: 'dist/repositoryWorker.js' },

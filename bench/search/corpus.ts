@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { Engine } from '../../src/core/engine';
 import type { GraphNode } from '../../src/core/graph/schema';
-import { ParserPool, languageOf } from '../../src/core/parse/parser';
+import { ParserPool } from '../../src/core/parse/parser';
+import { languageOf } from '../../src/core/parse/languages';
 import { firstSentence, wordCount } from './metrics';
 
 export const CORPORA = path.join(__dirname, '..', '.corpora');

@@ -1,48 +1,72 @@
-// Reading the command line so that every mistake gets one plain sentence and exit code 2, never a
-// silent default or Node's parser jargon.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// What both halves of the CLI share: the usage text, the flags, and what `query` and `show` answer from.
+import type { SearchGraph, Searcher } from '../core/search';
+import type { QueryModels } from './models';
 
-/** A mistake on the command line; main prints its message and exits with 2. */
-export class UsageError extends Error {}
+export const USAGE = `Usage:
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
+      --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
+  cartograph stats [--store DIR] [--json]
+  cartograph show <name | qualified.name | node id> [--store DIR] [--json]
+  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
+      [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
+      with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
+      from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
+      or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
+      $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
+      a model that cannot be loaded is reported and the query answers without it
+  cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
+      semantic lifting: a one-line purpose description of every function and class, written by an
+      OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
+      and used by query
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
-/**
- * `parseArgs`, except that the word after an option that takes a value is its value even when it is
- * a negative number (`--limit -3`, which Node calls "ambiguous", reaches the flag's own check and its
- * message), an option followed by nothing or by another option says it needs a value, and unknown
- * options are UsageErrors.
- */
-export function parseCommandLine<O extends Options>(argv: string[], options: O) {
-  const joined: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const next = argv[i + 1];
-    if (arg === '--') {
-      joined.push(...argv.slice(i));
-      break;
-    }
-    if (arg.startsWith('--') && options[arg.slice(2)]?.type === 'string') {
-      if (next === undefined || (next.startsWith('-') && !/^-\d/.test(next))) throw new UsageError(`${arg} needs a value`);
-      joined.push(`${arg}=${next}`);
-      i++;
-    } else {
-      joined.push(arg);
-    }
-  }
-  try {
-    return parseArgs({ args: joined, allowPositionals: true, options });
-  } catch (error) {
-    // Node's first sentence names the problem ("Unknown option '--limt'."); the rest is advice about its own syntax.
-    const message = (error as Error).message;
-    throw new UsageError(`${message.match(/^[^\n]*?\.(?= |$)/m)?.[0] ?? message.split('\n')[0]} (cartograph --help lists the options)`);
-  }
+export interface ModelFlags {
+  'embedding-model'?: string;
+  'reranker-model'?: string;
+  'models-dir'?: string;
+  'embedding-endpoint'?: string;
 }
 
-/** The value of a flag that takes a whole number of 1 or more; undefined when the flag is absent. */
-export function positiveInteger(flag: string, raw: string | undefined, what = 'a whole number'): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`--${flag} must be ${what} ≥ 1, not '${raw}'`);
-  return value;
+export const MODEL_FLAG_OPTIONS = {
+  'embedding-model': { type: 'string' },
+  'reranker-model': { type: 'string' },
+  'models-dir': { type: 'string' },
+  'embedding-endpoint': { type: 'string' },
+} as const;
+
+export function wantsModels(flags: ModelFlags): boolean {
+  return Boolean(flags['embedding-model'] || flags['reranker-model'] || flags['models-dir'] || flags['embedding-endpoint']);
 }
+
+export type Flags = ModelFlags & {
+  store?: string;
+  json?: boolean;
+  exclude?: string[];
+  'max-file-size'?: string;
+  'include-minified'?: boolean;
+  limit?: string;
+  mcts?: boolean;
+  files?: boolean;
+  endpoint?: string;
+  model?: string;
+  'max-calls'?: string;
+  root?: string[];
+};
+
+/** A store folder and the repository it belongs to. */
+export interface StoreLocation {
+  root: string;
+  storeDir: string;
+}
+
+/** What `show` and `query` answer from: the graph and a searcher over it. */
+export interface QueryView {
+  graph: SearchGraph['graph'];
+  searcher: Searcher;
+  /** With the store opened (not from the snapshot): loads the models the flags name, embedding what is new. */
+  loadModels?: () => Promise<QueryModels>;
+  /** Where the graph and indexes came from, and what that took (for --json). */
+  source: { source: 'snapshot' | 'store'; ms: number; snapshotSaved?: boolean };
+}
+

@@ -1,47 +1,16 @@
-// `cartograph`: the engine from a terminal. index | stats | show, each with --json.
+// `cartograph`: the engine from a terminal. index | stats | show | query | describe, each with --json.
+// This bundle holds only what `query` and `show` need to answer from the query snapshot (graphology,
+// the search indexes): everything that needs the engine is in engineCommands.ts, loaded on demand.
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
-import { Engine, recordedRoot, type EngineStats, type IndexProgress } from '../core/engine';
-import { createSearcher, filesQuery, type Searcher } from '../core/search';
-import { chatDescriber } from '../core/lifting/chatDescriber';
-import { DescriptionCache } from '../core/lifting/descriptionCache';
-import { liftGraph } from '../core/lifting/lifter';
-import { sourceReader } from '../core/lifting/source';
-import { DESCRIPTIONS_FILE } from '../core/store/storeFolder';
-import { loadQueryModels, MODEL_FLAG_OPTIONS, wantsModels, type ModelFlags, type QueryModels } from './models';
 import { describeNode, findNodes } from '../core/graph/describe';
-import { parseCommandLine, positiveInteger, UsageError } from './flags';
-import { serveMcp } from './mcp';
-import { version as VERSION } from '../../package.json';
-
-const USAGE = `Usage:
-  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
-      --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
-  cartograph stats [--store DIR] [--json]
-  cartograph show <name | qualified.name | node id> [--store DIR] [--json]
-  cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
-      [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
-      with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
-      from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
-      or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
-      $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
-      a model that cannot be loaded is reported and the query answers without it
-  cartograph mcp [--root DIR]... [--store DIR]
-      an MCP server over stdio (tools: search_code, fetch_node, explore_graph, repo_overview,
-      edit_context, impact) for the given folders (default: the current one); indexes them like
-      'index', keeps the graph warm and follows file changes
-  cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
-      semantic lifting: a one-line purpose description of every function and class, written by an
-      OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
-      and used by query
-  cartograph query "files: <issue or task text>" [--files] [--store DIR] [--json] [--limit N]
-      issue → file localization: the files the text concerns, ranked by their definitions' evidence
-      and their whole text (string literals and comments included), with the definitions that counted
-
-The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
-
-const STORE_FOLDER = '.cartograph';
+import { createSearcher, filesQuery } from '../core/search';
+import { openQuerySnapshot } from '../core/search/querySnapshot';
+import { parseCommandLine, positiveInteger, UsageError } from './commandLine';
+import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags, type QueryView } from './flags';
+import { locateStore } from './locateStore';
+import type { QueryModels } from './models';
 
 const OPTIONS = {
   store: { type: 'string' },
@@ -72,17 +41,17 @@ async function main(argv: string[]): Promise<number> {
     }
     switch (command) {
       case 'index':
-        return await index(rest[0], values);
+        return await engineCommands().index(rest[0], values);
       case 'stats':
-        return await stats(values);
+        return await engineCommands().stats(values);
       case 'show':
         return await show(rest.join(' '), values);
       case 'query':
         return await query(rest.join(' '), values);
       case 'describe':
-        return await describe(values);
+        return await engineCommands().describe(values);
       case 'mcp':
-        return await mcp([...(values.root ?? []), ...rest], values);
+        return await engineCommands().mcp([...(values.root ?? []), ...rest], values);
       default:
         console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
         return 2;
@@ -94,102 +63,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Flags = ModelFlags & { store?: string; json?: boolean; exclude?: string[]; 'max-file-size'?: string; 'include-minified'?: boolean; limit?: string; mcts?: boolean; endpoint?: string; model?: string; 'max-calls'?: string; files?: boolean };
-
-async function index(dir: string | undefined, flags: Flags): Promise<number> {
-  if (!dir) {
-    console.error(`cartograph index: which folder?\n\n${USAGE}`);
-    return 2;
-  }
-  const root = path.resolve(dir);
-  const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
-  const engine = await Engine.open(root, {
-    storeDir: flags.store ? path.resolve(flags.store) : undefined,
-    exclude: flags.exclude,
-    maxFileSize,
-    includeMinified: flags['include-minified'],
-    log: (m) => console.error(`cartograph: ${m}`),
-  });
-  const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
-  let phase = '';
-  const onProgress = (p: IndexProgress) => {
-    if (!bar) return;
-    if (p.phase !== phase) {
-      phase = p.phase;
-      if (bar.isActive) bar.stop();
-      bar.start(Math.max(p.total, 1), p.done, { phase: p.phase.padEnd(7) });
-    } else {
-      bar.setTotal(Math.max(p.total, 1));
-      bar.update(p.done);
-    }
-  };
-  try {
-    const report = await engine.index(onProgress);
-    bar?.stop();
-    const s = engine.stats();
-    const storeBytes = await engine.storeSize();
-    if (flags.json) {
-      console.log(JSON.stringify({ report, stats: s, storeBytes }, null, 2));
-    } else {
-      console.log(
-        `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
-          `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
-      );
-      printStats(s, storeBytes);
-    }
-    return 0;
-  } finally {
-    bar?.stop();
-    await engine.close();
-  }
-}
-
-/** The store named by --store, or the nearest `.cartograph` folder from the current directory up. */
-function locateStore(flag: string | undefined): { root: string; storeDir: string } | undefined {
-  if (flag) {
-    const storeDir = path.resolve(flag);
-    return fs.existsSync(storeDir) ? { root: recordedRoot(storeDir) ?? path.dirname(storeDir), storeDir } : undefined;
-  }
-  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, STORE_FOLDER);
-    if (fs.existsSync(candidate)) return { root: recordedRoot(candidate) ?? dir, storeDir: candidate };
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-async function openExisting(flags: Flags): Promise<Engine | undefined> {
-  const found = locateStore(flags.store);
-  if (!found) {
-    console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
-    return undefined;
-  }
-  return Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
-}
-
-async function stats(flags: Flags): Promise<number> {
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  try {
-    const s = engine.stats();
-    const storeBytes = await engine.storeSize();
-    if (flags.json) console.log(JSON.stringify({ ...s, storeBytes }, null, 2));
-    else printStats(s, storeBytes);
-    return 0;
-  } finally {
-    await engine.close();
-  }
-}
-
 async function show(query: string, flags: Flags): Promise<number> {
   if (!query) {
     console.error(`cartograph show: which symbol?\n\n${USAGE}`);
     return 2;
   }
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  try {
-    const ids = findNodes(engine.graph.graph, query);
-    const described = ids.map((id) => describeNode(engine.graph.graph, id));
+  return answer(flags, false, async ({ graph }) => {
+    const described = findNodes(graph, query).map((id) => describeNode(graph, id));
     if (flags.json) {
       console.log(JSON.stringify(described, null, 2));
     } else if (described.length === 0) {
@@ -206,9 +86,7 @@ async function show(query: string, flags: Flags): Promise<number> {
       }
     }
     return described.length === 0 ? 1 : 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 async function query(text: string, flags: Flags): Promise<number> {
@@ -217,67 +95,48 @@ async function query(text: string, flags: Flags): Promise<number> {
     return 2;
   }
   const limit = positiveInteger('limit', flags.limit) ?? 10;
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  let loaded: QueryModels | undefined;
-  try {
-    // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
-    const descriptions = await DescriptionCache.open(descriptionsFile(engine));
-    const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
-    const question = flags.files ? (filesQuery(text) ?? text) : filesQuery(text);
-    if (question !== undefined) return await queryFiles(engine, searcher, question, limit, Boolean(flags.json));
-    // Models serve natural-language questions only: a name or a structural question is answered from
-    // the graph without loading them or embedding the repository first.
-    if (wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadQueryModels(engine, flags, Boolean(flags.json));
-    const models = loaded?.models;
-    const result = await searcher.search(text, limit);
-    const graph = engine.graph.graph;
-    const hits = result.hits.map((h) => {
-      const n = graph.getNodeAttributes(h.id);
-      return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
-    });
-    if (flags.json) {
-      const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
-      console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), hits }, null, 2));
+  const question = flags.files ? (filesQuery(text) ?? text) : filesQuery(text);
+  // The file ranking reads every file's per-file graph, which the snapshot does not carry: from the store.
+  if (question !== undefined) return answer(flags, true, (view) => queryFiles(view, question, limit, Boolean(flags.json)));
+  // Models need the store (node vectors): a query with a model flag always opens it.
+  return answer(flags, wantsModels(flags), async ({ graph, searcher, loadModels, source }) => {
+    let loaded: QueryModels | undefined;
+    try {
+      // Models serve natural-language questions only: a name or a structural question is answered from
+      // the graph without loading them or embedding the repository first.
+      if (loadModels && wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadModels();
+      const models = loaded?.models;
+      const result = await searcher.search(text, limit);
+      const hits = result.hits.map((h) => {
+        const n = graph.getNodeAttributes(h.id);
+        return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
+      });
+      if (flags.json) {
+        const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
+        console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), index: source, hits }, null, 2));
+        return 0;
+      }
+      console.log(`${result.route}: ${result.reason}`);
+      if (hits.length === 0) console.log('No matches.');
+      for (const h of hits) {
+        const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
+        console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
+        if (h.signature) console.log(`       ${h.signature}`);
+        if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
+      }
       return 0;
+    } finally {
+      await loaded?.close();
     }
-    console.log(`${result.route}: ${result.reason}`);
-    if (hits.length === 0) console.log('No matches.');
-    for (const h of hits) {
-      const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
-      console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
-      if (h.signature) console.log(`       ${h.signature}`);
-      if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
-    }
-    return 0;
-  } finally {
-    await loaded?.close();
-    await engine.close();
-  }
+  });
 }
 
-async function mcp(dirs: string[], flags: Flags): Promise<number> {
-  const roots = dirs.length > 0 ? dirs : [process.cwd()];
-  for (const dir of roots) {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      console.error(`cartograph mcp: ${dir} is not a folder`);
-      return 2;
-    }
-  }
-  if (flags.store && roots.length > 1) {
-    console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
-    return 2;
-  }
-  return serveMcp({ roots, store: flags.store, version: VERSION });
-}
-
-async function queryFiles(engine: Engine, searcher: Searcher, question: string, limit: number, json: boolean): Promise<number> {
+async function queryFiles({ graph, searcher }: QueryView, question: string, limit: number, json: boolean): Promise<number> {
   if (!question.trim()) {
     console.error(`cartograph query: "files:" needs the text of an issue or task after it\n\n${USAGE}`);
     return 2;
   }
   const ranking = await searcher.files(question, limit);
-  const graph = engine.graph.graph;
   const hits = ranking.hits.map((h) => ({
     ...h,
     definitions: h.definitions.map((d) => {
@@ -298,52 +157,46 @@ async function queryFiles(engine: Engine, searcher: Searcher, question: string, 
   return 0;
 }
 
-/** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */
-function descriptionsFile(engine: Engine): string | null {
-  const dir = engine.storeInfo().dir;
-  return dir ? path.join(dir, DESCRIPTIONS_FILE) : null;
+/**
+ * Runs `work` on the query snapshot when it is valid (no LanceDB, no re-stitching, no index builds),
+ * else on an engine opened from the store as before, which saves a fresh snapshot for the next call.
+ * `needsStore`: skip the snapshot (models read vectors from the store).
+ */
+async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView) => Promise<number>): Promise<number> {
+  const found = locateStore(flags.store);
+  if (!found) {
+    console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
+    return 1;
+  }
+  const started = performance.now();
+  if (!needsStore) {
+    const opened = await openQuerySnapshot(found.storeDir, found.root);
+    if (opened.ok) {
+      const { repo, entities, lexical } = opened.snapshot;
+      const searcher = createSearcher({ graph: repo }, { prebuilt: { entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+      const ms = performance.now() - started;
+      try {
+        return await work({ graph: repo.graph, searcher, source: { source: 'snapshot', ms: Math.round(ms) } });
+      } catch (err) {
+        // An index section that fails its checksum is found only when a query first reads it.
+        if (!(err instanceof Error && err.message.startsWith('query snapshot damaged'))) throw err;
+        console.error(`cartograph: ${err.message}; loading the graph from the store instead`);
+      }
+    } else {
+      console.error(`cartograph: ${opened.reason}; loading the graph from the store${opened.reason.startsWith('no query') ? '' : ' instead'}`);
+    }
+  }
+  return engineCommands().answerFromStore(found, flags, started, work);
 }
 
-async function describe(flags: Flags): Promise<number> {
-  if (!flags.endpoint || !flags.model) {
-    console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
-    return 2;
-  }
-  const maxCalls = positiveInteger('max-calls', flags['max-calls']);
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
-  try {
-    const cache = await DescriptionCache.open(descriptionsFile(engine));
-    const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
-    let done = 0;
-    const report = await liftGraph(engine.graph.graph, describer, cache, {
-      sourceOf: sourceReader(engine.root),
-      maxCalls,
-      onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
-    });
-    if (flags.json) console.log(JSON.stringify(report, null, 2));
-    else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
-    return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
-  } finally {
-    await engine.close();
-  }
-}
-
-function printStats(s: EngineStats, storeBytes: number): void {
-  const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`Repository: ${s.root}`);
-  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''})`);
-  console.log(`Nodes: ${nonZero(s.nodes)}`);
-  console.log(`Edges: ${nonZero(s.edges)}`);
-  console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);
-  console.log(`Store: ${s.store.dir ?? '(none)'} — ${s.store.status}${s.store.error ? `: ${s.store.error}` : ''}, ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
-  if (s.skipped.length) {
-    const byReason = new Map<string, number>();
-    for (const k of s.skipped) byReason.set(k.reason, (byReason.get(k.reason) ?? 0) + 1);
-    console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
-    for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
-    if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
-  }
+/**
+ * The engine's half of the CLI (engineCommands.ts), required only by the commands that need it:
+ * bundled as dist/cliEngine.js beside this file, or the TypeScript source when run unbundled.
+ */
+function engineCommands(): typeof import('./engineCommands') {
+  const bundled = path.join(__dirname, 'cliEngine.js');
+  // createRequire, not require: esbuild would otherwise pull the engine into this bundle.
+  return createRequire(__filename)(fs.existsSync(bundled) ? bundled : './engineCommands') as typeof import('./engineCommands');
 }
 
 main(process.argv.slice(2)).then(

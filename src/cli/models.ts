@@ -9,24 +9,7 @@ import { embedForSearch } from '../core/models/embedForSearch';
 import type { EmbeddingReport } from '../core/models/embeddingJob';
 import { loadSearchModels, type ModelSettings } from '../core/models/loader';
 import type { SearchModels } from '../core/models/types';
-
-export interface ModelFlags {
-  'embedding-model'?: string;
-  'reranker-model'?: string;
-  'models-dir'?: string;
-  'embedding-endpoint'?: string;
-}
-
-export const MODEL_FLAG_OPTIONS = {
-  'embedding-model': { type: 'string' },
-  'reranker-model': { type: 'string' },
-  'models-dir': { type: 'string' },
-  'embedding-endpoint': { type: 'string' },
-} as const;
-
-export function wantsModels(flags: ModelFlags): boolean {
-  return Boolean(flags['embedding-model'] || flags['reranker-model'] || flags['models-dir'] || flags['embedding-endpoint']);
-}
+import type { ModelFlags } from './flags';
 
 /**
  * --models-dir is the extension's `cartograph.models.localPath` (`<dir>/<model id>/...`) and means

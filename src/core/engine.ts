@@ -7,17 +7,17 @@ import { nextTurn } from './eventLoop';
 import { ChangeSet } from './graph/changeSet';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
 import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './graph/schema';
-import { packageSelfPaths, withPackageSelfPaths } from './graph/packageSelf';
-import { loadTsConfig, type TsConfig } from './graph/tsconfig';
+import type { TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
-import { languageOf } from './parse/parser';
+import { languageOf } from './parse/languages';
 import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
-import { ROOT_FILE } from './store/storeFolder';
+import { ROOT_FILE } from './store/storeVersion';
 import { bundledByContent, bundledByPath, mayBeMinified, type BundledSkip } from './workspace/bundled';
 import { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult } from './workspace/readSource';
 import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
+import { readTsConfigs, tsconfigDirs, TSCONFIG_NAMES } from './workspace/tsconfigFiles';
 
 export interface EngineOptions {
   /** Store folder; default `<root>/.cartograph`. `null` keeps everything in memory. */
@@ -74,8 +74,6 @@ export interface UpdateTimings {
   graph: number;
   resolvedFiles: number;
 }
-
-const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
 export class Engine {
   readonly graph: RepositoryGraph;
@@ -497,35 +495,7 @@ export class Engine {
   }
 
   private loadTsConfigs(paths: string[]): TsConfig[] {
-    const dirs = new Set<string>();
-    for (const p of paths) {
-      if (languageOf(p) === 'python') continue;
-      for (let dir = path.posix.dirname(p); ; dir = path.posix.dirname(dir)) {
-        const key = dir === '.' ? '' : dir;
-        if (dirs.has(key)) break;
-        dirs.add(key);
-        if (key === '') break;
-      }
-    }
-    const read = (rel: string) => {
-      try {
-        return fs.readFileSync(path.join(this.root, rel), 'utf8');
-      } catch {
-        return undefined;
-      }
-    };
-    const configs: TsConfig[] = [];
-    const packages = [...dirs].map((dir) => ({ dir, paths: packageSelfPaths(dir, read(dir ? `${dir}/package.json` : 'package.json')) }));
-    for (const dir of [...dirs].sort()) {
-      for (const name of TSCONFIG_NAMES) {
-        const config = loadTsConfig(dir ? `${dir}/${name}` : name, read);
-        if (config) {
-          configs.push(config);
-          break;
-        }
-      }
-    }
-    return withPackageSelfPaths(configs, packages);
+    return readTsConfigs(this.root, tsconfigDirs(paths));
   }
 
   private allNodes() {
@@ -646,16 +616,6 @@ async function recordRoot(storeDir: string, root: string, log?: (m: string) => v
     await fs.promises.writeFile(path.join(storeDir, ROOT_FILE), `${JSON.stringify({ root })}\n`);
   } catch (err) {
     log?.(`could not record the repository root in the store: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
-/** The repository root recorded in a store folder, if any. */
-export function recordedRoot(storeDir: string): string | undefined {
-  try {
-    const root = (JSON.parse(fs.readFileSync(path.join(storeDir, ROOT_FILE), 'utf8')) as { root?: unknown }).root;
-    return typeof root === 'string' ? root : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 // Saves go straight to the engine; files created, changed or deleted outside the editor (git checkout,
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
-import { languageOf } from '../core/parse/parser';
+import { languageOf } from '../core/parse/languages';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
 

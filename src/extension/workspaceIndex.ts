@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexProgress, IndexReport } from '../core/engine';
-import { languageOf } from '../core/parse/parser';
+import { languageOf } from '../core/parse/languages';
 import { LocalRepository } from '../core/service/localRepository';
 import type { GraphCounts, Repository, RepositoryOptions } from '../core/service/repository';
 import { WorkerRepository } from '../core/service/workerRepository';

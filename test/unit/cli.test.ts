@@ -168,3 +168,32 @@ test('describe writes descriptions through a chat endpoint, and query finds code
     await server.close();
   }
 });
+
+test('query and show start from the query snapshot; a missing, damaged or stale one falls back to the store and is saved again', () => {
+  const source = () => {
+    const run = cartograph(['query', 'Calculator.add', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const json = JSON.parse(run.stdout);
+    assert.equal(json.hits[0].qname, 'base.Calculator.add');
+    return { ...json.index, stderr: run.stderr };
+  };
+  assert.equal(cartograph(['index', root]).code, 0);
+  assert.equal(source().source, 'snapshot', 'index saves the snapshot');
+  const file = path.join(root, '.cartograph', 'query-snapshot.bin');
+  fs.rmSync(file);
+  const missing = source();
+  assert.deepEqual([missing.source, missing.snapshotSaved], ['store', true]);
+  assert.match(missing.stderr, /no query snapshot yet; loading the graph from the store/);
+  assert.equal(source().source, 'snapshot', 'the fallback saved it');
+
+  fs.writeFileSync(file, 'garbage\n');
+  const damaged = source();
+  assert.equal(damaged.source, 'store');
+  assert.match(damaged.stderr, /query snapshot damaged \(header is not JSON\); loading the graph from the store instead/);
+  assert.match(cartograph(['show', 'Scientific']).stdout, /← CALLS {6}extended\.demo/, 'show answers from the saved snapshot');
+
+  fs.appendFileSync(path.join(root, 'base.py'), '\n\ndef snapshot_probe():\n    return 0\n');
+  assert.equal(cartograph(['index', root]).code, 0);
+  const probe = JSON.parse(cartograph(['query', 'snapshot_probe', '--json']).stdout);
+  assert.deepEqual([probe.index.source, probe.hits[0]?.qname], ['snapshot', 'base.snapshot_probe'], 'index saved a snapshot with the change');
+});

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph } from '../../src/core/parse/fileGraph';
-import { ParserPool, languageOf } from '../../src/core/parse/parser';
+import { ParserPool } from '../../src/core/parse/parser';
+import { languageOf } from '../../src/core/parse/languages';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const pool = new ParserPool();

@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import type { Language } from '../../src/core/graph/schema';
 import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph, SymbolDef } from '../../src/core/parse/fileGraph';
-import { ParserPool, languageOf } from '../../src/core/parse/parser';
+import { ParserPool } from '../../src/core/parse/parser';
+import { languageOf } from '../../src/core/parse/languages';
 import { filesUnder, packedPackage } from './npmPackCache';
 
 const pool = new ParserPool();

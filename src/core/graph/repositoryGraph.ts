@@ -64,6 +64,11 @@ export class RepositoryGraph {
     return this.resolutions.get(path)?.nodes ?? [];
   }
 
+  /** The tsconfig/jsconfig set the graph was resolved with, as JSON (the last `tsconfigs` applied). */
+  get tsconfigsJson(): string {
+    return this.tsconfigJson;
+  }
+
   filePaths(): string[] {
     return [...this.files.keys()];
   }

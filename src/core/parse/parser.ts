@@ -11,23 +11,6 @@ const GRAMMAR_FILES: Record<Language, string> = {
   javascript: 'tree-sitter-javascript.wasm',
 };
 
-const EXTENSIONS: Record<string, Language> = {
-  '.py': 'python',
-  '.pyi': 'python',
-  '.ts': 'typescript',
-  '.mts': 'typescript',
-  '.cts': 'typescript',
-  '.tsx': 'tsx',
-  '.js': 'javascript',
-  '.jsx': 'javascript',
-  '.mjs': 'javascript',
-  '.cjs': 'javascript',
-};
-
-export function languageOf(filePath: string): Language | undefined {
-  return EXTENSIONS[path.extname(filePath).toLowerCase()];
-}
-
 /** The grammars folder: next to the sources in development, next to `dist/` in bundles and the .vsix. */
 export function findGrammarsDir(start = __dirname): string {
   for (let dir = start; ; dir = path.dirname(dir)) {

@@ -9,6 +9,12 @@ import { forEachSliced } from '../eventLoop';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
+/** See {@link EntityIndex.toJSON}. */
+export interface EntityTables {
+  nodes: number;
+  tables: Array<Array<string | number>>;
+}
+
 export interface EntityMatch {
   id: string;
   score: number;
@@ -21,12 +27,12 @@ export const KIND_PRIOR: Record<string, number> = {
 };
 
 export class EntityIndex {
-  private readonly byName = new Map<string, string[]>();
-  private readonly byLowerName = new Map<string, string[]>();
+  private readonly byName: Map<string, string[]>;
+  private readonly byLowerName: Map<string, string[]>;
   /** Every dotted tail of every qualified name (`add`, `Calculator.add`, `base.Calculator.add`). */
-  private readonly byTail = new Map<string, string[]>();
-  private readonly byLowerTail = new Map<string, string[]>();
-  private readonly words = new Map<string, string[]>();
+  private readonly byTail: Map<string, string[]>;
+  private readonly byLowerTail: Map<string, string[]>;
+  private readonly words: Map<string, string[]>;
 
   /**
    * Files every node of the graph in slices of ~8 ms with the event loop free in between: on Django
@@ -41,11 +47,49 @@ export class EntityIndex {
     return index;
   }
 
-  private constructor(private readonly graph: Graph) {}
+  private constructor(
+    private readonly graph: Graph,
+    tables: Map<string, string[]>[] = Array.from({ length: 5 }, () => new Map<string, string[]>()),
+  ) {
+    [this.byName, this.byLowerName, this.byTail, this.byLowerTail, this.words] = tables;
+  }
+
+  /**
+   * The lookup tables, nodes named by their position in `graph.nodes()`: each table a flat list of
+   * key, count, positions. Read back with {@link EntityIndex.load} against a graph with the same nodes
+   * in the same order (the query snapshot's).
+   */
+  toJSON(): EntityTables {
+    const position = new Map<string, number>();
+    this.graph.forEachNode((id) => position.set(id, position.size));
+    const table = (map: Map<string, string[]>) => {
+      const out: Array<string | number> = [];
+      for (const [key, ids] of map) {
+        out.push(key, ids.length);
+        for (const id of ids) out.push(position.get(id)!);
+      }
+      return out;
+    };
+    return { nodes: this.graph.order, tables: this.tables().map(table) };
+  }
+
+  /** An index from {@link toJSON}'s tables; throws when they do not fit the graph. */
+  static load(graph: Graph, data: EntityTables): EntityIndex {
+    const ids = graph.nodes();
+    if (data?.nodes !== ids.length || !Array.isArray(data.tables) || data.tables.length !== 5) throw new Error('entity tables do not fit the graph');
+    const index = new EntityIndex(graph, data.tables.map((flat) => new LoadedTable(flat, ids)));
+    index.filedKnown = false;
+    return index;
+  }
+
+  private tables(): Map<string, string[]>[] {
+    return [this.byName, this.byLowerName, this.byTail, this.byLowerTail, this.words];
+  }
 
   /** Re-reads the given nodes from the graph (a save touched them). */
   update(ids: Iterable<string>): void {
     for (const id of ids) {
+      if (!this.filedKnown) this.refile();
       this.remove(id);
       if (this.graph.hasNode(id)) this.add(id, this.graph.getNodeAttributes(id));
     }
@@ -53,6 +97,21 @@ export class EntityIndex {
 
   /** The keys each indexed node is filed under, so an update can take it out again. */
   private readonly filed = new Map<string, Array<[Map<string, string[]>, string]>>();
+  /** False for a loaded index until an update needs `filed`: a one-shot query never does. */
+  private filedKnown = true;
+
+  private refile(): void {
+    for (const map of this.tables()) {
+      for (const [key, ids] of map) {
+        for (const id of ids) {
+          const keys = this.filed.get(id);
+          if (keys) keys.push([map, key]);
+          else this.filed.set(id, [[map, key]]);
+        }
+      }
+    }
+    this.filedKnown = true;
+  }
 
   private add(id: string, node: GraphNode): void {
     if (!SEARCHABLE_KINDS.has(node.kind) && node.kind !== 'External') return;
@@ -203,4 +262,98 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
   const list = map.get(key);
   if (list) list.push(id);
   else map.set(key, [id]);
+}
+
+/**
+ * A table read back from {@link EntityTables}: until it is iterated, changed or has answered 32
+ * lookups it answers `get` by scanning its flat list (~1 ms on Django's largest). A one-shot query
+ * (the CLI) looks up a handful of keys, and filling the five maps of Django's ~110k keys took ~150 ms.
+ */
+class LoadedTable extends Map<string, string[]> {
+  private flat: Array<string | number> | undefined;
+  private scans = 0;
+
+  constructor(
+    flat: Array<string | number>,
+    private readonly ids: readonly string[],
+  ) {
+    super();
+    this.flat = flat;
+  }
+
+  override get(key: string): string[] | undefined {
+    if (this.flat && ++this.scans <= 32) return this.scan(key);
+    this.fill();
+    return super.get(key);
+  }
+
+  override has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  override set(key: string, value: string[]): this {
+    this.fill();
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    this.fill();
+    return super.delete(key);
+  }
+
+  override get size(): number {
+    this.fill();
+    return super.size;
+  }
+
+  override entries(): MapIterator<[string, string[]]> {
+    this.fill();
+    return super.entries();
+  }
+
+  override keys(): MapIterator<string> {
+    this.fill();
+    return super.keys();
+  }
+
+  override values(): MapIterator<string[]> {
+    this.fill();
+    return super.values();
+  }
+
+  override forEach(each: (value: string[], key: string, map: Map<string, string[]>) => void, thisArg?: unknown): void {
+    this.fill();
+    super.forEach(each, thisArg);
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, string[]]> {
+    return this.entries();
+  }
+
+  private scan(key: string): string[] | undefined {
+    const flat = this.flat!;
+    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) {
+      if (flat[i] === key) return this.list(flat, i);
+    }
+    return undefined;
+  }
+
+  private fill(): void {
+    const flat = this.flat;
+    if (!flat) return;
+    this.flat = undefined;
+    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) super.set(flat[i] as string, this.list(flat, i));
+  }
+
+  private list(flat: Array<string | number>, at: number): string[] {
+    const count = flat[at + 1];
+    if (typeof flat[at] !== 'string' || typeof count !== 'number') throw new Error('entity tables are damaged');
+    const list: string[] = [];
+    for (let j = at + 2; j < at + 2 + count; j++) {
+      const id = this.ids[flat[j] as number];
+      if (id === undefined) throw new Error('entity tables are damaged');
+      list.push(id);
+    }
+    return list;
+  }
 }

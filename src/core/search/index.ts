@@ -1,7 +1,7 @@
 // "Find where X is implemented": one entry point for the CLI, the VS Code command and the benchmarks.
 // Entity queries and structural questions are answered from the graph; natural language goes to
 // lexical (and, with a model, vector) seeds and RANGER's MCTS traversal (naturalLanguage.ts).
-import type { Engine } from '../engine';
+import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
 import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
@@ -28,7 +28,17 @@ export interface Searcher {
   prepare(): Promise<void>;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
   invalidate(ids: Iterable<string>): void;
+  /** Both indexes, built now if need be and up to date with the graph: what the query snapshot saves. */
+  indexes(): Promise<SearchIndexes>;
 }
+
+export interface SearchIndexes {
+  entities: EntityIndex;
+  lexical: LexicalIndex;
+}
+
+/** What search reads of the repository graph: a live RepositoryGraph, or a query snapshot's frozen one. */
+export type SearchGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'settledVersion' | 'touchedSince' | 'fileGraph' | 'filePaths'>;
 
 /** Where the question is asked from: shared names resolve to the definitions nearest to it. */
 export interface SearchContext {
@@ -43,17 +53,20 @@ export interface SearcherOptions extends NaturalLanguageOptions {
   descriptions?: { get(hash: string): string | undefined };
   /** @internal Test seam: milliseconds of work per slice of the index builds (default 8). */
   indexSliceMs?: number;
+  /** Indexes already made for the graph as it is now (loaded from the query snapshot), used instead of the first build. */
+  prebuilt?: { entities(): EntityIndex; lexical(): LexicalIndex };
 }
 
-export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherOptions = {}): Searcher {
-  let builtFor: Pick<Engine, 'graph'>['graph'] | undefined;
+export function createSearcher(engine: { graph: SearchGraph }, options: SearcherOptions = {}): Searcher {
+  let builtFor: SearchGraph | undefined;
   let settled = 0;
   const described = new Set<string>();
+  let prebuilt = options.prebuilt;
   // Both indexes are built on the first query that needs them, in slices (LazyIndex).
-  const entities = new LazyIndex(() => EntityIndex.build(engine.graph.graph, options.indexSliceMs));
-  const lexical = new LazyIndex(() => {
+  const entities = new LazyIndex(async () => prebuilt?.entities() ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
+  const lexical = new LazyIndex(async () => {
     const graph = engine.graph;
-    return LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+    return prebuilt?.lexical() ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
   });
   const fileTexts = new LazyIndex(() => {
     const graph = engine.graph;
@@ -69,6 +82,7 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     }
     if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
     const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
+    if (builtFor !== undefined) prebuilt = undefined; // made for the graph as it was at the first query
     if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
       entities.reset();
       lexical.reset();
@@ -112,6 +126,11 @@ export function createSearcher(engine: Pick<Engine, 'graph'>, options: SearcherO
     },
     invalidate(ids: Iterable<string>): void {
       for (const id of ids) described.add(id);
+    },
+    async indexes(): Promise<SearchIndexes> {
+      fresh();
+      const [e, l] = await Promise.all([entities.get(), lexical.get()]);
+      return { entities: e, lexical: l };
     },
     async search(query: string, limit = 20, context: SearchContext = {}): Promise<SearchResult> {
       fresh();

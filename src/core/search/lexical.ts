@@ -4,7 +4,7 @@
 // every name its code mentions. Words are stemmed (Porter, `stemmer`): questions say "loads
 // configuration values", code says `load_config`. A query searches its key terms (keyTerms.ts), so
 // a pasted issue costs about what a one-line question costs.
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';
 import { localIdOf, type GraphEdge, type GraphNode } from '../graph/schema';
@@ -47,6 +47,11 @@ class TermIndex<T> extends MiniSearch<T> {
     for (const docs of this._index.get(term)?.values() ?? []) df = Math.max(df, docs.size);
     return df;
   }
+
+  /** MiniSearch.loadJSON builds a plain MiniSearch: the same index, given this class's method. */
+  static restore<T>(json: string, options: Options<T>): TermIndex<T> {
+    return Object.setPrototypeOf(MiniSearch.loadJSON<T>(json, options), TermIndex.prototype) as TermIndex<T>;
+  }
 }
 
 /**
@@ -71,18 +76,33 @@ export class LexicalIndex {
     return index;
   }
 
+  /**
+   * An index saved with {@link toJSON} (the query snapshot), for the same graph. Whatever fields the
+   * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
+   */
+  static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
+    return new LexicalIndex(graph, descriptions, files, json);
+  }
+
   private constructor(
     private readonly graph: Graph,
     private readonly descriptions?: { get(hash: string): string | undefined },
     private readonly files?: FileGraphs,
+    saved?: string,
   ) {
-    this.search = new TermIndex<Doc>({
+    const options: Options<Doc> = {
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
       storeFields: [],
       tokenize: searchableWords,
       processTerm: (term) => this.stem(term),
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 } },
-    });
+    };
+    this.search = saved === undefined ? new TermIndex<Doc>(options) : TermIndex.restore<Doc>(saved, options);
+  }
+
+  /** MiniSearch's own serialization: every field of every document, as indexed. */
+  toJSON(): string {
+    return JSON.stringify(this.search);
   }
 
   /** Stems by word: on Django 380k words are 6.9k distinct ones (stemming them all: ~200 ms of each build; memoized: ~25 ms). */
@@ -104,6 +124,9 @@ export class LexicalIndex {
       if (old) {
         this.search.remove(old);
         this.docs.delete(id);
+      } else if (this.search.has(id)) {
+        // Loaded from a snapshot, which keeps no fields: MiniSearch forgets it by id (its statistics catch up lazily).
+        this.search.discard(id);
       }
       const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
       if (!node || !SEARCHABLE_KINDS.has(node.kind)) continue;

@@ -17,7 +17,7 @@ import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
 import type { SearchModels } from '../models/types';
 import { createSearcher, type SearchContext, type Searcher } from '../search';
-import { DESCRIPTIONS_FILE } from '../store/storeFolder';
+import { DESCRIPTIONS_FILE } from '../store/storeVersion';
 import { AgentTools } from '../tools/agentTools';
 import { ToolError, type CallState, type ToolContext } from '../tools/context';
 import { gitDiff } from '../tools/diff';

@@ -42,6 +42,7 @@ import {
   wipe,
 } from './storeFolder';
 import { nextTurn } from '../eventLoop';
+import { bumpGeneration, readGeneration, readStoreVersion, type StoreVersion } from './storeVersion';
 
 export type { StoredFile } from './storeTables';
 
@@ -77,6 +78,8 @@ export class GraphStore {
   private compactionQueued = false;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The generation token this store last wrote or read at open (see storeVersion.ts). */
+  private generation: string | undefined;
 
   private constructor(dir: string, db: Connection, tables: Tables, vectorDim: number, compactEvery: number, vectorCount: number) {
     this.dir = dir;
@@ -106,7 +109,9 @@ export class GraphStore {
     const entries = await fs.readdir(absDir);
     if (!entries.some(isStoreEntry)) {
       const { db, tables } = await createFresh(lance, absDir, vectorDim);
-      return { store: new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0), status: { kind: 'created' } };
+      const store = new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0);
+      store.generation = await bumpGeneration(absDir);
+      return { store, status: { kind: 'created' } };
     }
     if (!entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name)) && typeof (await readMeta(absDir)) === 'string') {
       // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
@@ -116,6 +121,7 @@ export class GraphStore {
     const opened = await tryOpen(lance, absDir, vectorDim);
     if (opened.ok) {
       const store = new GraphStore(absDir, opened.db, opened.tables, vectorDim, compactEvery, opened.vectorCount);
+      store.generation = (await readGeneration(absDir)) ?? (await bumpGeneration(absDir));
       // Versions left by the applies of earlier sessions count toward the next compaction.
       store.appliesSinceCompact = Math.floor(opened.versions / 2);
       store.scheduleCompaction();
@@ -123,10 +129,9 @@ export class GraphStore {
     }
     await wipe(absDir);
     const { db, tables } = await createFresh(lance, absDir, vectorDim);
-    return {
-      store: new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0),
-      status: { kind: 'rebuilt', reason: opened.reason },
-    };
+    const store = new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0);
+    store.generation = await bumpGeneration(absDir);
+    return { store, status: { kind: 'rebuilt', reason: opened.reason } };
   }
 
   /**
@@ -307,6 +312,18 @@ export class GraphStore {
     return this.write(() => this.compactNow());
   }
 
+  /**
+   * The store's version once every queued write is done, if the content is still what this store
+   * wrote or read: undefined when another process has written since (or is writing), so that nothing
+   * derived from this process's view is filed under a version it does not describe.
+   */
+  version(): Promise<StoreVersion | undefined> {
+    return this.serialized(async () => {
+      const version = await readStoreVersion(this.dir);
+      return version && version.generation === this.generation ? version : undefined;
+    });
+  }
+
   /** Bytes used by the store folder. */
   async sizeOnDisk(): Promise<number> {
     await this.queue;
@@ -323,8 +340,16 @@ export class GraphStore {
 
   // ---- internals ---------------------------------------------------------------------------------
 
+  /** Every write replaces the generation token before it starts and after it ends, failed or not (see storeVersion.ts). */
   private write(job: () => Promise<void>): Promise<void> {
-    return this.serialized(job);
+    return this.serialized(async () => {
+      this.generation = await bumpGeneration(this.dir);
+      try {
+        await job();
+      } finally {
+        this.generation = await bumpGeneration(this.dir);
+      }
+    });
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import { nextTurn } from '../eventLoop';
 import { SCHEMA_VERSION } from '../graph/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
+import { DESCRIPTIONS_FILE, GENERATION_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
 import { inPredicates, KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';
 
 interface StoreMeta {
@@ -125,11 +126,12 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
-/** Written beside the tables by the engine (the repository the store belongs to). */
-export const ROOT_FILE = 'root.json';
 
 export function isStoreEntry(name: string): boolean {
-  return name === META_FILE || name === ROOT_FILE || name === REPLACING_MARKER || name === APPLY_JOURNAL || name.startsWith(`${META_FILE}.`) || name.endsWith('.lance');
+  return (
+    name === META_FILE || name === ROOT_FILE || name === REPLACING_MARKER || name === APPLY_JOURNAL || name === GENERATION_FILE ||
+    name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${META_FILE}.`) || name.endsWith('.lance')
+  );
 }
 
 type OpenAttempt = { ok: true; db: Connection; tables: Tables; vectorCount: number; versions: number } | { ok: false; reason: string };
@@ -195,8 +197,6 @@ export async function readMeta(dir: string): Promise<StoreMeta | string> {
   return meta as StoreMeta;
 }
 
-/** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */
-export const DESCRIPTIONS_FILE = 'descriptions.json';
 
 /**
  * Empties the folder, except the descriptions (keyed by content hash, valid across store formats). Only called once the folder is recognizably a store (it holds meta.json or a

@@ -1,6 +1,6 @@
 // edit_context: the cross-file context graph-fused completion would assemble at a position (GRACE's
 // triples and definitions), for an agent about to edit there.
-import { languageOf } from '../parse/parser';
+import { languageOf } from '../parse/languages';
 import { ToolError, workspacePath, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 

@@ -11,7 +11,7 @@ import { type Dirent, type Stats, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
 import type { Language } from '../graph/schema';
-import { languageOf } from '../parse/parser';
+import { languageOf } from '../parse/languages';
 import { bundledByPath } from './bundled';
 import { DEFAULT_MAX_FILE_SIZE, type SkipReason, fileKind, fromError } from './readSource';
 

@@ -1,0 +1,198 @@
+// The CLI's commands that need the engine (LanceDB, tree-sitter, the models): index, stats, describe,
+// and `query`/`show` when there is no usable query snapshot. A bundle of its own (dist/cliEngine.js),
+// loaded by main.ts only when one of these runs: it is most of the CLI's code, and compiling it cost
+// every call ~40-60 ms that a query answered from the snapshot does not need.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { Engine, type EngineStats, type IndexProgress } from '../core/engine';
+import { chatDescriber } from '../core/lifting/chatDescriber';
+import { DescriptionCache } from '../core/lifting/descriptionCache';
+import { liftGraph } from '../core/lifting/lifter';
+import { sourceReader } from '../core/lifting/source';
+import { createSearcher, type Searcher } from '../core/search';
+import { descriptionsStamp, saveEngineSnapshot } from '../core/search/querySnapshot';
+import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
+import { positiveInteger } from './commandLine';
+import { USAGE, type Flags, type QueryView, type StoreLocation } from './flags';
+import { locateStore } from './locateStore';
+import { serveMcp } from './mcp';
+import { loadQueryModels, type QueryModels } from './models';
+import { version as VERSION } from '../../package.json';
+
+export async function index(dir: string | undefined, flags: Flags): Promise<number> {
+  if (!dir) {
+    console.error(`cartograph index: which folder?\n\n${USAGE}`);
+    return 2;
+  }
+  const root = path.resolve(dir);
+  const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
+  const engine = await Engine.open(root, {
+    storeDir: flags.store ? path.resolve(flags.store) : undefined,
+    exclude: flags.exclude,
+    maxFileSize,
+    includeMinified: flags['include-minified'],
+    log: (m) => console.error(`cartograph: ${m}`),
+  });
+  const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+  let phase = '';
+  const onProgress = (p: IndexProgress) => {
+    if (!bar) return;
+    if (p.phase !== phase) {
+      phase = p.phase;
+      if (bar.isActive) bar.stop();
+      bar.start(Math.max(p.total, 1), p.done, { phase: p.phase.padEnd(7) });
+    } else {
+      bar.setTotal(Math.max(p.total, 1));
+      bar.update(p.done);
+    }
+  };
+  try {
+    const report = await engine.index(onProgress);
+    bar?.stop();
+    // The next `query` or `show` then starts from the snapshot (on Django the lexical index's build is most of this).
+    const stamp = descriptionsStamp(engine.storeInfo().dir ?? '');
+    const snapshot = await saveSnapshot(engine, createSearcher(engine, { descriptions: await DescriptionCache.open(descriptionsFile(engine)) }), stamp);
+    const s = engine.stats();
+    const storeBytes = await engine.storeSize();
+    if (flags.json) {
+      console.log(JSON.stringify({ report, stats: s, storeBytes, snapshot }, null, 2));
+    } else {
+      console.log(
+        `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
+          `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
+      );
+      printStats(s, storeBytes);
+    }
+    return 0;
+  } finally {
+    bar?.stop();
+    await engine.close();
+  }
+}
+
+/** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
+async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; ms: number }> {
+  const started = performance.now();
+  const saved = await saveEngineSnapshot(engine, searcher, descriptionsStamp).then(
+    () => true,
+    (err: unknown) => {
+      console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    },
+  );
+  return { saved, ms: Math.round(performance.now() - started) };
+}
+
+async function openExisting(flags: Flags): Promise<Engine | undefined> {
+  const found = locateStore(flags.store);
+  if (!found) {
+    console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
+    return undefined;
+  }
+  return Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+}
+
+export async function stats(flags: Flags): Promise<number> {
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const s = engine.stats();
+    const storeBytes = await engine.storeSize();
+    if (flags.json) console.log(JSON.stringify({ ...s, storeBytes }, null, 2));
+    else printStats(s, storeBytes);
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * `query` and `show` the way they ran before the query snapshot: the engine opened from the store (a
+ * warm start), both indexes built, and a snapshot saved for the next call before `work` answers.
+ */
+export async function answerFromStore(found: StoreLocation, flags: Flags, started: number, work: (view: QueryView) => Promise<number>): Promise<number> {
+  const stamp = descriptionsStamp(found.storeDir);
+  const engine = await Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+  try {
+    const descriptions = await DescriptionCache.open(descriptionsFile(engine));
+    let loaded: QueryModels | undefined;
+    // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
+    const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+    const ms = performance.now() - started;
+    // Saved before answering (the process ends at the same time either way) so that --json can say so.
+    const snapshot = await saveSnapshot(engine, searcher, stamp);
+    return await work({
+      graph: engine.graph.graph,
+      searcher,
+      loadModels: async () => (loaded = await loadQueryModels(engine, flags, Boolean(flags.json))),
+      source: { source: 'store', ms: Math.round(ms), snapshotSaved: snapshot.saved },
+    });
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Descriptions live with the store (regenerable, so a store rebuilt from scratch may drop them). */
+function descriptionsFile(engine: Engine): string | null {
+  const dir = engine.storeInfo().dir;
+  return dir ? path.join(dir, DESCRIPTIONS_FILE) : null;
+}
+
+export async function describe(flags: Flags): Promise<number> {
+  if (!flags.endpoint || !flags.model) {
+    console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
+    return 2;
+  }
+  const maxCalls = positiveInteger('max-calls', flags['max-calls']);
+  const engine = await openExisting(flags);
+  if (!engine) return 1;
+  try {
+    const cache = await DescriptionCache.open(descriptionsFile(engine));
+    const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
+    let done = 0;
+    const report = await liftGraph(engine.graph.graph, describer, cache, {
+      sourceOf: sourceReader(engine.root),
+      maxCalls,
+      onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
+    });
+    if (flags.json) console.log(JSON.stringify(report, null, 2));
+    else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
+    return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
+  } finally {
+    await engine.close();
+  }
+}
+
+function printStats(s: EngineStats, storeBytes: number): void {
+  const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`Repository: ${s.root}`);
+  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''})`);
+  console.log(`Nodes: ${nonZero(s.nodes)}`);
+  console.log(`Edges: ${nonZero(s.edges)}`);
+  console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);
+  console.log(`Store: ${s.store.dir ?? '(none)'} — ${s.store.status}${s.store.error ? `: ${s.store.error}` : ''}, ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
+  if (s.skipped.length) {
+    const byReason = new Map<string, number>();
+    for (const k of s.skipped) byReason.set(k.reason, (byReason.get(k.reason) ?? 0) + 1);
+    console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
+    if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
+  }
+}
+
+/** `cartograph mcp`: the agent tools over stdio for `dirs` (default: the current folder). */
+export async function mcp(dirs: string[], flags: Flags): Promise<number> {
+  const roots = dirs.length > 0 ? dirs : [process.cwd()];
+  for (const dir of roots) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      console.error(`cartograph mcp: ${dir} is not a folder`);
+      return 2;
+    }
+  }
+  if (flags.store && roots.length > 1) {
+    console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
+    return 2;
+  }
+  return serveMcp({ roots, store: flags.store, version: VERSION });
+}

@@ -1,0 +1,208 @@
+// The query snapshot: what a one-shot query needs (the graph's nodes and edges, the entity and lexical
+// indexes) in one file in the store folder, so that `cartograph query` and `show` answer from a fresh
+// process without LanceDB, a re-stitch of every file and two index builds (2.3-4.1 s on Django).
+//
+// It is a cache and must never answer for another state of the repository: its header names the
+// store version it was made from (storeVersion.ts: a generation token every write replaces, and
+// LanceDB's manifests), the tsconfig files the graph was resolved with, the descriptions file and
+// this build's formats. Any difference, a damaged section (SHA-1 per section) or a missing file, and
+// the caller loads the graph from the store as before (and writes a new snapshot).
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeGraph, encodeGraph } from '../graph/graphCodec';
+import type { RepositoryGraph } from '../graph/repositoryGraph';
+import { SCHEMA_VERSION } from '../graph/schema';
+import { PARSER_VERSION } from '../parse/fileGraph';
+import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
+import { readTsConfigs, tsconfigDirs } from '../workspace/tsconfigFiles';
+import { EntityIndex, type EntityTables } from './entityIndex';
+import type { Engine } from '../engine';
+import type { SearchGraph, Searcher } from './index';
+import { LexicalIndex } from './lexical';
+
+/** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
+const FORMAT = `cartograph-query-snapshot 1; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+
+const SECTIONS = ['graphStrings', 'graphInts', 'entities', 'lexical'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** What the snapshot was made from; all of it must still hold for the snapshot to be used. */
+interface SnapshotKey {
+  store: StoreVersion;
+  root: string;
+  /** The folders searched for tsconfig/jsconfig files, and what was found there (JSON). */
+  tsconfigDirs: string[];
+  tsconfigs: string;
+  descriptions: string;
+}
+
+interface Header {
+  format: string;
+  key: SnapshotKey;
+  /** Byte offset (after the header line), length and SHA-1 of each section. */
+  sections: Record<Section, [number, number, string]>;
+}
+
+/** A query snapshot read back: the frozen graph at once, each index decoded when first asked for. */
+export interface QuerySnapshot {
+  repo: SearchGraph;
+  entities(): EntityIndex;
+  lexical(): LexicalIndex;
+}
+
+export type SnapshotOpen = { ok: true; snapshot: QuerySnapshot } | { ok: false; reason: string };
+
+/** The state of the descriptions file (semantic lifting), which the lexical index includes. */
+export function descriptionsStamp(storeDir: string): string {
+  try {
+    const stat = fs.statSync(path.join(storeDir, DESCRIPTIONS_FILE));
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
+}
+
+/**
+ * Writes the snapshot of `repo` and its `indexes`, made from the store at `version` (from
+ * GraphStore.version(), taken once the graph was settled and the store written). `descriptions`
+ * is {@link descriptionsStamp} from before the descriptions were read.
+ */
+export async function saveQuerySnapshot(
+  storeDir: string,
+  root: string,
+  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'tsconfigsJson'>,
+  indexes: { entities: EntityIndex; lexical: LexicalIndex },
+  version: StoreVersion,
+  descriptions: string,
+): Promise<void> {
+  const dirs = tsconfigDirs(repo.filePaths());
+  const tsconfigs = JSON.stringify(readTsConfigs(root, dirs));
+  // The graph was resolved with other configs than the ones on disk now (edited meanwhile).
+  if (tsconfigs !== repo.tsconfigsJson) throw new Error('tsconfig files changed since the graph was built');
+  const graph = encodeGraph(repo.graph);
+  if (!graph) throw new Error('the graph has edges whose ids its encoding cannot rebuild');
+  const bodies: Record<Section, Buffer> = {
+    graphStrings: Buffer.from(graph.strings),
+    graphInts: Buffer.from(graph.ints.buffer, graph.ints.byteOffset, graph.ints.byteLength),
+    entities: Buffer.from(JSON.stringify(indexes.entities.toJSON())),
+    lexical: Buffer.from(indexes.lexical.toJSON()),
+  };
+  const sections = {} as Header['sections'];
+  let offset = 0;
+  for (const name of SECTIONS) {
+    sections[name] = [offset, bodies[name].length, sha1(bodies[name])];
+    offset += bodies[name].length;
+  }
+  const header: Header = { format: FORMAT, key: { store: version, root, tsconfigDirs: dirs, tsconfigs, descriptions }, sections };
+  const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await fs.promises.writeFile(tmp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...SECTIONS.map((s) => bodies[s])]));
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Saves the snapshot of an engine's graph with its searcher's indexes, if the store still holds what
+ * this engine wrote or read (another process writing meanwhile: nothing is saved, and says so).
+ */
+export async function saveEngineSnapshot(engine: Pick<Engine, 'root' | 'graph' | 'currentStore' | 'flush'>, searcher: Pick<Searcher, 'indexes'>, descriptions: string): Promise<void> {
+  await engine.flush();
+  const store = engine.currentStore;
+  if (!store) throw new Error('the graph store is not available');
+  const version = await store.version();
+  if (!version) throw new Error('the store was written by another process meanwhile');
+  await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
+}
+
+/** The snapshot, if it exists, is intact so far and was made from the store and files as they are now. */
+export async function openQuerySnapshot(storeDir: string, root: string): Promise<SnapshotOpen> {
+  const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return { ok: false, reason: 'no query snapshot yet' };
+  }
+  let keep = false;
+  try {
+    const header = readHeader(fd);
+    if (typeof header === 'string') return { ok: false, reason: `query snapshot damaged (${header})` };
+    if (header.format !== FORMAT) return { ok: false, reason: 'query snapshot written by another version of Cartograph' };
+    const stale = await staleness(header.key, storeDir, root);
+    if (stale) return { ok: false, reason: `query snapshot out of date (${stale})` };
+    const bodyStart = header.bodyStart;
+    const read = (name: Section): Buffer => {
+      const [offset, length, digest] = header.sections[name];
+      // Unpooled, so that the Int32Array view of the graph's numbers starts on a 4-byte boundary.
+      const buffer = Buffer.allocUnsafeSlow(length);
+      if (fs.readSync(fd, buffer, 0, length, bodyStart + offset) !== length || sha1(buffer) !== digest) throw new Error(`query snapshot damaged (section ${name})`);
+      return buffer;
+    };
+    const strings = read('graphStrings').toString('utf8');
+    const intsBytes = read('graphInts');
+    const ints = new Int32Array(intsBytes.buffer, intsBytes.byteOffset, intsBytes.byteLength / 4);
+    const graph = decodeGraph({ strings, ints });
+    // The index sections stay on disk until a query asks for them: a name query never reads the lexical one.
+    keep = true;
+    const close = once(() => fs.closeSync(fd));
+    const remaining = new Set<Section>(['entities', 'lexical']);
+    const take = (name: Section) => {
+      try {
+        return read(name);
+      } finally {
+        remaining.delete(name);
+        if (remaining.size === 0) close();
+      }
+    };
+    const entities = once(() => EntityIndex.load(graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
+    const lexical = once(() => LexicalIndex.load(graph, take('lexical').toString('utf8')));
+    // No per-file graphs: `files:` queries (which read them) open the store instead (cli/main.ts).
+    const repo: SearchGraph = { graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] };
+    return { ok: true, snapshot: { repo, entities, lexical } };
+  } catch (err) {
+    return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
+  } finally {
+    if (!keep) fs.closeSync(fd);
+  }
+}
+
+/** Why the key no longer holds, or undefined when it does. */
+async function staleness(key: SnapshotKey, storeDir: string, root: string): Promise<string | undefined> {
+  if (key.root !== root) return `made for ${key.root}`;
+  const version = await readStoreVersion(storeDir);
+  if (!version || !sameVersion(version, key.store)) return 'the store has changed since';
+  if (descriptionsStamp(storeDir) !== key.descriptions) return 'the descriptions have changed since';
+  if (JSON.stringify(readTsConfigs(root, key.tsconfigDirs)) !== key.tsconfigs) return 'a tsconfig/jsconfig or package.json file has changed since';
+  return undefined;
+}
+
+/** The header line, or what is wrong with it. */
+function readHeader(fd: number): (Header & { bodyStart: number }) | string {
+  const chunk = Buffer.allocUnsafe(256 * 1024);
+  const n = fs.readSync(fd, chunk, 0, chunk.length, 0);
+  const end = chunk.subarray(0, n).indexOf(10);
+  if (end < 0) return 'no header';
+  let header: Header;
+  try {
+    header = JSON.parse(chunk.toString('utf8', 0, end)) as Header;
+  } catch {
+    return 'header is not JSON';
+  }
+  if (!header || typeof header !== 'object' || !header.key?.store || !header.sections || SECTIONS.some((s) => !Array.isArray(header.sections[s]))) return 'header incomplete';
+  return { ...header, bodyStart: end + 1 };
+}
+
+function sha1(data: Buffer): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}

@@ -1,0 +1,172 @@
+// The query snapshot (src/core/search/querySnapshot.ts) on real code (Flask): it answers exactly like
+// the store it was made from, and anything that changes what a warm start would build — an update,
+// another process writing, a tsconfig, the descriptions — or damage to the file makes it unusable,
+// so the caller falls back to the store.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Engine } from '../../src/core/engine';
+import { createSearcher } from '../../src/core/search';
+import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
+import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE } from '../../src/core/store/storeVersion';
+import { FIXTURES } from './helpers';
+
+const QUERIES = ['Flask.run', 'dispatch_request', 'callers of _endpoint_from_view_func', 'subclasses of Scaffold', 'members of Blueprint', 'register a blueprint on the application', 'send a file to the client'];
+
+let tmp: string;
+let root: string;
+let storeDir: string;
+
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-snapshot-'));
+  root = path.join(tmp, 'flask');
+  storeDir = path.join(tmp, 'store');
+  fs.cpSync(path.join(FIXTURES, 'real', 'flask'), root, { recursive: true });
+});
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const open = () => Engine.open(root, { storeDir, workers: 0 });
+
+/** Indexes (or re-indexes) and saves a snapshot, as `cartograph index` does. */
+async function indexAndSave(): Promise<void> {
+  const engine = await open();
+  try {
+    await engine.index();
+    await saveEngineSnapshot(engine, createSearcher(engine), descriptionsStamp(storeDir));
+  } finally {
+    await engine.close();
+  }
+}
+
+async function snapshot(): Promise<QuerySnapshot> {
+  const opened = await openQuerySnapshot(storeDir, root);
+  assert.ok(opened.ok, opened.ok ? '' : opened.reason);
+  return opened.snapshot;
+}
+
+async function reason(): Promise<string> {
+  const opened = await openQuerySnapshot(storeDir, root);
+  assert.ok(!opened.ok, 'the snapshot should not be usable');
+  return opened.reason;
+}
+
+test('a snapshot holds the same graph and answers every kind of query like the store it was made from', async () => {
+  assert.match(await reason(), /no query snapshot/);
+  await indexAndSave();
+  const snap = await snapshot();
+  const engine = await open(); // a warm start from the store: today's path
+  try {
+    const live = engine.graph.graph;
+    const frozen = snap.repo.graph;
+    assert.equal(frozen.order, live.order);
+    assert.equal(frozen.size, live.size);
+    live.forEachNode((id, attrs) => assert.deepEqual(frozen.getNodeAttributes(id), attrs, id));
+    live.forEachEdge((id, attrs) => assert.deepEqual(frozen.getEdgeAttributes(id), attrs, id));
+    const fromStore = createSearcher(engine);
+    const fromSnapshot = createSearcher({ graph: snap.repo }, { prebuilt: snap });
+    for (const q of QUERIES) {
+      const [expected, actual] = [await fromStore.search(q, 10), await fromSnapshot.search(q, 10)];
+      assert.equal(actual.route, expected.route, q);
+      assert.ok(expected.hits.length > 0, `${q} finds something`);
+      assert.deepEqual(actual.hits, expected.hits, q);
+    }
+  } finally {
+    await engine.close();
+  }
+});
+
+test('an update of the graph makes the snapshot stale; saving again makes it usable', async () => {
+  await indexAndSave();
+  await snapshot();
+  const engine = await open();
+  try {
+    const file = path.join(root, 'helpers.py');
+    fs.appendFileSync(file, '\n\ndef freshly_added_helper():\n    return 1\n');
+    await engine.updateFile(file);
+    await engine.flush();
+    assert.match(await reason(), /out of date \(the store has changed since\)/);
+    await saveEngineSnapshot(engine, createSearcher(engine), descriptionsStamp(storeDir));
+  } finally {
+    await engine.close();
+  }
+  const hits = (await createSearcher({ graph: (await snapshot()).repo }, { prebuilt: await snapshot() }).search('freshly_added_helper')).hits;
+  assert.equal(hits[0]?.id, 'helpers.py#freshly_added_helper');
+});
+
+test('a process whose view is older than the store does not save its snapshot', async () => {
+  await indexAndSave();
+  const first = await open();
+  const second = await open();
+  try {
+    const file = path.join(root, 'globals.py');
+    fs.appendFileSync(file, '\nANOTHER_GLOBAL = 1\n');
+    await second.updateFile(file);
+    await second.flush();
+    await assert.rejects(saveEngineSnapshot(first, createSearcher(first), descriptionsStamp(storeDir)), /written by another process/);
+    assert.match(await reason(), /out of date/);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+test('new descriptions or an edited tsconfig make the snapshot stale', async () => {
+  await indexAndSave();
+  fs.writeFileSync(path.join(storeDir, DESCRIPTIONS_FILE), JSON.stringify({ descriptions: { abc: 'loads things' } }));
+  assert.match(await reason(), /descriptions have changed/);
+  await indexAndSave();
+  await snapshot();
+  // A TypeScript file makes the root a folder whose tsconfig the graph depends on.
+  fs.writeFileSync(path.join(root, 'tool.ts'), 'export const x = 1;\n');
+  await indexAndSave();
+  await snapshot();
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.' } }));
+  assert.match(await reason(), /tsconfig/);
+});
+
+test('a damaged snapshot is refused (header, graph) or fails when its index is first read, never answers', async () => {
+  await indexAndSave();
+  const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
+  const good = fs.readFileSync(file);
+  const headerEnd = good.indexOf(10);
+  const header = JSON.parse(good.toString('utf8', 0, headerEnd)) as { sections: Record<string, [number, number, string]> };
+  const damage = (at: number) => {
+    const bad = Buffer.from(good);
+    bad[at] ^= 0xff;
+    fs.writeFileSync(file, bad);
+  };
+
+  fs.writeFileSync(file, good.subarray(0, headerEnd + 1 + 1000));
+  assert.match(await reason(), /damaged/, 'truncated');
+  fs.writeFileSync(file, Buffer.concat([Buffer.from('not a header'), good.subarray(headerEnd)]));
+  assert.match(await reason(), /damaged \(header is not JSON\)/);
+  damage(headerEnd + 1 + header.sections.graphStrings[0] + 10);
+  assert.match(await reason(), /damaged \(query snapshot damaged \(section graphStrings\)\)/);
+  damage(headerEnd + 1 + header.sections.lexical[0] + 100);
+  const snap = await snapshot(); // the lexical section is only read by a query that needs it
+  assert.throws(() => snap.lexical(), /query snapshot damaged \(section lexical\)/);
+  fs.writeFileSync(file, good);
+  await snapshot();
+});
+
+test('indexes loaded from a snapshot re-read nodes that change under them', async () => {
+  await indexAndSave();
+  const snap = await snapshot();
+  const graph = snap.repo.graph;
+  const entities = snap.entities();
+  const lexical = snap.lexical();
+  const gone = 'app.py#Flask.make_response';
+  assert.ok(entities.lookup('make_response').some((m) => m.id === gone));
+  assert.ok(lexical.query('convert the return value from a view function to an instance of response_class', 5).some((h) => h.id === gone));
+  const added = { ...graph.getNodeAttributes(gone), id: 'app.py#Flask.assemble_reply', name: 'assemble_reply', qname: 'flask.app.Flask.assemble_reply', doc: 'Glue zebra quartz reply together.' };
+  graph.dropNode(gone);
+  graph.addNode(added.id, added);
+  entities.update([gone, added.id]);
+  lexical.update([gone, added.id]);
+  assert.deepEqual(entities.lookup('make_response').map((m) => m.id), ['helpers.py#make_response']);
+  assert.deepEqual(entities.lookup('Flask.assemble_reply').map((m) => m.id), [added.id]);
+  assert.ok(!lexical.query('convert the return value from a view function to an instance of response_class', 20).some((h) => h.id === gone));
+  assert.equal(lexical.query('zebra quartz', 5)[0]?.id, added.id);
+});
