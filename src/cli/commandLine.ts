@@ -3,7 +3,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A mistake on the command line; main prints its message and exits with 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** By name: the CLI's engine half is a bundle of its own, with its own copy of the class. */
+export function isUsageError(error: unknown): error is UsageError {
+  return error instanceof Error && error.name === 'UsageError';
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describeNode, findNodes } from '../core/graph/describe';
 import { createSearcher, filesQuery } from '../core/search';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
-import { parseCommandLine, positiveInteger, UsageError } from './commandLine';
+import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
 import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags, type QueryView } from './flags';
 import { locateStore } from './locateStore';
 import type { QueryModels } from './models';
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!isUsageError(error)) throw error;
     console.error(`cartograph${command ? ` ${command}` : ''}: ${error.message}`);
     return 2;
   }
