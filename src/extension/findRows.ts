@@ -24,6 +24,7 @@ export function searchTitle(query: string, answers: readonly SearchSummary[], sh
     : total > shown ? `first ${shown} of ${total}`
     : more ? `first ${shown}`
     : `${shown} result${shown === 1 ? '' : 's'}`;
+  if (answers.some((a) => a.reason.startsWith('files:'))) return `Files ranked by their definitions and text · ${count}`;
   if (routes.has('structural')) return `${capitalised(query.trim().replace(/[?.!]+$/, ''))} (graph edges) · ${count}`;
   if (routes.has('entity')) return `Code named ${query.trim()} · ${count}`;
   const vias = new Set(answers.flatMap((a) => a.vias));

@@ -72,6 +72,8 @@ test('titles are one short line that says how the query was answered and how muc
   assert.equal(searchTitle('Blueprint', [summary(named)], named.hits.length, false), `Code named Blueprint · ${named.hits.length} result${named.hits.length === 1 ? '' : 's'}`);
   const typo = await search.search('Bluepirnt', 30);
   assert.match(searchTitle('Bluepirnt', [summary(typo)], typo.hits.length, false), /^Nothing is named Bluepirnt; searched by words · /);
+  // `files:` answers say they rank files, not definitions
+  assert.equal(searchTitle('files: blueprint errors', [{ route: 'natural-language', reason: 'files: ranked by their definitions and their whole text', vias: [] }], 4, false), 'Files ranked by their definitions and text · 4 results');
   assert.equal(searchTitle('q', [{ route: 'natural-language', reason: 'prose', vias: ['lexical', 'mcts'] }], 30, true), 'Searched by meaning and words · first 30');
   for (const t of [title, searchTitle('xyzzy plugh', [summary(await search.search('xyzzy plugh'))], 0, false)]) {
     assert.ok(t.length < 80 && !t.includes('\n') && !t.includes('/'), t);

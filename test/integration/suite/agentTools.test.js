@@ -44,6 +44,7 @@ describe('Agent tools (vscode.lm)', function () {
   it('reads an unsaved buffer and says the graph has not caught up with it', async function () {
     const py = api.indexes().find((i) => i.folder.name.endsWith('py'));
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(py.folder.uri, 'base.py'));
+    const original = doc.getText();
     await vscode.window.showTextDocument(doc);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(11, 0), '        # UNSAVED NOTE\n');
@@ -53,8 +54,14 @@ describe('Agent tools (vscode.lm)', function () {
       assert.match(text, /# UNSAVED NOTE/);
       assert.match(text, /Not yet re-indexed[^\n]*base\.py/);
     } finally {
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      // Put the text back and save it (the same bytes as on disk), so no dirty editor outlives the test.
+      const restore = new vscode.WorkspaceEdit();
+      restore.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), original);
+      await vscode.workspace.applyEdit(restore);
+      await doc.save();
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString());
+      await vscode.window.tabGroups.close(tabs);
+      await api.whenIdle();
     }
   });
 

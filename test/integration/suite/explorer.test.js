@@ -190,6 +190,9 @@ describe('Graph explorer in a real VS Code', function () {
 
   it('a click previews the source in another editor group: the graph tab stays in view', async function () {
     const target = await repository.node('base.py#Calculator');
+    // The picker of the test before puts the user's editor back when it hides (its Escape convention),
+    // a moment later: let that land before closing every text tab.
+    await new Promise((r) => setTimeout(r, 1500));
     // only the graph is left open: the source must not open in its group, hiding it
     const texts = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
     await vscode.window.tabGroups.close(texts);

@@ -175,7 +175,7 @@ describe('Cartograph in a real VS Code', function () {
     await until('entity results for Scientific', () => /^Code named Scientific/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
     // `files:` ranks files (issue → file localization), each with the definitions that counted
     pick.value = 'files: dividing uses multiplication by the inverse';
-    await until('ranked files', () => /files: ranked/.test(pick.title || '') && pick.items.some((i) => /extended\.py$/.test(i.label) && /Scientific\.divide/.test(i.detail)));
+    await until('ranked files', () => /^Files ranked/.test(pick.title || '') && pick.items.some((i) => /extended\.py$/.test(i.label) && /Scientific\.divide/.test(i.detail)));
     pick.value = 'Scientific';
     await until('entity results again', () => /^Code named Scientific/.test(pick.title || '') && pick.items.some((i) => /Scientific/.test(i.label)));
     // each result carries its file and line, and revealing it opens the definition there
