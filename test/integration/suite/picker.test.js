@@ -49,6 +49,8 @@ async function find(query) {
 
 /** Moves the highlight down (as the Down key does) until `predicate` holds for the highlighted row. */
 async function highlight(pick, predicate) {
+  // The rows can arrive a moment before the picker highlights the first of them.
+  await until('a highlighted row', () => pick.activeItems.length > 0, 10000);
   for (let i = 0; i <= pick.items.length; i++) {
     if (pick.activeItems[0] && predicate(pick.activeItems[0])) return pick.activeItems[0];
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
