@@ -46,9 +46,8 @@ function folderOf(index: WorkspaceIndex): ToolFolder {
         if (doc.uri.scheme !== 'file' || !doc.isDirty || !index.contains(doc.uri.fsPath)) continue;
         buffers[path.relative(index.root, doc.uri.fsPath).split(path.sep).join('/')] = doc.getText();
       }
-      const pending = Object.keys(buffers);
-      if (index.state.kind === 'indexing') pending.unshift(`(the folder is being indexed: ${index.state.done}/${index.state.total} ${index.state.phase})`);
-      return { pending, buffers };
+      const indexing = index.state.kind === 'indexing' ? `${index.state.phase} ${index.state.done}/${index.state.total}` : undefined;
+      return { pending: Object.keys(buffers), buffers, indexing };
     },
   };
 }

@@ -116,6 +116,9 @@ test('fetch_node reads an unsaved buffer instead of the disk and says the graph 
   assert.match(answer.text, /EDITED IN THE BUFFER/);
   assert.match(answer.text, /Not yet re-indexed .*: helpers\.py/);
   assert.deepEqual(answer.structured.pendingFiles, ['helpers.py']);
+  const early = ok(await flask.runTool('fetch_node', { name: 'get_debug_flag', source: false }, { pending: [], indexing: 'parse 3/22' }));
+  assert.match(early.text, /still being indexed \(parse 3\/22\)/);
+  assert.equal(early.structured.indexing, 'parse 3/22');
 });
 
 test('several folders: paths and ids go to the folder that has them, searches go to all', async () => {

@@ -30,12 +30,13 @@ export class AgentTools {
     const ctx: ToolContext = { ...this.ctx, readText: (rel) => (rel in buffers ? Promise.resolve(buffers[rel]) : this.ctx.readText(rel)) };
     const answer = await this.answer(ctx, tool, parsed.data);
     const pending = call.pending;
-    const note = pending.length
-      ? `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`
-      : undefined;
+    const notes = [
+      call.indexing && `The folder is still being indexed (${call.indexing}): this answer may miss what is not indexed yet.`,
+      pending.length && `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`,
+    ].filter(Boolean);
     return {
-      text: note ? `${answer.text}\n\n${note}` : answer.text,
-      structured: { ...answer.structured, pendingFiles: pending },
+      text: [answer.text, ...notes].join('\n\n'),
+      structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}) },
     };
   }
 

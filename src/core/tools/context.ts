@@ -24,6 +24,8 @@ export interface ToolContext {
 export interface CallState {
   /** Files changed on disk (or in unsaved buffers) that the graph does not reflect yet. */
   pending: string[];
+  /** The folder's index is still being built: what it has done so far (the answer may be incomplete). */
+  indexing?: string;
   /** Unsaved editor buffers by repository-relative path: source is read from them instead of the disk. */
   buffers?: Record<string, string>;
 }
