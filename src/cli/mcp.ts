@@ -9,13 +9,18 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { LocalRepository } from '../core/service/localRepository';
-import type { ToolResult } from '../core/service/repository';
-import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
+import { openQuerySnapshot } from '../core/search/querySnapshot';
+import type { AgentTools } from '../core/tools/agentTools';
+import type { CallState, ToolResult } from '../core/tools/context';
+import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES, type ToolName } from '../core/tools/schemas';
+import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../core/tools/snapshotTools';
 import { callTool, type ToolFolder } from '../core/tools/workspaceTools';
 
 const STORE_FOLDER = '.cartograph';
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
 const BATCH_MS = 50;
+/** How long the graph stays unchanged before the query snapshot is saved again. */
+const SNAPSHOT_SAVE_DELAY_MS = 10_000;
 
 export interface McpOptions {
   roots: string[];
@@ -24,20 +29,66 @@ export interface McpOptions {
   version: string;
 }
 
-/** A root being served: its graph, the watcher, and the file events not yet applied. */
+/**
+ * A root being served: its graph, the watcher, and the file events not yet applied. Until the engine
+ * has loaded the store and checked the folder, search_code and repo_overview answer from the query
+ * snapshot (saying so); the snapshot is saved again after changes, for the next server's start.
+ */
 class ServedFolder implements ToolFolder {
   readonly label: string;
+  readonly repo: Promise<LocalRepository>;
+  private early: Promise<AgentTools | undefined>;
+  private live: LocalRepository | undefined;
   private readonly pending = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
+  private snapshotStale = false;
+  private saveTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly root: string,
-    private readonly repo: Promise<LocalRepository>,
     private readonly storeDir: string,
   ) {
     this.label = path.basename(root);
+    this.early = openQuerySnapshot(storeDir, root).then((opened) => {
+      if (opened.ok) return snapshotTools(opened.snapshot, root);
+      log(`${this.label}: ${opened.reason}; the first answers wait for the graph to load`);
+      return undefined;
+    });
+    this.repo = this.open();
+  }
+
+  private async open(): Promise<LocalRepository> {
+    // The snapshot first: it answers while the store loads, and both would compete for the one thread.
+    const early = await this.early;
+    const repo = await LocalRepository.open(this.root, { storeDir: this.storeDir, log: (m) => log(`${this.label}: ${m}`) });
+    const started = performance.now();
+    const report = await repo.index();
+    log(`${this.root}: ${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
+    this.live = repo;
+    this.early = Promise.resolve(undefined);
+    if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
+    return repo;
+  }
+
+  /** Saves the snapshot once the graph has been quiet for `delayMs`: a burst of edits is one save. */
+  private snapshotChanged(delayMs = SNAPSHOT_SAVE_DELAY_MS): void {
+    this.snapshotStale = true;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.saveSnapshot(), delayMs);
+    this.saveTimer.unref();
+  }
+
+  private saveSnapshot(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    if (!this.snapshotStale || !this.live) return this.flushing;
+    const repo = this.live;
+    this.snapshotStale = false;
+    this.flushing = this.flushing.then(() =>
+      repo.saveQuerySnapshot().catch((err: unknown) => log(`${this.label}: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`)),
+    );
+    return this.flushing;
   }
 
   startWatching(): void {
@@ -65,6 +116,7 @@ class ServedFolder implements ToolFolder {
     this.flushing = this.flushing.then(async () => {
       try {
         await (await this.repo).syncPaths(batch);
+        this.snapshotChanged();
       } catch (err) {
         log(`${this.label}: re-indexing ${batch.length} changed files failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -77,13 +129,18 @@ class ServedFolder implements ToolFolder {
     return { pending: [...this.pending].map((p) => path.relative(this.root, p)) };
   }
 
-  async run(name: string, args: Record<string, unknown>, call: { pending: string[] }): Promise<ToolResult> {
+  async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
+    if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
+      const early = await this.early;
+      if (early && !this.live) return early.run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
+    }
     return (await this.repo).runTool(name, args, call);
   }
 
   async close(): Promise<void> {
     clearTimeout(this.timer);
     await this.watcher?.close();
+    await this.saveSnapshot();
     await (await this.repo.catch(() => undefined))?.close();
   }
 }
@@ -96,10 +153,9 @@ export function serveMcp(options: McpOptions): Promise<number> {
   const folders = options.roots.map((dir) => {
     const root = path.resolve(dir);
     const storeDir = options.store && options.roots.length === 1 ? path.resolve(options.store) : path.join(root, STORE_FOLDER);
-    const repo = openFolder(root, storeDir);
+    const folder = new ServedFolder(root, storeDir);
     // Logged here; each call that needs the folder then answers with the same error.
-    repo.catch((err) => log(`${root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
-    const folder = new ServedFolder(root, repo, storeDir);
+    folder.repo.catch((err) => log(`${root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
     // Watch from the start, so an edit made while the first index runs is applied after it.
     folder.startWatching();
     return folder;
@@ -149,11 +205,3 @@ export function serveMcp(options: McpOptions): Promise<number> {
 
 /** Every answer is an object; the tools' own fields are described in their text and README. */
 const OUTPUT = z.looseObject({ pendingFiles: z.array(z.string()).optional() });
-
-async function openFolder(root: string, storeDir: string): Promise<LocalRepository> {
-  const repo = await LocalRepository.open(root, { storeDir, log: (m) => log(`${path.basename(root)}: ${m}`) });
-  const started = performance.now();
-  const report = await repo.index();
-  log(`${root}: ${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
-  return repo;
-}

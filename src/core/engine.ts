@@ -228,7 +228,9 @@ export class Engine {
     t = performance.now();
     onProgress?.({ phase: 'store', done: 0, total: 1 });
     const fileRows: StoredFile[] = [...upserts.map((g) => this.storedRow(g, meta.get(g.path))), ...touched];
-    const skipRows: StoredFile[] = [...newSkips.values()].map((s) => skippedRow(s));
+    // Only skips that are new or have another reason: rewriting unchanged rows would change the store's
+    // generation on every start and so invalidate the query snapshot made from it.
+    const skipRows: StoredFile[] = [...newSkips.values()].filter((s) => this.stored.get(s.path)?.skipped !== s.reason).map((s) => skippedRow(s));
     const goneSkips = [...this.skipped.keys()].filter((p) => !newSkips.has(p));
     this.skipped.clear();
     for (const s of newSkips.values()) this.skipped.set(s.path, s);

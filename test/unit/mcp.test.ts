@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { openQuerySnapshot } from '../../src/core/search/querySnapshot';
 import { TOOL_NAMES } from '../../src/core/tools/schemas';
 import { FIXTURES } from './helpers';
 
@@ -165,4 +166,39 @@ test('stdout carries only JSON-RPC messages, logs go to stderr', async () => {
   assert.ok(lines.length >= 2, out);
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0', line);
   assert.match(err, /files ready/);
+});
+
+test('a restarted server answers from the snapshot its predecessor saved, saying so until it has re-checked the folder', async () => {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-mcp-restart-')), 'flask');
+  fs.cpSync(path.join(FIXTURES, 'real', 'flask'), dir, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
+  const serve = async () => {
+    const c = new Client({ name: 'cartograph-test-restart', version: '0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', dir], stderr: 'pipe' }));
+    const ask = async (query: string) => {
+      const r = (await c.callTool({ name: 'search_code', arguments: { query } })) as { content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
+      return { text: r.content.map((x) => x.text).join('\n'), structured: r.structuredContent ?? {} };
+    };
+    return { c, ask };
+  };
+  try {
+    const first = await serve();
+    assert.match((await first.ask('Flask.run')).text, /flask\.app\.Flask\.run/);
+    fs.appendFileSync(path.join(dir, 'helpers.py'), '\n\ndef snapshot_probe():\n    return 1\n');
+    const deadline = Date.now() + 5_000;
+    while (!(await first.ask('snapshot_probe')).text.includes('helpers.snapshot_probe') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await first.c.close(); // the server saves the snapshot of what it served before it exits
+
+    const saved = await openQuerySnapshot(path.join(dir, '.cartograph'), dir);
+    assert.ok(saved.ok, saved.ok ? '' : saved.reason);
+    assert.ok(saved.snapshot.repo.graph.hasNode('helpers.py#snapshot_probe'), 'the snapshot has the edit the first server applied');
+
+    const second = await serve();
+    const answer = await second.ask('snapshot_probe');
+    assert.match(answer.text, /flask\.helpers\.snapshot_probe {2}helpers\.py:\d+/);
+    // Answered by the snapshot (the usual case: the store takes longer to load) or by the engine, never unlabelled.
+    if (answer.structured.indexing !== undefined) assert.match(String(answer.structured.indexing), /index as last saved/);
+    await second.c.close();
+  } finally {
+    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+  }
 });

@@ -10,7 +10,9 @@ import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
-import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE } from '../../src/core/store/storeVersion';
+import { LocalRepository } from '../../src/core/service/localRepository';
+import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion } from '../../src/core/store/storeVersion';
+import { SNAPSHOT_TOOLS, snapshotTools } from '../../src/core/tools/snapshotTools';
 import { FIXTURES } from './helpers';
 
 const QUERIES = ['Flask.run', 'dispatch_request', 'callers of _endpoint_from_view_func', 'subclasses of Scaffold', 'members of Blueprint', 'register a blueprint on the application', 'send a file to the client'];
@@ -74,6 +76,54 @@ test('a snapshot holds the same graph and answers every kind of query like the s
     }
   } finally {
     await engine.close();
+  }
+});
+
+test('re-indexing an unchanged folder, skipped files included, leaves the store as it was, so its snapshot stays usable', async () => {
+  const skipped = path.join(root, 'not_text.py');
+  fs.writeFileSync(skipped, Buffer.from([0x64, 0x65, 0x66, 0x00, 0x01, 0x02]));
+  try {
+    await indexAndSave();
+    const before = await readStoreVersion(storeDir);
+    const engine = await open();
+    try {
+      const report = await engine.index();
+      assert.equal(report.parsed, 0);
+      assert.ok(report.skipped.some((s) => s.path === 'not_text.py'), 'the binary file is skipped');
+      await engine.flush();
+    } finally {
+      await engine.close();
+    }
+    assert.deepEqual(await readStoreVersion(storeDir), before);
+    await snapshot();
+  } finally {
+    fs.rmSync(skipped);
+  }
+});
+
+test('the agent tools a snapshot serves answer exactly as the engine does', async () => {
+  await indexAndSave();
+  const repo = await LocalRepository.open(root, { storeDir, workers: 0 });
+  try {
+    await repo.index();
+    const early = snapshotTools(await snapshot(), root);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['search_code', { query: 'register a blueprint on the application', limit: 5 }],
+      ['search_code', { query: 'Flask.run' }],
+      ['search_code', { query: 'subclasses of Scaffold', kinds: ['Class'] }],
+      ['repo_overview', {}],
+      ['repo_overview', { path: 'json' }],
+    ];
+    assert.deepEqual(new Set(calls.map(([name]) => name)), SNAPSHOT_TOOLS, 'every tool the snapshot serves is compared');
+    for (const [name, args] of calls) {
+      // The two say differently that no model is running (the engine's models are not started; the snapshot has none).
+      const modelFree = (r: unknown) => JSON.parse(JSON.stringify(r).replace(/\(model-free: [^)]*\)/g, '(model-free)'));
+      const [expected, actual] = [await repo.runTool(name, args), await early.run(name, args)];
+      assert.ok(expected.ok && expected.text.length > 40, `${name} ${JSON.stringify(args)} answers`);
+      assert.deepEqual(modelFree(actual), modelFree(expected), `${name} ${JSON.stringify(args)}`);
+    }
+  } finally {
+    await repo.close();
   }
 });
 

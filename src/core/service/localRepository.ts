@@ -17,11 +17,11 @@ import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
 import type { SearchModels } from '../models/types';
 import { createSearcher, type SearchContext, type Searcher } from '../search';
+import { descriptionsStamp, saveEngineSnapshot } from '../search/querySnapshot';
 import { DESCRIPTIONS_FILE } from '../store/storeVersion';
 import { AgentTools } from '../tools/agentTools';
-import { ToolError, type CallState, type ToolContext } from '../tools/context';
+import { diskText, type CallState, type ToolContext } from '../tools/context';
 import { gitDiff } from '../tools/diff';
-import { readSourceFile } from '../workspace/readSource';
 import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, ToolResult } from './repository';
 
 export class LocalRepository implements Repository {
@@ -47,7 +47,10 @@ export class LocalRepository implements Repository {
 
   static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
     const log = options.log ?? (() => undefined);
-    return new LocalRepository(await Engine.open(root, { ...options, log }), log);
+    const repo = new LocalRepository(await Engine.open(root, { ...options, log }), log);
+    // Descriptions from an earlier lifting are searched from the first query, as the CLI's are.
+    await repo.descriptionsCache();
+    return repo;
   }
 
   get root(): string {
@@ -126,12 +129,7 @@ export class LocalRepository implements Repository {
 
   async runTool(name: string, args: unknown, call?: CallState): Promise<ToolResult> {
     this.tools ??= new AgentTools(this.toolContext());
-    try {
-      return { ok: true, ...(await this.tools.call(name, args, call)) };
-    } catch (err) {
-      if (err instanceof ToolError) return { ok: false, error: err.message };
-      throw err;
-    }
+    return this.tools.run(name, args, call);
   }
 
   private toolContext(): ToolContext {
@@ -141,10 +139,7 @@ export class LocalRepository implements Repository {
       graph: this.engine.graph,
       search: (query, limit, context) => this.searcher.search(query, limit, context),
       assemble: (query, options) => this.assembleContext(query, options),
-      readText: async (rel) => {
-        const read = await readSourceFile(path.join(root, rel), this.engine.maxFileSize);
-        return read.ok ? read.text : undefined;
-      },
+      readText: diskText(root, this.engine.maxFileSize),
       gitDiff: () => gitDiff(root),
     };
   }
@@ -218,6 +213,13 @@ export class LocalRepository implements Repository {
       // Searched from the next query on.
       onDescribed: (ids) => this.searcher.invalidate(ids),
     });
+  }
+
+  /** Saves the query snapshot of the graph as it is now (querySnapshot.ts): the next process answers from it at once. */
+  async saveQuerySnapshot(): Promise<void> {
+    const dir = this.engine.storeInfo().dir;
+    if (!dir) throw new Error('the graph store is not available');
+    await saveEngineSnapshot(this.engine, this.searcher, descriptionsStamp(dir));
   }
 
   /** Descriptions live beside the store (in memory without one). */

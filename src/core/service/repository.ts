@@ -15,10 +15,11 @@ import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { FileRanking, SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
-import type { CallState, ToolAnswer } from '../tools/context';
+import type { CallState, ToolResult } from '../tools/context';
+
+export type { ToolResult } from '../tools/context';
 
 /** An agent tool's answer, or the message that says what was wrong with the request. */
-export type ToolResult = ({ ok: true } & ToolAnswer) | { ok: false; error: string };
 
 export type StoreInfo = EngineStats['store'];
 

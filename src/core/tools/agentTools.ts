@@ -1,7 +1,7 @@
 // The agent tools over one repository: validate the input, answer from the graph, and say how fresh
 // the answer is. Served by the MCP server (`cartograph mcp`) and VS Code's language-model tools.
 import { z } from 'zod';
-import { ToolError, type CallState, type ToolAnswer, type ToolContext } from './context';
+import { ToolError, type CallState, type ToolAnswer, type ToolContext, type ToolResult } from './context';
 import { editContext } from './editContext';
 import { exploreGraph } from './exploreGraph';
 import { fetchNode } from './fetchNode';
@@ -18,6 +18,16 @@ export class AgentTools {
   constructor(private readonly ctx: ToolContext) {
     this.unresolved = new UnresolvedIndex(ctx.graph);
     this.centrality = new Centrality(ctx.graph);
+  }
+
+  /** As `call`, with a bad request (ToolError) returned as the error to show the agent. */
+  async run(name: string, args: unknown, call?: CallState): Promise<ToolResult> {
+    try {
+      return { ok: true, ...(await this.call(name, args, call)) };
+    } catch (err) {
+      if (err instanceof ToolError) return { ok: false, error: err.message };
+      throw err;
+    }
   }
 
   /** Throws ToolError for input the schema or the graph rejects; other errors are bugs or I/O failures. */

@@ -8,10 +8,14 @@ import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../graph/schema';
 import type { SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
+import { readSourceFile } from '../workspace/readSource';
+
+/** What the tools read of a repository graph: the engine's live one, or a query snapshot's frozen one. */
+export type ToolGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'rootName' | 'filePaths' | 'nodesInFile' | 'fileGraph'>;
 
 export interface ToolContext {
   readonly root: string;
-  readonly graph: RepositoryGraph;
+  readonly graph: ToolGraph;
   search(query: string, limit: number, context?: SearchContext): Promise<SearchResult>;
   assemble(query: CursorQuery, options: AssembleOptions): Promise<FusedContext>;
   /** A file's current text: the editor's buffer when open, else the disk; undefined when unreadable. */
@@ -35,6 +39,9 @@ export interface ToolAnswer {
   structured: Record<string, unknown>;
 }
 
+/** A tool's answer, or the error to show the agent for a bad request. */
+export type ToolResult = ({ ok: true } & ToolAnswer) | { ok: false; error: string };
+
 /** A bad request (unknown id, path outside the workspace…): reported to the agent, never a crash. */
 export class ToolError extends Error {}
 
@@ -50,6 +57,14 @@ export function firstSentence(doc: string): string {
   const end = /[.!?](\s|$)/.exec(text);
   const sentence = end ? text.slice(0, end.index + 1) : text;
   return sentence.length > 200 ? `${sentence.slice(0, 197)}…` : sentence;
+}
+
+/** ToolContext.readText from the disk: a file's text, or undefined when it is unreadable, binary or too large. */
+export function diskText(root: string, maxFileSize?: number): (relPath: string) => Promise<string | undefined> {
+  return async (rel) => {
+    const read = await readSourceFile(nodePath.join(root, rel), maxFileSize);
+    return read.ok ? read.text : undefined;
+  };
 }
 
 /** Tokens of an answer for budgeting: ~4 characters a token for code and prose alike (an estimate). */

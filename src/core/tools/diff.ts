@@ -1,8 +1,8 @@
 // Changed line ranges from a unified diff (git's or any other), mapped onto the graph's definitions
 // the way RPG-Encoder's diff-based evolution locates modified nodes.
 import { execFile } from 'node:child_process';
-import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../graph/schema';
+import type { ToolGraph } from './context';
 
 export interface FileChange {
   /** Path as the diff names it (new side, `a/` `b/` stripped). */
@@ -51,7 +51,7 @@ export function gitDiff(root: string): Promise<string> {
 }
 
 /** The innermost definitions whose ranges overlap the changed lines (the module for top-level code). */
-export function changedNodes(repo: RepositoryGraph, path: string, ranges: Array<[number, number]>): GraphNode[] {
+export function changedNodes(repo: ToolGraph, path: string, ranges: Array<[number, number]>): GraphNode[] {
   const nodes = repo.nodesInFile(path);
   const found = new Map<string, GraphNode>();
   for (const [from, to] of ranges) {

@@ -3,7 +3,7 @@
 // is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../graph/schema';
-import { location } from './context';
+import { location, type ToolGraph } from './context';
 
 export interface EdgeRow {
   kind: EdgeKind;
@@ -61,7 +61,7 @@ export function summarize(rows: EdgeRow[], shown = 5): string[] {
 export class UnresolvedIndex {
   private built: { version: number; byName: Map<string, Array<{ id: string; location: string; kind: string }>> } | undefined;
 
-  constructor(private readonly repo: RepositoryGraph) {}
+  constructor(private readonly repo: ToolGraph) {}
 
   /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself. */
   possible(node: GraphNode, kinds: readonly string[]): Unresolved {

@@ -2,9 +2,8 @@
 // number of distinct other modules that call, inherit, use or import a definition (in-degree over
 // dependency edges): PageRank over Django's graph took ~0.4 s per change, this ~10 ms, and both put the
 // same hubs on top (settings, gettext_lazy, cached_property, Expression, Field…).
-import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../graph/schema';
-import { ToolError, firstSentence, tokensOf, type ToolAnswer, type ToolContext } from './context';
+import { ToolError, firstSentence, tokensOf, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
 import type { ToolInput } from './schemas';
 
 const DEPENDENCY = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
@@ -13,7 +12,7 @@ const SHOWN_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Functio
 export class Centrality {
   private built: { version: number; score: Map<string, number> } | undefined;
 
-  constructor(private readonly repo: RepositoryGraph) {}
+  constructor(private readonly repo: ToolGraph) {}
 
   score(id: string): number {
     return this.scores().get(id) ?? 0;

@@ -2,8 +2,7 @@
 // a call that names a path or an id goes to the folder that has it; a search, a map or a name goes
 // to every folder and the answers come back together, each under its folder's name.
 import * as path from 'node:path';
-import type { ToolResult } from '../service/repository';
-import type { CallState } from './context';
+import type { CallState, ToolResult } from './context';
 
 export interface ToolFolder {
   /** The folder's name in answers (its base name). */

@@ -1,0 +1,59 @@
+// The agent tools answered from a query snapshot (search/querySnapshot.ts): what `cartograph mcp`
+// serves while its engine warms up. Loading the store and re-stitching every file takes seconds on a
+// large repository; the snapshot holds the graph and both search indexes as they were saved and opens
+// in a few hundred milliseconds. Its answers describe the repository as of that save, so the server
+// says so in each one until the engine has checked the folder for changes made since.
+import * as path from 'node:path';
+import { folderId, type GraphNode } from '../graph/schema';
+import { createSearcher } from '../search';
+import type { QuerySnapshot } from '../search/querySnapshot';
+import { AgentTools } from './agentTools';
+import { ToolError, diskText, type ToolGraph } from './context';
+import { gitDiff } from './diff';
+import type { ToolName } from './schemas';
+
+/**
+ * The tools a snapshot answers in full: an agent's usual first calls. The others wait for the engine:
+ * edit_context parses the code around the cursor against the live graph, and fetch_node,
+ * explore_graph and impact count the unresolved references of per-file graphs, which a snapshot does
+ * not keep.
+ */
+export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview']);
+
+export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize?: number): AgentTools {
+  const graph = snapshot.repo.graph;
+  // The snapshot keeps no per-file graphs: a file's nodes are found by their path, once.
+  let byFile: Map<string, GraphNode[]> | undefined;
+  const files = (): Map<string, GraphNode[]> => {
+    if (byFile) return byFile;
+    byFile = new Map();
+    graph.forEachNode((_, node) => {
+      if (!node.path || node.kind === 'Folder') return;
+      let nodes = byFile!.get(node.path);
+      if (!nodes) byFile!.set(node.path, (nodes = []));
+      nodes.push(node);
+    });
+    return byFile;
+  };
+  const frozen: ToolGraph = {
+    graph,
+    version: 0,
+    rootName: graph.hasNode(folderId('')) ? graph.getNodeAttribute(folderId(''), 'name') : path.basename(root),
+    // Not kept in a snapshot; read only by the tools it does not serve.
+    fileGraph: () => undefined,
+    filePaths: () => [...files().keys()],
+    nodesInFile: (p) => files().get(p) ?? [],
+  };
+  const searcher = createSearcher({ graph: snapshot.repo }, { prebuilt: { entities: snapshot.entities, lexical: snapshot.lexical } });
+  return new AgentTools({
+    root,
+    graph: frozen,
+    search: (query, limit, context) => searcher.search(query, limit, context),
+    assemble: () => Promise.reject(new ToolError('edit_context needs the live graph, which is still loading')),
+    readText: diskText(root, maxFileSize),
+    gitDiff: () => gitDiff(root),
+  });
+}
+
+/** What an answer from the snapshot says about itself (CallState.indexing). */
+export const SNAPSHOT_NOTE = 'answered from the index as last saved; re-checking the folder for changes made since';
