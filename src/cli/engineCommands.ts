@@ -124,7 +124,7 @@ export async function answerFromStore(found: StoreLocation, flags: Flags, starte
     const snapshot = await saveSnapshot(engine, searcher, stamp);
     return await work({
       graph: engine.graph.graph,
-      searcher,
+      searcher: () => searcher,
       loadModels: async () => (loaded = await loadQueryModels(engine, flags, Boolean(flags.json))),
       source: { source: 'store', ms: Math.round(ms), snapshotSaved: snapshot.saved },
     });

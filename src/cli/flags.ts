@@ -1,5 +1,6 @@
 // What both halves of the CLI share: the usage text, the flags, and what `query` and `show` answer from.
-import type { SearchGraph, Searcher } from '../core/search';
+import type { GraphReader } from '../core/graph/describe';
+import type { Searcher } from '../core/search';
 import type { QueryModels } from './models';
 
 export const USAGE = `Usage:
@@ -62,8 +63,10 @@ export interface StoreLocation {
 
 /** What `show` and `query` answer from: the graph and a searcher over it. */
 export interface QueryView {
-  graph: SearchGraph['graph'];
-  searcher: Searcher;
+  /** From the snapshot, read in place: a query that needs only a few nodes (`show`) never builds graphology's graph. */
+  graph: GraphReader;
+  /** Built on first use (from the snapshot, that builds graphology's graph and loads the indexes' tables). */
+  searcher(): Searcher;
   /** With the store opened (not from the snapshot): loads the models the flags name, embedding what is new. */
   loadModels?: () => Promise<QueryModels>;
   /** Where the graph and indexes came from, and what that took (for --json). */

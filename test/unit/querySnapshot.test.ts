@@ -1,5 +1,5 @@
 // The query snapshot (src/core/search/querySnapshot.ts) on real code (Flask): it answers exactly like
-// the store it was made from, and anything that changes what a warm start would build — an update,
+// the store it was made from (queries through graphology's graph, `show` from the graph read in place), and anything that changes what a warm start would build — an update,
 // another process writing, a tsconfig, the descriptions — or damage to the file makes it unusable,
 // so the caller falls back to the store.
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
+import { describeNode, findNodes } from '../../src/core/graph/describe';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE } from '../../src/core/store/storeVersion';
@@ -59,19 +60,46 @@ test('a snapshot holds the same graph and answers every kind of query like the s
   const engine = await open(); // a warm start from the store: today's path
   try {
     const live = engine.graph.graph;
-    const frozen = snap.repo.graph;
+    const frozen = snap.repo().graph;
     assert.equal(frozen.order, live.order);
     assert.equal(frozen.size, live.size);
     live.forEachNode((id, attrs) => assert.deepEqual(frozen.getNodeAttributes(id), attrs, id));
     live.forEachEdge((id, attrs) => assert.deepEqual(frozen.getEdgeAttributes(id), attrs, id));
     const fromStore = createSearcher(engine);
-    const fromSnapshot = createSearcher({ graph: snap.repo }, { prebuilt: snap });
+    const fromSnapshot = createSearcher({ graph: snap.repo() }, { prebuilt: snap });
     for (const q of QUERIES) {
       const [expected, actual] = [await fromStore.search(q, 10), await fromSnapshot.search(q, 10)];
       assert.equal(actual.route, expected.route, q);
       assert.ok(expected.hits.length > 0, `${q} finds something`);
       assert.deepEqual(actual.hits, expected.hits, q);
     }
+  } finally {
+    await engine.close();
+  }
+});
+
+test('show from the snapshot read in place answers exactly like show from the engine, for every node', async () => {
+  await indexAndSave();
+  const snap = await snapshot();
+  const engine = await open();
+  try {
+    const live = engine.graph.graph;
+    const compact = snap.graph;
+    assert.equal(compact.order, live.order);
+    assert.equal(compact.size, live.size);
+    let withEdges = 0;
+    live.forEachNode((id) => {
+      const expected = describeNode(live, id);
+      if (expected.incoming.length > 1 && expected.outgoing.length > 1) withEdges++;
+      assert.deepEqual(describeNode(compact, id), expected, id);
+    });
+    assert.ok(withEdges > 100, `enough nodes with several edges each way (${withEdges})`);
+    // Every lookup tier: id, qualified name, Class.method suffix, plain name (ambiguous), any case, nothing.
+    for (const q of ['app.py#Flask.run', 'flask.app.Flask.run', 'Flask.run', 'run', '__init__', 'FLASK', 'nothing_is_called_this']) {
+      assert.deepEqual(findNodes(compact, q), findNodes(live, q), q);
+    }
+    assert.ok(findNodes(compact, '__init__').length > 5);
+    assert.ok(!compact.hasNode('nothing_is_called_this'));
   } finally {
     await engine.close();
   }
@@ -91,7 +119,7 @@ test('an update of the graph makes the snapshot stale; saving again makes it usa
   } finally {
     await engine.close();
   }
-  const hits = (await createSearcher({ graph: (await snapshot()).repo }, { prebuilt: await snapshot() }).search('freshly_added_helper')).hits;
+  const hits = (await createSearcher({ graph: (await snapshot()).repo() }, { prebuilt: await snapshot() }).search('freshly_added_helper')).hits;
   assert.equal(hits[0]?.id, 'helpers.py#freshly_added_helper');
 });
 
@@ -154,7 +182,7 @@ test('a damaged snapshot is refused (header, graph) or fails when its index is f
 test('indexes loaded from a snapshot re-read nodes that change under them', async () => {
   await indexAndSave();
   const snap = await snapshot();
-  const graph = snap.repo.graph;
+  const graph = snap.repo().graph;
   const entities = snap.entities();
   const lexical = snap.lexical();
   const gone = 'app.py#Flask.make_response';
