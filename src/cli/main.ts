@@ -8,9 +8,10 @@ import { describeNode, findNodes } from '../core/graph/describe';
 import { createSearcher, filesQuery, type Searcher } from '../core/search';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
-import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags, type QueryView } from './flags';
+import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags } from './flags';
 import { locateStore } from './locateStore';
 import type { QueryModels } from './models';
+import type { QueryView } from './queryView';
 
 const OPTIONS = {
   store: { type: 'string' },
