@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { describeNode, findNodes } from '../../src/core/graph/describe';
+import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
+import { NODE_KINDS } from '../../src/core/graph/schema';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE } from '../../src/core/store/storeVersion';
@@ -100,6 +102,17 @@ test('show from the snapshot read in place answers exactly like show from the en
     }
     assert.ok(findNodes(compact, '__init__').length > 5);
     assert.ok(!compact.hasNode('nothing_is_called_this'));
+    // A table position out of range (a writer's bug a checksum cannot catch) is refused when the graph is read, not later.
+    const encoded = encodeGraph(live)!;
+    const lastEdgeTarget = encoded.ints.length - 3;
+    const broken = (at: number, value: number) => {
+      const ints = encoded.ints.slice();
+      ints[at] = value;
+      return () => new CompactGraph({ strings: encoded.strings, ints });
+    };
+    assert.throws(broken(lastEdgeTarget, live.order), /edge \d+ is damaged/);
+    assert.throws(broken(2, NODE_KINDS.length), /node 0 is damaged/);
+    assert.equal(broken(lastEdgeTarget, 0)().size, live.size);
   } finally {
     await engine.close();
   }

@@ -4,7 +4,7 @@
 // their ids and endpoint ids as text. Decoding rebuilds the same graphology graph (same attributes,
 // same insertion order) without stitching anything.
 import { MultiDirectedGraph } from 'graphology';
-import { EDGE_KINDS, NODE_KINDS, edgeId, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './schema';
+import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from './schema';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -94,7 +94,7 @@ export class CompactGraph {
   private positions: Map<string, number> | undefined;
   private adjacency: { out: Adjacency; in: Adjacency } | undefined;
 
-  /** Throws on blobs that do not fit together (a damaged snapshot). */
+  /** Throws on blobs that do not fit together (a damaged snapshot), so that nothing read later can. */
   constructor(encoded: EncodedGraph) {
     this.strings = JSON.parse(encoded.strings) as NodeStrings;
     this.ints = encoded.ints;
@@ -102,6 +102,22 @@ export class CompactGraph {
     this.size = this.ints[1];
     if (this.ints.length !== 2 + this.order * NODE_INTS + this.size * EDGE_INTS || this.strings.id?.length !== this.order) throw new Error('graph blobs do not match');
     this.nodes = new Array<GraphNode | undefined>(this.order);
+    this.checkReferences();
+  }
+
+  /** Every table position the integers hold points into its table: nodes and edges read later cannot fail. */
+  private checkReferences(): void {
+    const { ints, strings: s } = this;
+    const within = (value: number, length: number) => value >= 0 && value < length;
+    for (let i = 0, at = 2; i < this.order; i++, at += NODE_INTS) {
+      if (!within(ints[at], NODE_KINDS.length) || !within(ints[at + 1], s.paths.length) || !within(ints[at + 2], s.languages.length)) throw new Error(`node ${i} is damaged`);
+    }
+    for (let i = 0, at = 2 + this.order * NODE_INTS; i < this.size; i++, at += EDGE_INTS) {
+      const owner = ints[at + 4];
+      if (!within(ints[at], EDGE_KINDS.length) || !within(ints[at + 1], this.order) || !within(ints[at + 2], this.order) || (owner !== -1 && !within(owner, s.paths.length))) {
+        throw new Error(`edge ${i} is damaged`);
+      }
+    }
   }
 
   hasNode(id: string): boolean {
@@ -151,18 +167,14 @@ export class CompactGraph {
     if (made) return made;
     const { ints, strings: s } = this;
     const at = 2 + i * NODE_INTS;
-    const kind = NODE_KINDS[ints[at]];
-    const path = s.paths[ints[at + 1]];
-    const language = s.languages[ints[at + 2]];
-    if (kind === undefined || path === undefined || language === undefined) throw new Error(`node ${i} is damaged`);
     const startLine = ints[at + 4];
     return (this.nodes[i] = {
       id: s.id[i],
-      kind: kind as NodeKind,
+      kind: NODE_KINDS[ints[at]],
       name: s.name[i],
       qname: s.qname[i],
-      path,
-      language: language as Language | '',
+      path: s.paths[ints[at + 1]],
+      language: s.languages[ints[at + 2]] as Language | '',
       range: startLine < 0 ? null : { startLine, startCol: ints[at + 5], endLine: ints[at + 6], endCol: ints[at + 7] },
       signature: s.signature[i],
       doc: s.doc[i],
@@ -174,13 +186,11 @@ export class CompactGraph {
   private edge(i: number): GraphEdge {
     const { ints, strings: s } = this;
     const at = 2 + this.order * NODE_INTS + i * EDGE_INTS;
-    const kind = EDGE_KINDS[ints[at]] as EdgeKind | undefined;
+    const kind = EDGE_KINDS[ints[at]];
     const source = s.id[ints[at + 1]];
     const target = s.id[ints[at + 2]];
     const owner = ints[at + 4] < 0 ? '' : s.paths[ints[at + 4]];
-    if (kind === undefined || source === undefined || target === undefined || owner === undefined) throw new Error(`edge ${i} is damaged`);
-    const id = edgeId(kind, source, target);
-    return { id, kind, source, target, line: ints[at + 3], owner };
+    return { id: edgeId(kind, source, target), kind, source, target, line: ints[at + 3], owner };
   }
 
   private forEachEdgeOf(id: string, direction: 'out' | 'in', callback: EdgeCallback): void {
@@ -197,11 +207,7 @@ export class CompactGraph {
   private index(end: 1 | 2): Adjacency {
     const base = 2 + this.order * NODE_INTS;
     const start = new Int32Array(this.order + 1);
-    for (let i = 0; i < this.size; i++) {
-      const node = this.ints[base + i * EDGE_INTS + end];
-      if (node < 0 || node >= this.order) throw new Error(`edge ${i} is damaged`);
-      start[node + 1]++;
-    }
+    for (let i = 0; i < this.size; i++) start[this.ints[base + i * EDGE_INTS + end] + 1]++;
     for (let n = 0; n < this.order; n++) start[n + 1] += start[n];
     const next = start.slice(0, this.order);
     const edges = new Int32Array(this.size);
