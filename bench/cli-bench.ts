@@ -1,6 +1,7 @@
 // `npm run bench:cli [-- --json FILE] [--runs N] [--cli PATH] [--corpus NAME]`
 // What a script or an agent calling the CLI in a loop waits for: wall time of N fresh
 // `node dist/cli.js query|show ...` processes on a corpus (default Django, 859 files), median and p95,
+// and the child's CPU time (median; steadier than wall time when other work shares the machine),
 // next to the time the query spent inside the process (the CLI's own timingsMs, index loading
 // included). The corpus is indexed once by the same CLI into a temporary store. Cases: a name, a
 // structural question, a sentence, and `show`; then the one-off cost of a query whose query snapshot
@@ -36,23 +37,33 @@ const CASES: Array<{ name: string; args: string[] }> = [
 
 interface Run {
   ms: number;
+  /** CPU time of the child (user + system): steadier than wall time on a machine shared with other work. */
+  cpuMs: number;
   source: string;
   inProcessMs: number | null;
   top: string;
 }
 
+/** User + system CPU milliseconds of this process's waited-for children so far (Linux: /proc, 10 ms ticks). */
+function childrenCpuMs(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime at 100 ticks per second
+}
+
 function run(args: string[], store: string): Run {
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, [CLI, ...args, '--store', store], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuMs = childrenCpuMs() - cpuBefore;
   if (child.status !== 0) throw new Error(`${args.join(' ')} exited ${child.status}: ${child.stderr}`);
   const out = JSON.parse(child.stdout) as
     | { index?: { source: string }; timingsMs?: Record<string, number>; hits?: { qname: string }[] }
     | Array<{ node: { qname: string } }>;
-  if (Array.isArray(out)) return { ms, source: 'n/a', inProcessMs: null, top: out[0]?.node.qname ?? '' };
+  if (Array.isArray(out)) return { ms, cpuMs, source: 'n/a', inProcessMs: null, top: out[0]?.node.qname ?? '' };
   // route includes the wait for the index (indexBuild), so the steps add up without it
   const steps = Object.entries(out.timingsMs ?? {}).filter(([k]) => k !== 'indexBuild');
-  return { ms, source: out.index?.source ?? 'n/a', inProcessMs: steps.reduce((s, [, v]) => s + v, 0), top: out.hits?.[0]?.qname ?? '' };
+  return { ms, cpuMs, source: out.index?.source ?? 'n/a', inProcessMs: steps.reduce((s, [, v]) => s + v, 0), top: out.hits?.[0]?.qname ?? '' };
 }
 
 interface CaseResult {
@@ -61,6 +72,7 @@ interface CaseResult {
   p50: number;
   p95: number;
   min: number;
+  cpuP50: number;
   inProcessP50: number | null;
   sources: string[];
   top: string;
@@ -75,6 +87,7 @@ function summarize(name: string, runs: Run[]): CaseResult {
     p50: Math.round(percentile(ms, 50)),
     p95: Math.round(percentile(ms, 95)),
     min: Math.round(Math.min(...ms)),
+    cpuP50: Math.round(percentile(runs.map((r) => r.cpuMs), 50)),
     inProcessP50: inProcess.length ? Math.round(percentile(inProcess, 50)) : null,
     sources: [...new Set(runs.map((r) => r.source))],
     top: runs[0].top,
@@ -103,9 +116,9 @@ function main(): void {
     results.push(summarize('name, no snapshot', fallback));
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`cartograph CLI, fresh process per call, ${values.corpus} (index ${(indexMs / 1000).toFixed(1)} s), ${RUNS} runs, load ${load}, ${CLI}`);
-    console.log(`${'case'.padEnd(20)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'min ms'.padStart(7)} ${'in-proc'.padStart(8)}  source     top hit`);
+    console.log(`${'case'.padEnd(20)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'min ms'.padStart(7)} ${'CPU ms'.padStart(7)} ${'in-proc'.padStart(8)}  source     top hit`);
     for (const r of results) {
-      console.log(`${r.case.padEnd(20)} ${String(r.p50).padStart(7)} ${String(r.p95).padStart(7)} ${String(r.min).padStart(7)} ${String(r.inProcessP50 ?? '-').padStart(8)}  ${r.sources.join(',').padEnd(10)} ${r.top}`);
+      console.log(`${r.case.padEnd(20)} ${String(r.p50).padStart(7)} ${String(r.p95).padStart(7)} ${String(r.min).padStart(7)} ${String(r.cpuP50).padStart(7)} ${String(r.inProcessP50 ?? '-').padStart(8)}  ${r.sources.join(',').padEnd(10)} ${r.top}`);
     }
     if (values.json) {
       fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });

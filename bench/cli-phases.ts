@@ -1,7 +1,8 @@
 // `npx tsx bench/cli-phases.ts [--json FILE] [--runs N] [--corpus NAME]`
 // Where a cold `cartograph query` spends its time, phase by phase, the way it ran before the query
 // snapshot (LanceDB store opened, per-file graphs loaded and re-stitched, both indexes built) and from
-// the snapshot (key checked, graph decoded, entity tables and lexical index read). Each run is a fresh
+// the snapshot (key checked, graph read in place and `show` answered from it, graphology's graph built
+// for the searcher, entity tables and lexical index read). Each run is a fresh
 // process (cold JIT and heap, like the CLI); wall and CPU milliseconds, medians of N runs. The CLI's
 // module loading is not here: bench/cli-bench.ts measures whole processes.
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
+import { describeNode, findNodes } from '../src/core/graph/describe';
 import { RepositoryGraph } from '../src/core/graph/repositoryGraph';
 import { PARSER_VERSION } from '../src/core/parse/fileGraph';
 import { createSearcher } from '../src/core/search';
@@ -55,8 +57,10 @@ async function measure(mode: string, storeDir: string, root: string): Promise<Ph
     await phase('lexical index (build)', () => LexicalIndex.build(repo.graph, undefined, (p) => repo.fileGraph(p), Infinity));
     await store.close();
   } else {
-    const opened = await phase('check the key, decode the graph', () => openQuerySnapshot(storeDir, root));
+    const opened = await phase('check the key, read the graph', () => openQuerySnapshot(storeDir, root));
     if (!opened.ok) throw new Error(opened.reason);
+    await phase('show QuerySet.filter (in place)', () => findNodes(opened.snapshot.graph, 'QuerySet.filter').map((id) => describeNode(opened.snapshot.graph, id)));
+    await phase("graphology's graph (queries)", () => opened.snapshot.repo());
     await phase('entity index (load, one lookup)', () => opened.snapshot.entities().lookup('QuerySet.filter'));
     await phase('lexical index (load)', () => opened.snapshot.lexical());
   }

@@ -14,10 +14,11 @@ import { createSearcher, type Searcher } from '../core/search';
 import { descriptionsStamp, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { positiveInteger } from './commandLine';
-import { USAGE, type Flags, type QueryView, type StoreLocation } from './flags';
+import { USAGE, type Flags, type StoreLocation } from './flags';
 import { locateStore } from './locateStore';
 import { serveMcp } from './mcp';
 import { loadQueryModels, type QueryModels } from './models';
+import type { QueryView } from './queryView';
 import { version as VERSION } from '../../package.json';
 
 export async function index(dir: string | undefined, flags: Flags): Promise<number> {
@@ -124,7 +125,7 @@ export async function answerFromStore(found: StoreLocation, flags: Flags, starte
     const snapshot = await saveSnapshot(engine, searcher, stamp);
     return await work({
       graph: engine.graph.graph,
-      searcher,
+      searcher: () => searcher,
       loadModels: async () => (loaded = await loadQueryModels(engine, flags, Boolean(flags.json))),
       source: { source: 'store', ms: Math.round(ms), snapshotSaved: snapshot.saved },
     });

@@ -1,6 +1,4 @@
-// What both halves of the CLI share: the usage text, the flags, and what `query` and `show` answer from.
-import type { SearchGraph, Searcher } from '../core/search';
-import type { QueryModels } from './models';
+// What both halves of the CLI share: the usage text and the flags.
 
 export const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
@@ -59,14 +57,3 @@ export interface StoreLocation {
   root: string;
   storeDir: string;
 }
-
-/** What `show` and `query` answer from: the graph and a searcher over it. */
-export interface QueryView {
-  graph: SearchGraph['graph'];
-  searcher: Searcher;
-  /** With the store opened (not from the snapshot): loads the models the flags name, embedding what is new. */
-  loadModels?: () => Promise<QueryModels>;
-  /** Where the graph and indexes came from, and what that took (for --json). */
-  source: { source: 'snapshot' | 'store'; ms: number; snapshotSaved?: boolean };
-}
-

@@ -5,12 +5,13 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { describeNode, findNodes } from '../core/graph/describe';
-import { createSearcher, filesQuery } from '../core/search';
+import { createSearcher, filesQuery, type Searcher } from '../core/search';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
-import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags, type QueryView } from './flags';
+import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags } from './flags';
 import { locateStore } from './locateStore';
 import type { QueryModels } from './models';
+import type { QueryView } from './queryView';
 
 const OPTIONS = {
   store: { type: 'string' },
@@ -99,7 +100,9 @@ async function query(text: string, flags: Flags): Promise<number> {
   // The file ranking reads every file's per-file graph, which the snapshot does not carry: from the store.
   if (question !== undefined) return answer(flags, true, (view) => queryFiles(view, question, limit, Boolean(flags.json)));
   // Models need the store (node vectors): a query with a model flag always opens it.
-  return answer(flags, wantsModels(flags), async ({ graph, searcher, loadModels, source }) => {
+  return answer(flags, wantsModels(flags), async (view) => {
+    const { graph, loadModels, source } = view;
+    const searcher = view.searcher();
     let loaded: QueryModels | undefined;
     try {
       // Models serve natural-language questions only: a name or a structural question is answered from
@@ -136,7 +139,7 @@ async function queryFiles({ graph, searcher }: QueryView, question: string, limi
     console.error(`cartograph query: "files:" needs the text of an issue or task after it\n\n${USAGE}`);
     return 2;
   }
-  const ranking = await searcher.files(question, limit);
+  const ranking = await searcher().files(question, limit);
   const hits = ranking.hits.map((h) => ({
     ...h,
     definitions: h.definitions.map((d) => {
@@ -172,11 +175,18 @@ async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView)
   if (!needsStore) {
     const opened = await openQuerySnapshot(found.storeDir, found.root);
     if (opened.ok) {
-      const { repo, entities, lexical } = opened.snapshot;
-      const searcher = createSearcher({ graph: repo }, { prebuilt: { entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
-      const ms = performance.now() - started;
+      const { graph, repo, entities, lexical } = opened.snapshot;
+      const source: QueryView['source'] = { source: 'snapshot', ms: Math.round(performance.now() - started) };
+      let searcher: Searcher | undefined;
+      const searcherOnce = () => {
+        if (searcher) return searcher;
+        const building = performance.now();
+        searcher = createSearcher({ graph: repo() }, { prebuilt: { entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+        source.ms += Math.round(performance.now() - building); // graphology's graph is part of loading
+        return searcher;
+      };
       try {
-        return await work({ graph: repo.graph, searcher, source: { source: 'snapshot', ms: Math.round(ms) } });
+        return await work({ graph, searcher: searcherOnce, source });
       } catch (err) {
         // An index section that fails its checksum is found only when a query first reads it.
         if (!(err instanceof Error && err.message.startsWith('query snapshot damaged'))) throw err;

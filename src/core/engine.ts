@@ -4,20 +4,24 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nextTurn } from './eventLoop';
-import { ChangeSet } from './graph/changeSet';
+import { engineStats, type EngineStats } from './engineStats';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
-import { NODE_KINDS, EDGE_KINDS, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './graph/schema';
+import type { Language } from './graph/schema';
 import type { TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/languages';
-import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './store/graphStore';
-import { ROOT_FILE } from './store/storeVersion';
-import { bundledByContent, bundledByPath, mayBeMinified, type BundledSkip } from './workspace/bundled';
-import { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult } from './workspace/readSource';
-import { createIgnoreMatcher, scanWorkspace, type SkippedFile } from './workspace/scan';
+import { skippedRow, storedRow } from './store/fileRows';
+import type { StoredFile } from './store/graphStore';
+import { StoreMirror, type StoreInfo } from './store/storeMirror';
+import { mayBeMinified } from './workspace/bundled';
+import type { ReadResult } from './workspace/readSource';
+import { scanWorkspace, type SkippedFile } from './workspace/scan';
+import { SourceFiles } from './workspace/sourceFiles';
 import { readTsConfigs, tsconfigDirs, TSCONFIG_NAMES } from './workspace/tsconfigFiles';
+
+export type { EngineStats } from './engineStats';
 
 export interface EngineOptions {
   /** Store folder; default `<root>/.cartograph`. `null` keeps everything in memory. */
@@ -56,19 +60,6 @@ export interface IndexReport {
   timings: Partial<Record<IndexPhase | 'total', number>>;
 }
 
-export interface EngineStats {
-  root: string;
-  files: number;
-  lines: number;
-  nodes: Partial<Record<NodeKind, number>>;
-  edges: Partial<Record<EdgeKind, number>>;
-  skipped: SkippedFile[];
-  syntaxErrorFiles: number;
-  imports: { internal: number; resolved: number; rate: number };
-  unresolvedReferences: number;
-  store: { dir: string | null; status: string; error?: string };
-}
-
 export interface UpdateTimings {
   parse: number;
   graph: number;
@@ -76,25 +67,22 @@ export interface UpdateTimings {
 }
 
 export class Engine {
-  readonly graph: RepositoryGraph;
   /** Parses saves and batches too small for the bulk workers. */
   private readonly updates: ParseService;
+  private readonly sources: SourceFiles;
   private readonly skipped = new Map<string, SkippedFile>();
-  private readonly stored = new Map<string, StoredFile>();
-  private storeStatus: string;
-  private storeError: string | undefined;
-  private ignore: ((relPath: string, isDir: boolean) => boolean) | undefined;
   lastUpdate: UpdateTimings = { parse: 0, graph: 0, resolvedFiles: 0 };
 
   private constructor(
     readonly root: string,
     private readonly options: EngineOptions,
-    private store: GraphStore | null,
-    status: OpenStatus | null,
+    readonly graph: RepositoryGraph,
+    /** The engine's row of every file it took or skipped: the files table the store mirrors. */
+    private readonly stored: Map<string, StoredFile>,
+    private readonly mirror: StoreMirror,
   ) {
-    this.graph = new RepositoryGraph(path.basename(root));
     this.updates = options.responsive ? new OnDemandWorkerParser() : new InProcessParser();
-    this.storeStatus = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
+    this.sources = new SourceFiles(root, options);
   }
 
   /** Opens the repository at `root` and its store; a store that cannot open degrades to memory-only. */
@@ -103,38 +91,18 @@ export class Engine {
     const stat = await fs.promises.stat(absRoot).catch(() => undefined);
     if (!stat?.isDirectory()) throw new Error(`not a folder: ${absRoot}`);
     const storeDir = options.storeDir === undefined ? path.join(absRoot, '.cartograph') : options.storeDir;
-    let store: GraphStore | null = null;
-    let status: OpenStatus | null = null;
-    let error: string | undefined;
-    if (storeDir !== null) {
-      try {
-        ({ store, status } = await GraphStore.open(storeDir, { readAheadNative: options.responsive }));
-      } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
-        options.log?.(`graph store unavailable, continuing in memory: ${error}`);
-      }
-    }
-    if (store) await recordRoot(store.dir, absRoot, options.log);
-    const engine = new Engine(absRoot, options, store, status);
-    if (error) {
-      engine.storeStatus = 'unavailable';
-      engine.storeError = error;
-    }
-    if (status?.kind === 'rebuilt') options.log?.(`graph store was rebuilt: ${status.reason}`);
+    const graph = new RepositoryGraph(path.basename(absRoot));
+    const stored = new Map<string, StoredFile>();
+    const mirror = await StoreMirror.open(absRoot, storeDir, { graph, files: () => [...stored.values()] }, options);
+    const engine = new Engine(absRoot, options, graph, stored, mirror);
     await engine.warmStart();
     return engine;
   }
 
   /** Rebuilds the in-memory graph from the per-file graphs in the store (no parsing). */
   private async warmStart(): Promise<void> {
-    if (!this.store) return;
-    let files: StoredFile[];
-    try {
-      files = await this.store.loadFiles();
-    } catch (err) {
-      this.degradeStore(err);
-      return;
-    }
+    const files = await this.mirror.loadFiles();
+    if (!files) return;
     const graphs: FileGraph[] = [];
     for (const file of files) {
       if (file.skipped) this.skipped.set(file.path, { path: file.path, reason: file.skipped as SkippedFile['reason'] });
@@ -159,7 +127,7 @@ export class Engine {
     // Parse workers start (WASM compile, grammar load) while the scan and the reads run.
     if ((this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
     const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude, includeMinified: this.options.includeMinified });
-    this.ignore = undefined;
+    this.sources.forgetIgnoreFiles();
     mark('scan', t);
 
     t = performance.now();
@@ -180,7 +148,7 @@ export class Engine {
         reused++;
         return;
       }
-      const result = await this.readSource(entry.path, entry.absPath);
+      const result = await this.sources.read(entry.path, entry.absPath);
       onProgress?.({ phase: 'read', done: ++read, total: scan.files.length });
       if (!result.ok) {
         newSkips.set(entry.path, { path: entry.path, reason: result.reason, detail: result.detail });
@@ -227,7 +195,7 @@ export class Engine {
 
     t = performance.now();
     onProgress?.({ phase: 'store', done: 0, total: 1 });
-    const fileRows: StoredFile[] = [...upserts.map((g) => this.storedRow(g, meta.get(g.path))), ...touched];
+    const fileRows: StoredFile[] = [...upserts.map((g) => storedRow(g, meta.get(g.path))), ...touched];
     // Only skips that are new or have another reason: rewriting unchanged rows would change the store's
     // generation on every start and so invalidate the query snapshot made from it.
     const skipRows: StoredFile[] = [...newSkips.values()].filter((s) => this.stored.get(s.path)?.skipped !== s.reason).map((s) => skippedRow(s));
@@ -236,19 +204,19 @@ export class Engine {
     for (const s of newSkips.values()) this.skipped.set(s.path, s);
     for (const p of [...removals, ...goneSkips]) this.stored.delete(p);
     for (const row of [...fileRows, ...skipRows]) this.stored.set(row.path, row);
-    if (coldBuild && this.store) {
+    if (coldBuild && this.mirror.current) {
       // Copying the whole graph out takes a few ms per copy on Django: a turn each, not one with the
       // stitching's last slice (a 48-63 ms block at activation in the extension host, profiled).
       await nextTurn();
-      const nodes = this.allNodes();
+      const nodes = this.graph.graph.mapNodes((_, a) => a);
       await nextTurn();
-      const edges = this.allEdges();
-      await this.writeStore(() => this.store!.replaceAll(nodes, edges, [...this.stored.values()]));
+      const edges = this.graph.graph.mapEdges((_, a) => a);
+      await this.mirror.replaceAll(nodes, edges);
     } else {
-      this.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
+      this.mirror.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
       await this.flush();
     }
-    await this.repairMirror();
+    await this.mirror.repair();
     mark('store', t);
     timings.total = Math.round(performance.now() - started);
     return { files: onDisk.size, parsed: upserts.length, reused, removed: removals.length, skipped: [...newSkips.values()], timings };
@@ -260,9 +228,9 @@ export class Engine {
   }
 
   private async updateFileNow(filePath: string, text?: string): Promise<GraphDiff> {
-    const rel = this.relative(filePath);
+    const rel = this.sources.relative(filePath);
     const language = languageOf(rel);
-    if (!language || (await this.isIgnored(rel))) return emptyDiff();
+    if (!language || (await this.sources.isIgnored(rel))) return emptyDiff();
     let mtimeMs = 0;
     let size = 0;
     let result: ReadResult;
@@ -271,10 +239,10 @@ export class Engine {
       // unsaved buffer is not: mtime 0 makes the next index read the file again.
       const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
       if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
-      const bundled = this.bundled(rel, text);
+      const bundled = this.sources.bundled(rel, text);
       result = bundled ? { ok: false, ...bundled } : { ok: true, text, mtimeMs, size };
     } else {
-      result = await this.readSource(rel);
+      result = await this.sources.read(rel);
     }
     if (!result.ok) {
       const diff = await this.removeFileNow(rel);
@@ -282,7 +250,7 @@ export class Engine {
         const skip = { path: rel, reason: result.reason, detail: result.detail };
         this.skipped.set(rel, skip);
         this.stored.set(rel, skippedRow(skip));
-        this.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
+        this.mirror.persist(emptyDiff(), { upsert: [skippedRow(skip)], remove: [] });
       }
       return diff;
     }
@@ -300,9 +268,9 @@ export class Engine {
     const graph = performance.now() - t;
     const resolvedFiles = this.graph.lastApply.resolved;
     this.skipped.delete(rel);
-    const row = this.storedRow(outcome.graph, { mtimeMs, size });
+    const row = storedRow(outcome.graph, { mtimeMs, size });
     this.stored.set(rel, row);
-    this.persist(diff, { upsert: [row], remove: [] });
+    this.mirror.persist(diff, { upsert: [row], remove: [] });
     this.lastUpdate = { parse, graph, resolvedFiles };
     return diff;
   }
@@ -322,13 +290,13 @@ export class Engine {
   }
 
   private async removeFileNow(filePath: string): Promise<GraphDiff> {
-    const rel = this.relative(filePath);
+    const rel = this.sources.relative(filePath);
     const known = this.graph.fileGraph(rel) !== undefined || this.skipped.has(rel);
     if (!known) return emptyDiff();
     const diff = await this.graph.applySliced({ remove: [rel] });
     this.skipped.delete(rel);
     this.stored.delete(rel);
-    this.persist(diff, { upsert: [], remove: [rel] });
+    this.mirror.persist(diff, { upsert: [], remove: [rel] });
     return diff;
   }
 
@@ -346,11 +314,11 @@ export class Engine {
     const meta = new Map<string, { mtimeMs: number; size: number }>();
     const removals: string[] = [];
     const skips: SkippedFile[] = [];
-    const rels = [...new Set(filePaths.map((p) => this.relative(p)))].sort();
+    const rels = [...new Set(filePaths.map((p) => this.sources.relative(p)))].sort();
     await forEachConcurrently(rels, 16, async (rel) => {
       const language = languageOf(rel);
-      if (!language || (await this.isIgnored(rel))) return;
-      const result = await this.readSource(rel);
+      if (!language || (await this.sources.isIgnored(rel))) return;
+      const result = await this.sources.read(rel);
       if (!result.ok) {
         if (this.graph.fileGraph(rel) || this.skipped.has(rel)) removals.push(rel);
         if (result.reason !== 'vanished') skips.push({ path: rel, reason: result.reason, detail: result.detail });
@@ -376,7 +344,7 @@ export class Engine {
     for (const skip of skips) if (this.graph.fileGraph(skip.path) && !removals.includes(skip.path)) removals.push(skip.path);
     const tsconfigs = rels.some((r) => TSCONFIG_NAMES.some((n) => r.endsWith(n))) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
     const diff = await this.graph.applySliced({ upsert: upserts, remove: removals, tsconfigs });
-    const rows = upserts.map((g) => this.storedRow(g, meta.get(g.path)));
+    const rows = upserts.map((g) => storedRow(g, meta.get(g.path)));
     for (const p of removals) {
       this.stored.delete(p);
       this.skipped.delete(p);
@@ -386,46 +354,31 @@ export class Engine {
       rows.push(skippedRow(skip));
     }
     for (const row of rows) this.stored.set(row.path, row);
-    this.persist(diff, { upsert: rows, remove: removals.filter((p) => !skips.some((s) => s.path === p)) });
+    this.mirror.persist(diff, { upsert: rows, remove: removals.filter((p) => !skips.some((s) => s.path === p)) });
     return diff;
   }
 
   stats(): EngineStats {
-    const nodes: EngineStats['nodes'] = {};
-    const edges: EngineStats['edges'] = {};
-    for (const kind of NODE_KINDS) nodes[kind] = 0;
-    for (const kind of EDGE_KINDS) edges[kind] = 0;
-    this.graph.graph.forEachNode((_, a) => (nodes[a.kind] = (nodes[a.kind] ?? 0) + 1));
-    this.graph.graph.forEachEdge((_, a) => (edges[a.kind] = (edges[a.kind] ?? 0) + 1));
-    let lines = 0;
-    let syntaxErrorFiles = 0;
-    for (const p of this.graph.filePaths()) {
-      const g = this.graph.fileGraph(p)!;
-      lines += g.lines;
-      if (g.syntaxErrors > 0) syntaxErrorFiles++;
-    }
-    const imports = this.graph.importStats();
-    return {
-      root: this.root,
-      files: this.graph.filePaths().length,
-      lines,
-      nodes,
-      edges,
-      skipped: [...this.skipped.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
-      syntaxErrorFiles,
-      imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
-      unresolvedReferences: this.graph.unresolvedReferences(),
-      store: this.storeInfo(),
-    };
+    return engineStats(this.root, this.graph, this.skipped.values(), this.storeInfo());
   }
 
   /** Where the store is and whether it works, without the graph counts `stats()` walks every node for. */
-  storeInfo(): EngineStats['store'] {
-    return { dir: this.store?.dir ?? this.storeDir, status: this.storeStatus, error: this.storeError };
+  storeInfo(): StoreInfo {
+    return this.mirror.info();
   }
 
   async storeSize(): Promise<number> {
-    return this.store ? this.store.sizeOnDisk() : 0;
+    return this.mirror.sizeOnDisk();
+  }
+
+  /** The LanceDB mirror (null while the index lives in memory): background jobs keep their results beside the graph's (embeddings). */
+  get currentStore() {
+    return this.mirror.current;
+  }
+
+  /** Resolves once every change so far is in the store. */
+  flush(): Promise<void> {
+    return this.mirror.flush();
   }
 
   async close(): Promise<void> {
@@ -433,7 +386,7 @@ export class Engine {
     await this.bulk?.close();
     this.bulk = undefined;
     await this.updates.close();
-    await this.store?.close();
+    await this.mirror.close();
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -456,168 +409,15 @@ export class Engine {
   }
 
   get maxFileSize(): number {
-    return this.options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
-  }
-
-  private relative(filePath: string): string {
-    const rel = path.isAbsolute(filePath) ? path.relative(this.root, filePath) : filePath;
-    return rel.split(path.sep).join('/');
-  }
-
-  /** A source file as the graph takes it: readable text, and not minified or vendored JavaScript unless asked for. */
-  private async readSource(rel: string, absPath = path.join(this.root, rel)): Promise<ReadResult> {
-    const byPath = this.options.includeMinified ? undefined : bundledByPath(rel);
-    if (byPath) return { ok: false, ...byPath };
-    const result = await readSourceFile(absPath, this.maxFileSize);
-    const byContent = result.ok && !this.options.includeMinified ? bundledByContent(rel, result.text) : undefined;
-    return byContent ? { ok: false, ...byContent } : result;
-  }
-
-  /** Why an editor buffer's text is not taken (minified or vendored JavaScript), if it is not. */
-  private bundled(rel: string, text: string): BundledSkip | undefined {
-    return this.options.includeMinified ? undefined : (bundledByPath(rel) ?? bundledByContent(rel, text));
-  }
-
-  private async isIgnored(rel: string): Promise<boolean> {
-    this.ignore ??= await createIgnoreMatcher(this.root, this.options.exclude);
-    return this.ignore(rel, false);
-  }
-
-  private storedRow(graph: FileGraph, meta?: { mtimeMs: number; size: number }): StoredFile {
-    return {
-      path: graph.path,
-      hash: graph.hash,
-      mtimeMs: meta?.mtimeMs ?? 0,
-      size: meta?.size ?? 0,
-      language: graph.language,
-      parserVersion: PARSER_VERSION,
-      graph,
-      skipped: null,
-    };
+    return this.sources.maxFileSize;
   }
 
   private loadTsConfigs(paths: string[]): TsConfig[] {
     return readTsConfigs(this.root, tsconfigDirs(paths));
   }
 
-  private allNodes() {
-    return this.graph.graph.mapNodes((_, a) => a);
-  }
-
-  private allEdges() {
-    return this.graph.graph.mapEdges((_, a) => a);
-  }
-
-  /** After an interrupted write the store may miss rows: compare counts and rewrite it whole if so. */
-  private async repairMirror(): Promise<void> {
-    if (!this.store) return;
-    await this.writeStore(async () => {
-      const counts = await this.store!.counts();
-      if (counts.nodes === this.graph.graph.order && counts.edges === this.graph.graph.size) return;
-      this.log(`graph store out of step (${counts.nodes} nodes, ${counts.edges} edges stored; ${this.graph.graph.order}, ${this.graph.graph.size} in memory): rewriting it`);
-      await this.store!.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]);
-    });
-  }
-
-  /**
-   * Queues a graph change for the store. Saves never wait for LanceDB: the graph is live at once,
-   * and changes queued while a write runs are merged into the next one (a burst of saves, a branch
-   * switch) so the store catches up in few writes. `flush()` waits for it.
-   */
-  private persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
-    if (!this.store && !this.storeLost) return;
-    this.pending.add(diff, files);
-    if (this.pending.empty || this.flushing) return;
-    this.flushing = this.drain().finally(() => (this.flushing = undefined));
-  }
-
-  private readonly pending = new PendingWrites();
-  private flushing: Promise<void> | undefined;
-
-  private async drain(): Promise<void> {
-    while (!this.pending.empty) {
-      if (!this.store && !(await this.reopenStore())) {
-        this.pending.take();
-        return;
-      }
-      const diff = this.pending.take();
-      // A write that fails on a store which worked (its folder deleted under us) recreates it at once:
-      // the rewrite from the graph includes this change, so the save that found the loss is not lost.
-      if (!(await this.writeStore(() => this.store!.apply(diff)))) await this.reopenStore();
-    }
-  }
-
-  /** True when a store that worked has failed since (its folder deleted, a disk error): worth reopening. */
-  private storeLost = false;
-  private storeDir: string | null = null;
-
-  /**
-   * A store that failed after working (its folder deleted under us, say) is recreated on the next
-   * change and rewritten whole from the graph, so the mirror recovers without a Reindex.
-   */
-  private async reopenStore(): Promise<boolean> {
-    if (!this.storeLost || !this.storeDir) return false;
-    this.storeLost = false;
-    try {
-      const { store } = await GraphStore.open(this.storeDir, { readAheadNative: this.options.responsive });
-      await recordRoot(store.dir, this.root, this.options.log);
-      await store.replaceAll(this.allNodes(), this.allEdges(), [...this.stored.values()]);
-      this.store = store;
-      this.storeStatus = 'recovered';
-      this.storeError = undefined;
-      this.log(`graph store recreated at ${store.dir} and rewritten from the graph`);
-      return true;
-    } catch (err) {
-      this.log(`graph store still unavailable, continuing in memory: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    }
-  }
-
-  /** The LanceDB mirror (null while the index lives in memory): background jobs keep their results beside the graph's (embeddings). */
-  get currentStore(): GraphStore | null {
-    return this.store;
-  }
-
-  /** Resolves once every change so far is in the store. */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-  }
-
-  /** A failing store write must not lose the graph: log it and carry on in memory. */
-  private async writeStore(write: () => Promise<void>): Promise<boolean> {
-    try {
-      await write();
-      return true;
-    } catch (err) {
-      this.degradeStore(err);
-      return false;
-    }
-  }
-
-  private degradeStore(err: unknown): void {
-    this.storeError = err instanceof Error ? err.message : String(err);
-    this.storeStatus = 'unavailable';
-    this.log(`graph store failed, continuing in memory: ${this.storeError}`);
-    const store = this.store;
-    if (store) {
-      this.storeLost = true;
-      this.storeDir = store.dir;
-    }
-    this.store = null;
-    void store?.close().catch(() => undefined);
-  }
-
   private log(message: string): void {
     this.options.log?.(message);
-  }
-}
-
-/** The repository a store belongs to, so `--store DIR` alone is enough to reopen it. */
-async function recordRoot(storeDir: string, root: string, log?: (m: string) => void): Promise<void> {
-  try {
-    await fs.promises.writeFile(path.join(storeDir, ROOT_FILE), `${JSON.stringify({ root })}\n`);
-  } catch (err) {
-    log?.(`could not record the repository root in the store: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -629,33 +429,8 @@ async function forEachConcurrently<T>(items: T[], limit: number, work: (item: T)
   await Promise.all(lanes);
 }
 
-/** Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. */
-class PendingWrites {
-  private readonly nodes = new ChangeSet<GraphNode>();
-  private readonly edges = new ChangeSet<GraphEdge>();
-  private readonly files = new ChangeSet<StoredFile>();
-
-  get empty(): boolean {
-    return this.nodes.empty && this.edges.empty && this.files.empty;
-  }
-
-  add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
-    this.nodes.merge(diff.nodes, (n) => n.id);
-    this.edges.merge(diff.edges, (e) => e.id);
-    this.files.merge(files, (f) => f.path);
-  }
-
-  take(): StoreDiff {
-    return { nodes: this.nodes.take(), edges: this.edges.take(), files: this.files.take() };
-  }
-}
-
 function emptyDiff(): GraphDiff {
   return { nodes: { upsert: [], remove: [] }, edges: { upsert: [], remove: [] } };
-}
-
-function skippedRow(skip: SkippedFile): StoredFile {
-  return { path: skip.path, hash: '', mtimeMs: 0, size: 0, language: '', parserVersion: PARSER_VERSION, graph: null, skipped: skip.reason };
 }
 
 function throwIfAborted(signal?: AbortSignal): void {

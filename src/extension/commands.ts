@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { NodeDescription } from '../core/graph/describe';
+import type { CommandHost } from './commandHost';
 import { registerFindCommand } from './findCommand';
 import { guard, log } from './log';
 import { indexStateText } from './statusText';
@@ -9,12 +10,6 @@ import { symbolRows } from './symbolRows';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_SCHEME = 'cartograph-status';
-
-export interface CommandHost {
-  indexes(): readonly WorkspaceIndex[];
-  indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
-  reindexAll(): Promise<void>;
-}
 
 export function registerCommands(host: CommandHost): vscode.Disposable {
   const status = new StatusDocuments();

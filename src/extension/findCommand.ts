@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { filesQuery } from '../core/search/fileRanking';
 import type { SearchResult } from '../core/search/types';
-import type { CommandHost } from './commands';
+import type { CommandHost } from './commandHost';
 import { findFiles } from './findFiles';
 import { Previewer, reveal, type Target } from './findPreview';
 import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchResult } from '../core/search/types';
-import type { CommandHost } from './commands';
+import type { CommandHost } from './commandHost';
 
 /** A ranked file as a QuickPick item; its id is the file's module node, which the explorer can show. */
 export interface FileItem extends vscode.QuickPickItem {

@@ -190,7 +190,7 @@ test('a restarted server answers from the snapshot its predecessor saved, saying
 
     const saved = await openQuerySnapshot(path.join(dir, '.cartograph'), dir);
     assert.ok(saved.ok, saved.ok ? '' : saved.reason);
-    assert.ok(saved.snapshot.repo.graph.hasNode('helpers.py#snapshot_probe'), 'the snapshot has the edit the first server applied');
+    assert.ok(saved.snapshot.graph.hasNode('helpers.py#snapshot_probe'), 'the snapshot has the edit the first server applied');
 
     const second = await serve();
     const answer = await second.ask('snapshot_probe');

@@ -1,5 +1,5 @@
 // The query snapshot (src/core/search/querySnapshot.ts) on real code (Flask): it answers exactly like
-// the store it was made from, and anything that changes what a warm start would build — an update,
+// the store it was made from (queries through graphology's graph, `show` from the graph read in place), and anything that changes what a warm start would build — an update,
 // another process writing, a tsconfig, the descriptions — or damage to the file makes it unusable,
 // so the caller falls back to the store.
 import assert from 'node:assert/strict';
@@ -8,6 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
+import { describeNode, findNodes } from '../../src/core/graph/describe';
+import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
+import { NODE_KINDS } from '../../src/core/graph/schema';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { LocalRepository } from '../../src/core/service/localRepository';
@@ -61,13 +64,13 @@ test('a snapshot holds the same graph and answers every kind of query like the s
   const engine = await open(); // a warm start from the store: today's path
   try {
     const live = engine.graph.graph;
-    const frozen = snap.repo.graph;
+    const frozen = snap.repo().graph;
     assert.equal(frozen.order, live.order);
     assert.equal(frozen.size, live.size);
     live.forEachNode((id, attrs) => assert.deepEqual(frozen.getNodeAttributes(id), attrs, id));
     live.forEachEdge((id, attrs) => assert.deepEqual(frozen.getEdgeAttributes(id), attrs, id));
     const fromStore = createSearcher(engine);
-    const fromSnapshot = createSearcher({ graph: snap.repo }, { prebuilt: snap });
+    const fromSnapshot = createSearcher({ graph: snap.repo() }, { prebuilt: snap });
     for (const q of QUERIES) {
       const [expected, actual] = [await fromStore.search(q, 10), await fromSnapshot.search(q, 10)];
       assert.equal(actual.route, expected.route, q);
@@ -127,6 +130,44 @@ test('the agent tools a snapshot serves answer exactly as the engine does', asyn
   }
 });
 
+test('show from the snapshot read in place answers exactly like show from the engine, for every node', async () => {
+  await indexAndSave();
+  const snap = await snapshot();
+  const engine = await open();
+  try {
+    const live = engine.graph.graph;
+    const compact = snap.graph;
+    assert.equal(compact.order, live.order);
+    assert.equal(compact.size, live.size);
+    let withEdges = 0;
+    live.forEachNode((id) => {
+      const expected = describeNode(live, id);
+      if (expected.incoming.length > 1 && expected.outgoing.length > 1) withEdges++;
+      assert.deepEqual(describeNode(compact, id), expected, id);
+    });
+    assert.ok(withEdges > 100, `enough nodes with several edges each way (${withEdges})`);
+    // Every lookup tier: id, qualified name, Class.method suffix, plain name (ambiguous), any case, nothing.
+    for (const q of ['app.py#Flask.run', 'flask.app.Flask.run', 'Flask.run', 'run', '__init__', 'FLASK', 'nothing_is_called_this']) {
+      assert.deepEqual(findNodes(compact, q), findNodes(live, q), q);
+    }
+    assert.ok(findNodes(compact, '__init__').length > 5);
+    assert.ok(!compact.hasNode('nothing_is_called_this'));
+    // A table position out of range (a writer's bug a checksum cannot catch) is refused when the graph is read, not later.
+    const encoded = encodeGraph(live)!;
+    const lastEdgeTarget = encoded.ints.length - 3;
+    const broken = (at: number, value: number) => {
+      const ints = encoded.ints.slice();
+      ints[at] = value;
+      return () => new CompactGraph({ strings: encoded.strings, ints });
+    };
+    assert.throws(broken(lastEdgeTarget, live.order), /edge \d+ is damaged/);
+    assert.throws(broken(2, NODE_KINDS.length), /node 0 is damaged/);
+    assert.equal(broken(lastEdgeTarget, 0)().size, live.size);
+  } finally {
+    await engine.close();
+  }
+});
+
 test('an update of the graph makes the snapshot stale; saving again makes it usable', async () => {
   await indexAndSave();
   await snapshot();
@@ -141,7 +182,7 @@ test('an update of the graph makes the snapshot stale; saving again makes it usa
   } finally {
     await engine.close();
   }
-  const hits = (await createSearcher({ graph: (await snapshot()).repo }, { prebuilt: await snapshot() }).search('freshly_added_helper')).hits;
+  const hits = (await createSearcher({ graph: (await snapshot()).repo() }, { prebuilt: await snapshot() }).search('freshly_added_helper')).hits;
   assert.equal(hits[0]?.id, 'helpers.py#freshly_added_helper');
 });
 
@@ -204,7 +245,7 @@ test('a damaged snapshot is refused (header, graph) or fails when its index is f
 test('indexes loaded from a snapshot re-read nodes that change under them', async () => {
   await indexAndSave();
   const snap = await snapshot();
-  const graph = snap.repo.graph;
+  const graph = snap.repo().graph;
   const entities = snap.entities();
   const lexical = snap.lexical();
   const gone = 'app.py#Flask.make_response';

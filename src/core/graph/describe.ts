@@ -1,9 +1,18 @@
 // Name lookup, the node under a cursor and one-node descriptions: `cartograph show` and the editor's Show Symbol Graph.
-import type { MultiDirectedGraph } from 'graphology';
 import type { RepositoryGraph } from './repositoryGraph';
 import type { GraphEdge, GraphNode } from './schema';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+/**
+ * What naming and describing nodes read of a graph: graphology's, or the query snapshot's compact view
+ * of it (`CompactGraph`), from which `cartograph show` answers without building graphology.
+ */
+export interface GraphReader {
+  hasNode(id: string): boolean;
+  getNodeAttributes(id: string): GraphNode;
+  forEachNode(callback: (id: string, attributes: GraphNode) => void): void;
+  forEachOutEdge(id: string, callback: (edge: string, attributes: GraphEdge, source: string, target: string) => void): void;
+  forEachInEdge(id: string, callback: (edge: string, attributes: GraphEdge, source: string, target: string) => void): void;
+}
 
 export interface EdgeView {
   kind: string;
@@ -19,7 +28,7 @@ export interface NodeDescription {
 }
 
 /** Node id, then exact qualified name, then a qualified-name suffix (`Calculator.add`), then the plain name; case-insensitive as a last resort. */
-export function findNodes(graph: Graph, query: string): string[] {
+export function findNodes(graph: GraphReader, query: string): string[] {
   if (graph.hasNode(query)) return [query];
   const q = query.trim();
   const lower = q.toLowerCase();
@@ -34,7 +43,7 @@ export function findNodes(graph: Graph, query: string): string[] {
   return (tiers.find((t) => t.length > 0) ?? []).sort();
 }
 
-export function describeNode(graph: Graph, id: string): NodeDescription {
+export function describeNode(graph: GraphReader, id: string): NodeDescription {
   // Incoming: where the other node refers to this one (the site). Outgoing: where the target is defined.
   const view = (other: string, edge: GraphEdge, incoming: boolean): EdgeView => {
     const n = graph.getNodeAttributes(other);
@@ -46,7 +55,9 @@ export function describeNode(graph: Graph, id: string): NodeDescription {
   const incoming: EdgeView[] = [];
   graph.forEachOutEdge(id, (_, a, _s, target) => outgoing.push(view(target, a, false)));
   graph.forEachInEdge(id, (_, a, source) => incoming.push(view(source, a, true)));
-  const order = (a: EdgeView, b: EdgeView) => a.kind.localeCompare(b.kind) || a.qname.localeCompare(b.qname);
+  // Ties broken by the other node's id (unique per kind and direction), so that the order does not depend
+  // on how a graph iterates its edges: graphology's and the snapshot's compact view give the same answer.
+  const order = (a: EdgeView, b: EdgeView) => a.kind.localeCompare(b.kind) || a.qname.localeCompare(b.qname) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   return { node: graph.getNodeAttributes(id), outgoing: outgoing.sort(order), incoming: incoming.sort(order) };
 }
 

@@ -4,7 +4,7 @@
 // their ids and endpoint ids as text. Decoding rebuilds the same graphology graph (same attributes,
 // same insertion order) without stitching anything.
 import { MultiDirectedGraph } from 'graphology';
-import { EDGE_KINDS, NODE_KINDS, edgeId, type EdgeKind, type GraphEdge, type GraphNode, type Language, type NodeKind } from './schema';
+import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from './schema';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -74,28 +74,107 @@ export function encodeGraph(graph: Graph): EncodedGraph | undefined {
   return faithful ? { strings: JSON.stringify(strings), ints } : undefined;
 }
 
-/** The graph back; throws on blobs that do not fit together (a damaged snapshot). */
+/** The graph back in graphology; throws on blobs that do not fit together (a damaged snapshot). */
 export function decodeGraph(encoded: EncodedGraph): Graph {
-  const s = JSON.parse(encoded.strings) as NodeStrings;
-  const { ints } = encoded;
-  const order = ints[0];
-  const size = ints[1];
-  if (ints.length !== 2 + order * NODE_INTS + size * EDGE_INTS || s.id?.length !== order) throw new Error('graph blobs do not match');
-  const graph: Graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
-  let at = 2;
-  for (let i = 0; i < order; i++, at += NODE_INTS) {
-    const kind = NODE_KINDS[ints[at]];
-    const path = s.paths[ints[at + 1]];
-    const language = s.languages[ints[at + 2]];
-    if (kind === undefined || path === undefined || language === undefined) throw new Error(`node ${i} is damaged`);
+  return new CompactGraph(encoded).toGraph();
+}
+
+/**
+ * The encoded graph read in place, for lookups that need a few nodes and their edges (`cartograph show`):
+ * adding Django's 54k edges to graphology takes ~250 ms, longer than such a lookup may take in all.
+ * Nodes and edges become objects only when asked for; the adjacency is two index arrays built on first
+ * use. Its methods are the part of graphology's API that `describe.ts` reads ({@link GraphReader}).
+ */
+export class CompactGraph {
+  readonly order: number;
+  readonly size: number;
+  private readonly strings: NodeStrings;
+  private readonly ints: Int32Array;
+  private readonly nodes: (GraphNode | undefined)[];
+  private positions: Map<string, number> | undefined;
+  private adjacency: { out: Adjacency; in: Adjacency } | undefined;
+
+  /** Throws on blobs that do not fit together (a damaged snapshot), so that nothing read later can. */
+  constructor(encoded: EncodedGraph) {
+    this.strings = JSON.parse(encoded.strings) as NodeStrings;
+    this.ints = encoded.ints;
+    this.order = this.ints[0];
+    this.size = this.ints[1];
+    if (this.ints.length !== 2 + this.order * NODE_INTS + this.size * EDGE_INTS || this.strings.id?.length !== this.order) throw new Error('graph blobs do not match');
+    this.nodes = new Array<GraphNode | undefined>(this.order);
+    this.checkReferences();
+  }
+
+  /** Every table position the integers hold points into its table: nodes and edges read later cannot fail. */
+  private checkReferences(): void {
+    const { ints, strings: s } = this;
+    const within = (value: number, length: number) => value >= 0 && value < length;
+    for (let i = 0, at = 2; i < this.order; i++, at += NODE_INTS) {
+      if (!within(ints[at], NODE_KINDS.length) || !within(ints[at + 1], s.paths.length) || !within(ints[at + 2], s.languages.length)) throw new Error(`node ${i} is damaged`);
+    }
+    for (let i = 0, at = 2 + this.order * NODE_INTS; i < this.size; i++, at += EDGE_INTS) {
+      const owner = ints[at + 4];
+      if (!within(ints[at], EDGE_KINDS.length) || !within(ints[at + 1], this.order) || !within(ints[at + 2], this.order) || (owner !== -1 && !within(owner, s.paths.length))) {
+        throw new Error(`edge ${i} is damaged`);
+      }
+    }
+  }
+
+  hasNode(id: string): boolean {
+    return this.position(id) !== undefined;
+  }
+
+  getNodeAttributes(id: string): GraphNode {
+    const at = this.position(id);
+    if (at === undefined) throw new Error(`no node ${id}`);
+    return this.node(at);
+  }
+
+  forEachNode(callback: (id: string, attributes: GraphNode) => void): void {
+    for (let i = 0; i < this.order; i++) callback(this.strings.id[i], this.node(i));
+  }
+
+  /** A node's outgoing edges, in the order they were encoded. */
+  forEachOutEdge(id: string, callback: EdgeCallback): void {
+    this.forEachEdgeOf(id, 'out', callback);
+  }
+
+  forEachInEdge(id: string, callback: EdgeCallback): void {
+    this.forEachEdgeOf(id, 'in', callback);
+  }
+
+  /** The same graphology graph `encodeGraph` was given (same attributes, same insertion order). */
+  toGraph(): Graph {
+    const graph: Graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
+    for (let i = 0; i < this.order; i++) graph.addNode(this.strings.id[i], this.node(i));
+    for (let i = 0; i < this.size; i++) {
+      const edge = this.edge(i);
+      graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
+    }
+    return graph;
+  }
+
+  private position(id: string): number | undefined {
+    if (!this.positions) {
+      this.positions = new Map();
+      for (let i = 0; i < this.order; i++) this.positions.set(this.strings.id[i], i);
+    }
+    return this.positions.get(id);
+  }
+
+  private node(i: number): GraphNode {
+    const made = this.nodes[i];
+    if (made) return made;
+    const { ints, strings: s } = this;
+    const at = 2 + i * NODE_INTS;
     const startLine = ints[at + 4];
-    graph.addNode(s.id[i], {
+    return (this.nodes[i] = {
       id: s.id[i],
-      kind: kind as NodeKind,
+      kind: NODE_KINDS[ints[at]],
       name: s.name[i],
       qname: s.qname[i],
-      path,
-      language: language as Language | '',
+      path: s.paths[ints[at + 1]],
+      language: s.languages[ints[at + 2]] as Language | '',
       range: startLine < 0 ? null : { startLine, startCol: ints[at + 5], endLine: ints[at + 6], endCol: ints[at + 7] },
       signature: s.signature[i],
       doc: s.doc[i],
@@ -103,14 +182,44 @@ export function decodeGraph(encoded: EncodedGraph): Graph {
       exported: ints[at + 3] === 1,
     });
   }
-  for (let i = 0; i < size; i++, at += EDGE_INTS) {
-    const kind = EDGE_KINDS[ints[at]] as EdgeKind | undefined;
+
+  private edge(i: number): GraphEdge {
+    const { ints, strings: s } = this;
+    const at = 2 + this.order * NODE_INTS + i * EDGE_INTS;
+    const kind = EDGE_KINDS[ints[at]];
     const source = s.id[ints[at + 1]];
     const target = s.id[ints[at + 2]];
     const owner = ints[at + 4] < 0 ? '' : s.paths[ints[at + 4]];
-    if (kind === undefined || source === undefined || target === undefined || owner === undefined) throw new Error(`edge ${i} is damaged`);
-    const id = edgeId(kind, source, target);
-    graph.addDirectedEdgeWithKey(id, source, target, { id, kind, source, target, line: ints[at + 3], owner });
+    return { id: edgeId(kind, source, target), kind, source, target, line: ints[at + 3], owner };
   }
-  return graph;
+
+  private forEachEdgeOf(id: string, direction: 'out' | 'in', callback: EdgeCallback): void {
+    const at = this.position(id);
+    if (at === undefined) throw new Error(`no node ${id}`);
+    const { start, edges } = (this.adjacency ??= { out: this.index(1), in: this.index(2) })[direction];
+    for (let k = start[at]; k < start[at + 1]; k++) {
+      const edge = this.edge(edges[k]);
+      callback(edge.id, edge, edge.source, edge.target);
+    }
+  }
+
+  /** Edges grouped by the node in slot `end` of their ints (1: source, 2: target), in encoding order (a counting sort). */
+  private index(end: 1 | 2): Adjacency {
+    const base = 2 + this.order * NODE_INTS;
+    const start = new Int32Array(this.order + 1);
+    for (let i = 0; i < this.size; i++) start[this.ints[base + i * EDGE_INTS + end] + 1]++;
+    for (let n = 0; n < this.order; n++) start[n + 1] += start[n];
+    const next = start.slice(0, this.order);
+    const edges = new Int32Array(this.size);
+    for (let i = 0; i < this.size; i++) edges[next[this.ints[base + i * EDGE_INTS + end]]++] = i;
+    return { start, edges };
+  }
+}
+
+type EdgeCallback = (edge: string, attributes: GraphEdge, source: string, target: string) => void;
+
+/** CSR: the edges of node n are edges[start[n]] … edges[start[n + 1] - 1]. */
+interface Adjacency {
+  start: Int32Array;
+  edges: Int32Array;
 }

@@ -1,14 +1,13 @@
 // Stage 1 entry point: text in, per-file graph out. Language extractors only see a syntax tree.
 import type { Node } from 'web-tree-sitter';
 import type { Language } from '../graph/schema';
-import { PARSER_VERSION, type FileGraph } from './fileGraph';
+import { PARSER_VERSION, type Extracted, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
 import { extractPython } from './python';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
 export type Extractor = (root: Node, filePath: string, language: Language) => Extracted;
 
 const EXTRACTORS: Record<Language, Extractor> = {

@@ -30,6 +30,9 @@ export interface FileGraph {
   syntaxErrors: number;
 }
 
+/** What a language's extractor says of a file; extract.ts adds the rest (path, hash, version, counts). */
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
+
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
 export interface ScopeText {
   /** localId of the innermost enclosing definition; null for module-level code. */

@@ -3,8 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import { Query, type Node } from 'web-tree-sitter';
-import type { Extracted } from './extract';
-import type { ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import type { Extracted, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
 import { SymbolTable, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 

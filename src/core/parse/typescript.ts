@@ -22,8 +22,7 @@
 //   when class field `f` (or parameter property) is typed `C`.
 import { Query, type Language as TSLanguage, type Node, type QueryCapture } from 'web-tree-sitter';
 import type { Language } from '../graph/schema';
-import type { Extracted } from './extract';
-import type { ExportBinding, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
+import type { ExportBinding, Extracted, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
 import { SymbolTable, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 

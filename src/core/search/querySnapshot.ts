@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeGraph, encodeGraph } from '../graph/graphCodec';
+import { CompactGraph, encodeGraph } from '../graph/graphCodec';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../graph/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
@@ -45,9 +45,13 @@ interface Header {
   sections: Record<Section, [number, number, string]>;
 }
 
-/** A query snapshot read back: the frozen graph at once, each index decoded when first asked for. */
+/**
+ * A query snapshot read back: the graph read in place at once (enough for `show`), graphology's graph and
+ * each index built when first asked for.
+ */
 export interface QuerySnapshot {
-  repo: SearchGraph;
+  graph: CompactGraph;
+  repo(): SearchGraph;
   entities(): EntityIndex;
   lexical(): LexicalIndex;
 }
@@ -147,7 +151,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     const strings = read('graphStrings').toString('utf8');
     const intsBytes = read('graphInts');
     const ints = new Int32Array(intsBytes.buffer, intsBytes.byteOffset, intsBytes.byteLength / 4);
-    const graph = decodeGraph({ strings, ints });
+    const graph = new CompactGraph({ strings, ints });
     // The index sections stay on disk until a query asks for them: a name query never reads the lexical one.
     keep = true;
     const close = once(() => fs.closeSync(fd));
@@ -160,11 +164,19 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
         if (remaining.size === 0) close();
       }
     };
-    const entities = once(() => EntityIndex.load(graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
-    const lexical = once(() => LexicalIndex.load(graph, take('lexical').toString('utf8')));
     // No per-file graphs: `files:` queries (which read them) open the store instead (cli/main.ts).
-    const repo: SearchGraph = { graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] };
-    return { ok: true, snapshot: { repo, entities, lexical } };
+    const repo = once((): SearchGraph => {
+      let full: SearchGraph['graph'];
+      try {
+        full = graph.toGraph();
+      } catch (err) {
+        throw new Error(`query snapshot damaged (${err instanceof Error ? err.message : String(err)})`);
+      }
+      return { graph: full, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] };
+    });
+    const entities = once(() => EntityIndex.load(repo().graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
+    const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
+    return { ok: true, snapshot: { graph, repo, entities, lexical } };
   } catch (err) {
     return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
   } finally {

@@ -21,7 +21,8 @@ import type { ToolName } from './schemas';
 export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview']);
 
 export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize?: number): AgentTools {
-  const graph = snapshot.repo.graph;
+  const repo = snapshot.repo();
+  const graph = repo.graph;
   // The snapshot keeps no per-file graphs: a file's nodes are found by their path, once.
   let byFile: Map<string, GraphNode[]> | undefined;
   const files = (): Map<string, GraphNode[]> => {
@@ -44,7 +45,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize
     filePaths: () => [...files().keys()],
     nodesInFile: (p) => files().get(p) ?? [],
   };
-  const searcher = createSearcher({ graph: snapshot.repo }, { prebuilt: { entities: snapshot.entities, lexical: snapshot.lexical } });
+  const searcher = createSearcher({ graph: repo }, { prebuilt: { entities: snapshot.entities, lexical: snapshot.lexical } });
   return new AgentTools({
     root,
     graph: frozen,

@@ -1,0 +1,49 @@
+// What `cartograph stats` and Show Index Status report of an index: counts by kind, lines, files with
+// syntax errors, how many imports resolved, what was skipped and the store's state.
+import type { RepositoryGraph } from './graph/repositoryGraph';
+import { EDGE_KINDS, NODE_KINDS, type EdgeKind, type NodeKind } from './graph/schema';
+import type { StoreInfo } from './store/storeMirror';
+import type { SkippedFile } from './workspace/scan';
+
+export interface EngineStats {
+  root: string;
+  files: number;
+  lines: number;
+  nodes: Partial<Record<NodeKind, number>>;
+  edges: Partial<Record<EdgeKind, number>>;
+  skipped: SkippedFile[];
+  syntaxErrorFiles: number;
+  imports: { internal: number; resolved: number; rate: number };
+  unresolvedReferences: number;
+  store: StoreInfo;
+}
+
+/** Walks every node and edge: for a report, not for a status line (the store's state alone is `StoreMirror.info`). */
+export function engineStats(root: string, repo: RepositoryGraph, skipped: Iterable<SkippedFile>, store: StoreInfo): EngineStats {
+  const nodes: EngineStats['nodes'] = {};
+  const edges: EngineStats['edges'] = {};
+  for (const kind of NODE_KINDS) nodes[kind] = 0;
+  for (const kind of EDGE_KINDS) edges[kind] = 0;
+  repo.graph.forEachNode((_, a) => (nodes[a.kind] = (nodes[a.kind] ?? 0) + 1));
+  repo.graph.forEachEdge((_, a) => (edges[a.kind] = (edges[a.kind] ?? 0) + 1));
+  let lines = 0;
+  let syntaxErrorFiles = 0;
+  for (const p of repo.filePaths()) {
+    const g = repo.fileGraph(p)!;
+    lines += g.lines;
+    if (g.syntaxErrors > 0) syntaxErrorFiles++;
+  }
+  const imports = repo.importStats();
+  return {
+    root,
+    files: repo.filePaths().length,
+    lines,
+    nodes,
+    edges,
+    skipped: [...skipped].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    syntaxErrorFiles,
+    imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
+    unresolvedReferences: repo.unresolvedReferences(),
+    store,
+  };
+}

@@ -1,0 +1,236 @@
+// The graph's mirror in LanceDB, as the engine keeps it: changes queued and merged while a write runs,
+// and a store that fails degrading to memory-only instead of failing the graph, then recreated from the
+// graph on the next change (its folder deleted under us, a disk error) without a Reindex.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ChangeSet } from '../graph/changeSet';
+import type { GraphDiff, RepositoryGraph } from '../graph/repositoryGraph';
+import type { GraphEdge, GraphNode } from '../graph/schema';
+import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './graphStore';
+import { ROOT_FILE } from './storeVersion';
+
+export interface StoreInfo {
+  dir: string | null;
+  status: string;
+  error?: string;
+}
+
+export interface StoreMirrorOptions {
+  /** Read LanceDB's binary ahead of loading it (an editor's extension host; see EngineOptions.responsive). */
+  responsive?: boolean;
+  log?: (message: string) => void;
+}
+
+/** What the mirror holds: the graph, and the engine's row for every file (the files table). */
+export interface MirroredState {
+  graph: RepositoryGraph;
+  files(): StoredFile[];
+}
+
+export class StoreMirror {
+  private status: string;
+  private error: string | undefined;
+  /** True when a store that worked has failed since (its folder deleted, a disk error): worth reopening. */
+  private storeLost = false;
+  private storeDir: string | null = null;
+  private readonly pending = new PendingWrites();
+  private flushing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly root: string,
+    private store: GraphStore | null,
+    status: OpenStatus | null,
+    private readonly state: MirroredState,
+    private readonly options: StoreMirrorOptions,
+  ) {
+    this.status = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
+  }
+
+  /** Opens the store in `storeDir` (null: memory only); a store that cannot open degrades to memory-only. */
+  static async open(root: string, storeDir: string | null, state: MirroredState, options: StoreMirrorOptions): Promise<StoreMirror> {
+    let store: GraphStore | null = null;
+    let status: OpenStatus | null = null;
+    let error: string | undefined;
+    if (storeDir !== null) {
+      try {
+        ({ store, status } = await GraphStore.open(storeDir, { readAheadNative: options.responsive }));
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+        options.log?.(`graph store unavailable, continuing in memory: ${error}`);
+      }
+    }
+    if (store) await recordRoot(store.dir, root, options.log);
+    const mirror = new StoreMirror(root, store, status, state, options);
+    if (error) {
+      mirror.status = 'unavailable';
+      mirror.error = error;
+    }
+    if (status?.kind === 'rebuilt') options.log?.(`graph store was rebuilt: ${status.reason}`);
+    return mirror;
+  }
+
+  /** The LanceDB store (null while the index lives in memory). */
+  get current(): GraphStore | null {
+    return this.store;
+  }
+
+  /** Where the store is and whether it works. */
+  info(): StoreInfo {
+    return { dir: this.store?.dir ?? this.storeDir, status: this.status, error: this.error };
+  }
+
+  /** The stored per-file rows for a warm start; undefined with no store, or when reading fails (then memory-only). */
+  async loadFiles(): Promise<StoredFile[] | undefined> {
+    if (!this.store) return undefined;
+    try {
+      return await this.store.loadFiles();
+    } catch (err) {
+      this.degrade(err);
+      return undefined;
+    }
+  }
+
+  /** Writes the whole graph (a cold build); a failure degrades to memory-only. */
+  async replaceAll(nodes: GraphNode[], edges: GraphEdge[]): Promise<void> {
+    await this.write(() => this.store!.replaceAll(nodes, edges, this.state.files()));
+  }
+
+  /** After an interrupted write the store may miss rows: compare counts and rewrite it whole if so. */
+  async repair(): Promise<void> {
+    if (!this.store) return;
+    const graph = this.state.graph.graph;
+    await this.write(async () => {
+      const counts = await this.store!.counts();
+      if (counts.nodes === graph.order && counts.edges === graph.size) return;
+      this.log(`graph store out of step (${counts.nodes} nodes, ${counts.edges} edges stored; ${graph.order}, ${graph.size} in memory): rewriting it`);
+      await this.store!.replaceAll(this.allNodes(), this.allEdges(), this.state.files());
+    });
+  }
+
+  /**
+   * Queues a graph change for the store. Saves never wait for LanceDB: the graph is live at once,
+   * and changes queued while a write runs are merged into the next one (a burst of saves, a branch
+   * switch) so the store catches up in few writes. `flush()` waits for it.
+   */
+  persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
+    if (!this.store && !this.storeLost) return;
+    this.pending.add(diff, files);
+    if (this.pending.empty || this.flushing) return;
+    this.flushing = this.drain().finally(() => (this.flushing = undefined));
+  }
+
+  /** Resolves once every change so far is in the store. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  async sizeOnDisk(): Promise<number> {
+    return this.store ? this.store.sizeOnDisk() : 0;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.store?.close();
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.pending.empty) {
+      if (!this.store && !(await this.reopen())) {
+        this.pending.take();
+        return;
+      }
+      const diff = this.pending.take();
+      // A write that fails on a store which worked (its folder deleted under us) recreates it at once:
+      // the rewrite from the graph includes this change, so the save that found the loss is not lost.
+      if (!(await this.write(() => this.store!.apply(diff)))) await this.reopen();
+    }
+  }
+
+  /**
+   * A store that failed after working (its folder deleted under us, say) is recreated on the next
+   * change and rewritten whole from the graph, so the mirror recovers without a Reindex.
+   */
+  private async reopen(): Promise<boolean> {
+    if (!this.storeLost || !this.storeDir) return false;
+    this.storeLost = false;
+    try {
+      const { store } = await GraphStore.open(this.storeDir, { readAheadNative: this.options.responsive });
+      await recordRoot(store.dir, this.root, this.options.log);
+      await store.replaceAll(this.allNodes(), this.allEdges(), this.state.files());
+      this.store = store;
+      this.status = 'recovered';
+      this.error = undefined;
+      this.log(`graph store recreated at ${store.dir} and rewritten from the graph`);
+      return true;
+    } catch (err) {
+      this.log(`graph store still unavailable, continuing in memory: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+  }
+
+  /** A failing store write must not lose the graph: log it and carry on in memory. */
+  private async write(work: () => Promise<void>): Promise<boolean> {
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      this.degrade(err);
+      return false;
+    }
+  }
+
+  private degrade(err: unknown): void {
+    this.error = err instanceof Error ? err.message : String(err);
+    this.status = 'unavailable';
+    this.log(`graph store failed, continuing in memory: ${this.error}`);
+    const store = this.store;
+    if (store) {
+      this.storeLost = true;
+      this.storeDir = store.dir;
+    }
+    this.store = null;
+    void store?.close().catch(() => undefined);
+  }
+
+  private allNodes(): GraphNode[] {
+    return this.state.graph.graph.mapNodes((_, a) => a);
+  }
+
+  private allEdges(): GraphEdge[] {
+    return this.state.graph.graph.mapEdges((_, a) => a);
+  }
+
+  private log(message: string): void {
+    this.options.log?.(message);
+  }
+}
+
+/** The repository a store belongs to, so `--store DIR` alone is enough to reopen it. */
+async function recordRoot(storeDir: string, root: string, log?: (m: string) => void): Promise<void> {
+  try {
+    await fs.promises.writeFile(path.join(storeDir, ROOT_FILE), `${JSON.stringify({ root })}\n`);
+  } catch (err) {
+    log?.(`could not record the repository root in the store: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. */
+class PendingWrites {
+  private readonly nodes = new ChangeSet<GraphNode>();
+  private readonly edges = new ChangeSet<GraphEdge>();
+  private readonly files = new ChangeSet<StoredFile>();
+
+  get empty(): boolean {
+    return this.nodes.empty && this.edges.empty && this.files.empty;
+  }
+
+  add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
+    this.nodes.merge(diff.nodes, (n) => n.id);
+    this.edges.merge(diff.edges, (e) => e.id);
+    this.files.merge(files, (f) => f.path);
+  }
+
+  take(): StoreDiff {
+    return { nodes: this.nodes.take(), edges: this.edges.take(), files: this.files.take() };
+  }
+}
