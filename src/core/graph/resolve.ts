@@ -11,7 +11,7 @@ import {
 } from './moduleKeys';
 import {
   edgeId, externalId, moduleId, symbolId,
-  type EdgeKind, type GraphEdge, type GraphNode,
+  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 
@@ -27,7 +27,7 @@ export interface World {
 export type Target =
   | { t: 'module'; path: string }
   | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: 'py' | 'js'; name: string };
+  | { t: 'external'; family: ExternalFamily; name: string };
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
@@ -182,6 +182,8 @@ export class Resolver {
 
   /** Finds the module a specifier names, as seen from `file`. */
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
+    // Go import paths stay External until stage 2 maps them through go.mod (goModules.ts).
+    if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -242,7 +244,7 @@ export class Resolver {
     }
     if (module.t === 'external') {
       const name = binding.imported && binding.imported !== 'default' && binding.imported !== '*' ? `${module.name}.${binding.imported}` : module.name;
-      return { t: 'external', family: 'js', name };
+      return { t: 'external', family: module.family, name };
     }
     if (module.t !== 'module') return null;
     if (binding.imported === null || binding.imported === '*') return forEdge ? module : this.commonJsValue(module.path) ?? module;
@@ -449,7 +451,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;

@@ -28,6 +28,10 @@ export interface FileGraph {
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+  /** Go: the `package` clause name; Java: the dotted package ('' for the default package). Absent elsewhere. */
+  package?: string;
+  /** Go: the file says `// Code generated … DO NOT EDIT.` (indexed, but not code anyone wrote or should edit). */
+  generated?: boolean;
 }
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
@@ -60,6 +64,11 @@ export interface SymbolDef {
    * `state.app.jinja_env` reach the member.
    */
   type?: string[];
+  /**
+   * A method whose type is not defined in this file (Go methods in another file of the package):
+   * `parent` is null, `localId` is still `Type.method`, and this names the type, resolved in the package scope.
+   */
+  receiver?: string[];
 }
 
 export interface ImportBinding {
