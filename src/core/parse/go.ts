@@ -476,7 +476,8 @@ class GoExtraction {
         const sym = this.table.add(symbolDef('GlobalVariable', n.text, null, node, signature, doc, isExported(n.text)));
         const t = names.length > 1 && !typeNode ? this.valueType(value, i) : type;
         if (t) sym.type = t;
-        this.frame(sym, node);
+        // `var a, b = f(), g()` shares one span: its references stay the package's, not b's.
+        if (names.length === 1) this.frame(sym, node);
       });
     }
   }
