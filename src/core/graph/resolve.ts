@@ -77,7 +77,8 @@ export class Resolver {
     for (const sym of file.symbols) {
       const parentId = sym.parent === null ? modId : symbolId(path, sym.parent);
       const parentKind = sym.parent === null ? 'Module' : indexOf(file).byLocalId.get(sym.parent)?.kind;
-      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum';
+      // Go methods on named non-struct types (`type byName []*Command`) are members of that TypeAlias.
+      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || (parentKind === 'TypeAlias' && sym.kind === 'Method');
       const kind: EdgeKind = isMember && sym.kind === 'Method' ? 'HAS_METHOD' : isMember && sym.kind === 'Field' ? 'HAS_FIELD' : 'CONTAINS';
       addEdge(kind, parentId, symbolId(path, sym.localId), -1);
     }
@@ -302,7 +303,7 @@ export class Resolver {
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
       case 'symbol': {
         const kind = target.sym.kind;
-        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum' || (kind === 'TypeAlias' && this.world.file(target.path)?.language === 'go')) return this.classMember(target.path, target.sym, name);
         if (target.sym.type) {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
