@@ -48,6 +48,9 @@ const QUERY_SOURCE = `
 (type_switch_statement alias: (expression_list) @bind)
 (receive_statement left: (expression_list) @bind)
 (type_parameter_declaration) @tparam
+(keyed_element . (literal_element (identifier) @key))
+(import_spec path: (_) @nottext)
+(field_declaration tag: (_) @nottext)
 (interpreted_string_literal) @string
 (raw_string_literal) @string
 (comment) @comment
@@ -170,8 +173,6 @@ class GoExtraction {
   private readonly results = new Map<string, Array<string[] | null>>();
   /** Package-level names declared in this file (shadow builtins like `new` or `len`). */
   private readonly topNames = new Set<string>();
-  /** Local names bound to imports, so a chain head is known to be a package. */
-  readonly importNames = new Set<string>();
   packageName: string | undefined;
   generated = false;
   fileDoc = '';
@@ -308,7 +309,6 @@ class GoExtraction {
       else {
         const local = alias?.type === 'blank_identifier' ? '' : alias ? alias.text : assumedPackageName(module);
         this.imports.push({ local, module, imported: null, line, scope: null });
-        if (local) this.importNames.add(local);
       }
     }
   }
@@ -483,7 +483,7 @@ class GoExtraction {
   }
 
   /** The named type of the i-th value of an initializer list, when cheap to know. */
-  valueType(values: Node | null, i: number, frame?: Frame): string[] | null {
+  private valueType(values: Node | null, i: number, frame?: Frame): string[] | null {
     if (!values) return null;
     const list = values.type === 'expression_list' ? values.namedChildren.filter((c): c is Node => c !== null) : [values];
     if (list.length === 1 && list[0].type === 'call_expression' && i > 0) return this.callResult(list[0], i, frame);
@@ -499,7 +499,7 @@ class GoExtraction {
       case 'call_expression':
         return this.callResult(v, 0, frame);
       case 'identifier':
-        return frame ? this.typedLocal(frame, v.text) : null;
+        return frame?.typed.get(v.text) ?? null;
       default:
         return null;
     }
@@ -514,10 +514,6 @@ class GoExtraction {
     if (name === 'new' && i === 0 && !this.topNames.has('new')) return namedType(call.childForFieldName('arguments')?.namedChild(0) ?? null);
     if (i === 0 && this.fileTypes.has(name)) return [name];
     return this.results.get(name)?.[i] ?? null;
-  }
-
-  private typedLocal(frame: Frame, name: string): string[] | null {
-    return frame.typed.get(name) ?? null;
   }
 
   // --- bodies: locals, then references ---------------------------------------------------------------
@@ -545,6 +541,9 @@ class GoExtraction {
 
   locals(captures: QueryCapture[]): void {
     this.walk(captures, ({ name, node }, frame) => {
+      // Struct literal keys (`Command{Use: ...}`) name fields of the literal's type, not package names;
+      // import paths and struct tags are not prose. Marked here so the references pass asks no parents.
+      if (name === 'key' || name === 'nottext') this.skip.add(node.startIndex);
       if (!frame) return;
       switch (name) {
         case 'param': {
@@ -654,7 +653,7 @@ class GoExtraction {
         }
         case 'type': {
           if (this.skip.has(start)) break;
-          const typeName = node.text;
+          const typeName = this.text(node);
           if (BUILTIN_TYPES.has(typeName) && !this.topNames.has(typeName)) break;
           if (this.isTypeParam(typeName, frame)) break;
           this.addRef(from, 'USES', [typeName], line);
@@ -662,25 +661,21 @@ class GoExtraction {
         }
         case 'id': {
           if (start < coveredEnd || this.skip.has(start)) break;
-          const parent = node.parent;
-          // Struct literal keys (`Command{Use: ...}`) name fields of the literal's type.
-          if (parent?.type === 'literal_element' && parent.parent?.type === 'keyed_element' && parent.parent.firstNamedChild?.startIndex === parent.startIndex) break;
-          const id = node.text;
+          const id = this.text(node);
           if (frame?.locals.has(id) || this.isTypeParam(id, frame)) break;
           if (BUILTIN_VALUES.has(id) && !this.topNames.has(id)) break;
           this.addRef(from, 'USES', [id], line);
           break;
         }
-        case 'string': {
-          const ptype = node.parent?.type;
-          if (ptype === 'import_spec' || ptype === 'field_declaration') break; // import paths and struct tags are not prose
-          this.texts.add(from, 'literals', unquote(this.text(node)));
+        case 'string':
+          if (!this.skip.has(start)) this.texts.add(from, 'literals', unquote(this.text(node)));
+          break;
+        case 'comment': {
+          const text = this.text(node);
+          if (this.docComments.has(start) || DIRECTIVE.test(text)) break;
+          this.texts.add(from, 'comments', text.startsWith('//') ? text.slice(2) : text.slice(2, -2));
           break;
         }
-        case 'comment':
-          if (this.docComments.has(start) || DIRECTIVE.test(node.text)) break;
-          this.texts.add(from, 'comments', node.text.startsWith('//') ? node.text.slice(2) : node.text.slice(2, -2));
-          break;
       }
     });
   }
