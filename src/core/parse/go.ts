@@ -24,10 +24,10 @@
 //   (`func (c *Command) f() { c.g() }` → ['Command', 'g']); an untyped local's members are dropped,
 //   so a local never passes for a package of the same name.
 // - Exported means what Go says: the name starts with an upper-case letter.
-import { Query, type Node, type QueryCapture } from 'web-tree-sitter';
+import type { Node, QueryCapture } from 'web-tree-sitter';
 import type { Extracted } from './extract';
 import type { FileGraph, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 export type GoExtracted = Extracted & Pick<FileGraph, 'package' | 'generated'>;
@@ -56,16 +56,7 @@ const QUERY_SOURCE = `
 (comment) @comment
 `;
 
-const queries = new WeakMap<object, Query>();
-function queryFor(root: Node): Query {
-  const language = root.tree.language;
-  let query = queries.get(language);
-  if (!query) {
-    query = new Query(language, QUERY_SOURCE);
-    queries.set(language, query);
-  }
-  return query;
-}
+const queryFor = compiledQuery(QUERY_SOURCE);
 
 // Predeclared identifiers. `min`, `max` and `clear` are left out on purpose: they are builtins only
 // since Go 1.21, and code written before defines its own, which stage 2 then finds in the package.
