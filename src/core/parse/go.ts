@@ -49,6 +49,7 @@ const QUERY_SOURCE = `
 (receive_statement left: (expression_list) @bind)
 (type_parameter_declaration) @tparam
 (keyed_element . (literal_element (identifier) @key))
+(block (statement_list (type_declaration [(type_spec) (type_alias)] @localtype)))
 (import_spec path: (_) @nottext)
 (field_declaration tag: (_) @nottext)
 (interpreted_string_literal) @string
@@ -569,6 +570,12 @@ class GoExtraction {
         case 'tparam':
           for (const n of node.childrenForFieldName('name')) if (n) frame.typeParams.add(n.text);
           break;
+        case 'localtype': {
+          // A type declared inside a function is the function's own: its uses are not package names.
+          const nameNode = node.childForFieldName('name');
+          if (nameNode) this.bindLocal(frame, nameNode, null);
+          break;
+        }
       }
     });
   }
@@ -621,7 +628,7 @@ class GoExtraction {
         case 'literal': {
           const type = node.childForFieldName('type');
           const chain = type?.type === 'type_identifier' || type?.type === 'qualified_type' || type?.type === 'generic_type' ? namedType(type) : null;
-          if (!chain || !type || (chain.length === 1 && this.isTypeParam(chain[0], frame))) break;
+          if (!chain || !type || (chain.length === 1 && (this.isTypeParam(chain[0], frame) || frame?.locals.has(chain[0])))) break;
           this.skipType(type);
           this.addRef(from, 'CALLS', chain, line);
           break;
@@ -646,7 +653,7 @@ class GoExtraction {
           if (this.skip.has(start)) break;
           const typeName = this.text(node);
           if (BUILTIN_TYPES.has(typeName) && !this.topNames.has(typeName)) break;
-          if (this.isTypeParam(typeName, frame)) break;
+          if (this.isTypeParam(typeName, frame) || frame?.locals.has(typeName)) break;
           this.addRef(from, 'USES', [typeName], line);
           break;
         }
