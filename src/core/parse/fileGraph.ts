@@ -12,7 +12,7 @@ export interface FileGraph {
   /** sha1 of the file's text. */
   hash: string;
   parserVersion: number;
-  /** Module docstring (Python) or leading file JSDoc comment. */
+  /** Module docstring (Python), leading file JSDoc comment (TS/JS), or the package doc comment above `package` (Go). */
   doc: string;
   /** Number of lines in the file. */
   lines: number;
