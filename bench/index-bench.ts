@@ -16,14 +16,33 @@ const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { ty
 const corpora = values.corpus ?? ['django', 'effect'];
 const EDITS = Number(values.edits ?? 200);
 
+/** A corpus is a folder of bench/.corpora, or an absolute path (a tree unpacked elsewhere, e.g. Go's sources from Debian). */
+function corpusRoot(name: string): string {
+  return path.isAbsolute(name) ? name : path.join(CORPORA, name);
+}
+
 function ensureCorpora(): void {
-  if (corpora.every((c) => fs.existsSync(path.join(CORPORA, c)))) return;
+  if (corpora.every((c) => fs.existsSync(corpusRoot(c)))) return;
   execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
 }
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The same three edits in Go: a statement in a function body, a new function, a rename. */
+function realGoEdit(text: string, n: number): string {
+  const lines = text.split('\n');
+  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => /^func (\([^)]*\) )?\w+.*\{$/.test(l));
+  const kind = n % 3;
+  if (kind === 0 && defs.length) {
+    lines.splice(defs[n % defs.length][1] + 1, 0, `\t_ = ${n}`);
+    return lines.join('\n');
+  }
+  if (kind === 1 || !defs.length) return `${text}\nfunc benchAdded${n}(value any) any {\n\treturn value\n}\n`;
+  const name = /^func (?:\([^)]*\) )?(\w+)/.exec(defs[n % defs.length][0])?.[1];
+  return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}B${n}`) : text;
 }
 
 /** Deterministic edits of real functions: change a body, add a function, rename a definition. */
@@ -46,8 +65,8 @@ function realEdit(text: string, isPython: boolean, n: number): string {
 }
 
 async function benchCorpus(name: string) {
-  const root = path.join(CORPORA, name);
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), `cartograph-bench-${name}-`));
+  const root = corpusRoot(name);
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), `cartograph-bench-${path.basename(name)}-`));
   try {
     // Cold: empty store, fresh process state for the engine (the parse workers start inside).
     const t0 = performance.now();
@@ -66,7 +85,7 @@ async function benchCorpus(name: string) {
     for (let n = 0; n < EDITS; n++) {
       const file = files[(n * 7919) % files.length];
       const original = fs.readFileSync(path.join(root, file), 'utf8');
-      const edited = realEdit(original, file.endsWith('.py'), n);
+      const edited = file.endsWith('.go') ? realGoEdit(original, n) : realEdit(original, file.endsWith('.py'), n);
       const t = performance.now();
       await engine.updateFile(file, edited);
       graphMs.push(performance.now() - t);
@@ -90,7 +109,7 @@ async function benchCorpus(name: string) {
     const g = sortNum(graphMs);
     const tt = sortNum(totalMs);
     return {
-      corpus: name,
+      corpus: path.basename(name),
       files: stats.files,
       lines: stats.lines,
       skipped: report.skipped.length,

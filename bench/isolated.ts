@@ -27,7 +27,7 @@ export async function resultsPerCorpus<T>(corpora: string[], options: IsolationO
     return undefined;
   }
   return corpora.map((corpus) => {
-    const tmp = path.join(os.tmpdir(), `cartograph-bench-${process.pid}-${corpus}.json`);
+    const tmp = path.join(os.tmpdir(), `cartograph-bench-${process.pid}-${path.basename(corpus)}.json`);
     execFileSync(process.execPath, ['--import', 'tsx', options.script, '--corpus', corpus, '--json', tmp, ...options.args, '--child'], { stdio: ['ignore', 'ignore', 'inherit'] });
     const result = JSON.parse(fs.readFileSync(tmp, 'utf8')).results[0] as T & { peakRssMB: number };
     fs.rmSync(tmp);

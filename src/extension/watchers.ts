@@ -1,14 +1,15 @@
 // Saves go straight to the engine; files created, changed or deleted outside the editor (git checkout,
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
-import { languageOf } from '../core/parse/languages';
+import { SOURCE_EXTENSIONS, languageOf } from '../core/parse/languages';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 /** Churn no graph cares about: git's object store during a checkout, installed packages. */
 const TOOL_FOLDERS = /\/(\.git|node_modules)(\/|$)/;
 
-export const WATCHED_GLOB = '**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+/** Files of every language the engine reads (languages.ts), so a new language is watched as soon as it is parsed. */
+export const WATCHED_GLOB = `**/*.{${SOURCE_EXTENSIONS.join(',')}}`;
 
 export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | undefined): vscode.Disposable {
   const disposables: vscode.Disposable[] = [];

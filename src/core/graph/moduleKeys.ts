@@ -67,6 +67,7 @@ export function providedKeys(path: string, language: Language, initDirs: Readonl
     if (dotted && dotted !== name && !initDirs.has('')) keys.push(`py:${dotted}`);
     return keys;
   }
+  if (language === 'go') return []; // a Go file is found through its package (stage 2), never by a JS specifier
   const keys = [jsPathKey(path)];
   const stem = path.replace(JS_STRIP, '');
   if (posix.basename(stem) === 'index') {

@@ -11,7 +11,7 @@ import {
 } from './moduleKeys';
 import {
   edgeId, externalId, moduleId, symbolId,
-  type EdgeKind, type GraphEdge, type GraphNode,
+  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 
@@ -27,7 +27,7 @@ export interface World {
 export type Target =
   | { t: 'module'; path: string }
   | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: 'py' | 'js'; name: string };
+  | { t: 'external'; family: ExternalFamily; name: string };
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
@@ -77,7 +77,8 @@ export class Resolver {
     for (const sym of file.symbols) {
       const parentId = sym.parent === null ? modId : symbolId(path, sym.parent);
       const parentKind = sym.parent === null ? 'Module' : indexOf(file).byLocalId.get(sym.parent)?.kind;
-      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum';
+      // Go methods on named non-struct types (`type byName []*Command`) are members of that TypeAlias.
+      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || (parentKind === 'TypeAlias' && sym.kind === 'Method');
       const kind: EdgeKind = isMember && sym.kind === 'Method' ? 'HAS_METHOD' : isMember && sym.kind === 'Field' ? 'HAS_FIELD' : 'CONTAINS';
       addEdge(kind, parentId, symbolId(path, sym.localId), -1);
     }
@@ -182,6 +183,8 @@ export class Resolver {
 
   /** Finds the module a specifier names, as seen from `file`. */
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
+    // Go import paths stay External until stage 2 maps them through go.mod (goModules.ts).
+    if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -242,7 +245,7 @@ export class Resolver {
     }
     if (module.t === 'external') {
       const name = binding.imported && binding.imported !== 'default' && binding.imported !== '*' ? `${module.name}.${binding.imported}` : module.name;
-      return { t: 'external', family: 'js', name };
+      return { t: 'external', family: module.family, name };
     }
     if (module.t !== 'module') return null;
     if (binding.imported === null || binding.imported === '*') return forEdge ? module : this.commonJsValue(module.path) ?? module;
@@ -300,7 +303,7 @@ export class Resolver {
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
       case 'symbol': {
         const kind = target.sym.kind;
-        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum' || (kind === 'TypeAlias' && this.world.file(target.path)?.language === 'go')) return this.classMember(target.path, target.sym, name);
         if (target.sym.type) {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
@@ -449,7 +452,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;

@@ -4,6 +4,7 @@ import type { Language } from '../graph/schema';
 import { PARSER_VERSION, type Extracted, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
+import { extractGo } from './go';
 import { extractPython } from './python';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
@@ -15,6 +16,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
   typescript: extractTypeScript,
   tsx: extractTypeScript,
   javascript: extractTypeScript,
+  go: extractGo,
 };
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {

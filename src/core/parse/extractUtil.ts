@@ -1,6 +1,6 @@
 // Small pieces every language extractor needs: ranges, hashes, unique local ids, one-line signatures.
 import { createHash } from 'node:crypto';
-import type { Node } from 'web-tree-sitter';
+import { Query, type Node } from 'web-tree-sitter';
 import type { SourceRange } from '../graph/schema';
 import type { SymbolDef, SymbolKind } from './fileGraph';
 
@@ -56,4 +56,18 @@ export function symbolDef(
   exported: boolean,
 ): Omit<SymbolDef, 'localId'> {
   return { kind, name, parent, range: rangeOf(node), signature: oneLine(signature), doc, hash: sha1(node.text), exported };
+}
+
+/** One extractor query, compiled once per grammar (compiling costs far more than running it on a file). */
+export function compiledQuery(source: string): (root: Node) => Query {
+  const compiled = new WeakMap<object, Query>();
+  return (root) => {
+    const language = root.tree.language;
+    let query = compiled.get(language);
+    if (!query) {
+      query = new Query(language, source);
+      compiled.set(language, query);
+    }
+    return query;
+  };
 }

@@ -12,7 +12,7 @@ export interface FileGraph {
   /** sha1 of the file's text. */
   hash: string;
   parserVersion: number;
-  /** Module docstring (Python) or leading file JSDoc comment. */
+  /** Module docstring (Python), leading file JSDoc comment (TS/JS), or the package doc comment above `package` (Go). */
   doc: string;
   /** Number of lines in the file. */
   lines: number;
@@ -28,6 +28,10 @@ export interface FileGraph {
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+  /** Go: the `package` clause name; Java: the dotted package ('' for the default package). Absent elsewhere. */
+  package?: string;
+  /** Go: the file says `// Code generated … DO NOT EDIT.` (indexed, but not code anyone wrote or should edit). */
+  generated?: boolean;
 }
 
 /** What a language's extractor says of a file; extract.ts adds the rest (path, hash, version, counts). */
@@ -63,6 +67,11 @@ export interface SymbolDef {
    * `state.app.jinja_env` reach the member.
    */
   type?: string[];
+  /**
+   * A method whose type is not defined in this file (Go methods in another file of the package):
+   * `parent` is null, `localId` is still `Type.method`, and this names the type, resolved in the package scope.
+   */
+  receiver?: string[];
 }
 
 export interface ImportBinding {

@@ -14,8 +14,12 @@ const EXTENSIONS: Record<string, Language> = {
   '.jsx': 'javascript',
   '.mjs': 'javascript',
   '.cjs': 'javascript',
+  '.go': 'go',
 };
 
 export function languageOf(filePath: string): Language | undefined {
   return EXTENSIONS[path.extname(filePath).toLowerCase()];
 }
+
+/** Every extension that has a language, without the dot (the watchers' glob is built from it). */
+export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(EXTENSIONS).map((ext) => ext.slice(1));

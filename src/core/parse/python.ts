@@ -2,9 +2,9 @@
 // document order; a first pass builds definitions, imports and local scopes, a second turns calls,
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
-import { Query, type Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import type { Extracted, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -35,16 +35,7 @@ const QUERY_SOURCE = `
 ${VALUE_POSITIONS.join('\n')}
 `;
 
-const queries = new WeakMap<object, Query>();
-function queryFor(root: Node): Query {
-  const language = root.tree.language;
-  let query = queries.get(language);
-  if (!query) {
-    query = new Query(language, QUERY_SOURCE);
-    queries.set(language, query);
-  }
-  return query;
-}
+const queryFor = compiledQuery(QUERY_SOURCE);
 
 /** A definition under construction: its byte span decides which captures fall inside it. */
 interface Scope {

@@ -4,15 +4,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageSelfPaths, withPackageSelfPaths } from '../graph/packageSelf';
 import { loadTsConfig, type TsConfig } from '../graph/tsconfig';
+import type { Language } from '../graph/schema';
 import { languageOf } from '../parse/languages';
 
 export const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
-/** Every folder that holds, or is above, a non-Python file of `paths` ('' for the root), sorted. */
+/** The languages a tsconfig/jsconfig applies to. */
+const CONFIGURED = new Set<Language | undefined>(['typescript', 'tsx', 'javascript']);
+
+/** Every folder that holds, or is above, a TypeScript or JavaScript file of `paths` ('' for the root), sorted. */
 export function tsconfigDirs(paths: Iterable<string>): string[] {
   const dirs = new Set<string>();
   for (const p of paths) {
-    if (languageOf(p) === 'python') continue;
+    if (!CONFIGURED.has(languageOf(p))) continue;
     for (let dir = path.posix.dirname(p); ; dir = path.posix.dirname(dir)) {
       const key = dir === '.' ? '' : dir;
       if (dirs.has(key)) break;
