@@ -14,6 +14,7 @@ const CHARS_PER_TOKEN: Record<Language, number> = {
   typescript: 3.4,
   tsx: 3.4,
   javascript: 3.4,
+  java: 3.4,
 };
 
 export function estimateTokens(text: string, language: Language): number {

@@ -6,7 +6,18 @@ import { flat } from '../flatString';
 /** Bump when the shape of nodes, edges or per-file graphs changes: a store with another version is rebuilt. */
 export const SCHEMA_VERSION = 1;
 
-export type Language = 'python' | 'typescript' | 'tsx' | 'javascript';
+export type Language =
+  | 'python'
+  | 'typescript'
+  | 'tsx'
+  | 'javascript'
+  | 'java';
+
+/** Namespace of External node ids (`ext:<family>:<name>`): one per language family. */
+export type ExternalFamily =
+  | 'py'
+  | 'js'
+  | 'java';
 
 export type NodeKind =
   | 'Folder'
@@ -37,7 +48,7 @@ export interface SourceRange {
 }
 
 export interface GraphNode {
-  /** Stable across re-parses: `dir:<path>`, `<path>` (module), `<path>#<qualified.name>` (symbol), `ext:<py|js>:<name>`. */
+  /** Stable across re-parses: `dir:<path>`, `<path>` (module), `<path>#<qualified.name>` (symbol), `ext:<family>:<name>`. */
   id: string;
   kind: NodeKind;
   name: string;
@@ -83,6 +94,6 @@ export function symbolId(path: string, localId: string): string {
 export function localIdOf(id: string, path: string): string {
   return id.slice(path.length + 1);
 }
-export function externalId(family: 'py' | 'js', name: string): string {
+export function externalId(family: ExternalFamily, name: string): string {
   return flat(`ext:${family}:${name}`);
 }

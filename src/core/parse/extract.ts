@@ -4,11 +4,12 @@ import type { Language } from '../graph/schema';
 import { PARSER_VERSION, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
+import { extractJava } from './java';
 import { extractPython } from './python';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package'>;
 export type Extractor = (root: Node, filePath: string, language: Language) => Extracted;
 
 const EXTRACTORS: Record<Language, Extractor> = {
@@ -16,6 +17,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
   typescript: extractTypeScript,
   tsx: extractTypeScript,
   javascript: extractTypeScript,
+  java: extractJava,
 };
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {

@@ -28,6 +28,12 @@ export interface FileGraph {
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+  /**
+   * Package-scoped languages (graph/packageScope.ts): the package the file belongs to, whose
+   * top-level names it sees without imports. Java: the dotted `package` clause ('' for the default
+   * package); Go: the `package` clause name. Absent for Python/TS/JS (and Rust, whose modules are files).
+   */
+  package?: string;
 }
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
@@ -60,6 +66,12 @@ export interface SymbolDef {
    * `state.app.jinja_env` reach the member.
    */
   type?: string[];
+  /**
+   * A method whose type is declared in another file (Go methods, Rust `impl T` elsewhere): `parent`
+   * is null, `localId` is still `Type.method`, and this is the type as a name chain resolved in the
+   * module scope. Absent when the type is in the same file (then `parent` is its localId).
+   */
+  receiver?: string[];
 }
 
 export interface ImportBinding {
@@ -104,4 +116,6 @@ export interface Reference {
   /** INHERITS only: 'extends' or 'implements'. */
   relation?: 'extends' | 'implements';
   line: number;
+  /** INHERITS whose subtype is declared in another file (Rust `impl Display for Foo`): `from` is null, this names it. */
+  subject?: string[];
 }
