@@ -258,3 +258,23 @@ test('gson 9835b6f90: packages, imports, inheritance and calls read off the sour
     'Returns the next value from the JSON stream as a parse tree. Unlike the other parse\nmethods, no exception is thrown if the JSON data has multiple top-level JSON elements, or if\nthere is trailing data.',
   );
 });
+
+test('Java updates re-resolve only the files whose lookups changed; a package class shadows java.lang', async () => {
+  const tree = readTree(path.join(FIXTURES, 'ranger-java'));
+  const graph = await buildGraph(tree, 'ranger-java');
+  const calc = 'com/example/calc/Calculator.java';
+  const sci = 'com/example/app/Scientific.java';
+  graph.apply({ upsert: [await parse(calc, tree.get(calc)!.replace('return a + b;', 'return b + a;'))] });
+  assert.equal(graph.lastApply.resolved, 1, 'a body edit provides the same package keys');
+  graph.apply({ upsert: [await parse('com/example/app/Helper.java', 'package com.example.app;\nclass Helper {}\n')] });
+  assert.equal(graph.lastApply.resolved, 1, 'a new name nobody looked up');
+  // Scientific.divide looked `ArithmeticException` up in its own package before java.lang.
+  graph.apply({ upsert: [await parse('com/example/app/ArithmeticException.java', 'package com.example.app;\nclass ArithmeticException extends RuntimeException {}\n')] });
+  assert.equal(graph.lastApply.resolved, 2);
+  const divide = graph.graph.outNeighbors(`${sci}#Scientific.divide`);
+  assert.ok(divide.includes('com/example/app/ArithmeticException.java#ArithmeticException'), divide.join(', '));
+  assert.ok(!graph.graph.hasNode('ext:java:java.lang.ArithmeticException'), 'the external nobody points at is gone');
+  graph.apply({ upsert: [await parse(calc, tree.get(calc)!.replace(/\bmultiply\b/g, 'times'))] });
+  assert.equal(graph.lastApply.resolved, 2, 'Calculator.java and Scientific.java, which called multiply');
+  assert.ok(!graph.graph.outNeighbors(`${sci}#Scientific.divide`).some((n) => n.startsWith(calc)));
+});
