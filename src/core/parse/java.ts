@@ -12,8 +12,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { Language } from '../graph/schema';
 import type { Extracted } from './extract';
-import type { ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, symbolDef } from './extractUtil';
+import type { ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import { ReferenceList, SymbolTable, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 const TYPE_KINDS: Record<string, SymbolKind> = {
@@ -41,21 +41,13 @@ interface Frame {
 export function extractJava(root: Node, _filePath: string, _language: Language): Extracted {
   const table = new SymbolTable();
   const imports: ImportBinding[] = [];
-  const refs: Reference[] = [];
+  const refs = new ReferenceList();
   const texts = new SourceTextCollector();
-  const seenRefs = new Set<string>();
   let pkg = '';
   let fileDoc = '';
 
   const addRef = (frame: Frame, kind: ReferenceKind, chain: string[] | null, node: Node, relation?: 'extends' | 'implements') => {
-    if (!chain || chain.length === 0) return;
-    const from = frame.owner?.localId ?? null;
-    const key = `${from}\u0000${kind}\u0000${chain.join('.')}\u0000${node.startPosition.row}`;
-    if (seenRefs.has(key)) return;
-    seenRefs.add(key);
-    const ref: Reference = { from, kind, chain, line: node.startPosition.row };
-    if (relation) ref.relation = relation;
-    refs.push(ref);
+    if (chain && chain.length > 0) refs.add(frame.owner?.localId ?? null, kind, chain, node.startPosition.row, relation);
   };
 
   const isTypeParam = (frame: Frame, name: string) => {
@@ -526,7 +518,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
     }
   }
 
-  return { package: pkg, doc: fileDoc, symbols: table.symbols, imports, exports: [], refs, texts: texts.result() };
+  return { package: pkg, doc: fileDoc, symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
 }
 
 const DOCUMENTED = new Set([
