@@ -1,10 +1,11 @@
 // Java (issue 16): the RANGER two-file example translated to Java node for node and edge for edge,
-// extraction details (Javadoc, records, enums, imports, recovery from syntax errors), and named edges
-// in real code: a 29-file subset of google/gson 9835b6f90 (test/fixtures/real/gson), checked by
-// reading that code.
+// extraction details (Javadoc, records, enums, imports, recovery from syntax errors), named edges
+// in real code (a 29-file subset of google/gson 9835b6f90, test/fixtures/real/gson, checked by
+// reading that code), and the package-scoped stage 2 that Go and Rust will plug into.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { FIXTURES, buildGraph, edgeList, parse, readTree } from './helpers';
 
 test('RANGER example in Java: exact nodes and edges', async () => {
@@ -277,4 +278,30 @@ test('Java updates re-resolve only the files whose lookups changed; a package cl
   graph.apply({ upsert: [await parse(calc, tree.get(calc)!.replace(/\bmultiply\b/g, 'times'))] });
   assert.equal(graph.lastApply.resolved, 2, 'Calculator.java and Scientific.java, which called multiply');
   assert.ok(!graph.graph.outNeighbors(`${sci}#Scientific.divide`).some((n) => n.startsWith(calc)));
+});
+
+test('package-scoped stage 2 for Go and Rust: methods declared away from their type (receiver) and INHERITS with a subject', async () => {
+  // Per-file graphs as the Go/Rust extractors will emit them (LANG-CONVENTIONS.md), written in Java
+  // syntax so this test needs only the Java scheme: `Server.run` in another file than `Server`.
+  const server = await parse('p/Server.java', 'package p;\nclass Server { int port; }\ninterface Runner {}\n');
+  const base = await parse('p/methods.java', 'package p;\nclass Holder { void run() {} }\n');
+  const method = base.symbols.find((s) => s.localId === 'Holder.run')!;
+  const methods = {
+    ...base,
+    symbols: [{ ...method, localId: 'Server.run', parent: null, receiver: ['Server'] }],
+    refs: [{ from: null, kind: 'INHERITS' as const, chain: ['Runner'], subject: ['Server'], relation: 'implements' as const, line: 1 }],
+  };
+  const caller = await parse('p/Main.java', 'package p;\nclass Main { void go(Server s) { s.run(); } }\n');
+  const graph = new RepositoryGraph('p');
+  graph.apply({ upsert: [server, methods, caller] });
+  const edges = edgeList(graph);
+  assert.ok(edges.includes('HAS_METHOD p/Server.java#Server -> p/methods.java#Server.run'), edges.join('\n'));
+  assert.ok(!edges.includes('CONTAINS p/methods.java -> p/methods.java#Server.run'));
+  assert.ok(edges.includes('INHERITS p/Server.java#Server -> p/Server.java#Runner'));
+  assert.ok(edges.includes('CALLS p/Main.java#Main.go -> p/methods.java#Server.run'), 'the method is a member of its type');
+  // The method's file goes away: the caller, which looked it up through its receiver key, follows.
+  graph.apply({ remove: ['p/methods.java'] });
+  const after = edgeList(graph);
+  assert.ok(!after.some((e) => e.includes('Server.run') || e.startsWith('INHERITS')), after.join('\n'));
+  assert.equal(graph.lastApply.resolved, 1, 'Main.java re-resolved; Server.java never read the method file');
 });
