@@ -204,6 +204,14 @@ public class Broken {
   assert.ok(file.refs.some((r) => r.from === 'Broken.ok' && r.kind === 'CALLS' && r.chain.join('.') === 'helper'));
 });
 
+test('module-info.java and the default package', async () => {
+  const info = await parse('module-info.java', 'module com.google.gson {\n  exports com.google.gson;\n  requires static com.google.errorprone.annotations;\n}\n');
+  assert.deepEqual([info.symbols.length, info.refs.length, info.package], [0, 0, ''], 'module and package names are not references');
+  // Two files without a package clause see each other like any two files of one package.
+  const graph = await buildGraph(new Map([['A.java', 'class A { B b() { return new B(); } }\n'], ['B.java', 'class B {}\n']]));
+  assert.ok(edgeList(graph).includes('CALLS A.java#A.b -> B.java#B'));
+});
+
 test('gson 9835b6f90: packages, imports, inheritance and calls read off the source', async () => {
   const graph = await buildGraph(readTree(path.join(FIXTURES, 'real/gson')), 'gson');
   const g = 'com/google/gson';

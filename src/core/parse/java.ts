@@ -509,6 +509,9 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
       case 'import_declaration':
         collectImport(child, imports);
         break;
+      case 'module_declaration':
+        // module-info.java names modules and packages, not classes: nothing to resolve.
+        break;
       case 'block_comment':
       case 'line_comment':
         comment(child, fileFrame);
