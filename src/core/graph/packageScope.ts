@@ -30,6 +30,11 @@ export interface PackageScheme {
   receiverScope(file: FileGraph): string | undefined;
   /** A name every file sees without an import (Java's java.lang), as an external name. */
   implicit(name: string): string | undefined;
+  /**
+   * Whether an unresolved chain is a fully qualified name written out in code (Java's
+   * `java.util.Collections.sort`); Go and Rust reach other packages only through imports and paths.
+   */
+  isQualifiedName(chain: string[]): boolean;
 }
 
 const JAVA: PackageScheme = {
@@ -38,6 +43,7 @@ const JAVA: PackageScheme = {
   packageOf: (file) => file.package,
   receiverScope: (file) => file.package,
   implicit: (name) => (JAVA_LANG.has(name) ? `java.lang.${name}` : undefined),
+  isQualifiedName: looksQualified,
 };
 
 const SCHEMES: Partial<Record<Language, PackageScheme>> = {
@@ -80,8 +86,8 @@ export function definitionPrefix(file: FileGraph, moduleName: string): string {
   return pkg === undefined ? moduleName : pkg;
 }
 
-/** A fully qualified name written in code (`java.util.Collections.sort`): lower-case packages, then a type. */
-export function looksQualified(chain: string[]): boolean {
+/** A fully qualified Java name written in code (`java.util.Collections.sort`): lower-case packages, then a type. */
+function looksQualified(chain: string[]): boolean {
   const type = chain.findIndex((part) => /^[A-Z]/.test(part));
   return type > 0 && chain.slice(0, type).every((part) => /^[a-z][a-z0-9_]*$/.test(part));
 }

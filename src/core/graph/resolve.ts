@@ -10,7 +10,7 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, stripPython,
 } from './moduleKeys';
 import {
-  definitionPrefix, looksQualified, packageKey, packageMemberKey, packageScheme, type PackageScheme,
+  definitionPrefix, packageKey, packageMemberKey, packageScheme, type PackageScheme,
 } from './packageScope';
 import {
   edgeId, externalId, moduleId, symbolId,
@@ -630,7 +630,7 @@ export class Resolver {
   /** `com.google.gson.Gson.fromJson` written out in code: the longest package prefix, then members. */
   private qualifiedName(file: FileGraph, chain: string[]): { target: Target; partial: boolean } | null {
     const scheme = packageScheme(file.language);
-    if (!scheme || !looksQualified(chain)) return null;
+    if (!scheme || !scheme.isQualifiedName(chain)) return null;
     for (let i = chain.length - 1; i > 0; i--) {
       const pkg = chain.slice(0, i).join(scheme.separator);
       if (!this.provider(packageKey(file.language, pkg))) continue;
