@@ -2,7 +2,9 @@
 // Per corpus: files, lines, nodes and edges by kind; cold full index wall time and files/s; peak RSS;
 // store size; internal import resolution rate; single-file update latency over 200 real edits
 // (graph only, and graph + store); warm start with nothing changed. Corpora come from
-// bench/fetch-corpora.sh (run automatically when missing).
+// bench/fetch-corpora.sh (run automatically when missing). Java corpora (`--corpus gson`,
+// `--corpus jdk17-util`, from bench/fetch-java-corpora.sh) are also parsed by javac stopped after
+// parsing, in the same run, when a JDK is installed: the native parser's time for the same files.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,9 +23,13 @@ function corpusRoot(name: string): string {
   return path.isAbsolute(name) ? name : path.join(CORPORA, name);
 }
 
+/** Java corpora (gson, jdk17-util) come from their own script. */
+const JAVA_CORPORA = new Set(['gson', 'jdk17-util']);
+
 function ensureCorpora(): void {
-  if (corpora.every((c) => fs.existsSync(corpusRoot(c)))) return;
-  execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+  const missing = corpora.filter((c) => !fs.existsSync(corpusRoot(c)));
+  if (missing.some((c) => !JAVA_CORPORA.has(c))) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+  if (missing.some((c) => JAVA_CORPORA.has(c))) execFileSync('bash', [path.join(__dirname, 'fetch-java-corpora.sh')], { stdio: 'inherit' });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -42,6 +48,22 @@ function realGoEdit(text: string, n: number): string {
   }
   if (kind === 1 || !defs.length) return `${text}\nfunc benchAdded${n}(value any) any {\n\treturn value\n}\n`;
   const name = /^func (?:\([^)]*\) )?(\w+)/.exec(defs[n % defs.length][0])?.[1];
+  return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}B${n}`) : text;
+}
+
+/** Java: a statement in a method body, a method added to the first type, a method renamed. */
+function realJavaEdit(text: string, n: number): string {
+  const lines = text.split('\n');
+  const methods = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s+(?:(?:public|private|protected|static|final|synchronized)\s+)*[\w<>[\], ?]+\s+[a-z]\w*\([^;]*\)[^;]*\{\s*$/.test(l));
+  const kind = n % 3;
+  if (kind === 0 && methods.length) {
+    const [line, i] = methods[n % methods.length];
+    lines.splice(i + 1, 0, `${/^\s*/.exec(line)![0]}  int bench_${n} = ${n};`);
+    return lines.join('\n');
+  }
+  const end = text.lastIndexOf('\n}');
+  if ((kind === 1 || !methods.length) && end >= 0) return `${text.slice(0, end)}\n  static int benchAdded${n}(int value) {\n    return value;\n  }${text.slice(end)}`;
+  const name = methods.length ? /([a-z]\w*)\(/.exec(methods[n % methods.length][0])?.[1] : undefined;
   return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}B${n}`) : text;
 }
 
@@ -64,8 +86,28 @@ function realEdit(text: string, isPython: boolean, n: number): string {
   return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`) : text;
 }
 
+/** `javac` stopped after its parser over every .java file of the corpus: wall ms, or null without a JDK. */
+function javacParseMs(root: string): { tool: string; ms: number } | null {
+  const files = execFileSync('find', [root, '-name', '*.java', '-type', 'f'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  if (files.length === 0) return null;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-javac-'));
+  try {
+    const version = execFileSync('javac', ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    fs.writeFileSync(path.join(tmp, 'files'), files.join('\n'));
+    const t = performance.now();
+    // Hidden javac options: stop after PARSE whether or not it found errors (no symbol entry, no attribution).
+    execFileSync('javac', ['--should-stop=ifError=PARSE', '--should-stop=ifNoError=PARSE', '-proc:none', '-nowarn', '-d', path.join(tmp, 'out'), `@${path.join(tmp, 'files')}`], { stdio: 'ignore' });
+    return { tool: `${version} (parse only)`, ms: Math.round(performance.now() - t) };
+  } catch {
+    return null;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function benchCorpus(name: string) {
   const root = corpusRoot(name);
+  const nativeParse = JAVA_CORPORA.has(name) ? javacParseMs(root) : null;
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), `cartograph-bench-${path.basename(name)}-`));
   try {
     // Cold: empty store, fresh process state for the engine (the parse workers start inside).
@@ -85,7 +127,7 @@ async function benchCorpus(name: string) {
     for (let n = 0; n < EDITS; n++) {
       const file = files[(n * 7919) % files.length];
       const original = fs.readFileSync(path.join(root, file), 'utf8');
-      const edited = file.endsWith('.go') ? realGoEdit(original, n) : realEdit(original, file.endsWith('.py'), n);
+      const edited = file.endsWith('.go') ? realGoEdit(original, n) : file.endsWith('.java') ? realJavaEdit(original, n) : realEdit(original, file.endsWith('.py'), n);
       const t = performance.now();
       await engine.updateFile(file, edited);
       graphMs.push(performance.now() - t);
@@ -135,6 +177,7 @@ async function benchCorpus(name: string) {
       indexRssMB,
       warmStartMs: Math.round(warmMs),
       warmParsed: warmReport.parsed,
+      nativeParse,
     };
   } finally {
     fs.rmSync(storeDir, { recursive: true, force: true });
@@ -161,6 +204,7 @@ async function main() {
     row('files re-resolved per update (p50 / max)', (r) => `${r.update.filesResolvedP50} / ${r.update.filesResolvedMax}`),
     row('warm start, nothing changed', (r) => `${(r.warmStartMs / 1000).toFixed(2)} s (${r.warmParsed} files parsed)`),
     row('peak RSS: full index / whole run', (r) => `${r.indexRssMB} / ${r.peakRssMB} MB`),
+    ...(results.some((r) => r.nativeParse) ? [row('native parser, same files', (r) => (r.nativeParse ? `${(r.nativeParse.ms / 1000).toFixed(2)} s: ${r.nativeParse.tool}` : '-'))] : []),
   ];
   console.log(out.join('\n'));
   console.log(`\n(node ${process.version}, ${os.cpus().length} cores, ${EDITS} edits per corpus)`);

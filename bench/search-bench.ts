@@ -66,6 +66,7 @@ function ensureCorpora(): void {
     execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
   }
   if (corpora.includes(TS_PACKAGE.name)) ensureTsPackage();
+  if (corpora.includes('gson') && !fs.existsSync(path.join(CORPORA, 'gson'))) execFileSync('bash', [path.join(__dirname, 'fetch-java-corpora.sh')], { stdio: 'inherit' });
 }
 
 interface Latency { n: number; p50: number; p95: number; mean: number }
@@ -250,10 +251,10 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   await engine.close();
   fs.rmSync(path.dirname(strip.dir), { recursive: true, force: true });
 
-  const versionKey = name === TS_PACKAGE.name ? `npm:${name}` : `python3-${name}`;
+  const versionKey = name === TS_PACKAGE.name ? `npm:${name}` : name === 'gson' ? 'gson' : `python3-${name}`;
   return {
     corpus: name,
-    version: versions[versionKey] ?? '?',
+    version: versions[versionKey] ?? (name === 'gson' ? '9835b6f90' : '?'),
     files: stats.files,
     functions: functionCount(engine),
     groundTruth: gt.length,

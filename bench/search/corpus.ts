@@ -126,7 +126,7 @@ function pythonEdits(root: Node, text: string): Edit[] {
 function tsEdits(root: Node, text: string): Edit[] {
   const edits: Edit[] = [];
   const visit = (node: Node) => {
-    if (node.type === 'comment') {
+    if (node.type === 'comment' || node.type === 'block_comment') { // Java's Javadoc is a block_comment
       const [s, e] = [codeUnitIndex(text, node.startIndex), codeUnitIndex(text, node.endIndex)];
       if (text.startsWith('/**', s)) edits.push({ ...(isStandaloneLine(text, s, e) ?? { from: s, to: e }), insert: '' });
       return;
@@ -166,7 +166,7 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 
 export interface StripReport { dir: string; files: number; strippedFiles: number; removed: number }
 
-/** A copy of `src` in a temp folder with function/class docstrings (Python) and all JSDoc (TS/JS) removed. */
+/** A copy of `src` in a temp folder with function/class docstrings (Python) and all JSDoc/Javadoc (TS/JS/Java) removed. */
 export async function stripCopy(src: string, pool: ParserPool): Promise<StripReport> {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-stripped-')), path.basename(src));
   let strippedFiles = 0;

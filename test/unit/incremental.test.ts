@@ -1,7 +1,7 @@
 // The invariant that keeps the index trustworthy: after any sequence of edits, the incrementally
 // maintained graph equals a from-scratch build of the final tree (same node ids and attributes,
-// same edge ids and attributes). Randomized edit sequences over real code (Flask from Debian and
-// TanStack Query's TypeScript sources), replayable by seed.
+// same edge ids and attributes). Randomized edit sequences over real code (Flask from Debian,
+// TanStack Query's TypeScript sources and a gson subset in Java), replayable by seed.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -18,6 +18,11 @@ type Operation = (tree: Tree, random: () => number, graveyard: Map<string, strin
 
 const pick = <T>(items: T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
 const isPython = (p: string) => p.endsWith('.py');
+const isJava = (p: string) => p.endsWith('.java');
+/** A Java file's package as the fixture lays it out (folders from the source root). */
+const javaPackage = (p: string) => path.posix.dirname(p).split('/').filter((s) => s !== '.').join('.');
+const JAVA_METHOD = /^\s+(?:(?:public|private|protected|static|final|synchronized|abstract|default)\s+)*(?:<[^>]+>\s+)?[\w.<>[\], ?]+\s+([a-z]\w*)\s*\(/gm;
+const JAVA_TYPE = /^( {0,2})(?:(?:public|private|protected|static|final|abstract|sealed)\s+)*(?:class|interface|enum|record|@interface)\s+(\w+)/;
 
 function sourceFiles(tree: Tree): string[] {
   return [...tree.keys()].sort();
@@ -25,11 +30,11 @@ function sourceFiles(tree: Tree): string[] {
 
 /** Names defined by `def`/`function`/methods in a file. */
 function definedNames(p: string, text: string): string[] {
-  const re = isPython(p) ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/gm : /^\s*(?:export\s+)?(?:async\s+)?function\s+([A-Za-z_]\w*)|^\s+(?:public\s+|private\s+|protected\s+|static\s+)*([a-z_]\w*)\s*\([^)]*\)\s*[:{]/gm;
+  const re = isJava(p) ? JAVA_METHOD : isPython(p) ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/gm : /^\s*(?:export\s+)?(?:async\s+)?function\s+([A-Za-z_]\w*)|^\s+(?:public\s+|private\s+|protected\s+|static\s+)*([a-z_]\w*)\s*\([^)]*\)\s*[:{]/gm;
   const names = new Set<string>();
   for (const m of text.matchAll(re)) {
     const name = m[1] ?? m[2];
-    if (name && !['if', 'for', 'while', 'switch', 'catch', 'constructor', 'return', 'function'].includes(name)) names.add(name);
+    if (name && !['if', 'for', 'while', 'switch', 'catch', 'constructor', 'return', 'function', 'new', 'synchronized'].includes(name)) names.add(name);
   }
   return [...names];
 }
@@ -37,6 +42,17 @@ function definedNames(p: string, text: string): string[] {
 function classBlocks(p: string, text: string): Array<[number, number, string]> {
   const lines = text.split('\n');
   const blocks: Array<[number, number, string]> = [];
+  if (isJava(p)) {
+    // Top-level and member types: from the header to the brace at its own indentation.
+    for (let i = 0; i < lines.length; i++) {
+      const m = JAVA_TYPE.exec(lines[i]);
+      if (!m) continue;
+      let j = i;
+      while (j < lines.length && !(lines[j].startsWith(`${m[1]}}`) && !lines[j].startsWith(`${m[1]} `))) j++;
+      blocks.push([i, j + 1, m[2]]);
+    }
+    return blocks;
+  }
   const start = isPython(p) ? /^class\s+(\w+)/ : /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)/;
   for (let i = 0; i < lines.length; i++) {
     const m = start.exec(lines[i]);
@@ -79,10 +95,20 @@ const operations: Record<string, Operation> = {
   addImport(tree, random) {
     const files = sourceFiles(tree);
     const file = pick(files, random);
-    const other = pick(files.filter((p) => p !== file && isPython(p) === isPython(file!)), random);
+    const other = pick(files.filter((p) => p !== file && isPython(p) === isPython(file!) && isJava(p) === isJava(file!)), random);
     if (!file || !other) return null;
     const name = pick(definedNames(other, tree.get(other)!), random) ?? 'missing_name';
     let line: string;
+    if (isJava(file)) {
+      // A single-type, an on-demand or a static import of what `other` defines.
+      const type = [javaPackage(other), path.posix.basename(other, '.java')].filter(Boolean).join('.');
+      const roll = random();
+      line = roll < 0.4 ? `import ${type};` : roll < 0.7 ? `import ${javaPackage(other) || 'missing'}.*;` : `import static ${type}.${name};`;
+      const text = tree.get(file)!;
+      const at = text.search(/^import /m);
+      tree.set(file, at < 0 ? text.replace(/^(package [^;]*;)/m, `$1\n${line}`) : `${text.slice(0, at)}${line}\n${text.slice(at)}`);
+      return { describe: `add "${line}" to ${file}`, upsert: [file], remove: [] };
+    }
     if (isPython(file)) {
       const module = ['flask', ...other.replace(/(\/?__init__)?\.py$/, '').split('/')].filter(Boolean).join('.');
       line = random() < 0.7 ? `from ${module} import ${name}` : `import ${module}`;
@@ -96,7 +122,8 @@ const operations: Record<string, Operation> = {
     const file = pick(sourceFiles(tree), random);
     if (!file) return null;
     const lines = tree.get(file)!.split('\n');
-    const candidates = lines.map((l, i) => [l, i] as const).filter(([l]) => (isPython(file) ? /^(from|import)\s/.test(l) && !l.includes('(') : /^import .* from .*;$/.test(l)));
+    const statement = isPython(file) ? /^(from|import)\s[^(]*$/ : isJava(file) ? /^import .*;$/ : /^import .* from .*;$/;
+    const candidates = lines.map((l, i) => [l, i] as const).filter(([l]) => statement.test(l));
     const chosen = pick(candidates, random);
     if (!chosen) return null;
     lines.splice(chosen[1], 1);
@@ -117,6 +144,14 @@ const operations: Record<string, Operation> = {
     if (!file) return null;
     const callee = pick(definedNames(file, tree.get(file)!), random) ?? 'print';
     const n = Math.floor(random() * 1000);
+    if (isJava(file)) {
+      // A static method at the end of the file's first type.
+      const text = tree.get(file)!;
+      const end = text.lastIndexOf('\n}');
+      if (end < 0) return null;
+      tree.set(file, `${text.slice(0, end)}\n  static Object added_${n}(Object value) {\n    return ${callee}(value);\n  }${text.slice(end)}`);
+      return { describe: `append added_${n} calling ${callee} to ${file}`, upsert: [file], remove: [] };
+    }
     const code = isPython(file) ? `\n\ndef added_${n}(value):\n    return ${callee}(value)\n` : `\nexport function added_${n}(value: unknown) {\n  return ${callee}(value);\n}\n`;
     tree.set(file, tree.get(file)! + code);
     return { describe: `append added_${n} calling ${callee} to ${file}`, upsert: [file], remove: [] };
@@ -142,7 +177,9 @@ const operations: Record<string, Operation> = {
     const target = pick([...dirs, 'moved'], random)!;
     const dest = path.posix.join(target === '.' ? '' : target, path.posix.basename(file));
     if (tree.has(dest)) return null;
-    tree.set(dest, tree.get(file)!);
+    // A Java file moves to the package of its new folder.
+    const text = isJava(file) ? tree.get(file)!.replace(/^package [^;]*;/m, `package ${javaPackage(dest) || 'moved'};`) : tree.get(file)!;
+    tree.set(dest, text);
     tree.delete(file);
     return { describe: `move ${file} → ${dest}`, upsert: [dest], remove: [file] };
   },
@@ -176,6 +213,10 @@ test('incremental equals from-scratch on Flask over 110 random edit sequences', 
 
 test('incremental equals from-scratch on TanStack Query (TypeScript) over 100 random edit sequences', async () => {
   await runSequences('real/tanstack-query-core', '', seeds(1001, 100), 5);
+});
+
+test('incremental equals from-scratch on gson (Java) over 100 random edit sequences', async () => {
+  await runSequences('real/gson', '', seeds(2001, 100), 5);
 });
 
 test('a rename in one file is seen by the files that import it, and only they are re-resolved', async () => {

@@ -47,6 +47,8 @@ const BLOCK_STOPS: Record<Language, string[]> = {
   tsx: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   javascript: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   go: ['\nfunc ', '\ntype ', '\n\n\n'],
+
+  java: ['\n}\n', '\n\n\n'],
 };
 
 export type CompletionShape = 'single-line' | 'multi-line';

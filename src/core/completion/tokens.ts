@@ -16,6 +16,8 @@ const CHARS_PER_TOKEN: Record<Language, number> = {
   javascript: 3.4,
   // Not measured for Go: the TypeScript figure (same `//` serialization, similar identifier density).
   go: 3.4,
+
+  java: 3.4,
 };
 
 export function estimateTokens(text: string, language: Language): number {

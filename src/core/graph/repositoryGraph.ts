@@ -10,6 +10,7 @@ import { changedInterfaceKeys } from './fileIndex';
 import {
   TSCONFIG_KEY, compareRank, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
+import { packageProvidedKeys, packageScheme } from './packageScope';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
 import { TsConfigSet, type TsConfig } from './tsconfig';
@@ -175,22 +176,30 @@ export class RepositoryGraph {
       for (const path of python) dirty.add(path);
       rekey = new Set([...rekey, ...python]);
     }
-    for (const path of rekey) {
-      for (const key of this.providedBy.get(path) ?? []) {
+    // A file of a package-scoped language provides a key per top-level name: an edit can change them.
+    const rekeyed = new Set(rekey);
+    for (const file of changes.upsert ?? []) if (packageScheme(file.language)) rekeyed.add(file.path);
+    for (const path of rekeyed) {
+      const file = this.files.get(path);
+      const before = this.providedBy.get(path) ?? [];
+      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file)] : [];
+      // Only keys gained or lost change a lookup's answer (a body edit keeps every key).
+      const kept = new Set(after);
+      for (const key of before) {
+        if (kept.has(key)) continue;
         this.providers.get(key)?.delete(path);
         changedKeys.add(key);
       }
-      this.providedBy.delete(path);
-      const file = this.files.get(path);
-      if (!file) continue;
-      const keys = providedKeys(path, file.language, this.initDirs, this.rootName);
-      this.providedBy.set(path, keys);
-      for (const key of keys) {
+      const had = new Set(before);
+      for (const key of after) {
+        if (had.has(key)) continue;
         let set = this.providers.get(key);
         if (!set) this.providers.set(key, (set = new Set()));
         set.add(path);
         changedKeys.add(key);
       }
+      if (file) this.providedBy.set(path, after);
+      else this.providedBy.delete(path);
       yield;
     }
     for (const key of changedKeys) {
@@ -306,6 +315,8 @@ export class RepositoryGraph {
       moduleName: (path) => {
         const file = this.files.get(path);
         if (file?.language === 'python') return pythonModuleName(path, this.initDirs, this.rootName);
+        // Java: the file's public type by its fully qualified name (`com.google.gson.Gson`).
+        if (file?.language === 'java') return [file.package, path.split('/').pop()!.replace(/\.java$/, '')].filter(Boolean).join('.');
         return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
       },
       tsconfigs: this.tsconfigs,

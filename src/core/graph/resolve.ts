@@ -3,15 +3,18 @@
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
 import { flat } from '../flatString';
-import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';
+import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, stripPython,
 } from './moduleKeys';
 import {
+  definitionPrefix, packageKey, packageMemberKey, packageScheme, type PackageScheme,
+} from './packageScope';
+import {
   edgeId, externalId, moduleId, symbolId,
-  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode,
+  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 
@@ -27,7 +30,9 @@ export interface World {
 export type Target =
   | { t: 'module'; path: string }
   | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: ExternalFamily; name: string };
+  | { t: 'external'; family: ExternalFamily; name: string }
+  /** A package of a package-scoped language (packageScope.ts): no node of its own, a scope for names. */
+  | { t: 'package'; language: Language; name: string };
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
@@ -75,8 +80,13 @@ export class Resolver {
     };
     const modId = moduleId(path);
     for (const sym of file.symbols) {
-      const parentId = sym.parent === null ? modId : symbolId(path, sym.parent);
-      const parentKind = sym.parent === null ? 'Module' : indexOf(file).byLocalId.get(sym.parent)?.kind;
+      let parentId = sym.parent === null ? modId : symbolId(path, sym.parent);
+      let parentKind = sym.parent === null ? 'Module' : indexOf(file).byLocalId.get(sym.parent)?.kind;
+      const receiver = sym.receiver ? this.receiverType(file, sym.receiver) : null;
+      if (receiver) {
+        parentId = symbolId(receiver.path, receiver.sym.localId);
+        parentKind = receiver.sym.kind;
+      }
       // Go methods on named non-struct types (`type byName []*Command`) are members of that TypeAlias.
       const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || (parentKind === 'TypeAlias' && sym.kind === 'Method');
       const kind: EdgeKind = isMember && sym.kind === 'Method' ? 'HAS_METHOD' : isMember && sym.kind === 'Field' ? 'HAS_FIELD' : 'CONTAINS';
@@ -94,7 +104,8 @@ export class Resolver {
       const module = this.resolveModule(file, binding.module);
       const target = this.bindingTarget(file, binding, module, true);
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
-      if (target) addEdge('IMPORTS', modId, this.targetId(target), binding.line);
+      // A package has no node: `import a.b.*` counts as resolved and draws no edge.
+      if (target && target.t !== 'package') addEdge('IMPORTS', modId, this.targetId(target), binding.line);
     }
     for (const reexport of file.exports) {
       if (!reexport.from) continue;
@@ -106,12 +117,13 @@ export class Resolver {
 
     let unresolvedRefs = 0;
     for (const ref of file.refs) {
-      const resolved = this.resolveChain(file, ref.from, ref.chain);
-      if (!resolved) {
+      const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
+      const subject = ref.subject ? this.receiverType(file, ref.subject) : null;
+      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject)) {
         unresolvedRefs++;
         continue;
       }
-      const source = ref.from === null ? modId : symbolId(path, ref.from);
+      const source = subject ? symbolId(subject.path, subject.sym.localId) : ref.from === null ? modId : symbolId(path, ref.from);
       const kind = resolved.partial ? 'USES' : ref.kind;
       const targetId = this.targetId(resolved.target);
       if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
@@ -130,11 +142,27 @@ export class Resolver {
         return symbolId(target.path, target.sym.localId);
       case 'external':
         return externalId(target.family, target.name);
+      case 'package':
+        throw new Error(`a package has no node: ${target.name}`);
     }
+  }
+
+  /** Where a reference's names are looked up: a Java supertype is named from outside its class (as basesOf reads it). */
+  private referenceScope(file: FileGraph, ref: Reference): string | null {
+    if (ref.kind !== 'INHERITS' || ref.from === null || !packageScheme(file.language)) return ref.from;
+    return indexOf(file).byLocalId.get(ref.from)?.parent ?? null;
+  }
+
+  /** The type a method's `receiver` (or an INHERITS `subject`) names, when it is a repository type. */
+  private receiverType(file: FileGraph, chain: string[]): { path: string; sym: SymbolDef } | null {
+    const found = this.resolveChain(file, null, chain);
+    const t = found && !found.partial ? found.target : null;
+    return t?.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'Enum' || t.sym.kind === 'TypeAlias') ? t : null;
   }
 
   private buildNodes(file: FileGraph): GraphNode[] {
     const moduleName = this.world.moduleName(file.path);
+    const prefix = definitionPrefix(file, moduleName);
     const base = file.path.split('/').pop() ?? file.path;
     const nodes: GraphNode[] = [
       {
@@ -156,7 +184,7 @@ export class Resolver {
         id: symbolId(file.path, sym.localId),
         kind: sym.kind,
         name: sym.name,
-        qname: flat(`${moduleName}.${sym.localId.replace(/@\d+/g, '')}`),
+        qname: flat([prefix, sym.localId.replace(/@\d+/g, '')].filter(Boolean).join('.')),
         path: file.path,
         language: file.language,
         range: sym.range,
@@ -185,7 +213,25 @@ export class Resolver {
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
     // Go import paths stay External until stage 2 maps them through go.mod (goModules.ts).
     if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
+    const scheme = packageScheme(file.language);
+    if (scheme) return this.resolvePackageModule(file.language, scheme, specifier);
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
+  }
+
+  /**
+   * `a.b.C.D` as an import module: the longest prefix that is a repository package, then its members
+   * (nested types); external when no prefix is a package of the repository.
+   */
+  private resolvePackageModule(language: Language, scheme: PackageScheme, specifier: string): ModuleResult {
+    const parts = specifier.split(scheme.separator);
+    for (let i = parts.length; i > 0; i--) {
+      const pkg = parts.slice(0, i).join(scheme.separator);
+      if (!this.provider(packageKey(language, pkg))) continue;
+      let current: Target | null = { t: 'package', language, name: pkg };
+      for (const name of parts.slice(i)) current = current && this.member(current, name);
+      return current ?? { t: 'missing' };
+    }
+    return { t: 'external', family: scheme.family, name: specifier };
   }
 
   private resolvePythonModule(file: FileGraph, specifier: string): ModuleResult {
@@ -232,6 +278,7 @@ export class Resolver {
   /** What an import binding stands for. `forEdge`: Python `import a.b.c` points the IMPORTS edge at a.b.c. */
   bindingTarget(file: FileGraph, binding: ImportBinding, module: ModuleResult, forEdge = false): Target | null {
     if (!module || module.t === 'asset' || module.t === 'missing') return null;
+    if (packageScheme(file.language)) return binding.imported === '*' || binding.imported === null ? module : this.member(module, binding.imported);
     if (file.language === 'python') {
       if (binding.imported === null) {
         if (!forEdge && binding.module.startsWith(`${binding.local}.`)) {
@@ -301,6 +348,8 @@ export class Resolver {
         return { t: 'external', family: target.family, name: `${target.name}.${name}` };
       case 'module':
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
+      case 'package':
+        return this.packageMember(target.language, target.name, name, true);
       case 'symbol': {
         const kind = target.sym.kind;
         if (kind === 'Class' || kind === 'Interface' || kind === 'Enum' || (kind === 'TypeAlias' && this.world.file(target.path)?.language === 'go')) return this.classMember(target.path, target.sym, name);
@@ -311,6 +360,40 @@ export class Resolver {
         return null;
       }
     }
+  }
+
+  /**
+   * A top-level name of a package, found through its key wherever in the package it is defined;
+   * with `subpackages`, a nested package too (`com.google.gson` → `internal`).
+   */
+  private packageMember(language: Language, pkg: string, name: string, subpackages: boolean): Target | null {
+    return this.memoized(`pk\u0000${language}\u0000${pkg}\u0000${name}\u0000${subpackages}`, () => {
+      const path = this.provider(packageMemberKey(language, pkg, name));
+      const file = path === undefined ? undefined : this.world.file(path);
+      if (path !== undefined && file) {
+        this.read(path, scopeName('', name));
+        const sym = indexOf(file).children.get('')?.get(name);
+        if (sym) return { t: 'symbol', path, sym };
+      }
+      const scheme = packageScheme(language);
+      if (!subpackages || !scheme) return null;
+      const nested = `${pkg}${scheme.separator}${name}`;
+      return this.provider(packageKey(language, nested)) ? { t: 'package', language, name: nested } : null;
+    });
+  }
+
+  /** A method declared in another file for this type (Go methods, Rust impls): found by its receiver key. */
+  private receiverMember(path: string, sym: SymbolDef, name: string): Target | null {
+    const file = this.world.file(path);
+    const scope = file && packageScheme(file.language)?.receiverScope(file);
+    if (!file || scope === undefined || sym.parent !== null) return null;
+    const localId = `${sym.name}.${name}`;
+    const owner = this.provider(packageMemberKey(file.language, scope, localId));
+    const ownerFile = owner === undefined ? undefined : this.world.file(owner);
+    if (owner === undefined || !ownerFile) return null;
+    this.read(owner, scopeName('', name));
+    const method = indexOf(ownerFile).byLocalId.get(localId);
+    return method ? { t: 'symbol', path: owner, sym: method } : null;
   }
 
   private pythonModuleMember(path: string, name: string): Target | null {
@@ -354,7 +437,7 @@ export class Resolver {
       for (const binding of index.exportsByName.get(name) ?? []) {
         if (binding.from !== undefined) {
           const module = this.resolveJsModule(file, binding.from);
-          if (!module || module.t === 'asset' || module.t === 'missing') continue;
+          if (!module || module.t === 'asset' || module.t === 'missing' || module.t === 'package') continue;
           if (module.t === 'external') return { t: 'external', family: 'js', name: binding.imported ? `${module.name}.${binding.imported}` : module.name };
           if (binding.imported == null || binding.imported === '*') return module;
           const found = this.exportOf(module.path, binding.imported);
@@ -400,7 +483,11 @@ export class Resolver {
       if (!file) return null;
       this.read(path, scopeName(sym.localId, name));
       const own = indexOf(file).children.get(sym.localId)?.get(name);
-      if (own) return { t: 'symbol', path, sym: own };
+      // A Java constructor is named as its class but is no member a name can reach (`new Foo()` reaches the class).
+      const constructor = own && own.kind === 'Method' && own.name === sym.name && packageScheme(file.language) !== undefined;
+      if (own && !constructor) return { t: 'symbol', path, sym: own };
+      const elsewhere = this.receiverMember(path, sym, name);
+      if (elsewhere) return elsewhere;
       for (const base of this.basesOf(path, sym)) {
         const found = this.member(base, name);
         if (found) return found;
@@ -424,6 +511,8 @@ export class Resolver {
 
   /** A bare name as seen from inside `fromId`: enclosing function scopes, then the module, then builtins. */
   lookupScope(file: FileGraph, fromId: string | null, name: string): Target | null {
+    const scheme = packageScheme(file.language);
+    if (scheme) return this.lookupPackageScope(file, scheme, fromId, name);
     const index = indexOf(file);
     const fromSym = fromId === null ? undefined : index.byLocalId.get(fromId);
     for (let scope = fromSym; scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
@@ -458,12 +547,54 @@ export class Resolver {
     return null;
   }
 
+  /**
+   * A bare name as javac sees it (JLS 6.4): members of the enclosing types, innermost first, with
+   * what they inherit; the file's own types; single-type and single static imports; the package; on-demand
+   * imports; then the names every file sees (java.lang). A member inherited from a library type
+   * cannot be listed, so it is the last resort, not a shadow over the lexical names.
+   */
+  private lookupPackageScope(file: FileGraph, scheme: PackageScheme, fromId: string | null, name: string): Target | null {
+    const index = indexOf(file);
+    let inherited: Target | null = null;
+    for (let scope = fromId === null ? undefined : index.byLocalId.get(fromId); scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
+      if (isType(scope)) {
+        const member = this.classMember(file.path, scope, name);
+        if (member?.t === 'external') inherited ??= member;
+        else if (member) return member;
+      } else {
+        // Classes local to a method.
+        this.read(file.path, scopeName(scope.localId, name));
+        const local = index.children.get(scope.localId)?.get(name);
+        if (local) return { t: 'symbol', path: file.path, sym: local };
+      }
+    }
+    this.read(file.path, scopeName('', name));
+    const own = index.children.get('')?.get(name);
+    if (own) return { t: 'symbol', path: file.path, sym: own };
+    const binding = index.importsByScope.get('')?.get(name);
+    if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
+    const pkg = scheme.packageOf(file);
+    const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
+    if (sibling) return sibling;
+    this.read(file.path, STAR);
+    for (const star of index.starImports) {
+      const module = this.resolveModule(file, star.module);
+      if (!module || module.t === 'asset' || module.t === 'missing' || module.t === 'external') continue;
+      const found = module.t === 'package' ? this.packageMember(module.language, module.name, name, false) : this.member(module, name);
+      if (found) return found;
+    }
+    // java.lang before a guess at a library supertype's members: `String` is java.lang.String, not Iterable.String.
+    const implicit = scheme.implicit(name);
+    return implicit ? { t: 'external', family: scheme.family, name: implicit } : inherited;
+  }
+
   private enclosingClass(file: FileGraph, fromId: string | null): SymbolDef | undefined {
     const index = indexOf(file);
+    const anyType = packageScheme(file.language) !== undefined;
     for (let id = fromId; id !== null; ) {
       const sym = index.byLocalId.get(id);
       if (!sym) return undefined;
-      if (sym.kind === 'Class') return sym;
+      if (sym.kind === 'Class' || (anyType && isType(sym))) return sym;
       id = sym.parent;
     }
     return undefined;
@@ -493,9 +624,22 @@ export class Resolver {
       return this.walk(current, more);
     } else {
       current = this.lookupScope(file, fromId, head);
+      if (!current && rest.length > 0) return this.qualifiedName(file, chain);
     }
     if (!current) return null;
     return this.walk(current, rest);
+  }
+
+  /** `com.google.gson.Gson.fromJson` written out in code: the longest package prefix, then members. */
+  private qualifiedName(file: FileGraph, chain: string[]): { target: Target; partial: boolean } | null {
+    const scheme = packageScheme(file.language);
+    if (!scheme || !scheme.isQualifiedName(chain)) return null;
+    for (let i = chain.length - 1; i > 0; i--) {
+      const pkg = chain.slice(0, i).join(scheme.separator);
+      if (!this.provider(packageKey(file.language, pkg))) continue;
+      return this.walk({ t: 'package', language: file.language, name: pkg }, chain.slice(i));
+    }
+    return { target: { t: 'external', family: scheme.family, name: chain.join('.') }, partial: false };
   }
 
   private walk(start: Target, rest: string[]): { target: Target; partial: boolean } | null {
@@ -508,6 +652,10 @@ export class Resolver {
       }
       current = next;
     }
-    return { target: current, partial: false };
+    return current.t === 'package' ? null : { target: current, partial: false };
   }
+}
+
+function isType(sym: SymbolDef): boolean {
+  return sym.kind === 'Class' || sym.kind === 'Interface' || sym.kind === 'Enum';
 }

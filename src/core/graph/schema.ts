@@ -11,7 +11,15 @@ export type Language =
   | 'typescript'
   | 'tsx'
   | 'javascript'
-  | 'go';
+  | 'go'
+  | 'java';
+
+/** Which ecosystem an External node belongs to (`ext:<family>:<name>`): one per language family. */
+export type ExternalFamily =
+  | 'py'
+  | 'js'
+  | 'go'
+  | 'java';
 
 export type NodeKind =
   | 'Folder'
@@ -42,7 +50,7 @@ export interface SourceRange {
 }
 
 export interface GraphNode {
-  /** Stable across re-parses: `dir:<path>`, `<path>` (module), `<path>#<qualified.name>` (symbol), `ext:<py|js>:<name>`. */
+  /** Stable across re-parses: `dir:<path>`, `<path>` (module), `<path>#<qualified.name>` (symbol), `ext:<family>:<name>`. */
   id: string;
   kind: NodeKind;
   name: string;
@@ -88,12 +96,6 @@ export function symbolId(path: string, localId: string): string {
 export function localIdOf(id: string, path: string): string {
   return id.slice(path.length + 1);
 }
-/** Which ecosystem an External node belongs to (`ext:<family>:<name>`). */
-export type ExternalFamily =
-  | 'py'
-  | 'js'
-  | 'go';
-
 export function externalId(family: ExternalFamily, name: string): string {
   return flat(`ext:${family}:${name}`);
 }

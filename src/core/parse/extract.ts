@@ -5,6 +5,7 @@ import { PARSER_VERSION, type Extracted, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
 import { extractGo } from './go';
+import { extractJava } from './java';
 import { extractPython } from './python';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
@@ -17,6 +18,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
   tsx: extractTypeScript,
   javascript: extractTypeScript,
   go: extractGo,
+  java: extractJava,
 };
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Query, type Node } from 'web-tree-sitter';
 import type { SourceRange } from '../graph/schema';
-import type { SymbolDef, SymbolKind } from './fileGraph';
+import type { Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
 
 export function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');
@@ -70,4 +70,19 @@ export function compiledQuery(source: string): (root: Node) => Query {
     }
     return query;
   };
+}
+
+/** References kept once per (scope, kind, chain, line): completion context and its benchmark ask what one line uses. */
+export class ReferenceList {
+  readonly refs: Reference[] = [];
+  private readonly seen = new Set<string>();
+
+  add(from: string | null, kind: ReferenceKind, chain: string[], line: number, relation?: 'extends' | 'implements'): void {
+    const key = `${from}\u0000${kind}\u0000${chain.join('.')}\u0000${line}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const ref: Reference = { from, kind, chain, line };
+    if (relation) ref.relation = relation;
+    this.refs.push(ref);
+  }
 }

@@ -28,14 +28,18 @@ export interface FileGraph {
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
-  /** Go: the `package` clause name; Java: the dotted package ('' for the default package). Absent elsewhere. */
+  /**
+   * Package-scoped languages (graph/packageScope.ts): the package the file belongs to, whose
+   * top-level names it sees without imports. Java: the dotted `package` clause ('' for the default
+   * package); Go: the `package` clause name. Absent for Python/TS/JS (and Rust, whose modules are files).
+   */
   package?: string;
   /** Go: the file says `// Code generated … DO NOT EDIT.` (indexed, but not code anyone wrote or should edit). */
   generated?: boolean;
 }
 
 /** What a language's extractor says of a file; extract.ts adds the rest (path, hash, version, counts). */
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package' | 'generated'>;
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
 export interface ScopeText {
@@ -68,8 +72,9 @@ export interface SymbolDef {
    */
   type?: string[];
   /**
-   * A method whose type is not defined in this file (Go methods in another file of the package):
-   * `parent` is null, `localId` is still `Type.method`, and this names the type, resolved in the package scope.
+   * A method whose type is declared in another file (Go methods, Rust `impl T` elsewhere): `parent`
+   * is null, `localId` is still `Type.method`, and this is the type as a name chain resolved in the
+   * module scope. Absent when the type is in the same file (then `parent` is its localId).
    */
   receiver?: string[];
 }
@@ -116,4 +121,6 @@ export interface Reference {
   /** INHERITS only: 'extends' or 'implements'. */
   relation?: 'extends' | 'implements';
   line: number;
+  /** INHERITS whose subtype is declared in another file (Rust `impl Display for Foo`): `from` is null, this names it. */
+  subject?: string[];
 }

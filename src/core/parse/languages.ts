@@ -15,6 +15,8 @@ const EXTENSIONS: Record<string, Language> = {
   '.mjs': 'javascript',
   '.cjs': 'javascript',
   '.go': 'go',
+
+  '.java': 'java',
 };
 
 export function languageOf(filePath: string): Language | undefined {

@@ -10,6 +10,8 @@ const GRAMMAR_FILES: Record<Language, string> = {
   tsx: 'tree-sitter-tsx.wasm',
   javascript: 'tree-sitter-javascript.wasm',
   go: 'tree-sitter-go.wasm',
+
+  java: 'tree-sitter-java.wasm',
 };
 
 /** The grammars folder: next to the sources in development, next to `dist/` in bundles and the .vsix. */

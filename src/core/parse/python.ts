@@ -3,8 +3,8 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import type { Extracted, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import { ReferenceList, SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -276,23 +276,14 @@ export function extractPython(root: Node): Extracted {
   }
 
   // Pass 2: references.
-  const refs: Reference[] = [];
+  const refs = new ReferenceList();
   const texts = new SourceTextCollector();
-  const seenRefs = new Set<string>();
   let coveredEnd = -1;
   let importIndex = 0;
   stack.length = 0;
 
-  const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') => {
-    const from = scope?.sym.localId ?? null;
-    // Per line, not per scope: completion context and its benchmark ask what one line uses.
-    const key = `${from}\u0000${kind}\u0000${chain.join('.')}\u0000${node.startPosition.row}`;
-    if (seenRefs.has(key)) return;
-    seenRefs.add(key);
-    const ref: Reference = { from, kind, chain, line: node.startPosition.row };
-    if (relation) ref.relation = relation;
-    refs.push(ref);
-  };
+  const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') =>
+    refs.add(scope?.sym.localId ?? null, kind, chain, node.startPosition.row, relation);
 
   /** Rewrites the head of a chain through the local scope; null when the head is an untyped local. */
   const qualify = (scope: Scope | undefined, chain: string[]): string[] | null => {
@@ -373,7 +364,7 @@ export function extractPython(root: Node): Extracted {
     }
   }
 
-  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs, texts: texts.result() };
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
 }
 
 /** The first statement of a module or body, when a string: already the definition's `doc`. */

@@ -23,6 +23,8 @@ export const LANGUAGES: Record<string, Language> = {
   javascript: 'javascript',
   javascriptreact: 'javascript',
   go: 'go',
+
+  java: 'java',
 };
 
 /** Runs when the user accepts an inline completion (VS Code executes the item's command). */
