@@ -46,6 +46,7 @@ const BLOCK_STOPS: Record<Language, string[]> = {
   typescript: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   tsx: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   javascript: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
+  rust: ['\nfn ', '\npub fn ', '\nimpl', '\n#[', '\n\n\n'],
 };
 
 export type CompletionShape = 'single-line' | 'multi-line';

@@ -14,6 +14,8 @@ const CHARS_PER_TOKEN: Record<Language, number> = {
   typescript: 3.4,
   tsx: 3.4,
   javascript: 3.4,
+  /** Not calibrated on Rust yet: the TS/JS figure (same `//` serialization). */
+  rust: 3.4,
 };
 
 export function estimateTokens(text: string, language: Language): number {

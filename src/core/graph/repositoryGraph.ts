@@ -306,6 +306,7 @@ export class RepositoryGraph {
       moduleName: (path) => {
         const file = this.files.get(path);
         if (file?.language === 'python') return pythonModuleName(path, this.initDirs, this.rootName);
+        if (file?.language === 'rust') return path.replace(/\.rs$/, ''); // crate::a::b once the module tree is mapped
         return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
       },
       tsconfigs: this.tsconfigs,

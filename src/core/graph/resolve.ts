@@ -11,7 +11,7 @@ import {
 } from './moduleKeys';
 import {
   edgeId, externalId, moduleId, symbolId,
-  type EdgeKind, type GraphEdge, type GraphNode,
+  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 
@@ -27,7 +27,7 @@ export interface World {
 export type Target =
   | { t: 'module'; path: string }
   | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: 'py' | 'js'; name: string };
+  | { t: 'external'; family: ExternalFamily; name: string };
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
@@ -182,6 +182,8 @@ export class Resolver {
 
   /** Finds the module a specifier names, as seen from `file`. */
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
+    // Rust `use` paths stay External until Cargo crates and the `mod` tree are mapped (rustModules.ts).
+    if (file.language === 'rust') return { t: 'external', family: 'rs', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -229,6 +231,7 @@ export class Resolver {
   /** What an import binding stands for. `forEdge`: Python `import a.b.c` points the IMPORTS edge at a.b.c. */
   bindingTarget(file: FileGraph, binding: ImportBinding, module: ModuleResult, forEdge = false): Target | null {
     if (!module || module.t === 'asset' || module.t === 'missing') return null;
+    if (file.language === 'rust') return module.t === 'external' ? { t: 'external', family: 'rs', name: binding.imported && binding.imported !== '*' ? `${module.name}::${binding.imported}` : module.name } : null;
     if (file.language === 'python') {
       if (binding.imported === null) {
         if (!forEdge && binding.module.startsWith(`${binding.local}.`)) {
@@ -449,7 +452,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'rust' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;
@@ -468,6 +471,8 @@ export class Resolver {
 
   private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {
     const [head, ...rest] = chain;
+    // Rust `super::x` / `crate::x` are module paths, not base classes: they wait for the module tree (rustModules.ts).
+    if (file.language === 'rust' && (head === 'super' || head === 'crate')) return null;
     let current: Target | null;
     if (head === 'self' || head === 'this' || head === 'cls') {
       const cls = this.enclosingClass(file, fromId);

@@ -6,7 +6,12 @@ import { flat } from '../flatString';
 /** Bump when the shape of nodes, edges or per-file graphs changes: a store with another version is rebuilt. */
 export const SCHEMA_VERSION = 1;
 
-export type Language = 'python' | 'typescript' | 'tsx' | 'javascript';
+export type Language =
+  | 'python'
+  | 'typescript'
+  | 'tsx'
+  | 'javascript'
+  | 'rust';
 
 export type NodeKind =
   | 'Folder'
@@ -83,6 +88,12 @@ export function symbolId(path: string, localId: string): string {
 export function localIdOf(id: string, path: string): string {
   return id.slice(path.length + 1);
 }
-export function externalId(family: 'py' | 'js', name: string): string {
+/** Which language world an External node belongs to (`ext:<family>:<name>`). */
+export type ExternalFamily =
+  | 'py'
+  | 'js'
+  | 'rs';
+
+export function externalId(family: ExternalFamily, name: string): string {
   return flat(`ext:${family}:${name}`);
 }

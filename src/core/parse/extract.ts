@@ -5,10 +5,11 @@ import { PARSER_VERSION, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
 import { extractPython } from './python';
+import { extractRust } from './rust';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'inlineModules'>;
 export type Extractor = (root: Node, filePath: string, language: Language) => Extracted;
 
 const EXTRACTORS: Record<Language, Extractor> = {
@@ -16,6 +17,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
   typescript: extractTypeScript,
   tsx: extractTypeScript,
   javascript: extractTypeScript,
+  rust: extractRust,
 };
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {

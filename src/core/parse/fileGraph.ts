@@ -28,6 +28,12 @@ export interface FileGraph {
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
   syntaxErrors: number;
+  /**
+   * Rust: inline modules (`mod inner { … }`) by path joined with '.', outer before inner. Their items
+   * are flattened into the file with qualified localIds (`inner.Thing`, parent null); `use` inside
+   * them has scope 'inner'. Absent when the file has none.
+   */
+  inlineModules?: string[];
 }
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
@@ -60,6 +66,12 @@ export interface SymbolDef {
    * `state.app.jinja_env` reach the member.
    */
   type?: string[];
+  /**
+   * A method whose type is not declared in this file (Rust `impl T` with T elsewhere): parent is null,
+   * localId is still `T.method`, and this is T's path as written, resolved in the module scope
+   * (`['Server']`, `['super', 'Foo']`, `['crate', 'a', 'Foo']`).
+   */
+  receiver?: string[];
 }
 
 export interface ImportBinding {
@@ -74,8 +86,13 @@ export interface ImportBinding {
    */
   imported: string | null;
   line: number;
-  /** localId of the definition the import sits in (Python imports inside functions); null at module level. */
+  /**
+   * localId of the definition the import sits in (Python imports inside functions); null at module
+   * level. Rust: also the inline module path (`inner`, `a.b`) for `use` inside `mod inner { … }`.
+   */
   scope: string | null;
+  /** Rust `#[path = "…"] mod x;`: the file the attribute names, relative to the declaring file's folder. */
+  path?: string;
 }
 
 export interface ExportBinding {
@@ -87,6 +104,8 @@ export interface ExportBinding {
   from?: string;
   /** Name taken from `from` ('*' for `export * from`, or `export * as ns from` with exported 'ns' and imported null). */
   imported?: string | null;
+  /** Rust `pub use` inside an inline module: that module's path (see FileGraph.inlineModules). */
+  scope?: string;
 }
 
 export type ReferenceKind = 'CALLS' | 'USES' | 'INHERITS';
@@ -103,5 +122,7 @@ export interface Reference {
   chain: string[];
   /** INHERITS only: 'extends' or 'implements'. */
   relation?: 'extends' | 'implements';
+  /** INHERITS whose subtype is not declared in this file (Rust `impl Display for Foo`, Foo elsewhere): from is null, this is Foo's path. */
+  subject?: string[];
   line: number;
 }

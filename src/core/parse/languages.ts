@@ -14,6 +14,7 @@ const EXTENSIONS: Record<string, Language> = {
   '.jsx': 'javascript',
   '.mjs': 'javascript',
   '.cjs': 'javascript',
+  '.rs': 'rust',
 };
 
 export function languageOf(filePath: string): Language | undefined {

@@ -9,6 +9,7 @@ const GRAMMAR_FILES: Record<Language, string> = {
   typescript: 'tree-sitter-typescript.wasm',
   tsx: 'tree-sitter-tsx.wasm',
   javascript: 'tree-sitter-javascript.wasm',
+  rust: 'tree-sitter-rust.wasm',
 };
 
 /** The grammars folder: next to the sources in development, next to `dist/` in bundles and the .vsix. */

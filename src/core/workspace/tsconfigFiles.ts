@@ -8,11 +8,12 @@ import { languageOf } from '../parse/languages';
 
 export const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
-/** Every folder that holds, or is above, a non-Python file of `paths` ('' for the root), sorted. */
+/** Every folder that holds, or is above, a TS/JS file of `paths` ('' for the root), sorted. */
 export function tsconfigDirs(paths: Iterable<string>): string[] {
   const dirs = new Set<string>();
   for (const p of paths) {
-    if (languageOf(p) === 'python') continue;
+    const language = languageOf(p);
+    if (language !== 'typescript' && language !== 'tsx' && language !== 'javascript') continue;
     for (let dir = path.posix.dirname(p); ; dir = path.posix.dirname(dir)) {
       const key = dir === '.' ? '' : dir;
       if (dirs.has(key)) break;

@@ -22,6 +22,7 @@ export const LANGUAGES: Record<string, Language> = {
   typescriptreact: 'tsx',
   javascript: 'javascript',
   javascriptreact: 'javascript',
+  rust: 'rust',
 };
 
 /** Runs when the user accepts an inline completion (VS Code executes the item's command). */
