@@ -289,7 +289,8 @@ class RustExtraction {
         break;
       case 'const_item':
       case 'static_item':
-        this.onConst(node, ctx, ctx.owner ?? null);
+        // A const or static inside a function body is a local of it, as `let` is.
+        if (ctx.owner || !ctx.fn) this.onConst(node, ctx, ctx.owner ?? null);
         break;
       case 'mod_item':
         this.onMod(node, ctx);
@@ -531,28 +532,36 @@ class RustExtraction {
     const body = node.childForFieldName('body');
     const typeParams = this.typeParamsOf(node);
     const probe: Frame = { sym: null, start: node.startIndex, end: node.endIndex, up: ctx.outer, typeParams };
-    // The impl's own type: `Foo<T>` → Foo, `&'a mut Foo` → Foo; blanket impls (`for T`) and
-    // impls for tuples, slices or `dyn Trait` attach nothing.
+    // The impl's own type: `Foo<T>` → Foo, `&'a mut Foo` → Foo, `dyn Tr + Send` → Tr, `u32` → u32.
     let target = typeNode;
-    while (target?.type === 'reference_type') target = target.childForFieldName('type');
-    if (target?.type === 'generic_type') target = target.childForFieldName('type');
-    const chain = target && (target.type === 'type_identifier' || target.type === 'scoped_type_identifier') ? pathChain(this.text(target)) : null;
-    if (!chain || (chain.length === 1 && (this.isTypeParam(chain[0], probe) || PRIMITIVES.has(chain[0])))) {
-      this.frame(null, node, ctx.outer, { typeParams });
-      for (const item of body?.namedChildren ?? []) if (item?.type === 'function_item') this.skipStarts.add(item.childForFieldName('name')?.startIndex ?? -1);
-      return;
+    for (let depth = 0; target && depth < 4; depth++) {
+      if (target.type === 'reference_type') target = target.childForFieldName('type');
+      else if (target.type === 'generic_type') target = target.childForFieldName('type');
+      else if (target.type === 'bounded_type') target = target.firstNamedChild;
+      else if (target.type === 'dynamic_type') target = target.childForFieldName('trait');
+      else break;
     }
-    if (target) {
+    let chain = target && (target.type === 'type_identifier' || target.type === 'scoped_type_identifier' || target.type === 'primitive_type') ? pathChain(this.text(target)) : null;
+    if (target && chain) {
       this.skipStarts.add(target.startIndex);
       const name = target.childForFieldName('name');
       if (name) this.skipStarts.add(name.startIndex);
     }
+    const traitNode = node.childForFieldName('trait');
+    const trait = traitNode ? this.boundPath(traitNode, probe) : null;
+    // A blanket impl (`impl<T: Display> ToString for T`) or one for a tuple or slice provides the
+    // trait's methods for many types: they are filed under the trait.
+    const blanket = !chain || (chain.length === 1 && this.isTypeParam(chain[0], probe));
+    if (blanket) chain = trait;
+    if (!chain) {
+      this.frame(null, node, ctx.outer, { typeParams });
+      return;
+    }
     const local = this.localType(chain, ctx);
     const localSym = local ? this.table.symbols.find((s) => s.localId === local) : undefined;
-    const frame = this.frame(localSym ?? null, node, ctx.outer, { selfType: chain, selfLocal: local ?? undefined, typeParams });
-    const traitNode = node.childForFieldName('trait');
-    const trait = traitNode ? this.boundPath(traitNode, frame) : null;
-    if (trait) {
+    const selfType = blanket ? undefined : chain;
+    const frame = this.frame(localSym ?? null, node, ctx.outer, { selfType, selfLocal: local ?? undefined, typeParams });
+    if (trait && !blanket) {
       const line = traitNode!.startPosition.row;
       if (local) this.addRef(local, 'INHERITS', trait, line, { relation: 'implements' });
       else this.addRef(null, 'INHERITS', trait, line, { relation: 'implements', subject: chain });
@@ -562,10 +571,10 @@ class RustExtraction {
     // Trait impl members have no visibility of their own: they are as visible as the type.
     const exported = trait ? (localSym?.exported ?? true) : undefined;
     const owner: Owner = local
-      ? { parent: local, exported, selfType: chain, selfLocal: local }
+      ? { parent: local, exported, selfType, selfLocal: local }
       : ctx.fn?.sym
-        ? { parent: ctx.fn.sym.localId, exported, selfType: chain, receiver: chain }
-        : { parent: null, qualifier: `${modPrefix}${typeName}`, exported, selfType: chain, receiver: chain };
+        ? { parent: ctx.fn.sym.localId, exported, selfType, receiver: chain }
+        : { parent: null, qualifier: `${modPrefix}${typeName}`, exported, selfType, receiver: chain };
     const member: ItemContext = { mod: ctx.mod, fn: ctx.fn, outer: frame, owner };
     for (const item of body?.namedChildren ?? []) if (item && item.type !== 'associated_type') this.item(item, member);
   }
@@ -626,6 +635,7 @@ class RustExtraction {
       const path = this.pathAttribute(node);
       if (path !== null) binding.path = path;
       this.imports.push(binding);
+      if (this.isPub(node) && ctx.fn === null) this.exports.push(ctx.mod ? { exported: name, local: name, scope: ctx.mod } : { exported: name, local: name });
       return;
     }
     const mod = ctx.mod ? `${ctx.mod}.${name}` : name;
@@ -990,8 +1000,9 @@ class References {
         case 'stype': {
           const nameNode = node.childForFieldName('name');
           if (nameNode) this.covered.add(nameNode.startIndex);
-          if (start < this.coveredEnd || x.skipStarts.has(start) || this.inQuietSpan(start)) break;
-          this.coveredEnd = Math.max(this.coveredEnd, node.childForFieldName('path')?.endIndex ?? start);
+          if (start < this.coveredEnd) break;
+          this.coveredEnd = node.childForFieldName('path')?.endIndex ?? start;
+          if (x.skipStarts.has(start) || this.inQuietSpan(start)) break;
           const frame = this.frameAt(start);
           const raw = pathChain(this.text(node));
           const chain = raw ? x.rewriteSelf(raw, frame) : null;
@@ -1056,6 +1067,8 @@ class References {
         value = value.firstNamedChild;
         continue;
       }
+      // A unit struct's value (`let c = Calculator;`): CapWords with a lowercase letter, not a CONSTANT.
+      if (value.type === 'identifier') return /^[A-Z]\w*[a-z]/.test(this.text(value)) ? [this.text(value)] : null;
       if (value.type === 'struct_expression') {
         const name = value.childForFieldName('name');
         const chain = name ? pathChain(this.text(name)) : null;
