@@ -80,6 +80,8 @@ const PATTERN_PARENTS = new Set([
 ]);
 const FIELD_PATTERN_PARENTS = new Set(['let_declaration', 'parameter', 'for_expression', 'let_condition']);
 const SEGMENT = /^(?:r#)?[A-Za-z_][A-Za-z0-9_]*$/;
+/** Callee expressions that are names or paths (`f`, `a::f`, `x.m`, `f::<T>`), as opposed to calls on computed values. */
+const PLAIN_CALLEES = new Set(['identifier', 'scoped_identifier', 'field_expression', 'generic_function']);
 
 /**
  * `a::b::<T>::c`, `::std::mem::swap`, `Vec::<u8>::new` → segments with generic arguments dropped;
@@ -120,7 +122,7 @@ function fieldChain(text: string): string[] | null {
 function headerText(src: string, start: number, end: number): string {
   let text = src.slice(start, Math.min(end, start + 1000));
   if (text.includes('/')) text = text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
-  return oneLine(text.replace(/[\s;{]+$/, ''));
+  return oneLine(text.replace(/[\s;{,]+$/, ''));
 }
 
 /** Text of `///` / `/** … *\/` (outer) or `//!` / `/*! … *\/` (inner) doc comments, markers and one space removed. */
@@ -969,6 +971,8 @@ class References {
       switch (name) {
         case 'callee': {
           if (start < this.coveredEnd || this.inQuietSpan(start)) break;
+          // A method called on an expression (`T::open(p).unwrap()`) is no chain: the calls inside it are read on their own.
+          if (!PLAIN_CALLEES.has(node.type) || (node.type === 'field_expression' && !fieldChain(this.text(node)))) break;
           this.coveredEnd = node.endIndex;
           const frame = this.frameAt(start);
           const chain = this.calleeChain(node, frame);
