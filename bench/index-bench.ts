@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { resultsPerCorpus } from './isolated';
 
-const CORPORA = path.join(__dirname, '.corpora');
+// CORPORA_DIR: the same override bench/fetch-corpora.sh takes.
+const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, edits: { type: 'string' }, child: { type: 'boolean' } } });
 const corpora = values.corpus ?? ['django', 'effect'];
 const EDITS = Number(values.edits ?? 200);
@@ -27,7 +28,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Deterministic edits of real functions: change a body, add a function, rename a definition. */
-function realEdit(text: string, isPython: boolean, n: number): string {
+function realEdit(text: string, isPython: boolean, n: number, isRust = false): string {
+  if (isRust) return realRustEdit(text, n);
   const lines = text.split('\n');
   const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => (isPython ? /^\s*def \w+\(/.test(l) : /^\s*(export )?(async )?function \w+|^\s+\w+\(.*\)\s*[:{]/.test(l)));
   const kind = n % 3;
@@ -43,6 +45,21 @@ function realEdit(text: string, isPython: boolean, n: number): string {
   const [line] = defs[n % defs.length];
   const name = /(?:def|function)\s+(\w+)/.exec(line)?.[1] ?? /^\s+(\w+)\(/.exec(line)?.[1];
   return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`) : text;
+}
+
+/** realEdit for Rust: a statement in a function whose header ends its line, an added function, a renamed one. */
+function realRustEdit(text: string, n: number): string {
+  const lines = text.split('\n');
+  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(pub(\([^)]*\))? )?(const )?(async )?(unsafe )?fn \w+.*\{\s*$/.test(l));
+  const kind = n % 3;
+  if (kind === 0 && defs.length) {
+    const [line, i] = defs[n % defs.length];
+    lines.splice(i + 1, 0, `${/^\s*/.exec(line)![0]}    let _bench_${n} = ${n};`);
+    return lines.join('\n');
+  }
+  if (kind === 1 || !defs.length) return `${text}\n\npub fn bench_added_${n}(value: u32) -> u32 {\n    value\n}\n`;
+  const name = /fn (\w+)/.exec(defs[n % defs.length][0])![1];
+  return text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`);
 }
 
 async function benchCorpus(name: string) {
@@ -66,7 +83,7 @@ async function benchCorpus(name: string) {
     for (let n = 0; n < EDITS; n++) {
       const file = files[(n * 7919) % files.length];
       const original = fs.readFileSync(path.join(root, file), 'utf8');
-      const edited = realEdit(original, file.endsWith('.py'), n);
+      const edited = realEdit(original, file.endsWith('.py'), n, file.endsWith('.rs'));
       const t = performance.now();
       await engine.updateFile(file, edited);
       graphMs.push(performance.now() - t);

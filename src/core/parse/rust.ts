@@ -1104,6 +1104,8 @@ class References {
     const start = node.startIndex;
     if (start < this.coveredEnd || this.covered.has(start) || this.x.skipStarts.has(start)) return;
     const name = this.text(node);
+    // Only module-level names can be uses worth an edge, and only bindings of them need shadowing.
+    if (!this.x.moduleNames.has(name)) return;
     const parent = node.parent;
     if (!parent) return;
     const ptype = parent.type;
