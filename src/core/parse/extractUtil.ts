@@ -1,6 +1,6 @@
 // Small pieces every language extractor needs: ranges, hashes, unique local ids, one-line signatures.
 import { createHash } from 'node:crypto';
-import type { Node } from 'web-tree-sitter';
+import { Query, type Node } from 'web-tree-sitter';
 import type { SourceRange } from '../graph/schema';
 import type { SymbolDef, SymbolKind } from './fileGraph';
 
@@ -57,4 +57,15 @@ export function symbolDef(
   exported: boolean,
 ): Omit<SymbolDef, 'localId'> {
   return { kind, name, parent, range: rangeOf(node), signature: oneLine(signature), doc, hash: sha1(node.text), exported };
+}
+
+const queries = new WeakMap<object, Map<string, Query>>();
+/** An extractor's query, compiled once per grammar (the tree's language) and source. */
+export function compiledQuery(root: Node, source: string): Query {
+  const language = root.tree.language;
+  let bySource = queries.get(language);
+  if (!bySource) queries.set(language, (bySource = new Map()));
+  let query = bySource.get(source);
+  if (!query) bySource.set(source, (query = new Query(language, source)));
+  return query;
 }

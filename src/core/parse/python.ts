@@ -2,10 +2,10 @@
 // document order; a first pass builds definitions, imports and local scopes, a second turns calls,
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
-import { Query, type Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import type { Extracted } from './extract';
 import type { ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -35,17 +35,6 @@ const QUERY_SOURCE = `
 (comment) @comment
 ${VALUE_POSITIONS.join('\n')}
 `;
-
-const queries = new WeakMap<object, Query>();
-function queryFor(root: Node): Query {
-  const language = root.tree.language;
-  let query = queries.get(language);
-  if (!query) {
-    query = new Query(language, QUERY_SOURCE);
-    queries.set(language, query);
-  }
-  return query;
-}
 
 /** A definition under construction: its byte span decides which captures fall inside it. */
 interface Scope {
@@ -86,7 +75,7 @@ function annotationChain(text: string): string[] | null {
 
 export function extractPython(root: Node): Extracted {
   const source = root.text;
-  const captures = queryFor(root).captures(root);
+  const captures = compiledQuery(root, QUERY_SOURCE).captures(root);
   const table = new SymbolTable();
   const imports: ImportBinding[] = [];
   const scopes = new Map<string, Scope>();

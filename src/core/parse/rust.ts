@@ -32,7 +32,7 @@
 import { Parser, Query, type Node, type QueryCapture, type Tree } from 'web-tree-sitter';
 import type { Extracted } from './extract';
 import type { ExportBinding, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 const QUERY_SOURCE = `
@@ -49,17 +49,6 @@ const QUERY_SOURCE = `
 (line_comment) @comment
 (block_comment) @comment
 `;
-
-const queries = new WeakMap<object, Query>();
-function queryFor(root: Node): Query {
-  const language = root.tree.language;
-  let query = queries.get(language);
-  if (!query) {
-    query = new Query(language, QUERY_SOURCE);
-    queries.set(language, query);
-  }
-  return query;
-}
 
 /** One parser per grammar for re-parsing item-level macro bodies (see expandedItems). */
 const macroParsers = new WeakMap<object, Parser>();
@@ -348,13 +337,15 @@ class RustExtraction {
     return lines.join('\n').trim();
   }
 
-  private hasAttribute(node: Node, pattern: RegExp): boolean {
+  /** The first attribute above an item (through comments and other attributes) that matches. */
+  private attribute(node: Node, pattern: RegExp): RegExpExecArray | null {
     for (let prev = node.previousSibling; prev; prev = prev.previousSibling) {
       if (prev.type === 'attribute_item') {
-        if (pattern.test(this.text(prev))) return true;
-      } else if (prev.type !== 'line_comment' && prev.type !== 'block_comment') return false;
+        const m = pattern.exec(this.text(prev));
+        if (m) return m;
+      } else if (prev.type !== 'line_comment' && prev.type !== 'block_comment') return null;
     }
-    return false;
+    return null;
   }
 
   private nameOf(node: Node): Node | null {
@@ -634,8 +625,8 @@ class RustExtraction {
       // `mod x;` loads x.rs or x/mod.rs (or the `#[path]` file): a binding of the child module.
       this.quietSpans.push([node.startIndex, node.endIndex]);
       const binding: ImportBinding = { local: name, module: `self::${name}`, imported: null, line: node.startPosition.row, scope: this.importScope(ctx) };
-      const path = this.pathAttribute(node);
-      if (path !== null) binding.path = path;
+      const path = this.attribute(node, /^#\[\s*path\s*=\s*"([^"]*)"\s*\]$/);
+      if (path) binding.path = path[1];
       this.imports.push(binding);
       if (this.isPub(node) && ctx.fn === null) this.exports.push(ctx.mod ? { exported: name, local: name, scope: ctx.mod } : { exported: name, local: name });
       return;
@@ -644,16 +635,6 @@ class RustExtraction {
     if (ctx.fn === null) this.inlineModules.push(mod);
     // A module inside a function body is rare; its items are treated as the function's.
     this.items(body, ctx.fn === null ? { mod, fn: null, outer: ctx.outer } : ctx);
-  }
-
-  private pathAttribute(node: Node): string | null {
-    for (let prev = node.previousSibling; prev; prev = prev.previousSibling) {
-      if (prev.type === 'attribute_item') {
-        const m = /^#\[\s*path\s*=\s*"([^"]*)"\s*\]$/.exec(this.text(prev));
-        if (m) return m[1];
-      } else if (prev.type !== 'line_comment' && prev.type !== 'block_comment') break;
-    }
-    return null;
   }
 
   /** An import's scope: the enclosing function, else the inline module path, else null. */
@@ -752,7 +733,7 @@ class RustExtraction {
     const nameNode = this.nameOf(node);
     if (!nameNode) return;
     const name = this.text(nameNode);
-    const sym = this.define('Function', name, node, `macro_rules! ${name}`, ctx, { exported: this.hasAttribute(node, /^#\[\s*macro_export\b/) });
+    const sym = this.define('Function', name, node, `macro_rules! ${name}`, ctx, { exported: this.attribute(node, /^#\[\s*macro_export\b/) !== null });
     this.frame(sym, node, ctx.outer);
   }
 
@@ -1210,7 +1191,7 @@ export function extractRust(root: Node): Extracted {
   const x = new RustExtraction(src);
   try {
     x.collect(root);
-    new References(x, src).run(capturesOf(x, queryFor(root)));
+    new References(x, src).run(capturesOf(x, compiledQuery(root, QUERY_SOURCE)));
   } finally {
     for (const tree of x.trees.slice(1)) tree.delete();
   }
