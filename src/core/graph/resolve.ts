@@ -298,7 +298,7 @@ export class Resolver {
   member(target: Target, name: string): Target | null {
     switch (target.t) {
       case 'external':
-        return { t: 'external', family: target.family, name: `${target.name}.${name}` };
+        return { t: 'external', family: target.family, name: `${target.name}${target.family === 'rs' ? '::' : '.'}${name}` };
       case 'module':
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
       case 'symbol': {
