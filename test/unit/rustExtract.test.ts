@@ -249,6 +249,21 @@ fn run(items: Vec<u32>) -> Option<u32> {
     assert.ok(!refs.some((r) => /touch|Some/.test(r)), refs.join('\n'));
   });
 
+  test('a getter named like its field keeps the plain id (paths name methods, never fields); `Item = T` names no type', async () => {
+    const h = await extract(`
+pub struct Group { id: Id }
+impl Group {
+    pub fn id(&self) -> &Id { &self.id }
+    pub fn ids(&self) -> impl Iterator<Item = Id> { std::iter::once(self.id) }
+}
+`);
+    assert.deepEqual(symbolRows(h), ['Group Class - pub', 'Group.id@2 Field Group private', 'Group.id Method Group pub', 'Group.ids Method Group pub']);
+    assert.equal(sym(h, 'Group.id').kind, 'Method');
+    const refs = refRows(h);
+    assert.ok(refs.includes('4 Group.ids USES Iterator'));
+    assert.ok(!refs.some((r) => r.endsWith('USES Item')), refs.join('\n'));
+  });
+
   test('broken syntax keeps what tree-sitter recovered', async () => {
     const h = await extract(`
 pub struct Good { a: u8 }

@@ -40,6 +40,7 @@ const QUERY_SOURCE = `
 (macro_invocation) @macro
 (scoped_identifier) @path
 (scoped_type_identifier) @stype
+(type_binding name: (type_identifier) @bindingname)
 (type_identifier) @type
 (field_expression value: (self) field: (field_identifier)) @selffield
 (let_declaration) @let
@@ -235,6 +236,7 @@ class RustExtraction {
         for (; implsDone < this.impls.length; implsDone++) this.onImpl(this.impls[implsDone].node, this.impls[implsDone].ctx);
       } else break;
     }
+    for (const fields of this.fieldLists) this.defineFields(fields);
   }
 
   /** Item-level macro bodies waiting to be parsed, with the tree their invocation is in. */
@@ -456,6 +458,14 @@ class RustExtraction {
     this.declareType(sym, ctx);
     const frame = this.frame(sym, node, ctx.outer, { typeParams: this.typeParamsOf(node) });
     if (body?.type !== 'field_declaration_list') return;
+    // Fields are defined after the impls: a path (`T::len`) only ever names a method, so a getter
+    // named like its field keeps the plain id `T.len` and the field becomes `T.len@2`.
+    this.fieldLists.push({ body, sym, frame, ctx });
+  }
+
+  private readonly fieldLists: Array<{ body: Node; sym: SymbolDef; frame: Frame; ctx: ItemContext }> = [];
+
+  private defineFields({ body, sym, frame, ctx }: { body: Node; sym: SymbolDef; frame: Frame; ctx: ItemContext }): void {
     const types = new Map<string, string[]>();
     this.fieldTypes.set(sym.localId, types);
     for (const field of body.namedChildren) {
@@ -994,6 +1004,9 @@ class References {
           if (chain) x.addRef(this.fromOf(frame), 'USES', chain, node.startPosition.row);
           break;
         }
+        case 'bindingname':
+          this.covered.add(start); // `Item` in `Iterator<Item = T>` names the trait's associated type, not a type in scope
+          break;
         case 'type': {
           if (start < this.coveredEnd || x.skipStarts.has(start) || this.covered.has(start) || this.inQuietSpan(start)) break;
           const typeName = this.text(node);
