@@ -259,8 +259,3 @@ export function resolvePath(path: readonly string[], from: readonly string[], ex
   if (externCrates.has(head) || SYSROOT_CRATES.has(head)) starts.push({ t: 'crate', crate: head, rest: tail });
   return starts;
 }
-
-/** `crate::a::b`-style display of a module path (`serde_json::value::de`). */
-export function modulePathText(crate: string, module: readonly string[]): string {
-  return [crate, ...module].join('::');
-}
