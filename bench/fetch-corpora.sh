@@ -2,6 +2,7 @@
 # Fills bench/.corpora/ (gitignored) with real code nobody here wrote, for benchmarks and large tests:
 #   django, flask, requests, click, werkzeug  <- Debian 12 packages (apt-get download + dpkg-deb -x)
 #   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
+#   tokio                                     <- Debian 12 librust-tokio-dev (the crate folder: src/, tests/, Cargo.toml)
 # Each corpus lands in bench/.corpora/<name>/ as a plain directory: for Debian packages the
 # extracted usr/lib/python3/dist-packages/<name>/ folder, for npm the package's src/ tree plus
 # package.json and LICENSE (its compiled dist/ is left out so an index sees each module once).
@@ -91,6 +92,22 @@ else
   version="$(node -p "require('$OUT/$NPM_TS_NAME/package.json').version")"
   record_version "$npm_key" "$version"
   log "$NPM_TS_NAME: npm $NPM_TS_PACKAGE -> $OUT/$NPM_TS_NAME ($(count_files "$OUT/$NPM_TS_NAME" '*.ts') .ts files)"
+fi
+
+# Rust: tokio from Debian (librust-tokio-dev ships the crate's sources under usr/share/cargo/registry/).
+RUST_PACKAGE="librust-tokio-dev"
+if have_corpus tokio "$RUST_PACKAGE"; then
+  log "tokio: present ($(count_files "$OUT/tokio" '*.rs') .rs files), skipped"
+else
+  apt_download "$RUST_PACKAGE"
+  deb="$(ls "$WORK"/debs/"${RUST_PACKAGE}"_*.deb | head -1)"
+  version="$(dpkg-deb -f "$deb" Version)"
+  dpkg-deb -x "$deb" "$WORK/x-tokio"
+  src="$(ls -d "$WORK"/x-tokio/usr/share/cargo/registry/tokio-* | head -1)"
+  rm -rf "$OUT/tokio"
+  mv "$src" "$OUT/tokio"
+  record_version "$RUST_PACKAGE" "$version"
+  log "tokio: $RUST_PACKAGE $version -> $OUT/tokio ($(count_files "$OUT/tokio" '*.rs') .rs files)"
 fi
 
 log "versions ($VERSIONS):"

@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { resultsPerCorpus } from './isolated';
 
-const CORPORA = path.join(__dirname, '.corpora');
+// CORPORA_DIR: the same override bench/fetch-corpora.sh takes.
+const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, edits: { type: 'string' }, child: { type: 'boolean' } } });
 const corpora = values.corpus ?? ['django', 'effect'];
 const EDITS = Number(values.edits ?? 200);
@@ -105,6 +106,21 @@ function javacParseMs(root: string): { tool: string; ms: number } | null {
   }
 }
 
+/** realEdit for Rust: a statement in a function whose header ends its line, an added function, a renamed one. */
+function realRustEdit(text: string, n: number): string {
+  const lines = text.split('\n');
+  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(pub(\([^)]*\))? )?(const )?(async )?(unsafe )?fn \w+.*\{\s*$/.test(l));
+  const kind = n % 3;
+  if (kind === 0 && defs.length) {
+    const [line, i] = defs[n % defs.length];
+    lines.splice(i + 1, 0, `${/^\s*/.exec(line)![0]}    let _bench_${n} = ${n};`);
+    return lines.join('\n');
+  }
+  if (kind === 1 || !defs.length) return `${text}\n\npub fn bench_added_${n}(value: u32) -> u32 {\n    value\n}\n`;
+  const name = /fn (\w+)/.exec(defs[n % defs.length][0])![1];
+  return text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`);
+}
+
 async function benchCorpus(name: string) {
   const root = corpusRoot(name);
   const nativeParse = JAVA_CORPORA.has(name) ? javacParseMs(root) : null;
@@ -127,7 +143,7 @@ async function benchCorpus(name: string) {
     for (let n = 0; n < EDITS; n++) {
       const file = files[(n * 7919) % files.length];
       const original = fs.readFileSync(path.join(root, file), 'utf8');
-      const edited = file.endsWith('.go') ? realGoEdit(original, n) : file.endsWith('.java') ? realJavaEdit(original, n) : realEdit(original, file.endsWith('.py'), n);
+      const edited = file.endsWith('.go') ? realGoEdit(original, n) : file.endsWith('.java') ? realJavaEdit(original, n) : file.endsWith('.rs') ? realRustEdit(original, n) : realEdit(original, file.endsWith('.py'), n);
       const t = performance.now();
       await engine.updateFile(file, edited);
       graphMs.push(performance.now() - t);

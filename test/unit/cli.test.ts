@@ -1,19 +1,17 @@
 // The built CLI (dist/cli.js, as users run it): index, stats and show, in text and --json.
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { FIXTURES } from './helpers';
+import { CLI, FIXTURES, runCli } from './helpers';
 
-const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 let root: string;
 
 function cartograph(args: string[], cwd = root) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return runCli(args, cwd);
 }
 
 before(() => {

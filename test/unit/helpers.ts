@@ -1,4 +1,5 @@
 // Shared test helpers: reading fixture trees, parsing them, building graphs and comparing them.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
@@ -107,4 +108,13 @@ export async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: 
   } finally {
     done = true;
   }
+}
+
+/** The built CLI (dist/cli.js, as users run it). */
+export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+
+/** Runs the built CLI in `cwd`: exit code and output. */
+export function runCli(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }

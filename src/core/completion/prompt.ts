@@ -49,6 +49,8 @@ const BLOCK_STOPS: Record<Language, string[]> = {
   go: ['\nfunc ', '\ntype ', '\n\n\n'],
 
   java: ['\n}\n', '\n\n\n'],
+
+  rust: ['\nfn ', '\npub fn ', '\nimpl', '\n#[', '\n\n\n'],
 };
 
 export type CompletionShape = 'single-line' | 'multi-line';

@@ -18,6 +18,9 @@ const CHARS_PER_TOKEN: Record<Language, number> = {
   go: 3.4,
 
   java: 3.4,
+
+  /** Not calibrated on Rust yet: the TS/JS figure (same `//` serialization). */
+  rust: 3.4,
 };
 
 export function estimateTokens(text: string, language: Language): number {

@@ -57,6 +57,7 @@ export function jsPathKey(path: string): string {
 
 /** Keys a file can be found under. */
 export function providedKeys(path: string, language: Language, initDirs: ReadonlySet<string>, rootName: string): string[] {
+  if (language === 'rust') return []; // found through Cargo crates and `mod` declarations, never by a JS or Python key
   if (language === 'python') {
     const keys = [pythonPathKey(path)];
     const name = pythonModuleName(path, initDirs, rootName);

@@ -317,6 +317,8 @@ export class RepositoryGraph {
         if (file?.language === 'python') return pythonModuleName(path, this.initDirs, this.rootName);
         // Java: the file's public type by its fully qualified name (`com.google.gson.Gson`).
         if (file?.language === 'java') return [file.package, path.split('/').pop()!.replace(/\.java$/, '')].filter(Boolean).join('.');
+
+        if (file?.language === 'rust') return path.replace(/\.rs$/, ''); // crate::a::b once the module tree is mapped
         return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
       },
       tsconfigs: this.tsconfigs,

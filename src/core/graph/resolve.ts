@@ -215,6 +215,8 @@ export class Resolver {
     if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
     const scheme = packageScheme(file.language);
     if (scheme) return this.resolvePackageModule(file.language, scheme, specifier);
+    // Rust `use` paths stay External until Cargo crates and the `mod` tree are mapped (rustModules.ts).
+    if (file.language === 'rust') return { t: 'external', family: 'rs', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -278,6 +280,7 @@ export class Resolver {
   /** What an import binding stands for. `forEdge`: Python `import a.b.c` points the IMPORTS edge at a.b.c. */
   bindingTarget(file: FileGraph, binding: ImportBinding, module: ModuleResult, forEdge = false): Target | null {
     if (!module || module.t === 'asset' || module.t === 'missing') return null;
+    if (file.language === 'rust') return module.t === 'external' ? { t: 'external', family: 'rs', name: binding.imported && binding.imported !== '*' ? `${module.name}::${binding.imported}` : module.name } : null;
     if (packageScheme(file.language)) return binding.imported === '*' || binding.imported === null ? module : this.member(module, binding.imported);
     if (file.language === 'python') {
       if (binding.imported === null) {
@@ -345,7 +348,7 @@ export class Resolver {
   member(target: Target, name: string): Target | null {
     switch (target.t) {
       case 'external':
-        return { t: 'external', family: target.family, name: `${target.name}.${name}` };
+        return { t: 'external', family: target.family, name: `${target.name}${target.family === 'rs' ? '::' : '.'}${name}` };
       case 'module':
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
       case 'package':
@@ -541,7 +544,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'go' && file.language !== 'rust' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;
@@ -602,6 +605,8 @@ export class Resolver {
 
   private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {
     const [head, ...rest] = chain;
+    // Rust `super::x` / `crate::x` are module paths, not base classes: they wait for the module tree (rustModules.ts).
+    if (file.language === 'rust' && (head === 'super' || head === 'crate')) return null;
     let current: Target | null;
     if (head === 'self' || head === 'this' || head === 'cls') {
       const cls = this.enclosingClass(file, fromId);

@@ -12,14 +12,16 @@ export type Language =
   | 'tsx'
   | 'javascript'
   | 'go'
-  | 'java';
+  | 'java'
+  | 'rust';
 
 /** Which ecosystem an External node belongs to (`ext:<family>:<name>`): one per language family. */
 export type ExternalFamily =
   | 'py'
   | 'js'
   | 'go'
-  | 'java';
+  | 'java'
+  | 'rs';
 
 export type NodeKind =
   | 'Folder'

@@ -7,6 +7,7 @@ import type { ParserPool } from './parser';
 import { extractGo } from './go';
 import { extractJava } from './java';
 import { extractPython } from './python';
+import { extractRust } from './rust';
 import { prepareTypeScript } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
@@ -19,6 +20,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
   javascript: extractTypeScript,
   go: extractGo,
   java: extractJava,
+  rust: extractRust,
 };
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {

@@ -32,8 +32,9 @@ export class SymbolTable {
   readonly symbols: SymbolDef[] = [];
   private readonly seen = new Map<string, number>();
 
-  add(def: Omit<SymbolDef, 'localId'> & { parent: string | null }): SymbolDef {
-    const base = def.parent ? `${def.parent}.${def.name}` : def.name;
+  /** `qualifier`: prefix of a parentless definition's id (Rust items of inline modules, methods of types declared elsewhere). */
+  add(def: Omit<SymbolDef, 'localId'> & { parent: string | null }, qualifier?: string): SymbolDef {
+    const base = def.parent ? `${def.parent}.${def.name}` : qualifier ? `${qualifier}.${def.name}` : def.name;
     const count = (this.seen.get(base) ?? 0) + 1;
     this.seen.set(base, count);
     const sym: SymbolDef = { localId: count === 1 ? base : `${base}@${count}`, ...def };

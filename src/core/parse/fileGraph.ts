@@ -36,10 +36,16 @@ export interface FileGraph {
   package?: string;
   /** Go: the file says `// Code generated … DO NOT EDIT.` (indexed, but not code anyone wrote or should edit). */
   generated?: boolean;
+  /**
+   * Rust: inline modules (`mod inner { … }`) by path joined with '.', outer before inner. Their items
+   * are flattened into the file with qualified localIds (`inner.Thing`, parent null); `use` inside
+   * them has scope 'inner'. Absent when the file has none.
+   */
+  inlineModules?: string[];
 }
 
 /** What a language's extractor says of a file; extract.ts adds the rest (path, hash, version, counts). */
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package' | 'generated'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package' | 'generated' | 'inlineModules'>;
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
 export interface ScopeText {
@@ -91,8 +97,13 @@ export interface ImportBinding {
    */
   imported: string | null;
   line: number;
-  /** localId of the definition the import sits in (Python imports inside functions); null at module level. */
+  /**
+   * localId of the definition the import sits in (Python imports inside functions); null at module
+   * level. Rust: also the inline module path (`inner`, `a.b`) for `use` inside `mod inner { … }`.
+   */
   scope: string | null;
+  /** Rust `#[path = "…"] mod x;`: the file the attribute names, relative to the declaring file's folder. */
+  path?: string;
 }
 
 export interface ExportBinding {
@@ -104,6 +115,8 @@ export interface ExportBinding {
   from?: string;
   /** Name taken from `from` ('*' for `export * from`, or `export * as ns from` with exported 'ns' and imported null). */
   imported?: string | null;
+  /** Rust `pub use` inside an inline module: that module's path (see FileGraph.inlineModules). */
+  scope?: string;
 }
 
 export type ReferenceKind = 'CALLS' | 'USES' | 'INHERITS';
@@ -120,7 +133,7 @@ export interface Reference {
   chain: string[];
   /** INHERITS only: 'extends' or 'implements'. */
   relation?: 'extends' | 'implements';
-  line: number;
-  /** INHERITS whose subtype is declared in another file (Rust `impl Display for Foo`): `from` is null, this names it. */
+  /** INHERITS whose subtype is not declared in this file (Rust `impl Display for Foo`, Foo elsewhere): from is null, this is Foo's path. */
   subject?: string[];
+  line: number;
 }

@@ -17,6 +17,8 @@ const EXTENSIONS: Record<string, Language> = {
   '.go': 'go',
 
   '.java': 'java',
+
+  '.rs': 'rust',
 };
 
 export function languageOf(filePath: string): Language | undefined {

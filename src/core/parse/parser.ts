@@ -12,6 +12,8 @@ const GRAMMAR_FILES: Record<Language, string> = {
   go: 'tree-sitter-go.wasm',
 
   java: 'tree-sitter-java.wasm',
+
+  rust: 'tree-sitter-rust.wasm',
 };
 
 /** The grammars folder: next to the sources in development, next to `dist/` in bundles and the .vsix. */

@@ -25,6 +25,8 @@ export const LANGUAGES: Record<string, Language> = {
   go: 'go',
 
   java: 'java',
+
+  rust: 'rust',
 };
 
 /** Runs when the user accepts an inline completion (VS Code executes the item's command). */

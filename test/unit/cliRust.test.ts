@@ -1,0 +1,51 @@
+// The built CLI on a Rust crate (the RANGER example): index does not trip over Rust files, and
+// show / query find Rust definitions by name. Cross-file `use` resolution is stage 2's (for now
+// `use` paths are External nodes `ext:rs:<path>`), so only in-file edges are asserted here.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { CLI, FIXTURES, runCli } from './helpers';
+
+let root: string;
+const cartograph = (args: string[]) => runCli(args, root);
+
+before(() => {
+  assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test runs it first)');
+  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-cli-rust-')), 'ranger-rs');
+  fs.cpSync(path.join(FIXTURES, 'ranger-rs'), root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
+});
+after(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
+
+test('index a crate: every .rs file parsed, Rust kinds counted, `use` paths become Rust externals', () => {
+  const run = cartograph(['index', root, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const json = JSON.parse(run.stdout);
+  assert.equal(json.report.parsed, 3);
+  assert.deepEqual(json.report.skipped ?? [], []);
+  assert.deepEqual([json.stats.nodes.Class, json.stats.nodes.Interface, json.stats.nodes.Method, json.stats.nodes.Function], [2, 1, 6, 4]);
+  assert.equal(json.stats.edges.INHERITS, 2, 'impl Divide for Scientific, and for Calculator from a module that does not declare it (stage 2 links that one)');
+});
+
+test('show finds a struct with its fields, methods and trait, and a method through Type.method', () => {
+  const text = cartograph(['show', 'Scientific']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^Class src\/extended\.Scientific {2}src\/extended\.rs:10/m);
+  assert.match(text.stdout, /→ HAS_FIELD {2}src\/extended\.Scientific\.inner/);
+  assert.match(text.stdout, /→ HAS_METHOD src\/extended\.Scientific\.divide/);
+  assert.match(text.stdout, /→ INHERITS {3}src\/extended\.Divide/);
+  const json = JSON.parse(cartograph(['show', 'Calculator.add', '--json']).stdout);
+  assert.equal(json[0].node.id, 'src/base.rs#Calculator.add');
+  assert.equal(json[0].node.language, 'rust');
+  assert.equal(json[0].node.doc, 'Returns the sum of two numbers.');
+});
+
+test('query answers a Rust name by lookup and prose from rustdoc', () => {
+  const byName = cartograph(['query', 'format_result', '--json']);
+  assert.equal(byName.code, 0, byName.stderr);
+  const hits = JSON.parse(byName.stdout).hits.map((r: { id: string }) => r.id);
+  assert.equal(hits[0], 'src/base.rs#format_result');
+  const prose = JSON.parse(cartograph(['query', 'divide one number by another', '--json']).stdout).hits.map((r: { id: string }) => r.id);
+  assert.ok(prose.slice(0, 3).some((id: string) => id.endsWith('.divide')), prose.join(', '));
+});

@@ -1,0 +1,104 @@
+// Incremental equals from-scratch for Rust files (the invariant of incremental.test.ts): random
+// edit sequences over the RANGER example crate and the vendored serde_json files — rename a
+// function, delete a struct or an impl, add or remove a `use`, break the syntax, move a file to
+// another module folder. Until stage 2 links Rust files to each other this guards what stage 1
+// feeds the graph (ids, parents, receivers, in-file edges, externals), replayable by seed.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { FIXTURES, buildGraph, compareSnapshots, parse, readTree, rng, snapshot } from './helpers';
+
+type Tree = Map<string, string>;
+type Operation = (tree: Tree, random: () => number) => { describe: string; upsert: string[]; remove: string[] } | null;
+
+const pick = <T>(items: T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+const files = (tree: Tree) => [...tree.keys()].sort();
+
+/** `[start, end)` line spans of top-level items that open with `keyword` and close on a column-0 `}`. */
+function blocks(text: string, keyword: RegExp): Array<[number, number]> {
+  const lines = text.split('\n');
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!keyword.test(lines[i])) continue;
+    let j = i;
+    while (j < lines.length && !/^}/.test(lines[j]) && !/[;}]\s*$/.test(lines[i])) j++;
+    spans.push([i, Math.min(j + 1, lines.length)]);
+  }
+  return spans;
+}
+
+const operations: Record<string, Operation> = {
+  renameFunction(tree, random) {
+    const file = pick(files(tree), random)!;
+    const names = [...tree.get(file)!.matchAll(/\bfn\s+([a-z_]\w*)/g)].map((m) => m[1]);
+    const name = pick(names, random);
+    if (!name) return null;
+    tree.set(file, tree.get(file)!.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_r${Math.floor(random() * 100)}`));
+    return { describe: `rename ${name} in ${file}`, upsert: [file], remove: [] };
+  },
+  deleteItem(tree, random) {
+    const file = pick(files(tree), random)!;
+    const span = pick(blocks(tree.get(file)!, /^(pub )?(struct|enum|trait|impl)\b/), random);
+    if (!span) return null;
+    const lines = tree.get(file)!.split('\n');
+    const removed = lines.splice(span[0], span[1] - span[0]);
+    tree.set(file, lines.join('\n'));
+    return { describe: `delete "${removed[0]}" from ${file}`, upsert: [file], remove: [] };
+  },
+  addUse(tree, random) {
+    const file = pick(files(tree), random)!;
+    const line = pick(['use crate::base::Calculator;', 'use super::Value;', 'pub use crate::map::Map;', 'use std::fmt::{self, Display as D};', 'mod extra;'], random)!;
+    tree.set(file, `${line}\n${tree.get(file)!}`);
+    return { describe: `add "${line}" to ${file}`, upsert: [file], remove: [] };
+  },
+  removeUse(tree, random) {
+    const file = pick(files(tree), random)!;
+    const lines = tree.get(file)!.split('\n');
+    const uses = lines.map((l, i) => [l, i] as const).filter(([l]) => /^(pub )?(use|mod) [^{]*;$/.test(l));
+    const chosen = pick(uses, random);
+    if (!chosen) return null;
+    lines.splice(chosen[1], 1);
+    tree.set(file, lines.join('\n'));
+    return { describe: `remove "${chosen[0]}" from ${file}`, upsert: [file], remove: [] };
+  },
+  breakSyntax(tree, random) {
+    const file = pick(files(tree), random)!;
+    const lines = tree.get(file)!.split('\n');
+    const at = Math.floor(random() * lines.length);
+    lines.splice(at, 0, 'impl { fn (');
+    tree.set(file, lines.join('\n'));
+    return { describe: `break syntax at ${file}:${at + 1}`, upsert: [file], remove: [] };
+  },
+  moveFile(tree, random) {
+    const file = pick(files(tree), random)!;
+    const dest = `src/moved/${path.posix.basename(file)}`;
+    if (tree.has(dest)) return null;
+    tree.set(dest, tree.get(file)!);
+    tree.delete(file);
+    return { describe: `move ${file} → ${dest}`, upsert: [dest], remove: [file] };
+  },
+};
+
+async function runSequences(original: Tree, seeds: number[], steps: number): Promise<void> {
+  const names = Object.keys(operations);
+  for (const seed of seeds) {
+    const random = rng(seed);
+    const tree = new Map(original);
+    const incremental = await buildGraph(tree, 'crate');
+    const history: string[] = [];
+    for (let step = 0; step < steps; step++) {
+      const edit = operations[pick(names, random)!](tree, random);
+      if (!edit) continue;
+      history.push(edit.describe);
+      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
+      const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, 'crate')));
+      assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
+    }
+  }
+}
+
+test('incremental equals from-scratch on Rust (RANGER crate + serde_json files) over 100 random edit sequences', async () => {
+  const tree = new Map([...readTree(path.join(FIXTURES, 'ranger-rs'), 'ranger/'), ...readTree(path.join(FIXTURES, 'real', 'serde_json'), 'serde_json/')]);
+  assert.equal(tree.size, 8);
+  await runSequences(tree, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);
+});
