@@ -10,6 +10,7 @@ import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
+import { migrateRenamedSettings, type MovedSetting } from './renamedSettings';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
 import { watchWorkspace } from './watchers';
@@ -32,6 +33,9 @@ export interface CartographApi {
   explorer: ExplorerHandle;
   /** What the Cartograph status-bar item shows now (an item cannot be read back through VS Code's API). */
   statusBar(): { text: string; tooltip: string };
+  /** The move of renamed settings' values that activation ran (`renamedSettings.ts`); run again, it moves what was set since. */
+  settingsMigrated: Promise<MovedSetting[]>;
+  migrateSettings(): Promise<MovedSetting[]>;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -39,6 +43,10 @@ let shutdown: (() => Promise<void>) | undefined;
 export function activate(context: vscode.ExtensionContext): CartographApi {
   const channel = createLog();
   context.subscriptions.push(channel);
+  const settingsMigrated = migrateRenamedSettings().catch((err: unknown) => {
+    log().error(`moving renamed settings: ${errorText(err)}`);
+    return [];
+  });
   const indexes = new Map<string, WorkspaceIndex>();
   const status = new StatusBar();
   const stateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
@@ -99,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       for (const i of indexes.values()) {
-        if (e.affectsConfiguration('cartograph.lifting', i.folder.uri) || e.affectsConfiguration('cartograph.llm', i.folder.uri)) lifting.schedule(i, 2_000);
+        if (['cartograph.lifting', 'cartograph.completion', 'cartograph.llm'].some((key) => e.affectsConfiguration(key, i.folder.uri))) lifting.schedule(i, 2_000);
       }
       const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
       for (const i of affected) {
@@ -131,6 +139,8 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     reindex: reindexAll,
     explorer,
     statusBar: () => status.shown,
+    settingsMigrated,
+    migrateSettings: migrateRenamedSettings,
   };
 }
 
