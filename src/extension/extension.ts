@@ -7,6 +7,7 @@ import { registerAgentTools } from './agentTools';
 import { registerCommands } from './commands';
 import { API_KEY, registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
+import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findCommand';
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
@@ -33,6 +34,10 @@ export interface CartographApi {
   explorer: ExplorerHandle;
   /** What the Cartograph status-bar item shows now (an item cannot be read back through VS Code's API). */
   statusBar(): { text: string; tooltip: string };
+  /** Fires when Find Where Implemented puts an answer on screen, with the query it answers. */
+  onDidShowFindAnswer: vscode.Event<ShownAnswer>;
+  /** Fires when Find Where Implemented has closed and is done with the editor (after Escape, the user's editor is back). */
+  onDidCloseFind: vscode.Event<void>;
   /** The move of renamed settings' values that activation ran (`renamedSettings.ts`); run again, it moves what was set since. */
   settingsMigrated: Promise<MovedSetting[]>;
   migrateSettings(): Promise<MovedSetting[]>;
@@ -139,6 +144,8 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     reindex: reindexAll,
     explorer,
     statusBar: () => status.shown,
+    onDidShowFindAnswer: onDidShowAnswer,
+    onDidCloseFind: onDidClosePicker,
     settingsMigrated,
     migrateSettings: migrateRenamedSettings,
   };
