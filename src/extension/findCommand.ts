@@ -118,6 +118,10 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
+    // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
+    // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
+    // not in @types/vscode yet; where a VS Code lacks it, setting it does nothing.
+    (pick as { sortByLabel?: boolean }).sortByLabel = false;
     const previewer = new Previewer();
     let limit = PAGE;
     let accepted = false;
