@@ -123,7 +123,7 @@ function pickerBench() {
   for (const f of figures.results) {
     console.log(`| ${f.round} | ${f.query} (${f.query.length}) | ${f.picker} | ${(f.typedMs / 1000).toFixed(2)} s | ${f.answerMs === null ? '–' : `${f.answerMs} ms`} | ${(f.settleMs / 1000).toFixed(2)} s | ${f.framesOver100ms} | ${f.longestFrameMs} ms | ${f.rows}${f.typedValueOk ? '' : ' (keys lost)'} | ${f.pageMainThreadMs.task} ms | ${f.hostCpuMs} ms | ${f.hostLongestBlockMs} ms |`);
   }
-  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --picker --runs ${rounds}`, date: new Date().toISOString(), load: os.loadavg(), ...figures }, null, 1)}\n`);
+  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --picker --runs ${rounds}${values.profile ? " --profile" : ""}`, date: new Date().toISOString(), load: os.loadavg(), ...figures }, null, 1)}\n`);
 }
 
 /**
