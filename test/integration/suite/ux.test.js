@@ -74,7 +74,7 @@ describe('A new user in a real VS Code', function () {
       const setKey = menu.items.find((i) => /Set API Key/.test(i.label));
       assert.ok(setKey, menu.items.map((i) => i.label).join(', '));
       assert.match(setKey.description, /401 unauthorized/, 'the menu offers the key, with the reason');
-      for (const label of ['Show Index Status', 'Turn Completions Off', 'Open Settings', 'Reindex Workspace']) assert.ok(menu.items.some((i) => i.label.includes(label)), label);
+      for (const label of ['Show Index Status', 'Open Graph Explorer', 'Turn Completions Off', 'Open Settings', 'Reindex Workspace']) assert.ok(menu.items.some((i) => i.label.includes(label)), label);
     } finally {
       menu.hide();
     }
