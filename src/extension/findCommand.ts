@@ -119,8 +119,12 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     pick.matchOnDetail = false;
     // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
     // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
-    // not in @types/vscode yet; where a VS Code lacks it, setting it does nothing.
-    (pick as { sortByLabel?: boolean }).sortByLabel = false;
+    // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+    try {
+      (pick as { sortByLabel?: boolean }).sortByLabel = false;
+    } catch {
+      // the rows are re-sorted by label as they were before
+    }
     const previewer = new Previewer();
     let limit = PAGE;
     let accepted = false;
