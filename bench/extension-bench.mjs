@@ -100,11 +100,15 @@ function pickerBench() {
       CARTOGRAPH_E2E_TIMEOUT_MS: '900000',
       CARTOGRAPH_PICKER_DONE: done,
       CARTOGRAPH_PICKER_ROUNDS: String(rounds),
+      // --profile: what the page's main thread ran during each long frame (pickerDriver.mjs)
+      ...(values.profile ? { CARTOGRAPH_PICKER_PROFILE: '1' } : {}),
       // the largest source file, open in the editor as the pickers are used
       CARTOGRAPH_PICKER_FILE: 'src/v4/classic/schemas.ts',
     },
   });
   fs.rmSync(done, { force: true });
+  const hostTimeline = fs.existsSync(`${done}.host.json`) ? JSON.parse(fs.readFileSync(`${done}.host.json`, 'utf8')) : [];
+  fs.rmSync(`${done}.host.json`, { force: true });
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('CARTOGRAPH_PICKER '));
   if (!line) {
     process.stderr.write(r.stdout ?? '');
@@ -112,11 +116,24 @@ function pickerBench() {
     throw new Error(`the picker benchmark printed no figures (exit ${r.status})`);
   }
   const figures = JSON.parse(line.slice('CARTOGRAPH_PICKER '.length));
+  for (const f of figures.results) Object.assign(f, hostDuring(hostTimeline, f.window));
   console.log(`zod@4.6.7, one key every ${figures.keyDelayMs} ms; settled: the list unchanged for ${figures.quietMs} ms`);
-  console.log('| round | query | picker | typing | settled | frames > 100 ms | longest frame | rows |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| round | query | picker | typing | answer after last key | settled | frames > 100 ms | longest frame | rows | page main thread | host CPU | host longest block |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const f of figures.results) {
-    console.log(`| ${f.round} | ${f.query} (${f.query.length}) | ${f.picker} | ${(f.typedMs / 1000).toFixed(2)} s | ${(f.settleMs / 1000).toFixed(2)} s | ${f.framesOver100ms} | ${f.longestFrameMs} ms | ${f.rows}${f.typedValueOk ? '' : ' (keys lost)'} |`);
+    console.log(`| ${f.round} | ${f.query} (${f.query.length}) | ${f.picker} | ${(f.typedMs / 1000).toFixed(2)} s | ${f.answerMs === null ? '–' : `${f.answerMs} ms`} | ${(f.settleMs / 1000).toFixed(2)} s | ${f.framesOver100ms} | ${f.longestFrameMs} ms | ${f.rows}${f.typedValueOk ? '' : ' (keys lost)'} | ${f.pageMainThreadMs.task} ms | ${f.hostCpuMs} ms | ${f.hostLongestBlockMs} ms |`);
   }
-  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --picker --runs ${rounds}`, date: new Date().toISOString(), load: os.loadavg(), ...figures }, null, 1)}\n`);
+  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ command: `npm run bench:extension -- --picker --runs ${rounds}${values.profile ? " --profile" : ""}`, date: new Date().toISOString(), load: os.loadavg(), ...figures }, null, 1)}\n`);
+}
+
+/**
+ * The extension host's CPU time (its thread and its workers) within a picker's window, from the
+ * host's 20 ms samples, and its longest gap between two samples (a busy host thread delays its timer).
+ */
+function hostDuring(timeline, [from, to]) {
+  const inside = timeline.filter(([t]) => t >= from && t <= to);
+  if (inside.length < 2) return { hostCpuMs: NaN, hostLongestBlockMs: NaN };
+  let longest = 0;
+  for (let i = 1; i < inside.length; i++) longest = Math.max(longest, inside[i][0] - inside[i - 1][0] - 20);
+  return { hostCpuMs: Math.round(inside[inside.length - 1][1] - inside[0][1]), hostLongestBlockMs: longest };
 }

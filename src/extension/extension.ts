@@ -7,9 +7,11 @@ import { registerAgentTools } from './agentTools';
 import { registerCommands } from './commands';
 import { API_KEY, registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
+import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findCommand';
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
+import { migrateRenamedSettings, type MovedSetting } from './renamedSettings';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
 import { watchWorkspace } from './watchers';
@@ -32,6 +34,13 @@ export interface CartographApi {
   explorer: ExplorerHandle;
   /** What the Cartograph status-bar item shows now (an item cannot be read back through VS Code's API). */
   statusBar(): { text: string; tooltip: string };
+  /** Fires when Find Where Implemented puts an answer on screen, with the query it answers. */
+  onDidShowFindAnswer: vscode.Event<ShownAnswer>;
+  /** Fires when Find Where Implemented has closed and is done with the editor (after Escape, the user's editor is back). */
+  onDidCloseFind: vscode.Event<void>;
+  /** The move of renamed settings' values that activation ran (`renamedSettings.ts`); run again, it moves what was set since. */
+  settingsMigrated: Promise<MovedSetting[]>;
+  migrateSettings(): Promise<MovedSetting[]>;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -39,6 +48,10 @@ let shutdown: (() => Promise<void>) | undefined;
 export function activate(context: vscode.ExtensionContext): CartographApi {
   const channel = createLog();
   context.subscriptions.push(channel);
+  const settingsMigrated = migrateRenamedSettings().catch((err: unknown) => {
+    log().error(`moving renamed settings: ${errorText(err)}`);
+    return [];
+  });
   const indexes = new Map<string, WorkspaceIndex>();
   const status = new StatusBar();
   const stateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
@@ -99,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       for (const i of indexes.values()) {
-        if (e.affectsConfiguration('cartograph.lifting', i.folder.uri) || e.affectsConfiguration('cartograph.llm', i.folder.uri)) lifting.schedule(i, 2_000);
+        if (['cartograph.lifting', 'cartograph.completion', 'cartograph.llm'].some((key) => e.affectsConfiguration(key, i.folder.uri))) lifting.schedule(i, 2_000);
       }
       const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
       for (const i of affected) {
@@ -131,6 +144,10 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     reindex: reindexAll,
     explorer,
     statusBar: () => status.shown,
+    onDidShowFindAnswer: onDidShowAnswer,
+    onDidCloseFind: onDidClosePicker,
+    settingsMigrated,
+    migrateSettings: migrateRenamedSettings,
   };
 }
 

@@ -10,6 +10,7 @@ import { Previewer, reveal, type Target } from './findPreview';
 import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';
 import { log } from './log';
 import { requestSearchModels } from './models';
+import { TypingSearch } from './typingSearch';
 
 export interface FoundItem extends vscode.QuickPickItem {
   /** The node's id; '' for the rows that are not results (messages, "show more"). */
@@ -38,8 +39,28 @@ export interface FoundResult {
 const didFind = new vscode.EventEmitter<FoundResult>();
 export const onDidFind = didFind.event;
 
+/** The picker put the answer to `query` on screen (for tests and the picker benchmark). */
+export interface ShownAnswer {
+  query: string;
+  rows: number;
+  /** Date.now() when the rows were handed to VS Code. */
+  at: number;
+}
+const didShow = new vscode.EventEmitter<ShownAnswer>();
+export const onDidShowAnswer = didShow.event;
+/** The picker closed and is done with the editor (Escape: the user's editor is back). */
+const didClose = new vscode.EventEmitter<void>();
+export const onDidClosePicker = didClose.event;
+
 /** Rows shown at first, and added by each "Show more". */
 const PAGE = 30;
+/**
+ * Keys typed faster than this are one query: it is searched once the typing pauses (VS Code's Go to
+ * Symbol in Workspace waits 200 ms). Searching as each key arrived cost the engine 0.2-0.5 s of CPU
+ * per question on zod and replaced the list each time, on the cores the window types on: the
+ * picker's late frames (docs/benchmarks.md). The last value is always searched (trailing edge).
+ */
+export const TYPING_PAUSE_MS = 150;
 
 export interface Found {
   results: SearchResult[];
@@ -96,59 +117,55 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
     pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
+    // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
+    // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
+    // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+    try {
+      (pick as { sortByLabel?: boolean }).sortByLabel = false;
+    } catch {
+      // the rows are re-sorted by label as they were before
+    }
     const previewer = new Previewer();
     let limit = PAGE;
     let accepted = false;
     let shownKey = '';
-    const show = (title: string | undefined, items: FoundItem[]) => {
-      pick.title = title;
+    const show = (query: string, title: string | undefined, items: FoundItem[]) => {
+      if (pick.title !== title) pick.title = title;
       // The same rows again (a key that did not change the answer) keep the list and its highlight.
       const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
-      if (key === shownKey) return;
-      shownKey = key;
-      pick.items = items;
+      if (key !== shownKey) {
+        shownKey = key;
+        pick.items = items;
+      }
+      didShow.fire({ query, rows: items.length, at: Date.now() });
     };
     const run = async (value: string) => {
-      if (!value.trim()) return show(undefined, []);
+      if (!value.trim()) return show(value, undefined, []);
       const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
-      if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show('Cartograph is indexing', [messageItem(indexing)]);
+      if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(value, 'Cartograph is indexing', [messageItem(indexing)]);
       let found: Found;
       try {
         found = await findWhereImplemented(host, value, limit);
       } catch (error) {
         log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
-        return show('Search failed (see Cartograph: Show Log)', []);
+        return show(value, 'Search failed (see Cartograph: Show Log)', []);
       }
-      if (pick.value !== value) return; // a newer query is queued
+      if (pick.value !== value) return; // a newer query is waiting: this answer is stale
       const { results, items, more } = found;
       for (const r of results) log().debug(`find "${value}": ${r.route}, ${r.reason}`);
       const title = searchTitle(value, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
       const rows = items.length === 0 ? [messageItem(emptyMessage(value))] : items;
       if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
       if (indexing) rows.push(messageItem(indexing));
-      show(title, rows);
+      show(value, title, rows);
     };
-    // One search at a time, always for the latest value: keys typed meanwhile collapse into one search.
-    let pending: string | undefined;
-    let draining: Promise<void> | undefined;
-    const request = (value: string): Promise<void> => {
-      pending = value;
-      draining ??= (async () => {
-        pick.busy = true;
-        while (pending !== undefined) {
-          const next = pending;
-          pending = undefined;
-          await run(next);
-        }
-        pick.busy = false;
-        draining = undefined;
-      })();
-      return draining;
-    };
+    // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
+    const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
+    const request = (value: string) => searches.now(value);
     const subscriptions = [
       pick.onDidChangeValue((value) => {
         limit = PAGE;
-        void request(value);
+        searches.typed(value);
       }),
       pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
       pick.onDidAccept(() => {
@@ -179,8 +196,9 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       ),
     ];
     pick.onDidHide(() => {
+      searches.dispose();
       for (const s of subscriptions) s.dispose();
-      void previewer.close(!accepted);
+      void previewer.close(!accepted).finally(() => didClose.fire());
       pick.dispose();
     });
     pick.show();

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { errorText, log } from './log';
+import { readRenamed } from './settingNames';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 /** Saves come in bursts: describe what changed once the folder has been quiet this long. */
@@ -64,7 +65,7 @@ function settings(index: WorkspaceIndex): { enabled: boolean; endpoint: string; 
   const config = vscode.workspace.getConfiguration('cartograph', index.folder.uri);
   return {
     enabled: config.get<boolean>('lifting.enabled', false),
-    endpoint: config.get<string>('llm.endpoint', '').trim().replace(/\/+$/, ''),
-    model: config.get<string>('llm.model', '').trim(),
+    endpoint: readRenamed(config, 'completion.endpoint', '').trim().replace(/\/+$/, ''),
+    model: readRenamed(config, 'completion.model', '').trim(),
   };
 }

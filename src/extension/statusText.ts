@@ -68,7 +68,7 @@ export function completionProblem(endpoint: string, httpStatus: number | undefin
   const detail = error ? ` (${error})` : '';
   if (httpStatus === 401) return { kind: 'unauthorized', message: `${endpoint} answered 401 unauthorized: the API key is missing or wrong` };
   if (httpStatus === 403) return { kind: 'unauthorized', message: `${endpoint} answered 403 forbidden: the API key may not use this model` };
-  if (httpStatus === 404) return { kind: 'failing', message: `${endpoint} answered 404 not found: check the endpoint's path (usually ending in /v1) and cartograph.llm.model${detail}` };
+  if (httpStatus === 404) return { kind: 'failing', message: `${endpoint} answered 404 not found: check the endpoint's path (usually ending in /v1) and cartograph.completion.model${detail}` };
   if (httpStatus !== undefined) return { kind: 'failing', message: `${endpoint} answered HTTP ${httpStatus}${detail}; retrying with back-off` };
   return { kind: 'failing', message: `${endpoint} is not answering${detail}; retrying with back-off` };
 }

@@ -31,7 +31,7 @@ test('the settings schema pattern agrees with the check at use', async () => {
   const pkg = require('../../package.json');
   const sections = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
   const props = Object.assign({}, ...sections.map((s: { properties: object }) => s.properties));
-  for (const key of ['cartograph.llm.endpoint', 'cartograph.embedding.endpoint']) {
+  for (const key of ['cartograph.completion.endpoint', 'cartograph.embedding.endpoint']) {
     const pattern = new RegExp(props[key].pattern);
     assert.ok(props[key].patternErrorMessage, `${key} explains a rejected value`);
     for (const good of ['', 'http://127.0.0.1:8080/v1', 'https://api.openai.com/v1']) assert.ok(pattern.test(good), `${key} accepts ${good}`);

@@ -97,7 +97,7 @@ export class CompletionService {
       if (!model) {
         this.listedModel ??= await client.firstModel(signal);
         model = this.listedModel ?? '';
-        if (!model) throw new Error(`${settings.endpoint} lists no models; set cartograph.llm.model`);
+        if (!model) throw new Error(`${settings.endpoint} lists no models; set cartograph.completion.model`);
         timingsMs.listModels = performance.now() - t;
       }
       record.model = model;

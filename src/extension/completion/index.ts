@@ -55,7 +55,7 @@ export function registerCompletion(
     }),
     vscode.commands.registerCommand('cartograph.setApiKey', () =>
       guard('Set API Key', async () => {
-        const outcome = await askForSecret(context.secrets, API_KEY, 'Cartograph: API key for the completion endpoint', 'Stored in VS Code secret storage, sent only to cartograph.llm.endpoint. Leave empty to remove the key.');
+        const outcome = await askForSecret(context.secrets, API_KEY, 'Cartograph: API key for the completion endpoint', 'Stored in VS Code secret storage, sent only to cartograph.completion.endpoint. Leave empty to remove the key.');
         if (!outcome) return;
         vscode.window.setStatusBarMessage(`Cartograph: API key ${outcome}`, 3000);
       }),
@@ -73,7 +73,7 @@ export function registerCompletion(
       guard('Show Last Completion', async () => {
         const record = provider.accepted ?? provider.recent[0];
         if (!record) {
-          void vscode.window.showInformationMessage('Cartograph has not sent a completion request yet (is cartograph.llm.endpoint set?).');
+          void vscode.window.showInformationMessage('Cartograph has not sent a completion request yet (is cartograph.completion.endpoint set?).');
           return undefined;
         }
         documents.set(transparencyText(record, record === provider.accepted, provider.recent));

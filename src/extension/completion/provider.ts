@@ -12,6 +12,7 @@ import type { Language } from '../../core/graph/schema';
 import { endpointProblem } from '../../core/llm/endpoint';
 import type { ContextSource, Repository } from '../../core/service/repository';
 import { errorText, log } from '../log';
+import { readRenamed } from '../settingNames';
 import { completionProblem, type CompletionStatus } from '../statusText';
 import { cacheKey } from './cacheKey';
 import { readCompletionSettings } from './settings';
@@ -101,7 +102,7 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     if (!language || !settings.enabled || !settings.endpoint.endpoint) return undefined;
     const invalid = endpointProblem(settings.endpoint.endpoint);
     if (invalid) {
-      this.fail({ kind: 'misconfigured', message: `cartograph.llm.endpoint: ${invalid}` });
+      this.fail({ kind: 'misconfigured', message: `cartograph.completion.endpoint: ${invalid}` });
       return undefined;
     }
     const repository = this.repositoryFor(document.uri);
@@ -163,7 +164,7 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     const config = vscode.workspace.getConfiguration('cartograph');
     if (this.running > 0) this.report({ kind: 'busy' });
     else if (this.problem) this.report(this.problem);
-    else if (!config.get<string>('llm.endpoint', '').trim() || !config.get<boolean>('completion.enabled', true)) this.report({ kind: 'off' });
+    else if (!readRenamed(config, 'completion.endpoint', '').trim() || !config.get<boolean>('completion.enabled', true)) this.report({ kind: 'off' });
     else this.report({ kind: 'idle' });
   }
 

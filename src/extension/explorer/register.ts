@@ -41,12 +41,7 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
       await guard('Restore Graph Explorer', () => adopt(new ExplorerPanel(host, extensionUri, restored)).restore(state));
     },
   };
-  const item = vscode.window.createStatusBarItem('cartograph.explorer', vscode.StatusBarAlignment.Left, 9);
-  item.name = 'Cartograph Graph Explorer';
-  item.text = '$(type-hierarchy)';
-  item.tooltip = 'Cartograph: Open Graph Explorer';
-  item.command = OPEN_EXPLORER;
-  item.show();
+  // No status-bar item of its own: the Cartograph item's menu opens the explorer (one item, as Copilot's).
   const command = vscode.commands.registerCommand(OPEN_EXPLORER, () => guard('Open Graph Explorer', open));
   const restoring = vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, serializer);
   const found = onDidFind((result) => {
@@ -59,7 +54,6 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
     serializer,
     dispose: () => {
       panel?.dispose();
-      item.dispose();
       command.dispose();
       restoring.dispose();
       found.dispose();

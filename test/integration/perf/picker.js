@@ -2,6 +2,8 @@
 // (bench/extension-bench.mjs --picker): opens a large file, waits for the index and for the
 // TypeScript server's workspace symbols (Go to Symbol in Workspace is one of the pickers compared),
 // says READY, and keeps the window open until the page driver (pickerDriver.mjs) is done typing.
+// Meanwhile it samples the host process's CPU time (its thread and the engine worker's) every 20 ms
+// and writes the timeline next to the driver's done file, for the bench to charge to each picker.
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
@@ -22,9 +24,20 @@ exports.run = async function run() {
   await api.whenIdle();
   // The first workspace-symbol query waits for tsserver to load the project: not what is measured.
   await until('workspace symbols', async () => ((await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'ZodType')) || []).length > 0, 180000, 1000);
+  const timeline = [];
+  const sampler = setInterval(() => {
+    const { user, system } = process.cpuUsage();
+    timeline.push([Date.now(), (user + system) / 1000]);
+  }, 20);
+  // when Find Where Implemented shows an answer, and for which query: the driver waits for the typed one
+  // (a build without that event, measured for comparison, gives no answer time)
+  const shown = api.onDidShowFindAnswer?.((answer) => console.log(`CARTOGRAPH_FIND_SHOWN ${JSON.stringify(answer)}`));
   console.log(`CARTOGRAPH_PICKER_READY ${JSON.stringify({ state: index.state })}`);
   const done = process.env.CARTOGRAPH_PICKER_DONE;
   await until('the page driver', () => fs.existsSync(done), 600000, 200);
+  clearInterval(sampler);
+  shown?.dispose();
+  fs.writeFileSync(`${done}.host.json`, JSON.stringify(timeline));
   await sleep(200);
   console.log('1 passed, 0 failed');
 };

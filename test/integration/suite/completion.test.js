@@ -22,9 +22,9 @@ describe('Cartograph completion in a real VS Code', function () {
     await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     const endpoint = await server.listen();
-    await config().update('llm.endpoint', endpoint, vscode.ConfigurationTarget.Global);
-    await config().update('llm.model', 'qwen2.5-coder-1.5b', vscode.ConfigurationTarget.Global);
-    await config().update('completion.debounceMs', 0, vscode.ConfigurationTarget.Global);
+    await config().update('completion.endpoint', endpoint, vscode.ConfigurationTarget.Global);
+    await config().update('completion.model', 'qwen2.5-coder-1.5b', vscode.ConfigurationTarget.Global);
+    await config().update('completion.delay', 0, vscode.ConfigurationTarget.Global);
   });
 
   after(async function () {
@@ -37,7 +37,7 @@ describe('Cartograph completion in a real VS Code', function () {
       await api.whenIdle();
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const key of ['llm.endpoint', 'llm.model', 'completion.debounceMs']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['completion.endpoint', 'completion.model', 'completion.delay']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });

@@ -183,16 +183,21 @@ describe('Graph explorer in a real VS Code', function () {
       assert.ok(!panel.active, 'the graph panel did not take focus');
     } finally {
       sub.dispose();
+      // closing the picker gives the user's editor back (its Escape convention): let that land
+      const closed = new Promise((resolve) => {
+        const done = api.onDidCloseFind(() => {
+          done.dispose();
+          resolve();
+        });
+      });
       pick.hide();
+      await closed;
       repository = api.repositoryFor(folder.uri); // a re-index opens the folder's repository anew
     }
   });
 
   it('a click previews the source in another editor group: the graph tab stays in view', async function () {
     const target = await repository.node('base.py#Calculator');
-    // The picker of the test before puts the user's editor back when it hides (its Escape convention),
-    // a moment later: let that land before closing every text tab.
-    await new Promise((r) => setTimeout(r, 1500));
     // only the graph is left open: the source must not open in its group, hiding it
     const texts = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
     await vscode.window.tabGroups.close(texts);

@@ -19,12 +19,12 @@ describe('Cartograph semantic lifting in a real VS Code', function () {
       const prompt = body.messages ? body.messages[body.messages.length - 1].content : '';
       return { text: /^Method \S*Scientific\.divide in /.test(prompt) ? 'Performs quotient computation via reciprocal scaling.' : 'Does its job.' };
     });
-    await config().update('llm.endpoint', endpoint, vscode.ConfigurationTarget.Global);
-    await config().update('llm.model', 'tiny-chat', vscode.ConfigurationTarget.Global);
+    await config().update('completion.endpoint', endpoint, vscode.ConfigurationTarget.Global);
+    await config().update('completion.model', 'tiny-chat', vscode.ConfigurationTarget.Global);
   });
 
   after(async function () {
-    for (const key of ['lifting.enabled', 'llm.endpoint', 'llm.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['lifting.enabled', 'completion.endpoint', 'completion.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
 

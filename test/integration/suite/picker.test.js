@@ -139,6 +139,44 @@ describe('Find Where Implemented, the picker', function () {
     });
   });
 
+  it('typing fast searches once the keys pause, and the answer on screen is the final query\'s', async function () {
+    const final = 'CachedLoader.load';
+    const repository = api.repositoryFor(py.uri);
+    // watch the searches the picker asks of the Python folder (each still runs as it would)
+    const searched = [];
+    const search = repository.search;
+    repository.search = function (query, ...rest) {
+      searched.push(query);
+      return search.call(this, query, ...rest);
+    };
+    const answers = [];
+    const shown = api.onDidShowFindAnswer((answer) => answers.push(answer));
+    try {
+      const pick = await vscode.commands.executeCommand(FIND);
+      // one key every 30 ms, as a quick typist; VS Code reports each value as a change, as for keys
+      for (let i = 1; i <= final.length; i++) {
+        pick.value = final.slice(0, i);
+        await sleep(30);
+      }
+      const lastKey = Date.now();
+      const answer = await until('the answer to the whole query', () => answers.find((a) => a.query === final), 15000);
+      assert.ok(answer.at >= lastKey - 30, 'answered after the typing stopped');
+      // the rows and title on screen are the final query's, not a prefix's
+      assert.match(pick.title, /^Code named CachedLoader\.load · /);
+      assert.ok(pick.items.some((i) => /^CachedLoader · loaders\.py:/.test(i.description || '')), pick.items.map((i) => `${i.label} ${i.description}`).join(' | '));
+      assert.ok(!pick.busy, 'no search is pending');
+      // searched once the keys paused, not per key; the last search was for the final value
+      assert.strictEqual(searched[searched.length - 1], final);
+      assert.ok(searched.length <= final.length / 2, `${searched.length} searches for ${final.length} keys: ${searched.join(' | ')}`);
+      // an answer to a prefix never replaced the final one afterwards
+      await sleep(500);
+      assert.strictEqual(answers[answers.length - 1].query, final, answers.map((a) => a.query).join(' | '));
+    } finally {
+      repository.search = search;
+      shown.dispose();
+    }
+  });
+
   it('"callers of X" lands on the call, not on the caller\'s definition', async function () {
     const pick = await find('callers of JsonLoader.load');
     const caller = pick.items.find((i) => /^\$\(symbol-method\) load$/.test(i.label) && /^CachedLoader · loaders\.py:18$/.test(i.description));

@@ -42,9 +42,9 @@ describe('A new user in a real VS Code', function () {
     await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     endpoint = await server.listen();
-    await config().update('llm.endpoint', endpoint, global);
-    await config().update('llm.model', 'model-a', global);
-    await config().update('completion.debounceMs', 0, global);
+    await config().update('completion.endpoint', endpoint, global);
+    await config().update('completion.model', 'model-a', global);
+    await config().update('completion.delay', 0, global);
     const folder = vscode.workspace.workspaceFolders.find((f) => f.name.endsWith('py'));
     document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder.uri.fsPath, 'extended.py')));
   });
@@ -55,7 +55,7 @@ describe('A new user in a real VS Code', function () {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const key of ['llm.endpoint', 'llm.model', 'completion.debounceMs']) await config().update(key, undefined, global);
+    for (const key of ['completion.endpoint', 'completion.model', 'completion.delay']) await config().update(key, undefined, global);
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, global);
     await server?.close();
   });
@@ -74,18 +74,18 @@ describe('A new user in a real VS Code', function () {
       const setKey = menu.items.find((i) => /Set API Key/.test(i.label));
       assert.ok(setKey, menu.items.map((i) => i.label).join(', '));
       assert.match(setKey.description, /401 unauthorized/, 'the menu offers the key, with the reason');
-      for (const label of ['Show Index Status', 'Turn Completions Off', 'Open Settings', 'Reindex Workspace']) assert.ok(menu.items.some((i) => i.label.includes(label)), label);
+      for (const label of ['Show Index Status', 'Open Graph Explorer', 'Turn Completions Off', 'Open Settings', 'Reindex Workspace']) assert.ok(menu.items.some((i) => i.label.includes(label)), label);
     } finally {
       menu.hide();
     }
     // A settings change clears the warning: it described the old settings.
-    await config().update('llm.model', 'model-b', global);
+    await config().update('completion.model', 'model-b', global);
     await until('the warning to clear after the settings changed', () => !/unauthorized/.test(api.statusBar().text));
   });
 
   it('refuses an endpoint without a scheme with a clear status, sending nothing', async function () {
     const bare = endpoint.replace(/^http:\/\//, '');
-    await config().update('llm.endpoint', bare, global);
+    await config().update('completion.endpoint', bare, global);
     try {
       const seen = server.requests.length;
       await typeAtEnd('a');
@@ -93,18 +93,18 @@ describe('A new user in a real VS Code', function () {
       assert.match(shown.tooltip, /has no scheme: write it as http:\/\/127\.0\.0\.1/);
       assert.strictEqual(server.requests.length, seen, 'nothing was sent to a scheme-less endpoint');
     } finally {
-      await config().update('llm.endpoint', endpoint, global);
+      await config().update('completion.endpoint', endpoint, global);
     }
     await until('the warning to clear', () => !/misconfigured/.test(api.statusBar().text));
   });
 
   it('answers with the model configured now, not a cached answer of the previous model', async function () {
     server.script((body) => ({ text: body.model === 'model-a' ? 'a_answer(a, b)' : 'b_answer(a, b)' }));
-    await config().update('llm.model', 'model-a', global);
+    await config().update('completion.model', 'model-a', global);
     await typeAtEnd('\n    value = ');
     let seen = server.requests.length;
     await triggerUntil('model-a to be asked', () => server.requests.slice(seen).some((r) => r.body.model === 'model-a'));
-    await config().update('llm.model', 'model-b', global);
+    await config().update('completion.model', 'model-b', global);
     seen = server.requests.length;
     // The same text and cursor (a character typed and deleted makes VS Code ask again): only the model differs.
     await vscode.commands.executeCommand('editor.action.inlineSuggest.hide');
