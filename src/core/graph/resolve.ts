@@ -31,6 +31,9 @@ export type Target =
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
+/** A chain step for a call's result (`make().run` → ['make', '()', 'run']), as the extractors write it. */
+const CALL_RESULT = '()';
+
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
   internal: number;
@@ -291,8 +294,12 @@ export class Resolver {
     return target;
   }
 
-  /** `target.name`: a module's member, a class's member (through its bases), or a longer external name. */
+  /**
+   * `target.name`: a module's member, a class's member (through its bases), or a longer external name.
+   * `name` '()' is a call's result (see CALL_RESULT).
+   */
   member(target: Target, name: string): Target | null {
+    if (name === CALL_RESULT) return this.callResult(target);
     switch (target.t) {
       case 'external':
         return { t: 'external', family: target.family, name: `${target.name}.${name}` };
@@ -301,13 +308,25 @@ export class Resolver {
       case 'symbol': {
         const kind = target.sym.kind;
         if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
-        if (target.sym.type) {
+        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that.
+        if (target.sym.type && kind !== 'Function' && kind !== 'Method') {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
         }
         return null;
       }
     }
+  }
+
+  /**
+   * What calling `target` gives: a class's instance (its members are the class's), or the class a
+   * function's declared return type names. Issue 19: `make().run`, `x = make(); x.run`.
+   */
+  private callResult(target: Target): Target | null {
+    if (target.t !== 'symbol') return null; // an external call's result is unknown
+    const kind = target.sym.kind;
+    if (kind === 'Class') return target;
+    return (kind === 'Function' || kind === 'Method') && target.sym.type ? this.typeOf(target.path, target.sym) : null;
   }
 
   private pythonModuleMember(path: string, name: string): Target | null {
@@ -500,6 +519,8 @@ export class Resolver {
     for (const name of rest) {
       const next = this.member(current, name);
       if (!next) {
+        // An unknown call result: the callee is recorded where the call itself is captured.
+        if (name === CALL_RESULT) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

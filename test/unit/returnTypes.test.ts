@@ -1,0 +1,52 @@
+// Return types: a call's result is the class its callee's declared return type names, so a member of
+// it resolves the way Jedi and the TypeScript language service resolve it (`make().run`,
+// `x = make(); x.run`). Issue 19 measured these among the needed definitions completion context missed.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { FIXTURES, buildGraph, edgeList, parse, readTree } from './helpers';
+
+const FLASK = path.join(FIXTURES, 'real', 'flask');
+
+describe('return types (Python)', () => {
+  let flask: RepositoryGraph;
+  let edges: string[];
+  before(async () => {
+    flask = await buildGraph(readTree(FLASK));
+    edges = edgeList(flask);
+  });
+
+  it('records a function\'s return annotation as what its call gives, forward references unquoted', () => {
+    const typeOf = (file: string, id: string) => flask.fileGraph(file)!.symbols.find((s) => s.localId === id)?.type;
+    assert.deepEqual(typeOf('app.py', 'Flask.request_context'), ['RequestContext']);
+    assert.deepEqual(typeOf('ctx.py', 'RequestContext.copy'), ['RequestContext'], '-> "RequestContext"');
+    assert.equal(typeOf('cli.py', 'AppGroup.command'), undefined, 'an unannotated return says nothing');
+  });
+
+  it('a local assigned a method call reaches the returned class\'s members (`ctx = self.request_context(environ); ctx.push()` in app.py)', () => {
+    assert.ok(edges.includes('CALLS app.py#Flask.wsgi_app -> ctx.py#RequestContext.push'), edges.filter((e) => e.startsWith('CALLS app.py#Flask.wsgi_app')).join('\n'));
+  });
+
+  it('a member of a call result, directly and through a typed local, across files', async () => {
+    const g = await buildGraph(new Map([
+      ['__init__.py', ''],
+      ['conn.py', 'class Conn:\n    def send(self, b):\n        pass\n\n    timeout = 3\n\n\ndef connect(url) -> "Conn":\n    return Conn()\n\n\ndef untyped(url):\n    return Conn()\n'],
+      ['use.py', 'from .conn import connect, untyped\n\n\ndef a():\n    connect("x").send(b"1")\n\n\ndef b():\n    c = connect("x")\n    return c.timeout\n\n\ndef d():\n    u = untyped("x")\n    u.send(b"2")\n'],
+    ]));
+    const out = edgeList(g).filter((e) => / use\.py#/.test(e));
+    assert.ok(out.includes('CALLS use.py#a -> conn.py#Conn.send'), out.join('\n'));
+    assert.ok(out.includes('CALLS use.py#a -> conn.py#connect'), 'the inner call is still a call of connect');
+    assert.ok(out.includes('USES use.py#b -> conn.py#Conn.timeout'), out.join('\n'));
+    assert.ok(!out.some((e) => e.startsWith('CALLS use.py#d -> conn.py#Conn')), 'no return annotation: the result stays unknown');
+    assert.ok(!out.some((e) => e.startsWith('USES use.py#d -> conn.py#untyped')), 'an unknown result is not a use of its callee on the line that uses it');
+  });
+
+  it('arguments of a call inside a chain are still references', async () => {
+    const file = await parse('m.py', 'from .x import make, Arg\n\ndef f():\n    make(Arg).run()\n');
+    const chains = file.refs.map((r) => `${r.kind} ${r.chain.join('.')}`);
+    assert.ok(chains.includes('CALLS make.().run'), chains.join('\n'));
+    assert.ok(chains.includes('CALLS make'), chains.join('\n'));
+    assert.ok(chains.includes('USES Arg'), chains.join('\n'));
+  });
+});
