@@ -50,3 +50,27 @@ describe('return types (Python)', () => {
     assert.ok(chains.includes('USES Arg'), chains.join('\n'));
   });
 });
+
+describe('declared types (TypeScript, real TanStack Query)', () => {
+  let edges: string[];
+  let graph: RepositoryGraph;
+  before(async () => {
+    graph = await buildGraph(readTree(path.join(FIXTURES, 'real', 'tanstack-query-core', 'src')));
+    edges = edgeList(graph);
+  });
+
+  it('a local assigned a method\'s result reaches the members of its declared return type (`const query = this.#queryCache.build(...)`)', () => {
+    const from = edges.filter((e) => e.includes('queryClient.ts#QueryClient.ensureQueryData ->'));
+    assert.ok(from.includes('CALLS queryClient.ts#QueryClient.ensureQueryData -> query.ts#Query.isStaleByTime'), from.join('\n'));
+    assert.ok(from.includes('USES queryClient.ts#QueryClient.ensureQueryData -> query.ts#QueryState.data'), `query.state.data: a member read through the field's declared type\n${from.join('\n')}`);
+  });
+
+  it('a call on a call\'s result (`this.#client.getQueryCache().notify(...)`)', () => {
+    assert.ok(edges.some((e) => /^CALLS queryObserver\.ts#QueryObserver\.\S+ -> queryCache\.ts#QueryCache\.notify$/.test(e)), edges.filter((e) => e.includes('QueryCache.notify')).join('\n'));
+  });
+
+  it('an object type alias has its members as nodes (`type QueryObserverMatch = { observer: QueryObserver }`)', () => {
+    assert.ok(edges.includes('HAS_FIELD queriesObserver.ts#QueryObserverMatch -> queriesObserver.ts#QueryObserverMatch.observer'), edges.filter((e) => e.includes('QueryObserverMatch')).join('\n'));
+    assert.deepEqual(graph.fileGraph('queriesObserver.ts')!.symbols.find((s) => s.localId === 'QueryObserverMatch.observer')?.type, ['QueryObserver']);
+  });
+});

@@ -80,7 +80,8 @@ export class Resolver {
     for (const sym of file.symbols) {
       const parentId = sym.parent === null ? modId : symbolId(path, sym.parent);
       const parentKind = sym.parent === null ? 'Module' : indexOf(file).byLocalId.get(sym.parent)?.kind;
-      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum';
+      // A TypeAlias holds the members of its object type (`type T = { a: X }`), as an interface does.
+      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || parentKind === 'TypeAlias';
       const kind: EdgeKind = isMember && sym.kind === 'Method' ? 'HAS_METHOD' : isMember && sym.kind === 'Field' ? 'HAS_FIELD' : 'CONTAINS';
       addEdge(kind, parentId, symbolId(path, sym.localId), -1);
     }
@@ -308,6 +309,12 @@ export class Resolver {
       case 'symbol': {
         const kind = target.sym.kind;
         if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+        if (kind === 'TypeAlias') {
+          // An object type's own member, else the member of the type it names (`type A = B`).
+          const own = this.classMember(target.path, target.sym, name);
+          const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
+          return own ?? (type ? this.member(type, name) : null);
+        }
         // A function's `type` is what it returns, not what it is: `f.x` is not a member of that.
         if (target.sym.type && kind !== 'Function' && kind !== 'Method') {
           const type = this.typeOf(target.path, target.sym);
@@ -406,7 +413,7 @@ export class Resolver {
       if (!resolved || resolved.partial) return null;
       // Repository classes only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
       const t = resolved.target;
-      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface') ? t : null;
+      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'TypeAlias') ? t : null;
     });
   }
 
