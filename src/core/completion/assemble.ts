@@ -99,6 +99,7 @@ export class ContextAssembler {
     const nearby = new Set(q.nearby);
     const focus = new Set(q.nearby.slice(0, 20).map((w) => w.toLowerCase()));
     const enclosing = new Set(q.enclosing.map((sym) => symbolId(q.query.path, sym.localId)));
+    const imported = new Set(q.file.imports.map((b) => b.imported ?? '').filter((name) => name !== '' && name !== '*'));
 
     let t = performance.now();
     const graphCandidates: Candidate[] = structuralCandidates(g, q)
@@ -109,7 +110,7 @@ export class ContextAssembler {
         title: nodeLabel(g, s.id),
         origin: 'graph' as const,
         relevance: s.score,
-        renderings: renderNode(g, this.sources, s.id, nearby),
+        renderings: renderNode(g, this.sources, s.id, nearby, imported),
         triples: s.triples.filter((t) => informative(t, q.query.path, enclosing)),
       }));
     timingsMs.structural = performance.now() - t;

@@ -27,13 +27,18 @@ const FULL_MEMBERS = 40;
 const COMPACT_MEMBERS = 10;
 const MINIMAL_MEMBERS = 5;
 
-/** Renderings from richest to most compact: the packer enters each pick in its most compact form and enriches the most relevant while the budget lasts. */
-export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>): Rendering[] {
+/**
+ * Renderings from richest to most compact: the packer enters each pick in its most compact form and
+ * enriches the most relevant while the budget lasts. `imported`: names the buffer imports already,
+ * left out of module skeletons (the buffer shows them; the names not imported yet are the news).
+ */
+export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>, imported: ReadonlySet<string> = new Set()): Rendering[] {
   const node = graph.getNodeAttributes(id);
   const python = node.language === 'python';
-  if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module') {
-    const members = membersOf(graph, id, node.kind === 'Module', nearby);
-    const header = node.kind === 'Module' ? [] : [headerLine(node)];
+  if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module' || (node.kind === 'TypeAlias' && hasMembers(graph, id))) {
+    const members = membersOf(graph, id, node.kind === 'Module', nearby).filter((m) => node.kind !== 'Module' || !imported.has(m.name));
+    // A type alias's header stops where its object type starts: the members follow as lines of their own.
+    const header = node.kind === 'Module' ? [] : [node.kind === 'TypeAlias' ? headerLine({ ...node, signature: `${node.signature.split('{')[0].trim()} …` }) : headerLine(node)];
     const skeleton = (limit: number, withDoc = true): Rendering => {
       const shown = members.slice(0, limit).sort((a, b) => (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
       const indent = node.kind === 'Module' ? '' : '    ';
@@ -123,6 +128,11 @@ function docLine(node: GraphNode, indent: string): string[] {
   if (!first) return [];
   const sentence = first.length > 160 ? `${first.slice(0, 157)}...` : first;
   return [node.language === 'python' ? `${indent}"""${sentence}"""` : `${indent}/** ${sentence} */`];
+}
+
+/** A type alias of an object type has members (`type T = { a: X }`) and is shown like an interface. */
+function hasMembers(graph: Graph, id: string): boolean {
+  return graph.someOutEdge(id, (_e, edge) => edge.kind === 'HAS_FIELD' || edge.kind === 'HAS_METHOD');
 }
 
 function membersOf(graph: Graph, id: string, isModule: boolean, nearby: ReadonlySet<string>): GraphNode[] {

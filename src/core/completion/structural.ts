@@ -5,7 +5,7 @@
 // function being written. Each carries the triples (graph facts) that explain why it was chosen.
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
-import { symbolId } from '../graph/schema';
+import { moduleId, symbolId } from '../graph/schema';
 import type { QueryGraph } from './queryGraph';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -49,6 +49,7 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     return rank === undefined ? 0 : 0.3 * (1 - rank / Math.max(1, q.nearby.length));
   };
   const enclosingIds = q.enclosing.map((s) => symbolId(q.query.path, s.localId));
+  const reExporting = /(^|\/)__init__\.py$/.test(q.query.path);
 
   // Seeds: what the buffer imports, inherits and references, scored per target from all its links.
   interface Evidence {
@@ -79,8 +80,9 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     let score = 0.4;
     score += 0.25 * e.inEnclosing;
     score += nearbyBoost(name);
-    // An import nothing has used yet was written for the code still to come.
-    if (e.imported && e.usedBefore === 0) score += 0.2;
+    // An import nothing has used yet was written for the code still to come; not in a package's
+    // `__init__.py`, whose imports are mostly re-exports (`from .app import Flask as Flask`).
+    if (e.imported && e.usedBefore === 0 && !reExporting) score += 0.2;
     if (e.usedAfter > 0) score += 0.1;
     if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
     score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
@@ -101,6 +103,12 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
       add(overridden, 0.95, { source: symbolId(q.query.path, method.localId), kind: 'OVERRIDES', target: overridden });
     }
   }
+
+  // The cursor in a block of imports: the line most likely imports another name of a module the
+  // lines around it import from (an `__init__.py` re-exporting its package one name per line), or of
+  // the module named on the line being typed (`from .core import `). The module's skeleton lists
+  // the public names the buffer does not import yet (snippets.ts).
+  for (const id of modulesImportedAround(graph, q)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
 
   // One hop out from the seeds: owners and bases of classes, callees of functions.
   for (const seed of [...found.values()]) {
@@ -134,6 +142,24 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     }
   }
   return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/** Modules imported on the cursor's line or the nearest code line above and below it, when the cursor is at module level. */
+function modulesImportedAround(graph: Graph, q: QueryGraph): string[] {
+  if (q.enclosing.length > 0) return [];
+  const lines = `${q.query.prefix}${q.query.suffix}`.split('\n');
+  const nearest = (step: number) => {
+    for (let line = q.cursorLine + step; line >= 0 && line < lines.length; line += step) if (lines[line].trim() !== '') return line;
+    return -1;
+  };
+  const around = new Set([q.cursorLine, nearest(-1), nearest(1)]);
+  const modules = new Set<string>();
+  for (const edge of q.edges) {
+    if (edge.kind !== 'IMPORTS' || !around.has(edge.line) || !graph.hasNode(edge.target)) continue;
+    const node = graph.getNodeAttributes(edge.target);
+    if (node.kind !== 'External') modules.add(node.kind === 'Module' ? edge.target : moduleId(node.path));
+  }
+  return [...modules];
 }
 
 /** Methods named `name` in `classes` or their ancestors (nearest first, each class once). */
