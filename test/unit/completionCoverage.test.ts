@@ -29,7 +29,7 @@ describe('completion context for lines still being written (real Flask)', () => 
     assert.ok(ids.has('helpers.py#get_flashed_messages'), `the line's name is offered\n${text}`);
     const helpers = module('helpers.py');
     assert.ok(helpers?.covers.includes('helpers.py#get_flashed_messages'), `the module's skeleton lists it\n${text}`);
-    assert.ok(!helpers.covers.includes('helpers.py#flash') && !helpers.covers.includes('helpers.py#abort'), 'names the buffer imports already are left out of it');
+    assert.ok(!helpers!.covers.includes('helpers.py#flash') && !helpers!.covers.includes('helpers.py#abort'), 'names the buffer imports already are left out of it');
   });
 
   it('an import line being typed (`from .ctx import `): the names of the module it names', async () => {

@@ -74,3 +74,20 @@ describe('declared types (TypeScript, real TanStack Query)', () => {
     assert.deepEqual(graph.fileGraph('queriesObserver.ts')!.symbols.find((s) => s.localId === 'QueryObserverMatch.observer')?.type, ['QueryObserver']);
   });
 });
+
+describe('object types inside a type alias (TypeScript)', () => {
+  it('members of object types in unions, intersections, conditional branches and type arguments are the alias\'s; a property\'s own object type is not', async () => {
+    const file = await parse('issues.ts', [
+      'export type Result<T> = { success: true; data: T } | { success: false; error: Error };',
+      'type RawIssue<T> = T extends any ? Flatten<Partial<T> & { readonly input: unknown; inst?: Check }> : never;',
+      'export type Schema = { $ref?: string; items?: { minItems: number } };',
+    ].join('\n'));
+    const members = file.symbols.filter((s) => s.parent !== null).map((s) => `${s.localId} ${s.kind}${s.type ? ` : ${s.type.join('.')}` : ''}`);
+    assert.deepEqual(members, [
+      'Result.success Field', 'Result.data Field : T', 'Result.success@2 Field', 'Result.error Field : Error',
+      'RawIssue.input Field', 'RawIssue.inst Field : Check',
+      'Schema.$ref Field', 'Schema.items Field',
+    ]);
+    assert.ok(file.symbols.find((s) => s.localId === 'Result.data')!.exported, 'members of an exported alias are exported');
+  });
+});

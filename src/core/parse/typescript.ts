@@ -241,6 +241,8 @@ interface Meta {
 }
 
 const MEMBER_KINDS = new Set<SymbolKind>(['Method', 'Field']);
+/** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
+const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
 /** TypeAlias: an object type's members (`type T = { a: X; b(): Y }`) are its members, as an interface's. */
 const CONTAINER_KINDS = new Set<SymbolKind>(['Class', 'Interface', 'Enum', 'TypeAlias']);
 
@@ -708,6 +710,29 @@ class TsExtraction {
     const frame = this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
     // `type A = B`: A's members are B's.
     this.setType(frame, this.typeChain(value));
+    if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
+  }
+
+  /**
+   * `type R = { a: X } | { b: Y }`, `type R<T> = T extends any ? Flatten<P<T> & { input: unknown }> : never`:
+   * the members of the object types the alias is made of (through unions, intersections, conditional
+   * branches and type arguments) are the alias's, as the TypeScript service finds `r.input`. Not
+   * scopes of their own: they are defined here, out of capture order.
+   */
+  private nestedObjectMembers(type: Node, alias: Frame): void {
+    if (type.type === 'object_type') {
+      for (const member of type.namedChildren) {
+        if (member?.type !== 'property_signature' && member?.type !== 'method_signature') continue;
+        const name = this.memberName(member.childForFieldName('name'));
+        if (!name) continue;
+        const kind: SymbolKind = member.type === 'method_signature' ? 'Method' : 'Field';
+        const frame = this.define(kind, name, member, this.header(member, member.endIndex), this.docOf(member), { parentFrame: alias, scope: false });
+        this.setType(frame, kind === 'Method' ? this.returnChain(member) : this.annotationChain(member.childForFieldName('type')));
+      }
+      return;
+    }
+    if (!COMPOSED_TYPES.has(type.type)) return;
+    for (const child of type.namedChildren) if (child) this.nestedObjectMembers(child, alias);
   }
 
   private onNamespace(node: Node): void {
