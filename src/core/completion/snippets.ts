@@ -17,6 +17,8 @@ export interface Rendering {
    * lines that stand for none (`… 14 more`); lets packing drop what another snippet already shows.
    */
   lines?: Array<number | null>;
+  /** Outlines: the node each line of `code` is the header (or docstring) of, so a line left out takes its claim in `covers` with it. */
+  ids?: Array<string | null>;
   /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
   outline?: boolean;
 }
@@ -46,11 +48,13 @@ export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearb
       const lines = [...header, ...doc, ...shown.map((m) => indent + headerLine(m))];
       // The class's own header and docstring stand for its first line, each member for its own.
       const sourceLines: Array<number | null> = [...header.map(() => start(node)), ...doc.map(() => start(node)), ...shown.map((m) => start(m))];
+      const ids: Array<string | null> = [...header.map(() => id), ...doc.map(() => id), ...shown.map((m) => m.id)];
       if (members.length > shown.length) {
         lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
         sourceLines.push(null);
+        ids.push(null);
       }
-      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, outline: true };
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true };
     };
     const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
     return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
@@ -79,22 +83,38 @@ function start(node: GraphNode): number | null {
   return node.range?.startLine ?? null;
 }
 
+/** The key under which an outline line's text is shown (`shown` of withoutShown), whatever file it comes from. */
+export function outlineTextKey(line: string): string {
+  return `\u0000${line.trim()}`;
+}
+
 /**
  * `rendering` without the lines `shown` already holds (keys `path:line`): verbatim source drops
- * lines shown verbatim, an outline drops lines shown in any form. Undefined when nothing of its
- * own is left (only lines that stand for no source, like `… 14 more`).
+ * lines shown verbatim, an outline drops lines shown in any form. An outline also drops a member
+ * line whose text another outline shows (keys from outlineTextKey): an override with its base's
+ * signature (`def to_info_dict(self) -> t.Dict[str, t.Any]: ...` in five subclass skeletons) says
+ * nothing new. Undefined when nothing of its own is left (only lines that stand for no source, like `… 14 more`).
  */
 export function withoutShown(rendering: Rendering, path: string, shown: ReadonlyMap<string, 'code' | 'outline'>): Rendering | undefined {
   if (!rendering.lines) return rendering;
   const code = rendering.code.split('\n');
-  const keep = rendering.lines.map((line) => {
+  const keep = rendering.lines.map((line, i) => {
     if (line === null) return true;
+    if (rendering.outline && i > 0 && shown.has(outlineTextKey(code[i]))) return false;
     const seen = shown.get(`${path}:${line}`);
     return seen === undefined || (seen === 'outline' && !rendering.outline);
   });
   if (keep.every(Boolean)) return rendering;
   if (!rendering.lines.some((line, i) => line !== null && keep[i])) return undefined;
-  return { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
+  const trimmed: Rendering = { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
+  if (rendering.ids) {
+    // A member left out for its text is not shown (its namesake elsewhere is); one left out for its source line is.
+    const textDropped = new Set(rendering.ids.filter((id, i) => id !== null && !keep[i] && shown.has(outlineTextKey(code[i]))));
+    for (const [i, id] of rendering.ids.entries()) if (keep[i] && id !== null) textDropped.delete(id);
+    trimmed.ids = rendering.ids.filter((_, i) => keep[i]);
+    trimmed.covers = rendering.covers.filter((id) => !textDropped.has(id));
+  }
+  return trimmed;
 }
 
 /** Definitions of `path` whose first line is in [startLine, endLine] (nested ones included). */
