@@ -42,3 +42,24 @@ describe('completion context for lines still being written (real Flask)', () => 
     assert.ok(!ids.has('helpers.py#send_file'), 'the block rule is for module-level import blocks');
   });
 });
+
+describe('an import line being written, in the middle of the file (real TanStack Query, fill-in-the-middle)', () => {
+  const root = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');
+  const text = fs.readFileSync(path.join(root, 'mutationObserver.ts'), 'utf8');
+  let assembler: ContextAssembler;
+  before(async () => {
+    assembler = new ContextAssembler(await buildGraph(readTree(root), 'query-core'), root);
+  });
+
+  it('offers the definition of a name the file uses but does not import (`notifyManager`)', async () => {
+    const line = "import { notifyManager } from './notifyManager'\n";
+    const at = text.indexOf(line);
+    assert.ok(at > 0);
+    const ctx = await assembler.assemble({ path: 'mutationObserver.ts', language: 'typescript', prefix: text.slice(0, at), suffix: `\n${text.slice(at + line.length)}` });
+    const ids = new Set(ctx.snippets.flatMap((sn) => sn.covers));
+    assert.ok(ids.has('notifyManager.ts#notifyManager'), ctx.text);
+    const without = await assembler.assemble({ path: 'mutationObserver.ts', language: 'typescript', prefix: text.slice(0, at + line.length), suffix: text.slice(at + line.length) });
+    assert.ok(new Set(without.snippets.flatMap((sn) => sn.covers)).has('notifyManager.ts#notifyManager'), 'imported and used: found through the import as before');
+  });
+});
+

@@ -28,7 +28,10 @@ export interface StructuralCandidate {
 const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
 const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
 
-export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCandidate[] {
+/** Exported top-level definitions of the repository by name (definitionNames.ts). */
+export type DefinitionsNamed = (name: string) => readonly string[];
+
+export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNamed?: DefinitionsNamed): StructuralCandidate[] {
   const found = new Map<string, StructuralCandidate>();
   // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
   const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
@@ -108,7 +111,19 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
   // lines around it import from (an `__init__.py` re-exporting its package one name per line), or of
   // the module named on the line being typed (`from .core import `). The module's skeleton lists
   // the public names the buffer does not import yet (snippets.ts).
-  for (const id of modulesImportedAround(graph, q)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+  const around = importLinesAround(q);
+  for (const id of modulesImportedAround(graph, q, around)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+  // ...and the definitions of the names the buffer uses without importing or defining them: what
+  // an import line being written is for (auto-import); when each name is a definition of one or two places.
+  if (around.size > 0 && definitionsNamed) {
+    let names = 0;
+    for (const name of unboundNames(q)) {
+      const ids = definitionsNamed(name);
+      if (ids.length === 0 || ids.length > 2) continue;
+      for (const id of ids) add(id, 0.9, { source: q.query.path, kind: 'USES', target: id });
+      if (++names === MAX_UNBOUND_NAMES) break;
+    }
+  }
 
   // One hop out from the seeds: owners and bases of classes, callees of functions.
   for (const seed of [...found.values()]) {
@@ -144,15 +159,42 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
   return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
-/** Modules imported on the cursor's line or the nearest code line above and below it, when the cursor is at module level. */
-function modulesImportedAround(graph: Graph, q: QueryGraph): string[] {
-  if (q.enclosing.length > 0) return [];
+const MAX_UNBOUND_NAMES = 24;
+
+/**
+ * The import lines among the cursor's line and the nearest code lines above and below it, when the
+ * cursor is at module level: empty when the cursor is not in an import block.
+ */
+function importLinesAround(q: QueryGraph): Set<number> {
+  if (q.enclosing.length > 0) return new Set();
   const lines = `${q.query.prefix}${q.query.suffix}`.split('\n');
   const nearest = (step: number) => {
     for (let line = q.cursorLine + step; line >= 0 && line < lines.length; line += step) if (lines[line].trim() !== '') return line;
     return -1;
   };
-  const around = new Set([q.cursorLine, nearest(-1), nearest(1)]);
+  const importLines = new Set(q.file.imports.map((b) => b.line));
+  const typing = /^\s*(from\s+\S+\s+)?import\b/.test(q.partialStatement);
+  return new Set([q.cursorLine, nearest(-1), nearest(1)].filter((line) => importLines.has(line) || (line === q.cursorLine && typing)));
+}
+
+/**
+ * Identifiers the buffer reads that nothing in it binds (no definition, import or parameter of that
+ * name), strings, comments, attribute names (`.x`) and keys or parameters (`x:`) left out; in order of first use.
+ */
+function unboundNames(q: QueryGraph): string[] {
+  const bound = new Set([...q.file.symbols.map((s) => s.name), ...q.file.imports.map((b) => b.local)]);
+  const comment = q.query.language === 'python' ? /#.*$/gm : /\/\/.*$|\/\*[\s\S]*?\*\//gm;
+  const code = `${q.query.prefix}\n${q.query.suffix}`.replace(comment, ' ').replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  const out = new Set<string>();
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?!\s*:(?!:))(?![\w$])/g)) {
+    const name = m[1];
+    if (name.length > 1 && !bound.has(name)) out.add(name);
+  }
+  return [...out];
+}
+
+/** Modules imported on `around` (import lines near the cursor). */
+function modulesImportedAround(graph: Graph, q: QueryGraph, around: ReadonlySet<number>): string[] {
   const modules = new Set<string>();
   for (const edge of q.edges) {
     if (edge.kind !== 'IMPORTS' || !around.has(edge.line) || !graph.hasNode(edge.target)) continue;
