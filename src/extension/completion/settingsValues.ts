@@ -1,0 +1,46 @@
+// The completion settings' values, from any `get(key)` (VS Code's configuration in the extension,
+// a plain object in tests): defaults for missing values, numbers clamped to their documented range.
+import type { AssembleOptions } from '../../core/completion/assemble';
+import type { PromptFamily } from '../../core/completion/prompt';
+import type { EndpointSettings } from '../../core/completion/service';
+import { DEFAULT_CONTEXT_WINDOW } from '../../core/completion/window';
+
+export interface CompletionSettings {
+  enabled: boolean;
+  debounceMs: number;
+  endpoint: Omit<EndpointSettings, 'apiKey'>;
+  assemble: AssembleOptions;
+}
+
+/** What the settings are read from: `vscode.WorkspaceConfiguration` has this shape. */
+export interface SettingsSource {
+  get<T>(key: string): T | undefined;
+}
+
+const FORMATS = new Set(['auto', 'qwen', 'deepseek', 'starcoder', 'codellama', 'chat']);
+/** `cartograph.completion.contextWindow`'s range (package.json): below 1k nothing but the answer fits. */
+const MIN_CONTEXT_WINDOW = 1024;
+const MAX_CONTEXT_WINDOW = 1_048_576;
+
+export function completionSettingsFrom(config: SettingsSource): CompletionSettings {
+  const format = config.get<string>('llm.promptFormat') ?? 'auto';
+  const number = (key: string, fallback: number, min: number, max: number) => {
+    const v = config.get<number>(key);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+  };
+  return {
+    enabled: config.get<boolean>('completion.enabled') ?? true,
+    debounceMs: number('completion.debounceMs', 250, 0, 5000),
+    endpoint: {
+      endpoint: (config.get<string>('llm.endpoint') ?? '').trim().replace(/\/+$/, ''),
+      model: (config.get<string>('llm.model') ?? '').trim(),
+      timeoutMs: number('llm.timeoutMs', 10000, 500, 120000),
+      promptFormat: (FORMATS.has(format) ? format : 'auto') as PromptFamily | 'auto',
+      contextWindow: Math.floor(number('completion.contextWindow', DEFAULT_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW)),
+    },
+    assemble: {
+      budgetTokens: number('completion.contextTokens', 2048, 0, 32768),
+      mmrLambda: number('completion.mmrLambda', 0.7, 0, 1),
+    },
+  };
+}
