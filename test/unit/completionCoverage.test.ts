@@ -37,6 +37,14 @@ describe('completion context for lines still being written (real Flask)', () => 
     assert.ok(ids.has('ctx.py#has_request_context') && ids.has('ctx.py#copy_current_request_context'), text);
   });
 
+  it('a method being typed in a subclass (`def _get_exc` under `class Custom(Scaffold)`): the base\'s methods of that prefix', async () => {
+    const ctx = await assembler.assemble({ path: 'custom.py', language: 'python', prefix: 'from .scaffold import Scaffold\n\n\nclass Custom(Scaffold):\n    def _get_exc', suffix: '' });
+    const shown = ctx.snippets.flatMap((s) => s.covers);
+    assert.ok(shown.includes('scaffold.py#Scaffold._get_exc_class_and_code'), ctx.text);
+    const other = await assembler.assemble({ path: 'custom.py', language: 'python', prefix: 'from .scaffold import Scaffold\n\n\nclass Custom(Scaffold):\n    def zz_unknown', suffix: '' });
+    assert.ok(!other.triples.some((t) => t.includes('OVERRIDES')), 'no base method starts so: nothing claimed overridden');
+  });
+
   it('inside a function, import lines of the module do not pull whole modules in', async () => {
     const { ids } = await covered('from .helpers import flash\n\ndef f():\n    ');
     assert.ok(!ids.has('helpers.py#send_file'), 'the block rule is for module-level import blocks');

@@ -102,8 +102,18 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
   if (method && cls) {
     const clsId = symbolId(q.query.path, cls.localId);
     const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
-    for (const overridden of findInHierarchy(graph, bases, method.name)) {
+    for (const overridden of findInHierarchy(graph, bases, (name) => name === method.name)) {
       add(overridden, 0.95, { source: symbolId(q.query.path, method.localId), kind: 'OVERRIDES', target: overridden });
+    }
+  }
+  // A method being typed in a subclass (`def ren` under `class X(Base)`, no method yet): the bases'
+  // methods whose name starts so, nearest base first.
+  const typed = methodNameBeingTyped(q);
+  if (typed && q.enclosing[0]?.kind === 'Class') {
+    const clsId = symbolId(q.query.path, q.enclosing[0].localId);
+    const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
+    for (const overridden of findInHierarchy(graph, bases, (name) => name.startsWith(typed)).slice(0, MAX_OVERRIDE_CANDIDATES)) {
+      add(overridden, 0.95, { source: clsId, kind: 'OVERRIDES', target: overridden });
     }
   }
 
@@ -204,8 +214,19 @@ function modulesImportedAround(graph: Graph, q: QueryGraph, around: ReadonlySet<
   return [...modules];
 }
 
-/** Methods named `name` in `classes` or their ancestors (nearest first, each class once). */
-function findInHierarchy(graph: Graph, classes: string[], name: string): string[] {
+const MAX_OVERRIDE_CANDIDATES = 5;
+
+/** The name typed so far on a method header in a class body: `    def ren` (Python), `  async ren` (TS); at least one character. */
+function methodNameBeingTyped(q: QueryGraph): string | undefined {
+  const line = q.partialStatement;
+  const m = q.query.language === 'python'
+    ? /^\s+(?:async\s+)?def\s+([A-Za-z_]\w*)$/.exec(line)
+    : /^\s+(?:(?:public|protected|private|static|async|override|readonly|get|set)\s+)*([A-Za-z_$][\w$]*)$/.exec(line);
+  return m?.[1];
+}
+
+/** Methods of `classes` or their ancestors whose name `matches` (the nearest level that has any, each class once). */
+function findInHierarchy(graph: Graph, classes: string[], matches: (name: string) => boolean): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   let level = classes.filter((c) => graph.hasNode(c));
@@ -214,12 +235,12 @@ function findInHierarchy(graph: Graph, classes: string[], name: string): string[
     for (const c of level) {
       if (seen.has(c)) continue;
       seen.add(c);
-      let hit: string | undefined;
+      const hits = new Set<string>();
       graph.forEachOutEdge(c, (_e, edge) => {
-        if (edge.kind === 'HAS_METHOD' && !hit && graph.getNodeAttributes(edge.target).name === name) hit = edge.target;
+        if (edge.kind === 'HAS_METHOD' && matches(graph.getNodeAttributes(edge.target).name)) hits.add(edge.target);
         if (edge.kind === 'INHERITS') next.push(edge.target);
       });
-      if (hit) out.push(hit);
+      out.push(...hits);
     }
     if (out.length > 0) return out;
     level = next;
