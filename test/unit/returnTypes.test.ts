@@ -42,6 +42,14 @@ describe('return types (Python)', () => {
     assert.ok(!out.some((e) => e.startsWith('USES use.py#d -> conn.py#untyped')), 'an unknown result is not a use of its callee on the line that uses it');
   });
 
+  it('a local holding the result of a method the graph cannot follow is not a use of the chain\'s head (flask `req_ctx = _cv_request.get(None); req_ctx.url_adapter`)', () => {
+    const file = flask.fileGraph('app.py')!;
+    const line = file.refs.find((r) => r.chain[0] === '_cv_request' && r.chain.includes('url_adapter'))?.line;
+    assert.ok(line !== undefined, 'the line `url_adapter = req_ctx.url_adapter` has a reference through the local');
+    const targets = flask.resolveDetached({ ...file, refs: file.refs.filter((r) => r.line === line) }).edges.filter((e) => e.kind === 'USES' || e.kind === 'CALLS').map((e) => e.target);
+    assert.ok(!targets.includes('globals.py#_cv_request'), targets.join('\n'));
+  });
+
   it('arguments of a call inside a chain are still references', async () => {
     const file = await parse('m.py', 'from .x import make, Arg\n\ndef f():\n    make(Arg).run()\n');
     const chains = file.refs.map((r) => `${r.kind} ${r.chain.join('.')}`);

@@ -523,11 +523,12 @@ export class Resolver {
 
   private walk(start: Target, rest: string[]): { target: Target; partial: boolean } | null {
     let current = start;
-    for (const name of rest) {
+    for (const [i, name] of rest.entries()) {
       const next = this.member(current, name);
       if (!next) {
-        // An unknown call result: the callee is recorded where the call itself is captured.
-        if (name === CALL_RESULT) return null;
+        // An unknown call result, here or ahead (`x = _cv.get(); x.attr`): what the chain reaches is
+        // unknown, and not a use of its head; the callee is recorded where the call itself is captured.
+        if (rest.indexOf(CALL_RESULT, i) >= 0) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }
