@@ -1,4 +1,4 @@
-// `npm run bench:context [-- --json FILE] [--samples N] [--corpora a,b] [--no-latency]`: cross-file
+// `npm run bench:context [-- --json FILE] [--cases FILE.jsonl] [--samples N] [--corpora a,b] [--no-latency]`: cross-file
 // definition recall of the context completion would send, RepoBench-R / CrossCodeEval style, on real
 // code, and context assembly latency on Django. No LLM is involved: what is measured is whether the
 // definitions the next line needs reach the prompt.
@@ -24,6 +24,7 @@ import { snippetBlock } from '../src/core/completion/fuse';
 import { answerTokens, buildPrompt, completionShape } from '../src/core/completion/prompt';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type QueryGraph } from '../src/core/completion/queryGraph';
 import { renderWindow } from '../src/core/completion/snippets';
+import { structuralCandidates } from '../src/core/completion/structural';
 import { estimateTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
@@ -34,6 +35,8 @@ import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } fro
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const jsonOut = option('--json');
+/** One JSON line per (sampled line, mode): what the oracle needs and where each definition got lost. */
+const casesOut = option('--cases');
 const SAMPLES = Number(option('--samples') ?? 200);
 const ONLY = option('--corpora')?.split(',');
 const BUDGETS = [1024, 2048];
@@ -311,11 +314,14 @@ async function main(): Promise<void> {
       const stats = newStats();
       t0 = performance.now();
       const inIndependent = new Set(independent);
+      const candidateRanks = new Map<LineTruth, Map<string, number>>();
       const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
         if (budget !== 2048 || !inIndependent.has(t)) return;
+        if (casesOut) candidateRanks.set(t, new Map(structuralCandidates(engine.graph.graph, q).map((c, i) => [keyOf(c.id), i])));
         addStats(stats, ctx);
         if (mode === 'fim') addPromptSizes(stats, ctx, query, assembler, q);
       });
+      if (casesOut) writeCases(engine, corpus.name, mode, independent, covered, candidateRanks);
       const byOracle = grade(independent, covered, (t) => ({ ids: t.oracle, misses: t.unmapped.length }));
       const byOurs = grade(self, covered, (t) => ({ ids: t.ours, misses: 0 }));
       for (const [grader, tally] of [['independent', byOracle], ['ours', byOurs]] as const) {
@@ -349,6 +355,23 @@ async function main(): Promise<void> {
   }
   const latency = args.includes('--no-latency') ? undefined : await djangoLatency();
   report(rows, agreement, contextStats, latency);
+}
+
+/**
+ * Per-case diagnosis for `--cases`: for each definition the oracle needs, whether the 2,048-token
+ * context covers it, whether Cartograph's resolver finds it on the full line, and its rank among the
+ * structural candidates (absent: the graph never proposed it, so ranking cannot be the cause).
+ */
+function writeCases(engine: Engine, corpus: string, mode: Mode, sample: LineTruth[], covered: Map<LineTruth, Covered>, ranks: Map<LineTruth, Map<string, number>>): void {
+  const lines: string[] = [];
+  for (const t of sample) {
+    const text = fs.readFileSync(path.join(engine.root, t.path), 'utf8').split('\n')[t.line].trim();
+    const at = covered.get(t)!;
+    const needed = t.oracle.map((id) => ({ id, at1024: at.get('cartograph@1024')!.has(id), at2048: at.get('cartograph@2048')!.has(id), ours: t.ours.includes(id), rank: ranks.get(t)?.get(id) ?? null, kind: engine.graph.graph.hasNode(id) ? engine.graph.graph.getNodeAttributes(id).kind : null }));
+    lines.push(JSON.stringify({ corpus, mode, path: t.path, line: t.line + 1, text, needed, unmapped: t.unmapped }));
+  }
+  fs.mkdirSync(path.dirname(casesOut!), { recursive: true });
+  fs.appendFileSync(casesOut!, `${lines.join('\n')}\n`);
 }
 
 /** Median, p95 and max of whole-prompt sizes; the share over the default window. */

@@ -91,6 +91,18 @@ describe('completion retrieval pieces', () => {
     }
   });
 
+  it('an override whose signature a base class skeleton already shows is left out of the subclass skeleton, the class header kept', () => {
+    const skeleton = (key: string, relevance: number, code: string[], path: string): Candidate => ({
+      key, path, title: key, origin: 'graph', relevance, triples: [],
+      renderings: [{ code: code.join('\n'), covers: code.map((_, i) => `${key}#${i}`), ids: code.map((_, i) => `${key}#${i}`), lines: code.map((_, i) => i * 10), outline: true }],
+    });
+    const base = skeleton('Parameter', 1, ['class Parameter: ...', '    def to_info_dict(self) -> t.Dict[str, t.Any]: ...', '    def get_default(self, ctx): ...'], 'core.py');
+    const sub = skeleton('Option', 0.9, ['class Option(Parameter): ...', '    def to_info_dict(self) -> t.Dict[str, t.Any]: ...', '    def prompt_for_value(self, ctx): ...'], 'options.py');
+    const chosen = packContext([base, sub], { budgetTokens: 100, lambda: 1, cost: (_c, r) => r.code.split('\n').length });
+    assert.deepEqual(chosen[1].rendering.code.split('\n'), ['class Option(Parameter): ...', '    def prompt_for_value(self, ctx): ...']);
+    assert.deepEqual(chosen[1].rendering.covers, ['Option#0', 'Option#2'], 'the override left out is not claimed as shown');
+  });
+
   it('the first assembly does not wait for the window index (graph context only); later ones use it', async () => {
     const root = path.join(FIXTURES, 'real', 'flask');
     const assembler = new ContextAssembler(await buildGraph(readTree(root), 'flask'), root);

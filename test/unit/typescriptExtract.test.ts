@@ -272,6 +272,8 @@ type Long = { a: string; b: number; c: boolean; d: string; e: number; f: boolean
         ['Color.Green', 'Field', 'Color', true, 'Green'],
         ['Id', 'TypeAlias', null, true, 'type Id<K> = K | Shape'],
         ['Long', 'TypeAlias', null, false, 'type Long = …'],
+        // An object type's members are the alias's, as an interface's are (issue 19: they had no node).
+        ...[...'abcdefghij'].map((m, i) => [`Long.${m}`, 'Field', 'Long', false, `${m}: ${['string', 'number', 'boolean'][i % 3]}`]),
       ],
     );
     assert.equal(sym(g, 'Base').doc, 'Something with an id.');
@@ -335,7 +337,8 @@ class Local { m() {} }
       'Repo.cache CALLS Map',
       'Repo.constructor CALLS super',
       'Repo.db USES Db',
-      'Repo.size USES this.cache',
+      // The whole chain: a field's declared type reaches its member (`this.options.x`); resolution falls back to the field.
+      'Repo.size USES this.cache.size',
       'Repo.handler USES Event',
       'Repo.handler CALLS this.helper',
       'Repo.instances USES Repo',
@@ -492,6 +495,7 @@ class K extends P { m() { super.save(); super.m(); } }
       'f CALLS a.b.c',
       'f CALLS a.b.c',
       'f CALLS make',
+      'f CALLS make.().then', // a call on a call's result: `make().then(...)`
       'f CALLS ns.Widget',
       'f CALLS ns.tool.run',
     ]);
@@ -597,6 +601,7 @@ export const Small = (p: Props) => <Button>{p.title}</Button>;
       'App USES UI.Layout',
       'Small USES Button',
       'Small USES Props',
+      'Small USES Props.title', // `p.title` with `p: Props`
     ]);
     const jsx = await extract(`import Card from './Card';\nexport function List() { return <section><Card.Header /><Card /></section>; }`, 'javascript', 'list.jsx');
     assert.deepEqual(refRows(jsx), ['List USES Card', 'List USES Card.Header']);

@@ -96,12 +96,13 @@ test('the status bar progress only grows across the indexer phases', () => {
 });
 
 test('the completion cache key differs by endpoint, model and prompt format, not only by text', () => {
-  const base = { endpoint: { endpoint: 'http://a/v1', model: 'm1', timeoutMs: 1000, promptFormat: 'auto' as 'auto' | 'chat' }, assemble: { budgetTokens: 2048, mmrLambda: 0.7 } };
+  const base = { endpoint: { endpoint: 'http://a/v1', model: 'm1', timeoutMs: 1000, promptFormat: 'auto' as 'auto' | 'chat', contextWindow: undefined as number | undefined }, assemble: { budgetTokens: 2048, mmrLambda: 0.7 } };
   const key = (over: Partial<typeof base.endpoint>) => cacheKey('file:///a.py', { ...base, endpoint: { ...base.endpoint, ...over } }, 'x = ', '');
   assert.equal(key({}), key({}));
   assert.notEqual(key({}), key({ model: 'm2' }));
   assert.notEqual(key({}), key({ endpoint: 'http://b/v1' }));
   assert.notEqual(key({}), key({ promptFormat: 'chat' }));
+  assert.notEqual(key({ contextWindow: 8192 }), key({ contextWindow: 4096 }), 'another window cuts the prompt elsewhere');
 });
 
 test('model downloads: the setting wins, then the remembered answer, else ask', () => {

@@ -9,6 +9,7 @@ import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
+import { DefinitionNames } from './definitionNames';
 import { structuralCandidates, type Triple } from './structural';
 import { estimateTokens } from './tokens';
 
@@ -68,6 +69,7 @@ function informative(t: Triple, bufferPath: string, enclosing: ReadonlySet<strin
 export class ContextAssembler {
   readonly sources: SourceFiles;
   readonly windows: CodeWindows;
+  private readonly definitionNames: DefinitionNames;
 
   constructor(
     private readonly graph: RepositoryGraph,
@@ -76,6 +78,7 @@ export class ContextAssembler {
   ) {
     this.sources = new SourceFiles(root, graph);
     this.windows = new CodeWindows(graph, this.sources);
+    this.definitionNames = new DefinitionNames(graph);
   }
 
   async assemble(query: CursorQuery, options: AssembleOptions = DEFAULT_ASSEMBLE_OPTIONS): Promise<FusedContext> {
@@ -99,9 +102,10 @@ export class ContextAssembler {
     const nearby = new Set(q.nearby);
     const focus = new Set(q.nearby.slice(0, 20).map((w) => w.toLowerCase()));
     const enclosing = new Set(q.enclosing.map((sym) => symbolId(q.query.path, sym.localId)));
+    const imported = new Set(q.file.imports.map((b) => b.imported ?? '').filter((name) => name !== '' && name !== '*'));
 
     let t = performance.now();
-    const graphCandidates: Candidate[] = structuralCandidates(g, q)
+    const graphCandidates: Candidate[] = structuralCandidates(g, q, (name) => this.definitionNames.named(name))
       .slice(0, MAX_GRAPH_CANDIDATES)
       .map((s) => ({
         key: s.id,
@@ -109,7 +113,7 @@ export class ContextAssembler {
         title: nodeLabel(g, s.id),
         origin: 'graph' as const,
         relevance: s.score,
-        renderings: renderNode(g, this.sources, s.id, nearby),
+        renderings: renderNode(g, this.sources, s.id, nearby, imported),
         triples: s.triples.filter((t) => informative(t, q.query.path, enclosing)),
       }));
     timingsMs.structural = performance.now() - t;

@@ -5,7 +5,7 @@
 // windows of one file, a member next to its own class skeleton and repeated docstrings are cut to
 // what the other snippets do not already show.
 import { codeTerms } from './codeWindows';
-import { withoutShown, type Rendering } from './snippets';
+import { outlineTextKey, withoutShown, type Rendering } from './snippets';
 import type { Triple } from './structural';
 
 export interface Candidate {
@@ -99,8 +99,10 @@ function shownLines(chosen: readonly Chosen[]): Map<string, 'code' | 'outline'> 
 }
 
 function addShown(shown: Map<string, 'code' | 'outline'>, path: string, rendering: Rendering): void {
-  for (const line of rendering.lines ?? []) {
+  const code = rendering.outline ? rendering.code.split('\n') : [];
+  for (const [i, line] of (rendering.lines ?? []).entries()) {
     if (line === null) continue;
+    if (rendering.outline) shown.set(outlineTextKey(code[i]), 'outline');
     const key = `${path}:${line}`;
     if (!rendering.outline) shown.set(key, 'code');
     else if (!shown.has(key)) shown.set(key, 'outline');

@@ -53,7 +53,7 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
   const file = await extract(query.path, query.language, query.prefix + query.suffix);
   const prefixLines = query.prefix.split('\n');
   const cursorLine = prefixLines.length - 1;
-  const resolution = graph.resolveDetached(file);
+  const resolution = graph.resolveDetached(withImportBeingTyped(file, prefixLines[cursorLine], cursorLine));
   const edges = resolution.edges.filter((e) => !e.target.startsWith(`${query.path}#`) && e.target !== query.path && e.kind !== 'CONTAINS' && e.kind !== 'HAS_METHOD' && e.kind !== 'HAS_FIELD');
   return {
     query,
@@ -64,6 +64,17 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
     partialStatement: prefixLines[cursorLine],
     nearby: nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)),
   };
+}
+
+/**
+ * `from .core import ` (nothing after `import` yet) parses as no import at all; the module it names
+ * is still what the line is about, so resolution is given an import of that module on the cursor's
+ * line (an IMPORTS edge the context can follow to the module's names).
+ */
+function withImportBeingTyped(file: FileGraph, partial: string, line: number): FileGraph {
+  const typing = file.language === 'python' ? /^\s*from\s+([.\w]+)\s+import\b/.exec(partial) : null;
+  if (!typing || file.imports.some((b) => b.line === line)) return file;
+  return { ...file, imports: [...file.imports, { local: '', module: typing[1], imported: null, line, scope: null }] };
 }
 
 /**

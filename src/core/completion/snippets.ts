@@ -17,6 +17,8 @@ export interface Rendering {
    * lines that stand for none (`… 14 more`); lets packing drop what another snippet already shows.
    */
   lines?: Array<number | null>;
+  /** Outlines: the node each line of `code` is the header (or docstring) of, so a line left out takes its claim in `covers` with it. */
+  ids?: Array<string | null>;
   /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
   outline?: boolean;
 }
@@ -27,13 +29,18 @@ const FULL_MEMBERS = 40;
 const COMPACT_MEMBERS = 10;
 const MINIMAL_MEMBERS = 5;
 
-/** Renderings from richest to most compact: the packer enters each pick in its most compact form and enriches the most relevant while the budget lasts. */
-export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>): Rendering[] {
+/**
+ * Renderings from richest to most compact: the packer enters each pick in its most compact form and
+ * enriches the most relevant while the budget lasts. `imported`: names the buffer imports already,
+ * left out of module skeletons (the buffer shows them; the names not imported yet are the news).
+ */
+export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>, imported: ReadonlySet<string> = new Set()): Rendering[] {
   const node = graph.getNodeAttributes(id);
   const python = node.language === 'python';
-  if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module') {
-    const members = membersOf(graph, id, node.kind === 'Module', nearby);
-    const header = node.kind === 'Module' ? [] : [headerLine(node)];
+  if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module' || (node.kind === 'TypeAlias' && hasMembers(graph, id))) {
+    const members = membersOf(graph, id, node.kind === 'Module', nearby).filter((m) => node.kind !== 'Module' || !imported.has(m.name));
+    // A type alias's header stops where its object type starts: the members follow as lines of their own.
+    const header = node.kind === 'Module' ? [] : [node.kind === 'TypeAlias' ? headerLine({ ...node, signature: `${node.signature.split('{')[0].trim()} …` }) : headerLine(node)];
     const skeleton = (limit: number, withDoc = true): Rendering => {
       const shown = members.slice(0, limit).sort((a, b) => (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
       const indent = node.kind === 'Module' ? '' : '    ';
@@ -41,11 +48,13 @@ export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearb
       const lines = [...header, ...doc, ...shown.map((m) => indent + headerLine(m))];
       // The class's own header and docstring stand for its first line, each member for its own.
       const sourceLines: Array<number | null> = [...header.map(() => start(node)), ...doc.map(() => start(node)), ...shown.map((m) => start(m))];
+      const ids: Array<string | null> = [...header.map(() => id), ...doc.map(() => id), ...shown.map((m) => m.id)];
       if (members.length > shown.length) {
         lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
         sourceLines.push(null);
+        ids.push(null);
       }
-      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, outline: true };
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true };
     };
     const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
     return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
@@ -74,22 +83,38 @@ function start(node: GraphNode): number | null {
   return node.range?.startLine ?? null;
 }
 
+/** The key under which an outline line's text is shown (`shown` of withoutShown), whatever file it comes from. */
+export function outlineTextKey(line: string): string {
+  return `\u0000${line.trim()}`;
+}
+
 /**
  * `rendering` without the lines `shown` already holds (keys `path:line`): verbatim source drops
- * lines shown verbatim, an outline drops lines shown in any form. Undefined when nothing of its
- * own is left (only lines that stand for no source, like `… 14 more`).
+ * lines shown verbatim, an outline drops lines shown in any form. An outline also drops a member
+ * line whose text another outline shows (keys from outlineTextKey): an override with its base's
+ * signature (`def to_info_dict(self) -> t.Dict[str, t.Any]: ...` in five subclass skeletons) says
+ * nothing new. Undefined when nothing of its own is left (only lines that stand for no source, like `… 14 more`).
  */
 export function withoutShown(rendering: Rendering, path: string, shown: ReadonlyMap<string, 'code' | 'outline'>): Rendering | undefined {
   if (!rendering.lines) return rendering;
   const code = rendering.code.split('\n');
-  const keep = rendering.lines.map((line) => {
+  const keep = rendering.lines.map((line, i) => {
     if (line === null) return true;
+    if (rendering.outline && i > 0 && shown.has(outlineTextKey(code[i]))) return false;
     const seen = shown.get(`${path}:${line}`);
     return seen === undefined || (seen === 'outline' && !rendering.outline);
   });
   if (keep.every(Boolean)) return rendering;
   if (!rendering.lines.some((line, i) => line !== null && keep[i])) return undefined;
-  return { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
+  const trimmed: Rendering = { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
+  if (rendering.ids) {
+    // A member left out for its text is not shown (its namesake elsewhere is); one left out for its source line is.
+    const textDropped = new Set(rendering.ids.filter((id, i) => id !== null && !keep[i] && shown.has(outlineTextKey(code[i]))));
+    for (const [i, id] of rendering.ids.entries()) if (keep[i] && id !== null) textDropped.delete(id);
+    trimmed.ids = rendering.ids.filter((_, i) => keep[i]);
+    trimmed.covers = rendering.covers.filter((id) => !textDropped.has(id));
+  }
+  return trimmed;
 }
 
 /** Definitions of `path` whose first line is in [startLine, endLine] (nested ones included). */
@@ -123,6 +148,11 @@ function docLine(node: GraphNode, indent: string): string[] {
   if (!first) return [];
   const sentence = first.length > 160 ? `${first.slice(0, 157)}...` : first;
   return [node.language === 'python' ? `${indent}"""${sentence}"""` : `${indent}/** ${sentence} */`];
+}
+
+/** A type alias of an object type has members (`type T = { a: X }`) and is shown like an interface. */
+function hasMembers(graph: Graph, id: string): boolean {
+  return graph.someOutEdge(id, (_e, edge) => edge.kind === 'HAS_FIELD' || edge.kind === 'HAS_METHOD');
 }
 
 function membersOf(graph: Graph, id: string, isModule: boolean, nearby: ReadonlySet<string>): GraphNode[] {

@@ -5,7 +5,7 @@
 // function being written. Each carries the triples (graph facts) that explain why it was chosen.
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
-import { symbolId } from '../graph/schema';
+import { moduleId, symbolId } from '../graph/schema';
 import type { QueryGraph } from './queryGraph';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -28,7 +28,10 @@ export interface StructuralCandidate {
 const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
 const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
 
-export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCandidate[] {
+/** Exported top-level definitions of the repository by name (definitionNames.ts). */
+export type DefinitionsNamed = (name: string) => readonly string[];
+
+export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNamed?: DefinitionsNamed): StructuralCandidate[] {
   const found = new Map<string, StructuralCandidate>();
   // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
   const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
@@ -49,6 +52,7 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     return rank === undefined ? 0 : 0.3 * (1 - rank / Math.max(1, q.nearby.length));
   };
   const enclosingIds = q.enclosing.map((s) => symbolId(q.query.path, s.localId));
+  const reExporting = /(^|\/)__init__\.py$/.test(q.query.path);
 
   // Seeds: what the buffer imports, inherits and references, scored per target from all its links.
   interface Evidence {
@@ -79,8 +83,9 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
     let score = 0.4;
     score += 0.25 * e.inEnclosing;
     score += nearbyBoost(name);
-    // An import nothing has used yet was written for the code still to come.
-    if (e.imported && e.usedBefore === 0) score += 0.2;
+    // An import nothing has used yet was written for the code still to come; not in a package's
+    // `__init__.py`, whose imports are mostly re-exports (`from .app import Flask as Flask`).
+    if (e.imported && e.usedBefore === 0 && !reExporting) score += 0.2;
     if (e.usedAfter > 0) score += 0.1;
     if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
     score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
@@ -97,8 +102,36 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
   if (method && cls) {
     const clsId = symbolId(q.query.path, cls.localId);
     const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
-    for (const overridden of findInHierarchy(graph, bases, method.name)) {
+    for (const overridden of findInHierarchy(graph, bases, (name) => name === method.name)) {
       add(overridden, 0.95, { source: symbolId(q.query.path, method.localId), kind: 'OVERRIDES', target: overridden });
+    }
+  }
+  // A method being typed in a subclass (`def ren` under `class X(Base)`, no method yet): the bases'
+  // methods whose name starts so, nearest base first.
+  const typed = methodNameBeingTyped(q);
+  if (typed && q.enclosing[0]?.kind === 'Class') {
+    const clsId = symbolId(q.query.path, q.enclosing[0].localId);
+    const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
+    for (const overridden of findInHierarchy(graph, bases, (name) => name.startsWith(typed)).slice(0, MAX_OVERRIDE_CANDIDATES)) {
+      add(overridden, 0.95, { source: clsId, kind: 'OVERRIDES', target: overridden });
+    }
+  }
+
+  // The cursor in a block of imports: the line most likely imports another name of a module the
+  // lines around it import from (an `__init__.py` re-exporting its package one name per line), or of
+  // the module named on the line being typed (`from .core import `). The module's skeleton lists
+  // the public names the buffer does not import yet (snippets.ts).
+  const around = importLinesAround(q);
+  for (const id of modulesImportedAround(graph, q, around)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+  // ...and the definitions of the names the buffer uses without importing or defining them: what
+  // an import line being written is for (auto-import); when each name is a definition of one or two places.
+  if (around.size > 0 && definitionsNamed) {
+    let names = 0;
+    for (const name of unboundNames(q)) {
+      const ids = definitionsNamed(name);
+      if (ids.length === 0 || ids.length > 2) continue;
+      for (const id of ids) add(id, 0.9, { source: q.query.path, kind: 'USES', target: id });
+      if (++names === MAX_UNBOUND_NAMES) break;
     }
   }
 
@@ -136,8 +169,64 @@ export function structuralCandidates(graph: Graph, q: QueryGraph): StructuralCan
   return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
-/** Methods named `name` in `classes` or their ancestors (nearest first, each class once). */
-function findInHierarchy(graph: Graph, classes: string[], name: string): string[] {
+const MAX_UNBOUND_NAMES = 24;
+
+/**
+ * The import lines among the cursor's line and the nearest code lines above and below it, when the
+ * cursor is at module level: empty when the cursor is not in an import block.
+ */
+function importLinesAround(q: QueryGraph): Set<number> {
+  if (q.enclosing.length > 0) return new Set();
+  const lines = `${q.query.prefix}${q.query.suffix}`.split('\n');
+  const nearest = (step: number) => {
+    for (let line = q.cursorLine + step; line >= 0 && line < lines.length; line += step) if (lines[line].trim() !== '') return line;
+    return -1;
+  };
+  const importLines = new Set(q.file.imports.map((b) => b.line));
+  const typing = /^\s*(from\s+\S+\s+)?import\b/.test(q.partialStatement);
+  return new Set([q.cursorLine, nearest(-1), nearest(1)].filter((line) => importLines.has(line) || (line === q.cursorLine && typing)));
+}
+
+/**
+ * Identifiers the buffer reads that nothing in it binds (no definition, import or parameter of that
+ * name), strings, comments, attribute names (`.x`) and keys or parameters (`x:`) left out; in order of first use.
+ */
+function unboundNames(q: QueryGraph): string[] {
+  const bound = new Set([...q.file.symbols.map((s) => s.name), ...q.file.imports.map((b) => b.local)]);
+  const comment = q.query.language === 'python' ? /#.*$/gm : /\/\/.*$|\/\*[\s\S]*?\*\//gm;
+  const code = `${q.query.prefix}\n${q.query.suffix}`.replace(comment, ' ').replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  const out = new Set<string>();
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?!\s*:(?!:))(?![\w$])/g)) {
+    const name = m[1];
+    if (name.length > 1 && !bound.has(name)) out.add(name);
+  }
+  return [...out];
+}
+
+/** Modules imported on `around` (import lines near the cursor). */
+function modulesImportedAround(graph: Graph, q: QueryGraph, around: ReadonlySet<number>): string[] {
+  const modules = new Set<string>();
+  for (const edge of q.edges) {
+    if (edge.kind !== 'IMPORTS' || !around.has(edge.line) || !graph.hasNode(edge.target)) continue;
+    const node = graph.getNodeAttributes(edge.target);
+    if (node.kind !== 'External') modules.add(node.kind === 'Module' ? edge.target : moduleId(node.path));
+  }
+  return [...modules];
+}
+
+const MAX_OVERRIDE_CANDIDATES = 5;
+
+/** The name typed so far on a method header in a class body: `    def ren` (Python), `  async ren` (TS); at least one character. */
+function methodNameBeingTyped(q: QueryGraph): string | undefined {
+  const line = q.partialStatement;
+  const m = q.query.language === 'python'
+    ? /^\s+(?:async\s+)?def\s+([A-Za-z_]\w*)$/.exec(line)
+    : /^\s+(?:(?:public|protected|private|static|async|override|readonly|get|set)\s+)*([A-Za-z_$][\w$]*)$/.exec(line);
+  return m?.[1];
+}
+
+/** Methods of `classes` or their ancestors whose name `matches` (the nearest level that has any, each class once). */
+function findInHierarchy(graph: Graph, classes: string[], matches: (name: string) => boolean): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   let level = classes.filter((c) => graph.hasNode(c));
@@ -146,12 +235,12 @@ function findInHierarchy(graph: Graph, classes: string[], name: string): string[
     for (const c of level) {
       if (seen.has(c)) continue;
       seen.add(c);
-      let hit: string | undefined;
+      const hits = new Set<string>();
       graph.forEachOutEdge(c, (_e, edge) => {
-        if (edge.kind === 'HAS_METHOD' && !hit && graph.getNodeAttributes(edge.target).name === name) hit = edge.target;
+        if (edge.kind === 'HAS_METHOD' && matches(graph.getNodeAttributes(edge.target).name)) hits.add(edge.target);
         if (edge.kind === 'INHERITS') next.push(edge.target);
       });
-      if (hit) out.push(hit);
+      out.push(...hits);
     }
     if (out.length > 0) return out;
     level = next;

@@ -36,6 +36,9 @@ export type Target =
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
+/** A chain step for a call's result (`make().run` → ['make', '()', 'run']), as the extractors write it. */
+const CALL_RESULT = '()';
+
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
   internal: number;
@@ -87,8 +90,9 @@ export class Resolver {
         parentId = symbolId(receiver.path, receiver.sym.localId);
         parentKind = receiver.sym.kind;
       }
-      // Go methods on named non-struct types (`type byName []*Command`) are members of that TypeAlias.
-      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || (parentKind === 'TypeAlias' && sym.kind === 'Method');
+      // A TypeAlias holds the members of its object type (`type T = { a: X }`), as an interface does, and
+      // Go's methods on named non-struct types (`type byName []*Command`).
+      const isMember = parentKind === 'Class' || parentKind === 'Interface' || parentKind === 'Enum' || parentKind === 'TypeAlias';
       const kind: EdgeKind = isMember && sym.kind === 'Method' ? 'HAS_METHOD' : isMember && sym.kind === 'Field' ? 'HAS_FIELD' : 'CONTAINS';
       addEdge(kind, parentId, symbolId(path, sym.localId), -1);
     }
@@ -344,8 +348,12 @@ export class Resolver {
     return target;
   }
 
-  /** `target.name`: a module's member, a class's member (through its bases), or a longer external name. */
+  /**
+   * `target.name`: a module's member, a class's member (through its bases), or a longer external name.
+   * `name` '()' is a call's result (see CALL_RESULT).
+   */
   member(target: Target, name: string): Target | null {
+    if (name === CALL_RESULT) return this.callResult(target);
     switch (target.t) {
       case 'external':
         return { t: 'external', family: target.family, name: `${target.name}${target.family === 'rs' ? '::' : '.'}${name}` };
@@ -355,8 +363,15 @@ export class Resolver {
         return this.packageMember(target.language, target.name, name, true);
       case 'symbol': {
         const kind = target.sym.kind;
-        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum' || (kind === 'TypeAlias' && this.world.file(target.path)?.language === 'go')) return this.classMember(target.path, target.sym, name);
-        if (target.sym.type) {
+        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+        if (kind === 'TypeAlias') {
+          // An object type's own member, else the member of the type it names (`type A = B`).
+          const own = this.classMember(target.path, target.sym, name);
+          const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
+          return own ?? (type ? this.member(type, name) : null);
+        }
+        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that.
+        if (target.sym.type && kind !== 'Function' && kind !== 'Method') {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
         }
@@ -397,6 +412,17 @@ export class Resolver {
     this.read(owner, scopeName('', name));
     const method = indexOf(ownerFile).byLocalId.get(localId);
     return method ? { t: 'symbol', path: owner, sym: method } : null;
+  }
+
+  /**
+   * What calling `target` gives: a class's instance (its members are the class's), or the class a
+   * function's declared return type names. Issue 19: `make().run`, `x = make(); x.run`.
+   */
+  private callResult(target: Target): Target | null {
+    if (target.t !== 'symbol') return null; // an external call's result is unknown
+    const kind = target.sym.kind;
+    if (kind === 'Class') return target;
+    return (kind === 'Function' || kind === 'Method') && target.sym.type ? this.typeOf(target.path, target.sym) : null;
   }
 
   private pythonModuleMember(path: string, name: string): Target | null {
@@ -476,7 +502,7 @@ export class Resolver {
       if (!resolved || resolved.partial) return null;
       // Repository classes only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
       const t = resolved.target;
-      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface') ? t : null;
+      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'TypeAlias') ? t : null;
     });
   }
 
@@ -649,9 +675,12 @@ export class Resolver {
 
   private walk(start: Target, rest: string[]): { target: Target; partial: boolean } | null {
     let current = start;
-    for (const name of rest) {
+    for (const [i, name] of rest.entries()) {
       const next = this.member(current, name);
       if (!next) {
+        // An unknown call result, here or ahead (`x = _cv.get(); x.attr`): what the chain reaches is
+        // unknown, and not a use of its head; the callee is recorded where the call itself is captured.
+        if (rest.indexOf(CALL_RESULT, i) >= 0) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

@@ -58,6 +58,28 @@ function chainOf(text: string): string[] | null {
 }
 
 /**
+ * A name chain through attributes and calls, a call standing as `()` for its result:
+ * `make(x).etag` → ['make', '()', 'etag'], `self.stream().write` → ['self', 'stream', '()', 'write'].
+ * Resolution walks a call to the class its callee returns (a class: its instance). Null for anything
+ * else on the way (subscripts, literals).
+ */
+function callChainOf(node: Node): string[] | null {
+  if (node.type === 'identifier') return [node.text];
+  if (node.type === 'attribute') {
+    const object = node.childForFieldName('object');
+    const attribute = node.childForFieldName('attribute');
+    const head = object && attribute ? callChainOf(object) : null;
+    return head && attribute ? [...head, attribute.text] : null;
+  }
+  if (node.type === 'call') {
+    const callee = node.childForFieldName('function');
+    const head = callee ? callChainOf(callee) : null;
+    return head ? [...head, '()'] : null;
+  }
+  return null;
+}
+
+/**
  * The class an annotation names: `Foo`, `m.Foo`, `"Foo"` (a forward reference), `Optional[Foo]`,
  * `t.Optional["Foo"]`, `Foo | None`; null for anything else (generics, unions of several classes).
  */
@@ -134,6 +156,10 @@ export function extractPython(root: Node): Extracted {
     const sym = table.add(
       symbolDef(kind, name, parentScope?.sym.localId ?? null, outer, header, docstringOf(body), isPublic(name, parentScope)),
     );
+    // `def make() -> Foo`: what a call returns, so `make().run` and `x = make(); x.run` reach Foo.run.
+    const returns = isClass ? null : def.childForFieldName('return_type');
+    const returnChain = returns ? annotationChain(returns.text) : null;
+    if (returnChain) sym.type = returnChain;
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map() };
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
@@ -232,7 +258,7 @@ export function extractPython(root: Node): Extracted {
       if (targets.length !== 1) return null;
       if (typeNode) return annotationChain(typeNode.text);
       if (right?.type === 'identifier' && scope) return scope.typed.get(right.text) ?? null;
-      return constructorChain(right);
+      return callResultChain(right);
     };
     for (const target of targets) {
       if (!target) continue;
@@ -298,6 +324,18 @@ export function extractPython(root: Node): Extracted {
     return chain;
   };
 
+  /** Callee nodes already taken as a chain through a call (the same node is also captured as an attribute). */
+  const throughCallNodes = new Set<number>();
+  /** A chain through a call's result whose head is a module name or a typed local (`make().etag`, `self.build().run`). */
+  const throughCall = (scope: Scope | undefined, node: Node): string[] | null => {
+    const chain = callChainOf(node);
+    if (!chain || !chain.includes('()') || chain[0] === 'super') return null;
+    const qualified = qualify(scope, chain);
+    if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !defNames.has(chain[0]))) return null;
+    throughCallNodes.add(node.id);
+    return qualified;
+  };
+
   for (const { name, node } of captures) {
     const start = node.startIndex;
     while (importIndex < importSpans.length && importSpans[importIndex][1] <= start) importIndex++;
@@ -328,16 +366,25 @@ export function extractPython(root: Node): Extracted {
         const text = node.text;
         const superMatch = SUPER_CALL.exec(text);
         let chain = superMatch ? ['super', superMatch[1]] : chainOf(text);
-        if (!chain) break;
+        if (!chain) {
+          // `make().run()`: a call on a call's result; the inner calls and their arguments are captured on their own.
+          const through = throughCall(scope, node);
+          if (through) addRef(scope, 'CALLS', through, node);
+          break;
+        }
         coveredEnd = node.endIndex;
         chain = superMatch ? chain : qualify(scope, chain);
         if (chain) addRef(scope, 'CALLS', chain, node);
         break;
       }
       case 'attr': {
-        if (start < coveredEnd) break;
+        if (start < coveredEnd || throughCallNodes.has(node.id)) break;
         const chain = chainOf(node.text);
-        if (!chain) break;
+        if (!chain) {
+          const through = throughCall(enclosing(start), node);
+          if (through && !(node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start)) addRef(enclosing(start), 'USES', through, node);
+          break;
+        }
         coveredEnd = node.endIndex;
         const scope = enclosing(start);
         const qualified = qualify(scope, chain);
@@ -382,11 +429,16 @@ function isPublic(name: string, parent?: Scope): boolean {
   return !name.startsWith('_') || (name.startsWith('__') && name.endsWith('__'));
 }
 
-function constructorChain(right: Node | null): string[] | null {
+/**
+ * What an assigned call returns: `Foo()` (a CapWords callee) is a Foo; `make()` and `self.open()`
+ * are what their callee's return annotation says, left to resolution (`['make', '()']`).
+ */
+function callResultChain(right: Node | null): string[] | null {
   if (right?.type !== 'call') return null;
-  const chain = chainOf(right.childForFieldName('function')?.text ?? '');
-  // Only CapWords callees are taken for classes: `x = Foo()` types x, `x = foo()` does not.
-  return chain && /^[A-Z]/.test(chain[chain.length - 1]) ? chain : null;
+  const callee = right.childForFieldName('function');
+  const chain = callee ? chainOf(callee.text) : null;
+  if (chain && /^[A-Z]/.test(chain[chain.length - 1])) return chain;
+  return callee ? callChainOf(right) : null;
 }
 
 /** The docstring of a module, class or function body: its first statement when that is a string. */

@@ -45,6 +45,8 @@ const DEFS_COMMON = `
 (expression_statement (assignment_expression left: (member_expression) @cjs))
 (arrow_function parameter: (identifier) @param)
 (variable_declarator name: (identifier) value: (new_expression)) @local
+(variable_declarator name: (identifier) value: (call_expression)) @local
+(variable_declarator name: (identifier) value: (await_expression (call_expression))) @local
 `;
 
 const DEFS_JS = `
@@ -62,6 +64,7 @@ const DEFS_TS = `
 (optional_parameter [(accessibility_modifier) (override_modifier) "readonly"]) @paramprop
 (interface_declaration) @interface
 (interface_body [(property_signature) (method_signature)] @member)
+(type_alias_declaration value: (object_type [(property_signature) (method_signature)] @member))
 (enum_declaration) @enum
 (enum_body name: (_) @enummember)
 (enum_body (enum_assignment) @enummember)
@@ -142,6 +145,35 @@ function plainChain(text: string): string[] | null {
   return parts;
 }
 
+/**
+ * A callee chain through calls, a call standing as `()` for its result:
+ * `this.#client.getQueryCache().notify` → ['this', '#client', 'getQueryCache', '()', 'notify'].
+ * Null unless every step is a name, `this` or a call (the inner calls are captured on their own).
+ */
+function callChain(node: Node): string[] | null {
+  switch (node.type) {
+    case 'identifier':
+    case 'this':
+      return [node.text];
+    case 'non_null_expression':
+    case 'parenthesized_expression':
+      return node.firstNamedChild ? callChain(node.firstNamedChild) : null;
+    case 'member_expression': {
+      const object = node.childForFieldName('object');
+      const property = node.childForFieldName('property');
+      const head = object && property ? callChain(object) : null;
+      return head && property ? [...head, property.text] : null;
+    }
+    case 'call_expression': {
+      const fn = node.childForFieldName('function');
+      const head = fn && node.childForFieldName('arguments')?.type === 'arguments' ? callChain(fn) : null;
+      return head ? [...head, '()'] : null;
+    }
+    default:
+      return null;
+  }
+}
+
 /** Comments inside a declaration header (JSDoc on parameters, trailing notes) do not belong in a signature. */
 function stripComments(text: string): string {
   if (!text.includes('/')) return text;
@@ -208,7 +240,10 @@ interface Meta {
 }
 
 const MEMBER_KINDS = new Set<SymbolKind>(['Method', 'Field']);
-const CONTAINER_KINDS = new Set<SymbolKind>(['Class', 'Interface', 'Enum']);
+/** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
+const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
+/** TypeAlias: an object type's members (`type T = { a: X; b(): Y }`) are its members, as an interface's. */
+const CONTAINER_KINDS = new Set<SymbolKind>(['Class', 'Interface', 'Enum', 'TypeAlias']);
 
 class TsExtraction {
   readonly table = new SymbolTable();
@@ -339,6 +374,30 @@ class TsExtraction {
     return typeAnnotation ? this.typeChain(typeAnnotation.firstNamedChild) : null;
   }
 
+  /**
+   * What a function-like node returns when its return type is a plain type name (`Promise<T>` and
+   * other generics give their name): stored as the symbol's `type`, so `make().run` and
+   * `const x = make(); x.run` reach the member (resolve.ts, CALL_RESULT).
+   */
+  private returnChain(fn: Node | null): string[] | null {
+    return fn ? this.annotationChain(fn.childForFieldName('return_type')) : null;
+  }
+
+  /** `make()`, `this.open(x)`, `await make()` as a chain ending in a call step (`['make', '()']`); null for other values. */
+  private callResultChain(value: Node | null): string[] | null {
+    if (value?.type === 'await_expression') value = value.firstNamedChild;
+    if (value?.type !== 'call_expression') return null;
+    const callee = value.childForFieldName('function');
+    if (!callee || (callee.type !== 'identifier' && callee.type !== 'member_expression')) return null;
+    const chain = plainChain(this.text(callee));
+    return chain && chain[0] !== 'require' ? [...chain, '()'] : null;
+  }
+
+  /** The declared type of a symbol (`x: Foo`, `(): Foo`), when it is a plain type name. */
+  private setType(frame: Frame, chain: string[] | null): void {
+    if (chain) frame.sym.type = chain;
+  }
+
   // --- pass 1: definitions, imports, exports ------------------------------------------------
 
   defs(captures: QueryCapture[]): void {
@@ -427,7 +486,8 @@ class TsExtraction {
     if (nameNode) this.skipStarts.add(nameNode.startIndex);
     const body = node.childForFieldName('body');
     const signature = this.header(node, body ? body.startIndex : node.endIndex);
-    this.define('Function', name, node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+    const frame = this.define('Function', name, node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+    this.setType(frame, this.returnChain(node));
     if (this.defaultDecls.has(node.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
   }
 
@@ -453,7 +513,8 @@ class TsExtraction {
     const keyword = statement ? this.declarationKeyword(statement) : 'const';
     const signature = `${keyword} ${stripComments(this.src.slice(declarator.startIndex, Math.min(body ? body.startIndex : value.endIndex, declarator.startIndex + 1000)))}`;
     const doc = statement ? this.docOf(statement) : '';
-    this.define('Function', name, node, signature, doc, { exportedSelf: statement ? this.isExported(statement) : false });
+    const frame = this.define('Function', name, node, signature, doc, { exportedSelf: statement ? this.isExported(statement) : false });
+    this.setType(frame, this.returnChain(value));
   }
 
   /** Module- or namespace-level `const/let/var` statements. */
@@ -484,10 +545,15 @@ class TsExtraction {
       if (value && (full.length > 120 || full.includes('\n'))) {
         signature = `${keyword} ${this.src.slice(declarator.startIndex, value.startIndex).replace(/\s*=\s*$/, '')} = …`;
       }
+      // `const config: Config = …`, `const x = new C()`, `const x = make()`: what members of the variable are.
+      const type = names.length !== 1 ? null
+        : this.annotationChain(declarator.childForFieldName('type'))
+          ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : this.callResultChain(value));
       let first = true;
       for (const id of names) {
         this.skipStarts.add(id.startIndex);
-        this.define('GlobalVariable', this.text(id), node, signature, doc, { exportedSelf: exported, scope: first, parentFrame: scope });
+        const frame = this.define('GlobalVariable', this.text(id), node, signature, doc, { exportedSelf: exported, scope: first, parentFrame: scope });
+        this.setType(frame, type);
         first = false;
       }
     }
@@ -547,7 +613,8 @@ class TsExtraction {
     if (!name) return;
     const body = node.childForFieldName('body');
     const signature = this.header(node, body ? body.startIndex : node.endIndex);
-    this.define('Method', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    const frame = this.define('Method', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    this.setType(frame, this.returnChain(node));
   }
 
   private onField(node: Node): void {
@@ -565,8 +632,9 @@ class TsExtraction {
       end = body ? body.startIndex : value.startIndex;
     }
     const signature = this.header(node, end).replace(/\s*=$/, '');
-    this.define('Field', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
-    const type = this.annotationChain(typeNode);
+    const frame = this.define('Field', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    const type = this.annotationChain(typeNode) ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : null);
+    this.setType(frame, type);
     if (type) (cls.fields ??= new Map()).set(name, type);
   }
 
@@ -582,8 +650,9 @@ class TsExtraction {
     const name = this.text(pattern);
     const value = node.childForFieldName('value');
     const signature = stripComments(this.src.slice(node.startIndex, value ? value.startIndex : node.endIndex)).replace(/\s*=?\s*$/, '');
-    this.define('Field', name, node, signature, this.docOf(node), { parentFrame: cls, role: 'member', private: this.isPrivate(signature, name) });
+    const frame = this.define('Field', name, node, signature, this.docOf(node), { parentFrame: cls, role: 'member', private: this.isPrivate(signature, name) });
     const type = this.annotationChain(node.childForFieldName('type'));
+    this.setType(frame, type);
     if (type) (cls.fields ??= new Map()).set(name, type);
   }
 
@@ -604,11 +673,12 @@ class TsExtraction {
   }
 
   private onInterfaceMember(node: Node): void {
-    if (!this.memberScope(node, 'Interface')) return;
+    if (!this.memberScope(node, 'Interface') && !this.memberScope(node, 'TypeAlias')) return;
     const name = this.memberName(node.childForFieldName('name'));
     if (!name) return;
     const kind: SymbolKind = node.type === 'method_signature' ? 'Method' : 'Field';
-    this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
+    const frame = this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
+    this.setType(frame, kind === 'Method' ? this.returnChain(node) : this.annotationChain(node.childForFieldName('type')));
   }
 
   private onEnum(node: Node): void {
@@ -634,7 +704,34 @@ class TsExtraction {
     const value = node.childForFieldName('value');
     let signature = this.header(node, node.endIndex);
     if ((signature.length > 120 || signature.includes('\n')) && value) signature = `${this.header(node, value.startIndex)} …`;
-    this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+    // An object type's members are found by their position in it (memberScope).
+    const bodyStart = value?.type === 'object_type' ? value.startIndex : -1;
+    const frame = this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+    // `type A = B`: A's members are B's.
+    this.setType(frame, this.typeChain(value));
+    if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
+  }
+
+  /**
+   * `type R = { a: X } | { b: Y }`, `type R<T> = T extends any ? Flatten<P<T> & { input: unknown }> : never`:
+   * the members of the object types the alias is made of (through unions, intersections, conditional
+   * branches and type arguments) are the alias's, as the TypeScript service finds `r.input`. Not
+   * scopes of their own: they are defined here, out of capture order.
+   */
+  private nestedObjectMembers(type: Node, alias: Frame): void {
+    if (type.type === 'object_type') {
+      for (const member of type.namedChildren) {
+        if (member?.type !== 'property_signature' && member?.type !== 'method_signature') continue;
+        const name = this.memberName(member.childForFieldName('name'));
+        if (!name) continue;
+        const kind: SymbolKind = member.type === 'method_signature' ? 'Method' : 'Field';
+        const frame = this.define(kind, name, member, this.header(member, member.endIndex), this.docOf(member), { parentFrame: alias, scope: false });
+        this.setType(frame, kind === 'Method' ? this.returnChain(member) : this.annotationChain(member.childForFieldName('type')));
+      }
+      return;
+    }
+    if (!COMPOSED_TYPES.has(type.type)) return;
+    for (const child of type.namedChildren) if (child) this.nestedObjectMembers(child, alias);
   }
 
   private onNamespace(node: Node): void {
@@ -935,6 +1032,7 @@ class TsExtraction {
     if (!chain) {
       const value = declarator.childForFieldName('value');
       if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
+      else chain = this.callResultChain(value);
     }
     if (chain) (frame.types ??= new Map()).set(this.text(nameNode), chain);
   }
@@ -997,7 +1095,15 @@ class TsExtraction {
           const type = callee.type;
           if (type !== 'identifier' && type !== 'member_expression' && type !== 'super') break;
           const chain = type === 'super' ? ['super'] : plainChain(this.text(callee));
-          if (!chain) break;
+          if (!chain) {
+            // `make().run()`, `this.#client.getQueryCache().notify()`: a call on a call's result.
+            const through = type === 'member_expression' ? callChain(callee) : null;
+            if (through?.includes('()') && through[0] !== 'require') {
+              const frame = frameAt(callee.startIndex);
+              this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(through, frame), callee.startPosition.row);
+            }
+            break;
+          }
           calleeStarts.add(callee.startIndex);
           calleeIds.add(callee.id);
           if (chain.length === 1 && chain[0] === 'require') break;
@@ -1039,10 +1145,11 @@ class TsExtraction {
         }
         case 'thismember': {
           if (calleeIds.has(node.id)) break;
-          const chain = plainChain(this.text(node));
+          // `this.options.x`: the whole chain, so a field's declared type reaches its member.
+          const chain = plainChain(this.text(memberChainTop(node, calleeIds)));
           if (!chain || chain.length < 2) break;
           const frame = frameAt(start);
-          this.addRef(frame ? frame.sym.localId : null, 'USES', chain.slice(0, 2), node.startPosition.row);
+          this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
           break;
         }
         case 'string': {
@@ -1063,7 +1170,10 @@ class TsExtraction {
         case 'id': {
           if (skip.has(start) || calleeStarts.has(start)) break;
           const id = this.src.slice(start, node.endIndex);
-          if (!moduleNames.has(id)) break;
+          if (!moduleNames.has(id)) {
+            this.typedLocalMember(node, id, frameAt(start), calleeIds);
+            break;
+          }
           const frame = frameAt(start);
           if (this.isShadowed(id, frame)) break;
           let chain = [id];
@@ -1088,8 +1198,21 @@ class TsExtraction {
     }
   }
 
+  /**
+   * `config.x` with `config: Config` (a parameter or a typed local, not a call: calls have their own
+   * capture): a use of Config's member, as the TypeScript service resolves it.
+   */
+  private typedLocalMember(node: Node, id: string, frame: Frame | null, calleeIds: ReadonlySet<number>): void {
+    const parent = node.parent;
+    if (!frame || parent?.type !== 'member_expression' || parent.startIndex !== node.startIndex || calleeIds.has(parent.id)) return;
+    const chain = plainChain(this.text(memberChainTop(node, calleeIds)));
+    if (!chain || chain[0] !== id) return;
+    const rewritten = this.inferHead(chain, frame);
+    if (rewritten !== chain) this.addRef(frame.sym.localId, 'USES', rewritten, node.startPosition.row);
+  }
+
   /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
-  private inferHead(chain: string[], frame: Frame | null): string[] {
+  private inferHead(chain: string[], frame: Frame | null, depth = 0): string[] {
     if (chain.length < 2 || !frame) return chain;
     const head = chain[0];
     if (head === 'this') {
@@ -1104,7 +1227,8 @@ class TsExtraction {
     }
     for (let f: Frame | null = frame; f; f = f.up) {
       const type = f.types?.get(head);
-      if (type) return [...type, ...chain.slice(1)];
+      // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
+      if (type) return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
       if (f.locals?.has(head)) return chain;
     }
     return chain;
@@ -1123,6 +1247,16 @@ class TsExtraction {
   references(): Reference[] {
     return [...this.refs.values()];
   }
+}
+
+/**
+ * The outermost member expression `node` heads (`this.a.b` from `this.a`), stopping below one that is
+ * a call's callee: the call records that chain itself.
+ */
+function memberChainTop(node: Node, calleeIds: ReadonlySet<number>): Node {
+  let top = node;
+  for (let p = top.parent; p?.type === 'member_expression' && p.childForFieldName('object')?.id === top.id && !calleeIds.has(p.id); p = p.parent) top = p;
+  return top;
 }
 
 /** Leading `/** … *\/` comment of the file unless it documents the first declaration. */
