@@ -1,20 +1,14 @@
 // The built CLI (dist/cli.js) on a Go folder: cobra 1.6.1's fixture indexes without a crash, Go
 // symbols are found by name, methods sit under their struct, and Go imports are Go externals.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { FIXTURES } from './helpers';
+import { CLI, FIXTURES, runCli } from './helpers';
 
-const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 let root: string;
-
-function cartograph(args: string[]) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const cartograph = (args: string[]) => runCli(args, root);
 
 before(() => {
   assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test runs it first)');
