@@ -47,9 +47,7 @@ const BLOCK_STOPS: Record<Language, string[]> = {
   tsx: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   javascript: ['\nfunction ', '\nexport ', '\nclass ', '\n\n\n'],
   go: ['\nfunc ', '\ntype ', '\n\n\n'],
-
   java: ['\n}\n', '\n\n\n'],
-
   rust: ['\nfn ', '\npub fn ', '\nimpl', '\n#[', '\n\n\n'],
 };
 

@@ -16,9 +16,7 @@ const CHARS_PER_TOKEN: Record<Language, number> = {
   javascript: 3.4,
   // Not measured for Go: the TypeScript figure (same `//` serialization, similar identifier density).
   go: 3.4,
-
   java: 3.4,
-
   /** Not calibrated on Rust yet: the TS/JS figure (same `//` serialization). */
   rust: 3.4,
 };

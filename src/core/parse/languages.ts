@@ -15,9 +15,7 @@ const EXTENSIONS: Record<string, Language> = {
   '.mjs': 'javascript',
   '.cjs': 'javascript',
   '.go': 'go',
-
   '.java': 'java',
-
   '.rs': 'rust',
 };
 

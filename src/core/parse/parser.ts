@@ -10,9 +10,7 @@ const GRAMMAR_FILES: Record<Language, string> = {
   tsx: 'tree-sitter-tsx.wasm',
   javascript: 'tree-sitter-javascript.wasm',
   go: 'tree-sitter-go.wasm',
-
   java: 'tree-sitter-java.wasm',
-
   rust: 'tree-sitter-rust.wasm',
 };
 

@@ -24,9 +24,7 @@ export const LANGUAGES: Record<string, Language> = {
   javascript: 'javascript',
   javascriptreact: 'javascript',
   go: 'go',
-
   java: 'java',
-
   rust: 'rust',
 };
 
