@@ -1,6 +1,6 @@
 // The natural-language side of a pair: a docstring's (JSDoc's) first paragraph and first sentence,
 // markup reduced to the words a person would type, and a filter for docstrings that say nothing.
-import { firstSentence, wordCount } from '../../bench/search/metrics';
+import { firstSentence, leadingParagraph, wordCount } from '../../bench/search/metrics';
 
 /** Inline markup -> its text: `{@link Foo bar}` -> bar, :func:`x` -> x, ``x`` -> x, `x` -> x, **x** -> x. */
 export function plainText(text: string): string {
@@ -16,17 +16,6 @@ export function plainText(text: string): string {
     .trim();
 }
 
-/** The first paragraph: lines up to a blank line, a tag (`@param`), an RST field (`:param x:`), a section underline or a code fence. */
-export function firstParagraph(doc: string): string {
-  const lines: string[] = [];
-  for (const line of doc.split('\n')) {
-    const t = line.trim();
-    if (t === '' || t.startsWith('@') || /^:[A-Za-z_]+(\s[^:`]*)?:(\s|$)/.test(t) || /^[-=~`]{3,}$/.test(t) || t.startsWith('```') || t.startsWith('>>>')) break;
-    lines.push(t);
-  }
-  return plainText(lines.join(' '));
-}
-
 export interface DocSummary {
   /** First sentence: the query a user might type (the same cut bench:search uses for its queries). */
   sentence: string;
@@ -34,7 +23,8 @@ export interface DocSummary {
 }
 
 export function summarise(doc: string): DocSummary {
-  const paragraph = firstParagraph(doc);
+  // The paragraph is cut the way bench:search cuts its queries, then its markup is reduced to words.
+  const paragraph = plainText(leadingParagraph(doc));
   return { sentence: firstSentence(paragraph), paragraph };
 }
 
