@@ -108,7 +108,7 @@ async function evaluationHashes(): Promise<{ hashes: Set<string>; perSource: Rec
 
 interface SourceReport {
   name: string; kind: SourceKind; version: string; language: string; license: string[]; accepted: boolean; reason?: string;
-  files: number; functions: number; documented: number; kept: number; split?: string;
+  files: number; functions: number; documented: number; kept: number; removedAsEvaluation?: number; split?: string;
 }
 
 async function main() {
@@ -186,7 +186,14 @@ async function main() {
   }
   steps['after exact dedupe'] = pairs.length - (dropped['exact duplicate'] ?? 0);
   steps['after near-duplicate dedupe'] = unique.length;
-  const kept = unique.filter((p) => !evaluation.hashes.has(p.codeHash));
+  const kept: Pair[] = [];
+  for (const p of unique) {
+    if (!evaluation.hashes.has(p.codeHash)) kept.push(p);
+    else {
+      const source = sources.find((s) => s.name === p.package)!;
+      source.removedAsEvaluation = (source.removedAsEvaluation ?? 0) + 1;
+    }
+  }
   const removedAsEval = unique.length - kept.length;
   steps['after removing evaluation near-duplicates'] = kept.length;
 

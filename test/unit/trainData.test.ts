@@ -77,6 +77,8 @@ test('docstring summaries: first paragraph and sentence, markup reduced to words
   assert.equal(nx.sentence, 'Returns the networkx.density of G as a float.');
   // JSDoc inline links keep their label (or target)
   assert.equal(summarise('Creates an {@link Observable} from a {@link Promise promise-like}.\n@param x').sentence, 'Creates an Observable from a promise-like.');
+  // ethers 6.17.0 Mnemonic.phraseToEntropy marks parameters with %%
+  assert.equal(summarise('Returns the entropy for %%phrase%%.').sentence, 'Returns the entropy for phrase.');
   // redux 5.0.1 isPlainObject: its JSDoc is tags only, so there is no summary
   assert.equal(summarise('@param obj The object to inspect.\n@returns True if the argument appears to be a plain object.').sentence, '');
 });
