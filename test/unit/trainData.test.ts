@@ -56,6 +56,8 @@ test('license short names map to the five permissive families and nothing else',
   assert.equal(licenseFamily('Apache-2.0'), 'Apache-2.0');
   assert.equal(licenseFamily('PSF-2'), 'PSF');
   assert.equal(licenseFamily('ISC'), 'ISC');
+  assert.equal(licenseFamily('PSFLv2'), 'PSF');
+  assert.equal(licenseFamily('Expat-and-Amazon-License'), null, 'python3-boto: a compound name is refused');
   for (const other of ['GPL-2+', 'LGPL-2.1', 'MPL-2.0', 'Apache-1.1', 'HPND', 'public-domain', 'BSL-1.0']) assert.equal(licenseFamily(other), null, other);
 });
 

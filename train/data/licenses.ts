@@ -4,13 +4,19 @@
 
 export type LicenseFamily = 'MIT' | 'BSD' | 'Apache-2.0' | 'PSF' | 'ISC';
 
-/** One license short name (`Expat`, `BSD-3-clause`, `Apache-2`, `PSF-2`) -> its family, or null when not permissive. */
+/**
+ * One license short name (`Expat`, `BSD-3-clause`, `Apache-2`, `PSF-2`) -> its family, or null when not
+ * permissive. Debian names variant texts after their family (`BSD-3-clause-bendersky`, `MIT-style`):
+ * those count as the family; anything unknown (`other`, `public-domain`, `CC0`) is refused.
+ */
 export function licenseFamily(shortName: string): LicenseFamily | null {
   const n = shortName.trim().replace(/\s+with\s+.*$/i, '').replace(/\+$/, '').toLowerCase();
+  // A compound written as one name (`Expat-and-Amazon-License`) is as strong as its unknown part.
+  if (/(^|[-\s])and([-\s]|$)/.test(n)) return null;
   if (/^(mit|expat|mit-0|x11)(\b|$)/.test(n)) return 'MIT';
   if (/^(0bsd|bsd(-[234]-clause)?(\b|$))/.test(n)) return 'BSD';
   if (/^apache([- ]?(license[- ])?(version[- ])?2(\.0)?)$/.test(n)) return 'Apache-2.0';
-  if (/^(psf|psfl|python)(-?2(\.0)?)?(\b|$)/.test(n)) return 'PSF';
+  if (/^(psf|psfl|python)(-?v?2(\.0)?)?(\b|$)/.test(n)) return 'PSF';
   if (n === 'isc') return 'ISC';
   return null;
 }
