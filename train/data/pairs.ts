@@ -19,7 +19,7 @@ export interface FunctionCode {
   hash: string;
 }
 
-/** Lines longer than this or bodies past this many lines are cut: a pair is for a model with a short context. */
+/** Code past this many characters is cut (marked with …): a pair is for a model with a short context. */
 export const MAX_CODE_CHARS = 4000;
 
 /** Every Function and Method of a file with its stripped code and normalised hash. */
