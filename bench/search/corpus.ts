@@ -98,9 +98,10 @@ function isStandaloneLine(text: string, start: number, end: number): { from: num
   return { from: lineStart, to: Math.min(text.length, lineEnd + 1) };
 }
 
-interface Edit { from: number; to: number; insert: string }
+export interface Edit { from: number; to: number; insert: string }
 
-function pythonEdits(root: Node, text: string): Edit[] {
+/** Python function/class docstrings under `root` (inclusive) as edits on `text`. */
+export function pythonEdits(root: Node, text: string): Edit[] {
   const edits: Edit[] = [];
   const visit = (node: Node) => {
     if (node.type === 'function_definition' || node.type === 'class_definition') {
@@ -123,7 +124,8 @@ function pythonEdits(root: Node, text: string): Edit[] {
   return edits;
 }
 
-function tsEdits(root: Node, text: string): Edit[] {
+/** Every JSDoc comment under `root` as edits on `text`. */
+export function tsEdits(root: Node, text: string): Edit[] {
   const edits: Edit[] = [];
   const visit = (node: Node) => {
     if (node.type === 'comment' || node.type === 'block_comment') { // Java's Javadoc is a block_comment
@@ -143,7 +145,7 @@ function codeUnitIndex(_text: string, index: number): number {
   return index;
 }
 
-function applyEdits(text: string, edits: Edit[]): string {
+export function applyEdits(text: string, edits: Edit[]): string {
   edits.sort((a, b) => b.from - a.from);
   let out = text;
   let limit = Infinity;

@@ -78,15 +78,20 @@ export function rankingMetrics(runs: readonly { ranked: readonly string[]; relev
   };
 }
 
-/** First sentence of a docstring: its first paragraph up to the first `.`, `!` or `?` followed by space or end; tags (`@since`) and RST fields excluded. */
-export function firstSentence(doc: string): string {
+/** A docstring's first paragraph on one line: lines up to a blank line, a tag (`@since`), an RST field, a section underline or a code fence. */
+export function leadingParagraph(doc: string): string {
   const lines: string[] = [];
   for (const line of doc.split('\n')) {
     const t = line.trim();
     if (t === '' || t.startsWith('@') || /^:[A-Za-z_]+(\s[^:`]*)?:(\s|$)/.test(t) || /^[-=~`]{3,}$/.test(t) || t.startsWith('```')) break;
     lines.push(t);
   }
-  const para = lines.join(' ').replace(/\s+/g, ' ').trim();
+  return lines.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** First sentence of a docstring: its first paragraph up to the first `.`, `!` or `?` followed by space or end; tags (`@since`) and RST fields excluded. */
+export function firstSentence(doc: string): string {
+  const para = leadingParagraph(doc);
   const m = /^(.+?[.!?])(?=\s|$)/.exec(para);
   return (m ? m[1] : para).trim();
 }

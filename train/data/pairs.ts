@@ -1,0 +1,57 @@
+// Pairs from one source file, through Cartograph's own extractor: the per-file graph gives each
+// function's qualified name, signature, docstring and range; a second parse of the same text gives
+// the syntax node at that range, from which the docstrings are cut (the way bench:search strips its
+// corpora) and the normalised hash is taken.
+import type { Node } from 'web-tree-sitter';
+import { applyEdits, pythonEdits, tsEdits } from '../../bench/search/corpus';
+import type { Language } from '../../src/core/graph/schema';
+import { extractFile } from '../../src/core/parse/extract';
+import type { SymbolDef } from '../../src/core/parse/fileGraph';
+import type { ParserPool } from '../../src/core/parse/parser';
+import { prepareTypeScript } from '../../src/core/parse/tsWorkarounds';
+import { normalisedHash } from './normalise';
+
+export interface FunctionCode {
+  symbol: SymbolDef;
+  /** The definition's source with every docstring/JSDoc inside it removed, dedented. */
+  code: string;
+  /** normalise.ts's hash of the definition. */
+  hash: string;
+}
+
+/** Code past this many characters is cut (marked with …): a pair is for a model with a short context. */
+export const MAX_CODE_CHARS = 4000;
+
+/** Every Function and Method of a file with its stripped code and normalised hash. */
+export async function functionsOf(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FunctionCode[]> {
+  const graph = await extractFile(pool, filePath, language, text);
+  const functions = graph.symbols.filter((s) => s.kind === 'Function' || s.kind === 'Method');
+  if (functions.length === 0) return [];
+  const parser = await pool.parser(language);
+  const ts = language === 'typescript' || language === 'tsx';
+  const tree = parser.parse(ts ? prepareTypeScript(text, language === 'tsx') : text);
+  if (!tree) throw new Error(`tree-sitter returned no tree for ${filePath}`);
+  try {
+    const out: FunctionCode[] = [];
+    for (const symbol of functions) {
+      const { startLine, startCol, endLine, endCol } = symbol.range;
+      const node = tree.rootNode.descendantForPosition({ row: startLine, column: startCol }, { row: endLine, column: endCol });
+      if (!node) continue;
+      out.push({ symbol, code: strippedCode(node, text, language), hash: normalisedHash(node) });
+    }
+    return out;
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The node's text without docstrings/JSDoc, with the indentation of its first line removed from every line. */
+export function strippedCode(node: Node, text: string, language: Language): string {
+  const edits = (language === 'python' ? pythonEdits(node, text) : tsEdits(node, text))
+    .filter((e) => e.from >= node.startIndex && e.to <= node.endIndex)
+    .map((e) => ({ ...e, from: e.from - node.startIndex, to: e.to - node.startIndex }));
+  const indent = node.startPosition.column;
+  const lines = applyEdits(text.slice(node.startIndex, node.endIndex), edits).split('\n');
+  const body = lines.map((l, i) => (i === 0 ? l : l.slice(Math.min(indent, l.length - l.trimStart().length)))).join('\n');
+  return body.length > MAX_CODE_CHARS ? `${body.slice(0, MAX_CODE_CHARS)}\n…` : body;
+}
