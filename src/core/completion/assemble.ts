@@ -85,18 +85,20 @@ export class ContextAssembler {
     const timingsMs: Record<string, number> = {};
     let t = performance.now();
     // The first build of the window index runs in the background: until it is done, completions
-    // carry graph context only instead of waiting for it.
-    if (this.windows.built) await this.windows.refresh();
+    // carry graph context only instead of waiting for it. A build that ends while this request parses
+    // its buffer is used from the next request on, so what one request gets does not depend on timing.
+    const windowsReady = this.windows.built;
+    if (windowsReady) await this.windows.refresh();
     else this.windows.refresh().catch(() => undefined); // retried by the next request
     timingsMs.windowIndex = performance.now() - t;
     t = performance.now();
     const q = await buildQueryGraph(this.extract, this.graph, query);
     timingsMs.queryGraph = performance.now() - t;
-    return this.fuse(q, options, timingsMs);
+    return this.fuse(q, options, timingsMs, windowsReady);
   }
 
   /** Everything after the query graph; synchronous, so its latency is the CPU work alone. */
-  fuse(q: QueryGraph, options: AssembleOptions, timingsMs: Record<string, number> = {}): FusedContext {
+  fuse(q: QueryGraph, options: AssembleOptions, timingsMs: Record<string, number> = {}, withWindows = true): FusedContext {
     const g = this.graph.graph;
     const language = q.query.language;
     const nearby = new Set(q.nearby);
@@ -122,7 +124,7 @@ export class ContextAssembler {
     // The specific identifiers nearest the cursor, not the whole 20 lines: BM25 over many common
     // terms scores most of the repository's windows and costs ten times more for the same top.
     const windowQuery = this.windows.specificTerms(q.nearby.slice(0, SEMANTIC_QUERY_TERMS)).join(' ');
-    const windows = this.windows.search(windowQuery, MAX_WINDOW_CANDIDATES, q.query.path);
+    const windows = withWindows ? this.windows.search(windowQuery, MAX_WINDOW_CANDIDATES, q.query.path) : [];
     const top = windows[0]?.score ?? 1;
     const windowCandidates: Candidate[] = windows.map((w) => ({
       key: `${w.path}:${w.startLine}`,
