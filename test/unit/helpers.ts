@@ -1,4 +1,5 @@
 // Shared test helpers: reading fixture trees, parsing them, building graphs and comparing them.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -89,6 +90,48 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** One random edit of a file tree: what changed, for the incremental update. */
+export interface TreeEdit {
+  describe: string;
+  upsert: string[];
+  remove: string[];
+}
+/** An edit kind: changes `tree` in place, or returns null when it does not apply to it. `state` lives for one sequence. */
+export type TreeOperation<S> = (tree: Map<string, string>, random: () => number, state: S) => TreeEdit | null;
+
+export const pick = <T>(items: readonly T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+
+/**
+ * The invariant that keeps the index trustworthy, checked by random edit sequences (one per seed,
+ * replayable): after every edit, the incrementally maintained graph equals a from-scratch build of
+ * the same tree.
+ */
+export async function assertIncrementalMatchesScratch<S>(
+  original: Map<string, string>,
+  rootName: string,
+  operations: Record<string, TreeOperation<S>>,
+  seeds: readonly number[],
+  steps: number,
+  newState: () => S = () => undefined as S,
+): Promise<void> {
+  const names = Object.keys(operations);
+  for (const seed of seeds) {
+    const random = rng(seed);
+    const tree = new Map(original);
+    const state = newState();
+    const incremental = await buildGraph(tree, rootName);
+    const history: string[] = [];
+    for (let step = 0; step < steps; step++) {
+      const edit = operations[pick(names, random)!](tree, random, state);
+      if (!edit) continue;
+      history.push(edit.describe);
+      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
+      const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, rootName)));
+      assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
+    }
+  }
 }
 
 /**

@@ -6,17 +6,11 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
-import { FIXTURES, buildGraph, compareSnapshots, parse, readTree, rng, snapshot } from './helpers';
+import { FIXTURES, assertIncrementalMatchesScratch, buildGraph, parse, pick, readTree, type TreeOperation } from './helpers';
 
 type Tree = Map<string, string>;
-interface Edit {
-  describe: string;
-  upsert: string[];
-  remove: string[];
-}
-type Operation = (tree: Tree, random: () => number, graveyard: Map<string, string>) => Edit | null;
-
-const pick = <T>(items: T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+/** The graveyard keeps deleted files' text, so a later edit can bring one back. */
+type Operation = TreeOperation<Map<string, string>>;
 const isPython = (p: string) => p.endsWith('.py');
 const isJava = (p: string) => p.endsWith('.java');
 /** A Java file's package as the fixture lays it out (folders from the source root). */
@@ -185,24 +179,9 @@ const operations: Record<string, Operation> = {
   },
 };
 
-async function runSequences(fixture: string, prefix: string, seeds: number[], steps: number): Promise<void> {
+function runSequences(fixture: string, prefix: string, seeds: number[], steps: number): Promise<void> {
   const original = readTree(path.join(FIXTURES, fixture), prefix);
-  const names = Object.keys(operations);
-  for (const seed of seeds) {
-    const random = rng(seed);
-    const tree = new Map(original);
-    const graveyard = new Map<string, string>();
-    const incremental = await buildGraph(tree, path.basename(fixture));
-    const history: string[] = [];
-    for (let step = 0; step < steps; step++) {
-      const edit = operations[pick(names, random)!](tree, random, graveyard);
-      if (!edit) continue;
-      history.push(edit.describe);
-      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
-      const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, path.basename(fixture))));
-      assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
-    }
-  }
+  return assertIncrementalMatchesScratch(original, path.basename(fixture), operations, seeds, steps, () => new Map<string, string>());
 }
 
 const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

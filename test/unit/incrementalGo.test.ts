@@ -5,12 +5,10 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, buildGraph, compareSnapshots, parse, readTree, rng, snapshot } from './helpers';
+import { FIXTURES, assertIncrementalMatchesScratch, pick, readTree, type TreeOperation } from './helpers';
 
 type Tree = Map<string, string>;
-type GoEdit = (tree: Tree, random: () => number) => { describe: string; upsert: string[]; remove: string[] } | null;
-
-const pick = <T>(items: T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+type GoEdit = TreeOperation<void>;
 const files = (tree: Tree) => [...tree.keys()].sort();
 
 /** Names of functions and methods (`func Name(` / `func (r *T) Name(`). */
@@ -98,19 +96,5 @@ const edits: Record<string, GoEdit> = {
 test('incremental equals from-scratch on cobra (Go) over 100 random edit sequences', async () => {
   const original = readTree(path.join(FIXTURES, 'real', 'cobra'));
   assert.equal(original.size, 6);
-  const names = Object.keys(edits);
-  for (let seed = 1; seed <= 100; seed++) {
-    const random = rng(seed);
-    const tree = new Map(original);
-    const incremental = await buildGraph(tree, 'cobra');
-    const history: string[] = [];
-    for (let step = 0; step < 5; step++) {
-      const edit = edits[pick(names, random)!](tree, random);
-      if (!edit) continue;
-      history.push(edit.describe);
-      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
-      const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, 'cobra')));
-      assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
-    }
-  }
+  await assertIncrementalMatchesScratch(original, 'cobra', edits, Array.from({ length: 100 }, (_, i) => i + 1), 5);
 });

@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, buildGraph, compareSnapshots, parse, readTree, rng, snapshot } from './helpers';
+import { FIXTURES, assertIncrementalMatchesScratch, pick, readTree, type TreeOperation } from './helpers';
 
 type Tree = Map<string, string>;
-type Operation = (tree: Tree, random: () => number) => { describe: string; upsert: string[]; remove: string[] } | null;
-
-const pick = <T>(items: T[], random: () => number): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+type Operation = TreeOperation<void>;
 const files = (tree: Tree) => [...tree.keys()].sort();
 
 /** `[start, end)` line spans of top-level items that open with `keyword` and close on a column-0 `}`. */
@@ -79,26 +77,8 @@ const operations: Record<string, Operation> = {
   },
 };
 
-async function runSequences(original: Tree, seeds: number[], steps: number): Promise<void> {
-  const names = Object.keys(operations);
-  for (const seed of seeds) {
-    const random = rng(seed);
-    const tree = new Map(original);
-    const incremental = await buildGraph(tree, 'crate');
-    const history: string[] = [];
-    for (let step = 0; step < steps; step++) {
-      const edit = operations[pick(names, random)!](tree, random);
-      if (!edit) continue;
-      history.push(edit.describe);
-      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
-      const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, 'crate')));
-      assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
-    }
-  }
-}
-
 test('incremental equals from-scratch on Rust (RANGER crate + serde_json files) over 100 random edit sequences', async () => {
   const tree = new Map([...readTree(path.join(FIXTURES, 'ranger-rs'), 'ranger/'), ...readTree(path.join(FIXTURES, 'real', 'serde_json'), 'serde_json/')]);
   assert.equal(tree.size, 8);
-  await runSequences(tree, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);
+  await assertIncrementalMatchesScratch(tree, 'crate', operations, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);
 });
