@@ -19,7 +19,7 @@ import { EntityIndex } from '../src/core/search/entityIndex';
 import { LexicalIndex } from '../src/core/search/lexical';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot } from '../src/core/search/querySnapshot';
 import { GraphStore } from '../src/core/store/graphStore';
-import { readTsConfigs, tsconfigDirs } from '../src/core/workspace/tsconfigFiles';
+import { projectConfigDirs, readProjectConfig } from '../src/core/workspace/projectConfig';
 import { CORPORA } from './search/corpus';
 import { percentile } from './search/metrics';
 
@@ -52,7 +52,7 @@ async function measure(mode: string, storeDir: string, root: string): Promise<Ph
     const files = await phase('read the per-file graphs', () => store.loadFiles());
     const graphs = files.filter((f) => f.graph && f.graph.parserVersion === PARSER_VERSION).map((f) => f.graph!);
     const repo = new RepositoryGraph(path.basename(root));
-    await phase('re-stitch the graph', () => repo.applySliced({ upsert: graphs, tsconfigs: readTsConfigs(root, tsconfigDirs(graphs.map((g) => g.path))) }));
+    await phase('re-stitch the graph', () => repo.applySliced({ upsert: graphs, config: readProjectConfig(root, projectConfigDirs(graphs.map((g) => g.path))) }));
     await phase('entity index (build)', () => EntityIndex.build(repo.graph, Infinity));
     await phase('lexical index (build)', () => LexicalIndex.build(repo.graph, undefined, (p) => repo.fileGraph(p), Infinity));
     await store.close();

@@ -7,7 +7,6 @@ import { nextTurn } from './eventLoop';
 import { engineStats, type EngineStats } from './engineStats';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
 import type { Language } from './graph/schema';
-import type { TsConfig } from './graph/tsconfig';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
@@ -19,7 +18,7 @@ import { mayBeMinified } from './workspace/bundled';
 import type { ReadResult } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
 import { SourceFiles } from './workspace/sourceFiles';
-import { readTsConfigs, tsconfigDirs, TSCONFIG_NAMES } from './workspace/tsconfigFiles';
+import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
 
 export type { EngineStats } from './engineStats';
 
@@ -71,6 +70,8 @@ export class Engine {
   private readonly updates: ParseService;
   private readonly sources: SourceFiles;
   private readonly skipped = new Map<string, SkippedFile>();
+  /** The folders the project config was last read for, as JSON (see configAfter). */
+  private configDirs = '';
   lastUpdate: UpdateTimings = { parse: 0, graph: 0, resolvedFiles: 0 };
 
   private constructor(
@@ -110,7 +111,7 @@ export class Engine {
       else continue;
       this.stored.set(file.path, file);
     }
-    await this.graph.applySliced({ upsert: graphs, tsconfigs: this.loadTsConfigs(graphs.map((g) => g.path)) });
+    await this.graph.applySliced({ upsert: graphs, config: this.loadConfig(graphs.map((g) => g.path)) });
   }
 
   /** Brings graph and store in line with the files on disk; only changed files are read and parsed. */
@@ -189,7 +190,7 @@ export class Engine {
     const diff = await this.graph.applySliced({
       upsert: upserts,
       remove: removals,
-      tsconfigs: this.loadTsConfigs([...onDisk]),
+      config: this.loadConfig([...onDisk]),
     });
     mark('resolve', t);
 
@@ -229,6 +230,7 @@ export class Engine {
 
   private async updateFileNow(filePath: string, text?: string): Promise<GraphDiff> {
     const rel = this.sources.relative(filePath);
+    if (isProjectFile(rel)) return this.syncPathsNow([filePath]);
     const language = languageOf(rel);
     if (!language || (await this.sources.isIgnored(rel))) return emptyDiff();
     let mtimeMs = 0;
@@ -263,8 +265,8 @@ export class Engine {
       return emptyDiff();
     }
     t = performance.now();
-    const tsconfigs = [...TSCONFIG_NAMES, 'package.json'].some((n) => rel.endsWith(n)) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
-    const diff = await this.graph.applySliced({ upsert: [outcome.graph], tsconfigs });
+    const config = this.graph.fileGraph(rel) ? undefined : this.configAfter([...this.graph.filePaths(), rel], false);
+    const diff = await this.graph.applySliced({ upsert: [outcome.graph], config });
     const graph = performance.now() - t;
     const resolvedFiles = this.graph.lastApply.resolved;
     this.skipped.delete(rel);
@@ -342,8 +344,11 @@ export class Engine {
       else skips.push({ path: outcome.path, reason: 'parse-error', detail: outcome.error });
     }
     for (const skip of skips) if (this.graph.fileGraph(skip.path) && !removals.includes(skip.path)) removals.push(skip.path);
-    const tsconfigs = rels.some((r) => TSCONFIG_NAMES.some((n) => r.endsWith(n))) ? this.loadTsConfigs(this.graph.filePaths()) : undefined;
-    const diff = await this.graph.applySliced({ upsert: upserts, remove: removals, tsconfigs });
+    const after = new Set(this.graph.filePaths());
+    for (const g of upserts) after.add(g.path);
+    for (const p of removals) after.delete(p);
+    const config = this.configAfter(after, rels.some(isProjectFile));
+    const diff = await this.graph.applySliced({ upsert: upserts, remove: removals, config });
     const rows = upserts.map((g) => storedRow(g, meta.get(g.path)));
     for (const p of removals) {
       this.stored.delete(p);
@@ -412,8 +417,20 @@ export class Engine {
     return this.sources.maxFileSize;
   }
 
-  private loadTsConfigs(paths: string[]): TsConfig[] {
-    return readTsConfigs(this.root, tsconfigDirs(paths));
+  private loadConfig(paths: Iterable<string>): ProjectConfig {
+    const dirs = projectConfigDirs(paths);
+    this.configDirs = JSON.stringify(dirs);
+    return readProjectConfig(this.root, dirs);
+  }
+
+  /**
+   * The project config for the files `paths` when it may have changed: a config file changed, or
+   * files came or went in folders it was not read for (a new folder with its own go.mod).
+   */
+  private configAfter(paths: Iterable<string>, configFileChanged: boolean): ProjectConfig | undefined {
+    if (configFileChanged) return this.loadConfig(paths);
+    const list = [...paths];
+    return JSON.stringify(projectConfigDirs(list)) === this.configDirs ? undefined : this.loadConfig(list);
   }
 
   private log(message: string): void {

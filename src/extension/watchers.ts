@@ -2,6 +2,7 @@
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
 import { SOURCE_EXTENSIONS, languageOf } from '../core/parse/languages';
+import { PROJECT_FILE_NAMES, isProjectFile } from '../core/workspace/projectConfig';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -10,6 +11,8 @@ const TOOL_FOLDERS = /\/(\.git|node_modules)(\/|$)/;
 
 /** Files of every language the engine reads (languages.ts), so a new language is watched as soon as it is parsed. */
 export const WATCHED_GLOB = `**/*.{${SOURCE_EXTENSIONS.join(',')}}`;
+/** tsconfig/jsconfig, package.json, go.mod, Cargo.toml: an edit changes how the files resolve. */
+const PROJECT_FILES_GLOB = `**/{${PROJECT_FILE_NAMES.join(',')}}`;
 
 export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | undefined): vscode.Disposable {
   const disposables: vscode.Disposable[] = [];
@@ -33,14 +36,21 @@ export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | u
     timer = setTimeout(flush, readSettings(index.folder).watcherDebounceMs);
   };
 
-  const watcher = vscode.workspace.createFileSystemWatcher(WATCHED_GLOB);
-  disposables.push(watcher, watcher.onDidCreate(onFsEvent), watcher.onDidChange(onFsEvent), watcher.onDidDelete(onFsEvent));
+  const watchFiles = (glob: string, onEvent: (uri: vscode.Uri) => void) => {
+    const watcher = vscode.workspace.createFileSystemWatcher(glob);
+    disposables.push(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
+  };
+  watchFiles(WATCHED_GLOB, onFsEvent);
+  // package.json files churn under node_modules during every install; only the repository's own count.
+  watchFiles(PROJECT_FILES_GLOB, (uri) => {
+    if (!TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
+  });
   // Folders created, moved or deleted as a whole may be reported as the folder alone, and a folder's
   // name may have a dot (`v1.2`): every other path goes to the index, which looks at the disk (a
   // folder is listed, a vanished path drops the files the graph had under it, a plain file is ignored).
   const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
   const onFolderEvent = (uri: vscode.Uri) => {
-    if (!languageOf(uri.path) && !TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
+    if (!languageOf(uri.path) && !isProjectFile(uri.path) && !TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
   };
   disposables.push(folders, folders.onDidCreate(onFolderEvent), folders.onDidDelete(onFolderEvent));
   disposables.push(

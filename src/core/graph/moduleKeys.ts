@@ -7,10 +7,16 @@
 //   js:<path>     TS/JS module by path without extension (and index files by their folder)
 //   file:<path>#… one name (or list) of one file's interface, see fileIndex.ts
 //   tsconfig      the tsconfig/jsconfig files (paths, baseUrl)
+//   manifest:<n>  the build manifests named n (go.mod, Cargo.toml): module paths, crates
 import * as posix from 'node:path/posix';
 import type { Language } from './schema';
 
 export const TSCONFIG_KEY = 'tsconfig';
+
+/** Consumed by a lookup that read the build manifests named `name` (go.mod, Cargo.toml). */
+export function manifestKey(name: string): string {
+  return `manifest:${name}`;
+}
 
 /** Extensions tried, in order, for an extensionless TS/JS specifier (TypeScript's own order, then JS). */
 export const JS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mts', '.cts', '.mjs', '.cjs'];

@@ -8,12 +8,13 @@ import type { FileGraph } from '../parse/fileGraph';
 import { ChangeSet } from './changeSet';
 import { changedInterfaceKeys } from './fileIndex';
 import {
-  TSCONFIG_KEY, compareRank, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
+  TSCONFIG_KEY, compareRank, manifestKey, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
 import { packageProvidedKeys, packageScheme } from './packageScope';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
-import { TsConfigSet, type TsConfig } from './tsconfig';
+import { TsConfigSet } from './tsconfig';
+import type { ManifestFile, ProjectConfig } from '../workspace/projectConfig';
 import { sliceClock } from '../eventLoop';
 
 export interface GraphDiff {
@@ -24,8 +25,8 @@ export interface GraphDiff {
 export interface FileChanges {
   upsert?: FileGraph[];
   remove?: string[];
-  /** The full current set of tsconfig/jsconfig files, when it may have changed. */
-  tsconfigs?: TsConfig[];
+  /** The full current project config (tsconfig/jsconfig files, build manifests), when it may have changed. */
+  config?: ProjectConfig;
 }
 
 export interface ApplyStats {
@@ -45,7 +46,8 @@ export class RepositoryGraph {
   private readonly externalEdges = new Map<string, number>();
   private readonly folderModules = new Map<string, number>();
   private tsconfigs = new TsConfigSet();
-  private tsconfigJson = '[]';
+  private manifests: readonly ManifestFile[] = [];
+  private projectConfigJson = JSON.stringify({ tsconfigs: [], manifests: [] } satisfies ProjectConfig);
   lastApply: ApplyStats = { resolved: 0 };
   /** Bumped when an apply starts: readers that cache derived indexes (search) know when to refresh. */
   version = 0;
@@ -65,9 +67,9 @@ export class RepositoryGraph {
     return this.resolutions.get(path)?.nodes ?? [];
   }
 
-  /** The tsconfig/jsconfig set the graph was resolved with, as JSON (the last `tsconfigs` applied). */
-  get tsconfigsJson(): string {
-    return this.tsconfigJson;
+  /** The project config the graph was resolved with, as JSON (the last `config` applied). */
+  get configJson(): string {
+    return this.projectConfigJson;
   }
 
   filePaths(): string[] {
@@ -158,14 +160,7 @@ export class RepositoryGraph {
     }
     for (const path of removed) for (const key of changedInterfaceKeys(path, removedGraphs.get(path), undefined)) changedKeys.add(key);
 
-    if (changes.tsconfigs) {
-      const json = JSON.stringify(changes.tsconfigs);
-      if (json !== this.tsconfigJson) {
-        this.tsconfigJson = json;
-        this.tsconfigs = new TsConfigSet(changes.tsconfigs);
-        changedKeys.add(TSCONFIG_KEY);
-      }
-    }
+    if (changes.config) for (const key of this.setConfig(changes.config)) changedKeys.add(key);
 
     // Packages: adding or removing an __init__.py renames every module beneath it.
     const initTouched = [...added, ...removed].some(isPythonPackageInit);
@@ -322,7 +317,28 @@ export class RepositoryGraph {
         return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
       },
       tsconfigs: this.tsconfigs,
+      manifests: this.manifests,
     };
+  }
+
+  /** Takes a new project config; returns the keys of what changed in it. */
+  private setConfig(config: ProjectConfig): string[] {
+    const json = JSON.stringify(config);
+    if (json === this.projectConfigJson) return [];
+    const before = JSON.parse(this.projectConfigJson) as ProjectConfig;
+    this.projectConfigJson = json;
+    const changed: string[] = [];
+    if (JSON.stringify(before.tsconfigs) !== JSON.stringify(config.tsconfigs)) {
+      this.tsconfigs = new TsConfigSet(config.tsconfigs);
+      changed.push(TSCONFIG_KEY);
+    }
+    this.manifests = config.manifests;
+    const names = new Set([...before.manifests, ...config.manifests].map((m) => baseName(m.path)));
+    for (const name of names) {
+      const of = (list: ManifestFile[]) => JSON.stringify(list.filter((m) => baseName(m.path) === name));
+      if (of(before.manifests) !== of(config.manifests)) changed.push(manifestKey(name));
+    }
+    return changed;
   }
 
   private setResolution(path: string, res: FileResolution | undefined): void {
@@ -464,4 +480,8 @@ class DiffCollector {
   result(): GraphDiff {
     return { nodes: this.nodes.take(), edges: this.edges.take() };
   }
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }

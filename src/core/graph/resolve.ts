@@ -17,6 +17,7 @@ import {
   type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
+import type { ManifestFile } from '../workspace/projectConfig';
 
 export interface World {
   file(path: string): FileGraph | undefined;
@@ -25,6 +26,8 @@ export interface World {
   /** Dotted (Python) or path-based (TS/JS) module name of a file. */
   moduleName(path: string): string;
   tsconfigs: TsConfigSet;
+  /** The repository's go.mod and Cargo.toml files; a lookup that reads them consumes `manifestKey(name)`. */
+  manifests: readonly ManifestFile[];
 }
 
 export type Target =
@@ -269,9 +272,10 @@ export class Resolver {
       return found ? { t: 'module', path: found } : { t: 'missing' };
     }
     if (specifier.startsWith('node:')) return { t: 'external', family: 'js', name: specifier.slice(5) };
+    // Consumed even when no config maps it: a tsconfig added later may (`@lib/x` was a package until then).
+    this.consumed.add(TSCONFIG_KEY);
     const candidates = this.world.tsconfigs.candidates(file.path, specifier);
     if (candidates.length > 0) {
-      this.consumed.add(TSCONFIG_KEY);
       for (const candidate of candidates) {
         const found = this.provider(jsPathKey(candidate.path));
         if (found) return { t: 'module', path: found };

@@ -4,7 +4,7 @@
 //
 // It is a cache and must never answer for another state of the repository: its header names the
 // store version it was made from (storeVersion.ts: a generation token every write replaces, and
-// LanceDB's manifests), the tsconfig files the graph was resolved with, the descriptions file and
+// LanceDB's manifests), the project config files the graph was resolved with, the descriptions file and
 // this build's formats. Any difference, a damaged section (SHA-1 per section) or a missing file, and
 // the caller loads the graph from the store as before (and writes a new snapshot).
 import { createHash } from 'node:crypto';
@@ -16,14 +16,14 @@ import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../graph/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
-import { readTsConfigs, tsconfigDirs } from '../workspace/tsconfigFiles';
+import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
 import { EntityIndex, type EntityTables } from './entityIndex';
 import type { Engine } from '../engine';
 import type { SearchGraph, Searcher } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 1; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 2; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 const SECTIONS = ['graphStrings', 'graphInts', 'entities', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -32,9 +32,9 @@ type Section = (typeof SECTIONS)[number];
 interface SnapshotKey {
   store: StoreVersion;
   root: string;
-  /** The folders searched for tsconfig/jsconfig files, and what was found there (JSON). */
-  tsconfigDirs: string[];
-  tsconfigs: string;
+  /** The folders searched for tsconfig/jsconfig files and build manifests, and what was found there (JSON). */
+  configDirs: ConfigDirs;
+  config: string;
   descriptions: string;
 }
 
@@ -76,15 +76,15 @@ export function descriptionsStamp(storeDir: string): string {
 export async function saveQuerySnapshot(
   storeDir: string,
   root: string,
-  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'tsconfigsJson'>,
+  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'configJson'>,
   indexes: { entities: EntityIndex; lexical: LexicalIndex },
   version: StoreVersion,
   descriptions: string,
 ): Promise<void> {
-  const dirs = tsconfigDirs(repo.filePaths());
-  const tsconfigs = JSON.stringify(readTsConfigs(root, dirs));
+  const configDirs = projectConfigDirs(repo.filePaths());
+  const config = JSON.stringify(readProjectConfig(root, configDirs));
   // The graph was resolved with other configs than the ones on disk now (edited meanwhile).
-  if (tsconfigs !== repo.tsconfigsJson) throw new Error('tsconfig files changed since the graph was built');
+  if (config !== repo.configJson) throw new Error('tsconfig, package.json, go.mod or Cargo.toml files changed since the graph was built');
   const graph = encodeGraph(repo.graph);
   if (!graph) throw new Error('the graph has edges whose ids its encoding cannot rebuild');
   const bodies: Record<Section, Buffer> = {
@@ -99,7 +99,7 @@ export async function saveQuerySnapshot(
     sections[name] = [offset, bodies[name].length, sha1(bodies[name])];
     offset += bodies[name].length;
   }
-  const header: Header = { format: FORMAT, key: { store: version, root, tsconfigDirs: dirs, tsconfigs, descriptions }, sections };
+  const header: Header = { format: FORMAT, key: { store: version, root, configDirs, config, descriptions }, sections };
   const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -190,7 +190,7 @@ async function staleness(key: SnapshotKey, storeDir: string, root: string): Prom
   const version = await readStoreVersion(storeDir);
   if (!version || !sameVersion(version, key.store)) return 'the store has changed since';
   if (descriptionsStamp(storeDir) !== key.descriptions) return 'the descriptions have changed since';
-  if (JSON.stringify(readTsConfigs(root, key.tsconfigDirs)) !== key.tsconfigs) return 'a tsconfig/jsconfig or package.json file has changed since';
+  if (JSON.stringify(readProjectConfig(root, key.configDirs)) !== key.config) return 'a tsconfig/jsconfig, package.json, go.mod or Cargo.toml file has changed since';
   return undefined;
 }
 

@@ -1,0 +1,110 @@
+// What the resolver needs besides the source files, read from disk: the tsconfig/jsconfig files
+// (path aliases), each package.json's own name, and the build manifests of the package-scoped
+// languages (go.mod: module paths; Cargo.toml: crates). The engine passes them to the graph when it
+// indexes and whenever one of them changes; the query snapshot reads them again to tell whether its
+// graph still matches.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageSelfPaths, withPackageSelfPaths } from '../graph/packageSelf';
+import { loadTsConfig, type TsConfig } from '../graph/tsconfig';
+import type { Language } from '../graph/schema';
+import { languageOf } from '../parse/languages';
+
+export const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+
+/** Build manifests, by the language whose files they describe. */
+export const MANIFEST_LANGUAGES: Readonly<Record<string, Language>> = { 'go.mod': 'go', 'Cargo.toml': 'rust' };
+
+/** A build manifest as found on disk (repository-relative path); the resolver parses it. */
+export interface ManifestFile {
+  path: string;
+  text: string;
+}
+
+export interface ProjectConfig {
+  tsconfigs: TsConfig[];
+  /** Every go.mod and Cargo.toml in a folder that holds, or is above, a file of their language; sorted by path. */
+  manifests: ManifestFile[];
+}
+
+/** The folders looked at for each kind of config file. */
+export interface ConfigDirs {
+  tsconfig: string[];
+  manifest: string[];
+}
+
+/** The config files whose change can change how the repository's files resolve. */
+export const PROJECT_FILE_NAMES: readonly string[] = [...TSCONFIG_NAMES, 'package.json', ...Object.keys(MANIFEST_LANGUAGES)];
+
+/** Whether a change to this file can change how the repository's files resolve. */
+export function isProjectFile(p: string): boolean {
+  return PROJECT_FILE_NAMES.includes(path.basename(p));
+}
+
+/** The languages a tsconfig/jsconfig applies to. */
+const TS_CONFIGURED = new Set<Language | undefined>(['typescript', 'tsx', 'javascript']);
+const MANIFESTED = new Set<Language | undefined>(Object.values(MANIFEST_LANGUAGES));
+
+export function projectConfigDirs(paths: Iterable<string>): ConfigDirs {
+  const list = [...paths];
+  return { tsconfig: ancestorDirs(list, TS_CONFIGURED), manifest: ancestorDirs(list, MANIFESTED) };
+}
+
+export function readProjectConfig(root: string, dirs: ConfigDirs): ProjectConfig {
+  return { tsconfigs: readTsConfigs(root, dirs.tsconfig), manifests: readManifests(root, dirs.manifest) };
+}
+
+/** Every folder that holds, or is above, a file of `paths` in one of `languages` ('' for the root), sorted. */
+function ancestorDirs(paths: readonly string[], languages: ReadonlySet<Language | undefined>): string[] {
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    if (!languages.has(languageOf(p))) continue;
+    for (let dir = path.posix.dirname(p); ; dir = path.posix.dirname(dir)) {
+      const key = dir === '.' ? '' : dir;
+      if (dirs.has(key)) break;
+      dirs.add(key);
+      if (key === '') break;
+    }
+  }
+  return [...dirs].sort();
+}
+
+function readManifests(root: string, dirs: readonly string[]): ManifestFile[] {
+  const found: ManifestFile[] = [];
+  for (const dir of dirs) {
+    for (const name of Object.keys(MANIFEST_LANGUAGES)) {
+      const rel = dir ? `${dir}/${name}` : name;
+      const text = readText(root, rel);
+      if (text !== undefined) found.push({ path: rel, text });
+    }
+  }
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function readText(root: string, rel: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(root, rel), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The config of each folder in `dirs` that has one (tsconfig.json before jsconfig.json), with each
+ * package.json's own name mapped to its files (a package importing itself by name).
+ */
+function readTsConfigs(root: string, dirs: readonly string[]): TsConfig[] {
+  const read = (rel: string) => readText(root, rel);
+  const configs: TsConfig[] = [];
+  for (const dir of dirs) {
+    for (const name of TSCONFIG_NAMES) {
+      const config = loadTsConfig(dir ? `${dir}/${name}` : name, read);
+      if (config) {
+        configs.push(config);
+        break;
+      }
+    }
+  }
+  const packages = dirs.map((dir) => ({ dir, paths: packageSelfPaths(dir, read(dir ? `${dir}/package.json` : 'package.json')) }));
+  return withPackageSelfPaths(configs, packages);
+}
