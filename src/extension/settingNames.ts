@@ -11,6 +11,7 @@ export const RENAMED_SETTINGS: readonly { from: string; to: string }[] = [
   { from: 'llm.promptFormat', to: 'completion.promptFormat' },
   { from: 'completion.debounceMs', to: 'completion.delay' },
   { from: 'completion.mmrLambda', to: 'completion.contextFocus' },
+  { from: 'watcherDebounceMs', to: 'watcherDelay' },
 ];
 
 /** What reading needs of a vscode.WorkspaceConfiguration. */

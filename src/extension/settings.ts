@@ -1,19 +1,21 @@
 // The `cartograph.*` settings and `files.exclude`, turned into what the engine takes.
 import * as vscode from 'vscode';
 import { filesExcludeToGitignore } from './excludes';
+import { readRenamed } from './settingNames';
 
 export interface CartographSettings {
   exclude: string[];
   maxFileSize: number;
   /** Index minified and vendored JavaScript too (cartograph.indexMinified, off by default). */
   indexMinified: boolean;
-  watcherDebounceMs: number;
+  /** How long changes outside the editor are collected into one batch (cartograph.watcherDelay). */
+  watcherDelay: number;
   /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker, on by default). */
   engineWorker: boolean;
 }
 
 export const DEFAULT_MAX_FILE_SIZE = 1048576;
-export const DEFAULT_DEBOUNCE_MS = 300;
+export const DEFAULT_WATCHER_DELAY_MS = 300;
 
 export function readSettings(folder?: vscode.WorkspaceFolder): CartographSettings {
   const config = vscode.workspace.getConfiguration('cartograph', folder?.uri);
@@ -23,7 +25,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
     exclude: [...filesExcludeToGitignore(filesExclude), ...own],
     maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
     indexMinified: config.get<boolean>('indexMinified', false) === true,
-    watcherDebounceMs: Math.max(0, config.get<number>('watcherDebounceMs') ?? DEFAULT_DEBOUNCE_MS),
+    watcherDelay: Math.max(0, readRenamed(config, 'watcherDelay', DEFAULT_WATCHER_DELAY_MS)),
     engineWorker: config.get<boolean>('engineWorker', true) !== false,
   };
 }

@@ -33,7 +33,7 @@ export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | u
     if (!set) pending.set(index, (set = new Set()));
     set.add(uri.fsPath);
     if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, readSettings(index.folder).watcherDebounceMs);
+    timer = setTimeout(flush, readSettings(index.folder).watcherDelay);
   };
 
   const watchFiles = (glob: string, onEvent: (uri: vscode.Uri) => void) => {
