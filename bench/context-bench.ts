@@ -5,7 +5,7 @@
 //
 // Which definitions a line needs is decided twice, side by side:
 // - by an independent oracle (Jedi's goto(follow_imports=True) for Python, the TypeScript language
-//   service's getDefinitionAtPosition for TS; bench/context/oracle.ts), on lines sampled where the
+//   service's getDefinitionAtPosition for TS, javac's attribution for Java; bench/context/oracle.ts), on lines sampled where the
 //   ORACLE finds a definition in another file of the repository;
 // - by Cartograph's own resolver (self-graded, the figure of earlier sessions), on lines it resolves.
 // Each sampled line is completed twice: left context only (the buffer cut at the start of the line's
@@ -14,6 +14,7 @@
 // and 2,048 tokens, for no retrieval, RepoCoder's vanilla sliding-window BM25 (20-line windows, stride
 // 10, query = the last 20 lines, plus the next 10 in FIM, windows taken in rank order while they fit)
 // and Cartograph's graph-fused context.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encode } from 'gpt-tokenizer';
@@ -29,7 +30,7 @@ import { estimateTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
-import { jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleDefinition } from './context/oracle';
+import { javaOracle, jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 
 const args = process.argv.slice(2);
@@ -279,8 +280,15 @@ interface Corpus {
   name: string;
   dir: string;
   version: string;
-  language: 'python' | 'typescript';
+  language: 'python' | 'typescript' | 'java';
 }
+
+/** Each corpus language's source files and its independent oracle. */
+const ORACLES: Record<Corpus['language'], { source: RegExp; answers: (root: string, files: string[]) => OracleAnswers }> = {
+  python: { source: /\.py$/, answers: jediOracle },
+  typescript: { source: /\.tsx?$/, answers: typescriptOracle },
+  java: { source: /\.java$/, answers: javaOracle },
+};
 
 function corpora(): Corpus[] {
   const versions = corpusVersions();
@@ -288,6 +296,11 @@ function corpora(): Corpus[] {
   for (const pkg of [TS_PACKAGE, ZOD_PACKAGE]) {
     if (ONLY && !ONLY.includes(pkg.name)) continue;
     list.push({ name: pkg.name, dir: path.join(ensureTsPackage(pkg), 'src'), version: pkg.version, language: 'typescript' });
+  }
+  if (!ONLY || ONLY.includes('gson')) {
+    if (!fs.existsSync(path.join(CORPORA, 'gson'))) execFileSync('bash', [path.join(__dirname, 'fetch-java-corpora.sh')], { stdio: 'inherit' });
+    // The library itself: its tests need JUnit, which javac (the oracle) would not find here.
+    list.push({ name: 'gson', dir: path.join(CORPORA, 'gson', 'gson', 'src', 'main', 'java'), version: versions.gson ?? '9835b6f90', language: 'java' });
   }
   return list.filter((c) => !ONLY || ONLY.includes(c.name));
 }
@@ -301,9 +314,10 @@ async function main(): Promise<void> {
     await engine.index();
     const assembler = new ContextAssembler(engine.graph, engine.root);
     await assembler.windows.refresh();
-    const files = engine.graph.filePaths().filter((f) => (corpus.language === 'python' ? f.endsWith('.py') : /\.tsx?$/.test(f)));
+    const oracle = ORACLES[corpus.language];
+    const files = engine.graph.filePaths().filter((f) => oracle.source.test(f));
     let t0 = performance.now();
-    const answers = corpus.language === 'python' ? jediOracle(engine.root, files) : typescriptOracle(engine.root, files);
+    const answers = oracle.answers(engine.root, files);
     console.error(`${corpus.name}: oracle ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const all = truths(engine, answers);
     const d = disagreement(engine.root, all);
@@ -432,12 +446,12 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   for (const grader of ['independent', 'ours']) {
     for (const mode of MODES) {
       const group = rows.filter((r) => r.grader === grader && r.mode === mode);
-      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
+      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
       const n = group.reduce((a, r) => a + (r.definitions as number), 0) || 1;
       const w = (k: string) => group.reduce((a, r) => a + (r[k] as number) * (r.definitions as number), 0) / n;
       const all = { grader, mode, lines: group.reduce((a, r) => a + (r.lines as number), 0), definitions: n, 'bm25@1024': w('bm25@1024'), 'bm25@2048': w('bm25@2048'), 'cartograph@1024': w('cartograph@1024'), 'cartograph@2048': w('cartograph@2048') };
       overall.push(all);
-      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
+      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
     }
   }
   console.log('');

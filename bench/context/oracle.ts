@@ -1,5 +1,5 @@
 // Independent oracles for `bench:context`: which definitions in other files of the same repository
-// each line uses, found by Jedi (Python) and the TypeScript language service (TS), not by
+// each line uses, found by Jedi (Python), the TypeScript language service (TS) and javac (Java), not by
 // Cartograph's resolver. Their answers are mapped onto graph node ids (the innermost node of that
 // file, with that name, whose range holds the definition's line) so recall can be counted the same
 // way for every method; a definition with no such node stays `unmapped` and counts as a miss.
@@ -90,6 +90,42 @@ export function jediOracle(root: string, files: string[]): OracleAnswers {
     for (const line of out.split('\n').filter(Boolean)) {
       const { path: file, refs } = JSON.parse(line) as { path: string; refs: Array<[number, number, string, Array<[string, number, string, string]>]> };
       for (const [l, , , defs] of refs) for (const [p, dl, name, kind] of defs) addDefinition(answers, file, l, { path: p, line: dl, name, kind });
+    }
+    return answers;
+  });
+}
+
+/** A JDK's `java` (11 or later runs a single-file program): $CARTOGRAPH_JAVA, then `java` on PATH; Debian's JDK is installed when missing. */
+function javaRuntime(): { java: string; version: string } {
+  const candidates = [process.env.CARTOGRAPH_JAVA, 'java'].filter((p): p is string => !!p);
+  const probe = () => {
+    for (const java of candidates) {
+      const r = spawnSync(java, ['-version'], { encoding: 'utf8' });
+      // a JRE cannot compile the oracle: javac's Tree API comes with the JDK (jdk.compiler)
+      const tree = spawnSync(java, ['--describe-module', 'jdk.compiler'], { encoding: 'utf8' });
+      if (r.status === 0 && tree.status === 0) return { java, version: (r.stderr.split('\n')[0] ?? '').trim() };
+    }
+    return undefined;
+  };
+  let found = probe();
+  if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+    console.error('bench:context: a JDK is missing; installing Debian default-jdk-headless ...');
+    spawnSync('apt-get', ['install', '-y', 'default-jdk-headless'], { stdio: 'inherit' });
+    found = probe();
+  }
+  if (!found) throw new Error('bench:context needs a JDK (11 or later) for its independent Java oracle: `sudo apt-get install default-jdk-headless`, or point CARTOGRAPH_JAVA at a JDK\'s java.');
+  return found;
+}
+
+/** javac's own attribution (the Compiler Tree API) for every name in `files` (bench/context/JavaOracle.java). */
+export function javaOracle(root: string, files: string[]): OracleAnswers {
+  const { java, version } = javaRuntime();
+  return cached(`java-${contentKey(`javac ${version}`, root, files)}`, () => {
+    const out = execFileSync(java, [path.join(__dirname, 'JavaOracle.java'), root, ...files], { encoding: 'utf8', maxBuffer: 1 << 30, cwd: cacheDir() });
+    const answers: OracleAnswers = new Map();
+    for (const line of out.split('\n').filter(Boolean)) {
+      const use = JSON.parse(line) as { file: string; line: number; path: string; defLine: number; name: string; kind: string };
+      addDefinition(answers, use.file, use.line, { path: use.path, line: use.defLine, name: use.name, kind: use.kind });
     }
     return answers;
   });
