@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as util from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { makeFixtureWorkspace } from '../test/integration/workspace.mjs';
 import { launchChromium, waitForCodeServer } from './codeServerHarness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,17 +37,6 @@ function freePort() {
   });
 }
 
-/** A multi-root workspace of the fixtures, copied to a temp folder per run. */
-function makeWorkspace(tmp) {
-  const ws = path.join(tmp, 'workspace');
-  for (const name of ['ranger-py', 'ranger-ts']) {
-    fs.cpSync(path.join(repo, 'test/fixtures', name), path.join(ws, name.replace('ranger-', 'fixture-')), { recursive: true });
-  }
-  const file = path.join(ws, 'fixtures.code-workspace');
-  fs.writeFileSync(file, JSON.stringify({ folders: [{ path: 'fixture-py' }, { path: 'fixture-ts' }], settings: {} }, null, 2));
-  return file;
-}
-
 async function main() {
   const started = Date.now();
   const cache = setup();
@@ -61,7 +51,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-e2e-'));
   // CARTOGRAPH_E2E_FOLDER / CARTOGRAPH_E2E_TESTS: another folder and suite (the Django measurement)
   const folder = process.env.CARTOGRAPH_E2E_FOLDER ? path.resolve(process.env.CARTOGRAPH_E2E_FOLDER) : undefined;
-  const workspaceFile = folder ?? makeWorkspace(tmp);
+  const workspaceFile = folder ?? makeFixtureWorkspace(repo, path.join(tmp, 'workspace'));
   const testsIndex = path.resolve(repo, process.env.CARTOGRAPH_E2E_TESTS || 'test/integration/index.js');
   const udd = path.join(tmp, 'udd');
   fs.mkdirSync(path.join(udd, 'User'), { recursive: true });
@@ -69,7 +59,7 @@ async function main() {
   // without workspace trust disabled, code-server never activates a non-builtin extension
   fs.writeFileSync(path.join(udd, 'User/settings.json'), JSON.stringify({
     'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'cartograph.watcherDebounceMs': 100,
+    'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'cartograph.watcherDelay': 100,
     ...JSON.parse(process.env.CARTOGRAPH_E2E_SETTINGS || '{}'),
   }));
   const port = await freePort();

@@ -7,13 +7,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTests } from '@vscode/test-electron';
+import { makeFixtureWorkspace } from './workspace.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cache = spawnSync('bash', [path.join(repo, 'test/integration/setup.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).stdout.trim().split('\n').pop();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-electron-'));
-for (const name of ['ranger-py', 'ranger-ts']) fs.cpSync(path.join(repo, 'test/fixtures', name), path.join(tmp, name.replace('ranger-', 'fixture-')), { recursive: true });
-const workspace = path.join(tmp, 'fixtures.code-workspace');
-fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: 'fixture-py' }, { path: 'fixture-ts' }], settings: { 'cartograph.watcherDebounceMs': 100 } }));
+const workspace = makeFixtureWorkspace(repo, tmp, { 'cartograph.watcherDelay': 100 });
 try {
   await runTests({
     extensionDevelopmentPath: repo,

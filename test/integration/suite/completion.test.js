@@ -19,7 +19,7 @@ describe('Cartograph completion in a real VS Code', function () {
     // VS Code for the web saves after a delay by default: the edit below must stay unsaved
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
-    await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('folders ready', () => api.indexes().length === vscode.workspace.workspaceFolders.length && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     const endpoint = await server.listen();
     await config().update('completion.endpoint', endpoint, vscode.ConfigurationTarget.Global);

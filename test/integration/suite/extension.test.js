@@ -1,5 +1,5 @@
-// The extension in a real VS Code (code-server): a multi-root workspace of two real fixture folders
-// (ranger-py, ranger-ts, copied to a temp folder per run by the runner).
+// The extension in a real VS Code (code-server): a multi-root workspace of three fixture folders
+// (ranger-py, ranger-ts, ranger-go, copied to a temp folder per run by test/integration/workspace.mjs).
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
@@ -45,20 +45,20 @@ describe('Cartograph in a real VS Code', function () {
     api = await extension.activate();
     py = folderNamed('py');
     ts = folderNamed('ts');
-    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('every folder ready', () => api.indexes().length === vscode.workspace.workspaceFolders.length && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
   });
 
   it('activates on startup with one index per workspace folder', async function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.strictEqual(extension.isActive, true);
-    assert.strictEqual(vscode.workspace.workspaceFolders.length, 2);
-    assert.strictEqual(api.indexes().length, 2);
+    assert.strictEqual(vscode.workspace.workspaceFolders.length, 3);
+    assert.strictEqual(api.indexes().length, 3);
     const all = await vscode.commands.getCommands(true);
     for (const c of ['cartograph.reindex', 'cartograph.showStatus', 'cartograph.showSymbolGraph']) assert.ok(all.includes(c), c);
   });
 
   it('indexes every folder to ready with the expected counts', async function () {
-    await until('both folders ready', () => api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('every folder ready', () => api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     for (const folder of [py, ts]) {
       const repository = api.repositoryFor(folder.uri);
       assert.ok(repository, `repository for ${folder.name}`);

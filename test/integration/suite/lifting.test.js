@@ -12,7 +12,7 @@ describe('Cartograph semantic lifting in a real VS Code', function () {
 
   before(async function () {
     const api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
-    await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('folders ready', () => api.indexes().length === vscode.workspace.workspaceFolders.length && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     const endpoint = await server.listen();
     server.script((body) => {

@@ -72,7 +72,7 @@ describe('Find Where Implemented, the picker', function () {
   before(async function () {
     api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
     py = vscode.workspace.workspaceFolders.find((f) => f.name.endsWith('py'));
-    await until('both folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('every folder ready', () => api.indexes().length === vscode.workspace.workspaceFolders.length && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     loaders = vscode.Uri.file(path.join(py.uri.fsPath, 'loaders.py'));
     await vscode.workspace.fs.writeFile(loaders, Buffer.from(LOADERS));
     const repository = () => api.repositoryFor(py.uri);

@@ -39,7 +39,7 @@ describe('A new user in a real VS Code', function () {
   before(async function () {
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', global);
     api = await vscode.extensions.getExtension('cartograph.cartograph').activate();
-    await until('folders ready', () => api.indexes().length === 2 && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
+    await until('folders ready', () => api.indexes().length === vscode.workspace.workspaceFolders.length && api.indexes().every((i) => i.state.kind === 'ready'), 60000);
     server = new OpenAiTestServer();
     endpoint = await server.listen();
     await config().update('completion.endpoint', endpoint, global);
