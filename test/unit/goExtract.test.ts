@@ -116,7 +116,7 @@ describe('RANGER two-file example (Go)', () => {
       'HAS_METHOD base.go#Calculator -> base.go#Calculator.Add',
       'HAS_METHOD base.go#Calculator -> base.go#Calculator.Multiply',
       'HAS_METHOD extended.go#Scientific -> extended.go#Scientific.Divide',
-      'CONTAINS extended.go -> extended.go#Calculator.Subtract',
+      'HAS_METHOD base.go#Calculator -> extended.go#Calculator.Subtract', // stage 2: the method joins its type across files
       'IMPORTS base.go -> ext:go:strconv',
       'IMPORTS extended.go -> ext:go:errors',
       'IMPORTS extended.go -> ext:go:fmt',
