@@ -172,14 +172,17 @@ export function goModulesOf(manifests: readonly ManifestFile[]): GoModule[] {
 
 /**
  * The import path of the package in folder `dir`, as the go command names it: the enclosing module's
- * path + the folder below its go.mod; the standard library's packages (`module std`) by that folder
- * alone (`net/http`, `vendor/golang.org/x/net/...`); outside any module, the folder itself.
+ * path + the folder below its go.mod; a package of the module's `vendor/` folder by the path it is
+ * imported by; the standard library's packages (`module std`) by their folder alone (`net/http`, and
+ * `vendor/golang.org/x/net/...` as GOROOT names its own vendored ones); outside any module, the folder.
  */
 export function goImportPath(dir: string, modules: readonly GoModule[]): string {
   const own = enclosingModule(dir, modules);
   if (!own || !own.mod.module) return dir;
   const rest = under(dir, own.dir) ?? dir;
   if (own.mod.module === 'std') return rest;
+  const vendored = under(rest, 'vendor');
+  if (vendored) return vendored;
   return rest ? `${own.mod.module}/${rest}` : own.mod.module;
 }
 
