@@ -80,7 +80,7 @@ describe('RANGER two-file example (Go)', () => {
       // Calculator is declared in base.go: no parent here, the receiver names it for stage 2.
       'Calculator.Subtract Method - exported receiver=Calculator',
       'QuickAdd Function - exported',
-      'NewScientific Function - exported',
+      'NewScientific Function - exported type=Scientific',
       'Demo Function - exported',
     ]);
     assert.equal(sym(g, 'Calculator.Subtract').name, 'Subtract');
@@ -191,7 +191,7 @@ func (l *List[T]) Push(v T) *List[T] { l.items = append(l.items, v); return l }
 `);
     assert.deepEqual(symbolRows(g), [
       'Store Interface - exported',
-      'Store.Get Method Store exported',
+      'Store.Get Method Store exported type=Thing',
       'Number Interface - exported',
       'ID TypeAlias - exported',
       'Alias TypeAlias - exported',
@@ -199,7 +199,7 @@ func (l *List[T]) Push(v T) *List[T] { l.items = append(l.items, v); return l }
       'List.items Field List local',
       'List.head Field List local',
       'List.owner Field List local type=Owner',
-      'List.Push Method List exported',
+      'List.Push Method List exported type=List',
     ]);
     assert.equal(sym(g, 'Store').doc, 'Store keeps things.');
     assert.equal(sym(g, 'Store.Get').doc, 'Get returns a thing.');
@@ -269,7 +269,7 @@ func NewClient() *Client { return nil }
       'client GlobalVariable - local type=Client',
       'conn GlobalVariable - local type=Conn',
       'Timeout GlobalVariable - exported',
-      'NewClient Function - exported',
+      'NewClient Function - exported type=Client',
     ]);
     assert.equal(sym(g, 'KindA').doc, 'KindA is the first kind.');
     assert.equal(sym(g, 'KindB').doc, 'the second kind');
@@ -316,6 +316,7 @@ func NewClient() (*Client, error) { return nil, nil }
       'CALLS Client.Do',
       'USES Options.Timeout',
       'CALLS compute',
+      'CALLS compute.().Method', // x := compute(): compute's result type, read by stage 2
       'CALLS Config',
       'CALLS each',
       'USES Item',

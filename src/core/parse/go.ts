@@ -127,6 +127,9 @@ function unquote(literal: string): string {
   return literal.length >= 2 ? literal.slice(1, -1) : literal;
 }
 
+/** A call's result as a chain step (`f().x` → ['f', '()', 'x']), as stage 2 (resolve.ts) reads it. */
+const CALL_RESULT = '()';
+
 const CHAIN = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\s*\.\s*[\p{L}_][\p{L}\p{Nd}_]*)*$/u;
 
 function chainOf(text: string): string[] | null {
@@ -364,7 +367,7 @@ class GoExtraction {
         const name = el.childForFieldName('name');
         if (!name) continue;
         const sym = this.table.add(symbolDef('Method', name.text, owner.localId, el, this.text(el), this.docOf(el), isExported(name.text)));
-        this.frame(sym, el);
+        this.setResultType(sym, el, this.frame(sym, el));
       } else if (el?.type === 'type_elem' && el.namedChildCount === 1) {
         // A single named type is an embedded interface; unions and `~T` are constraints, not embedding.
         const typeNode = el.namedChild(0);
@@ -398,6 +401,13 @@ class GoExtraction {
     const sym = this.table.add(symbolDef('Function', name, null, node, this.signature(node), this.docOf(node), isExported(name)));
     const frame = this.frame(sym, node);
     this.typeParameters(node.childForFieldName('type_parameters'), frame);
+    this.setResultType(sym, node, frame);
+  }
+
+  /** A function's first result's named type: what `x := f()` holds, for stage 2 (`x.m()`). */
+  private setResultType(sym: SymbolDef, node: Node, frame: Frame): void {
+    const type = this.resultTypes(node.childForFieldName('result'))[0];
+    if (type && !(type.length === 1 && (frame.typeParams.has(type[0]) || this.isTypeParam(type[0], frame)))) sym.type = type;
   }
 
   private onMethod(node: Node): void {
@@ -439,6 +449,7 @@ class GoExtraction {
       const type = decl?.childForFieldName('type');
       if (type) this.skipType(type);
     }
+    this.setResultType(sym, node, frame);
   }
 
   private onPackageVars(decl: Node): void {
@@ -496,15 +507,23 @@ class GoExtraction {
     }
   }
 
-  /** `new(Foo)`, a conversion `Foo(x)` to a type of this file, or a same-file function's declared result. */
+  /**
+   * `new(Foo)`, a conversion `Foo(x)` to a type of this file, a same-file function's declared result;
+   * else the first result of any other call as the callee's chain + '()' (`c.Parent()` →
+   * ['Command', 'Parent', '()']), which stage 2 reads off the callee's declared result type.
+   */
   private callResult(call: Node, i: number, frame?: Frame): string[] | null {
     const callee = call.childForFieldName('function');
-    if (callee?.type !== 'identifier') return null;
-    const name = callee.text;
-    if (frame && frame.locals.has(name)) return null;
-    if (name === 'new' && i === 0 && !this.topNames.has('new')) return namedType(call.childForFieldName('arguments')?.namedChild(0) ?? null);
-    if (i === 0 && this.fileTypes.has(name)) return [name];
-    return this.results.get(name)?.[i] ?? null;
+    if (callee?.type === 'identifier') {
+      const name = callee.text;
+      if (frame && frame.locals.has(name)) return null;
+      if (name === 'new' && i === 0 && !this.topNames.has('new')) return namedType(call.childForFieldName('arguments')?.namedChild(0) ?? null);
+      if (i === 0 && this.fileTypes.has(name)) return [name];
+      if (this.results.has(name)) return this.results.get(name)?.[i] ?? null;
+    } else if (callee?.type !== 'selector_expression') return null;
+    const chain = i === 0 && callee ? chainOf(this.text(callee)) : null;
+    const qualified = chain && this.qualify(chain, frame ?? null);
+    return qualified ? [...qualified, CALL_RESULT] : null;
   }
 
   // --- bodies: locals, then references ---------------------------------------------------------------
