@@ -1,11 +1,12 @@
-// `npm run bench:context [-- --json FILE] [--cases FILE.jsonl] [--samples N] [--corpora a,b] [--no-latency]`: cross-file
+// `npm run bench:context [-- --json FILE] [--cases FILE.jsonl] [--samples N] [--corpora a,b] [--go DIR] [--no-latency]`: cross-file
 // definition recall of the context completion would send, RepoBench-R / CrossCodeEval style, on real
 // code, and context assembly latency on Django. No LLM is involved: what is measured is whether the
 // definitions the next line needs reach the prompt.
 //
 // Which definitions a line needs is decided twice, side by side:
 // - by an independent oracle (Jedi's goto(follow_imports=True) for Python, the TypeScript language
-//   service's getDefinitionAtPosition for TS; bench/context/oracle.ts), on lines sampled where the
+//   service's getDefinitionAtPosition for TS, go/types for a Go tree given by `--go DIR`;
+//   bench/context/oracle.ts), on lines sampled where the
 //   ORACLE finds a definition in another file of the repository;
 // - by Cartograph's own resolver (self-graded, the figure of earlier sessions), on lines it resolves.
 // Each sampled line is completed twice: left context only (the buffer cut at the start of the line's
@@ -29,7 +30,7 @@ import { estimateTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
-import { jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleDefinition } from './context/oracle';
+import { goOracle, goToolchain, jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 
 const args = process.argv.slice(2);
@@ -279,8 +280,11 @@ interface Corpus {
   name: string;
   dir: string;
   version: string;
-  language: 'python' | 'typescript';
+  language: 'python' | 'typescript' | 'go';
 }
+
+const FILES_OF: Record<Corpus['language'], RegExp> = { python: /\.py$/, typescript: /\.tsx?$/, go: /\.go$/ };
+const ORACLE_OF = { python: jediOracle, typescript: typescriptOracle, go: goOracle };
 
 function corpora(): Corpus[] {
   const versions = corpusVersions();
@@ -289,6 +293,9 @@ function corpora(): Corpus[] {
     if (ONLY && !ONLY.includes(pkg.name)) continue;
     list.push({ name: pkg.name, dir: path.join(ensureTsPackage(pkg), 'src'), version: pkg.version, language: 'typescript' });
   }
+  // A Go tree unpacked elsewhere (Debian's .debs; see docs/benchmarks.md).
+  const go = option('--go');
+  if (go) list.push({ name: path.basename(go), dir: path.resolve(go), version: '', language: 'go' });
   return list.filter((c) => !ONLY || ONLY.includes(c.name));
 }
 
@@ -301,9 +308,9 @@ async function main(): Promise<void> {
     await engine.index();
     const assembler = new ContextAssembler(engine.graph, engine.root);
     await assembler.windows.refresh();
-    const files = engine.graph.filePaths().filter((f) => (corpus.language === 'python' ? f.endsWith('.py') : /\.tsx?$/.test(f)));
+    const files = engine.graph.filePaths().filter((f) => FILES_OF[corpus.language].test(f));
     let t0 = performance.now();
-    const answers = corpus.language === 'python' ? jediOracle(engine.root, files) : typescriptOracle(engine.root, files);
+    const answers = ORACLE_OF[corpus.language](engine.root, files);
     console.error(`${corpus.name}: oracle ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const all = truths(engine, answers);
     const d = disagreement(engine.root, all);
@@ -432,12 +439,12 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   for (const grader of ['independent', 'ours']) {
     for (const mode of MODES) {
       const group = rows.filter((r) => r.grader === grader && r.mode === mode);
-      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
+      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service / go/types'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
       const n = group.reduce((a, r) => a + (r.definitions as number), 0) || 1;
       const w = (k: string) => group.reduce((a, r) => a + (r[k] as number) * (r.definitions as number), 0) / n;
       const all = { grader, mode, lines: group.reduce((a, r) => a + (r.lines as number), 0), definitions: n, 'bm25@1024': w('bm25@1024'), 'bm25@2048': w('bm25@2048'), 'cartograph@1024': w('cartograph@1024'), 'cartograph@2048': w('cartograph@2048') };
       overall.push(all);
-      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
+      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'Jedi / TS service / go/types'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
     }
   }
   console.log('');
@@ -473,7 +480,7 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   }
   if (jsonOut) {
     fs.mkdirSync(path.dirname(jsonOut), { recursive: true });
-    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}` }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
+    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}`, go: option('--go') ? goToolchain().version : undefined }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
     console.log(`wrote ${jsonOut}`);
   }
 }
