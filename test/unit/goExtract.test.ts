@@ -94,6 +94,7 @@ describe('RANGER two-file example (Go)', () => {
       '17 Scientific.Divide CALLS errors.New',
       '24 Calculator.Subtract CALLS Calculator.Add',
       '29 QuickAdd CALLS Calculator', // &Calculator{...}
+      '29 QuickAdd USES Calculator.Precision', // the key of Calculator{Precision: precision}
       '29 QuickAdd USES precision',
       '30 QuickAdd CALLS Calculator.Add', // calc := &Calculator{...}
       '34 NewScientific USES Scientific',
@@ -318,6 +319,8 @@ func NewClient() (*Client, error) { return nil, nil }
       'CALLS compute',
       'CALLS compute.().Method', // x := compute(): compute's result type, read by stage 2
       'CALLS Config',
+      'USES Config.Name', // Config{Name: "a", Retries: n}
+      'USES Config.Retries',
       'CALLS each',
       'USES Item',
       'CALLS Item.Save',
@@ -457,9 +460,11 @@ describe('cobra 1.6.1 (Debian golang-github-spf13-cobra-dev)', () => {
     assert.equal(sym(g, 'Command.enforceFlagGroupsForCompletion').exported, false);
     assert.deepEqual(refsOf(g, 'Command.MarkFlagsRequiredTogether'), [
       'CALLS Command.mergePersistentFlags',
-      'CALLS Command.Flags', // f := c.Flags().Lookup(v)
+      'CALLS Command.Flags.().Lookup', // f := c.Flags().Lookup(v): through Flags' result, at stage 2
+      'CALLS Command.Flags',
       'CALLS fmt.Sprintf',
-      'CALLS Command.Flags', // c.Flags().SetAnnotation(...), one line further
+      'CALLS Command.Flags.().SetAnnotation', // c.Flags().SetAnnotation(...), one line further
+      'CALLS Command.Flags',
       'USES requiredAsGroup',
       'CALLS strings.Join',
     ]);

@@ -70,6 +70,7 @@ test('RANGER example in Go: exact nodes and edges', async () => {
     'USES base.go#FormatResult -> base.go#precision',
     'USES extended.go#Demo -> base.go#Calculator.Precision', // s.Precision: a promoted field
     'USES extended.go#NewScientific -> extended.go#Scientific',
+    'USES extended.go#QuickAdd -> base.go#Calculator.Precision', // the key of &Calculator{Precision: precision}
     'USES extended.go#QuickAdd -> base.go#precision',
   ]);
   assert.deepEqual(graph.importStats(), { internal: 0, resolved: 0, unresolvedSamples: [] });

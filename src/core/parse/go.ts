@@ -165,6 +165,8 @@ class GoExtraction {
   private readonly pendingMethods = new Map<string, Node[]>();
   /** Same-file functions' result types by position, for `x, err := NewFoo()`. */
   private readonly results = new Map<string, Array<string[] | null>>();
+  /** Callees (start·2²⁴ + end) recorded as a CALLS through a call's result: their selector is no separate use. */
+  private readonly calledSelectors = new Set<number>();
   /** Package-level names declared in this file (shadow builtins like `new` or `len`). */
   private readonly topNames = new Set<string>();
   packageName: string | undefined;
@@ -637,7 +639,15 @@ class GoExtraction {
           // The whole call is captured (not its callee) so it comes before the callee's own captures.
           const callee = node.childForFieldName('function');
           const chain = callee?.type === 'identifier' || callee?.type === 'selector_expression' ? chainOf(this.text(callee)) : null;
-          if (!chain || !callee) break;
+          if (!chain || !callee) {
+            // `cmd.Root().Name()`: through the inner call's result; its own parts are captured as usual.
+            const through = callee?.type === 'selector_expression' ? this.resultChain(callee, frame) : null;
+            if (through && callee) {
+              this.calledSelectors.add(callee.startIndex * 2 ** 24 + callee.endIndex);
+              this.addRef(from, 'CALLS', through, line);
+            }
+            break;
+          }
           coveredEnd = callee.endIndex;
           const qualified = this.qualify(chain, frame);
           if (qualified) this.addRef(from, 'CALLS', qualified, line);
@@ -649,12 +659,22 @@ class GoExtraction {
           if (!chain || !type || (chain.length === 1 && (this.isTypeParam(chain[0], frame) || frame?.locals.has(chain[0])))) break;
           this.skipType(type);
           this.addRef(from, 'CALLS', chain, line);
+          // `Command{Use: "x"}` sets the field Command.Use (go/types records the key as its use).
+          for (const element of node.childForFieldName('body')?.namedChildren ?? []) {
+            const key = element?.type === 'keyed_element' ? element.namedChild(0)?.namedChild(0) : null;
+            if (key?.type === 'identifier') this.addRef(from, 'USES', [...this.qualify(chain, frame) ?? chain, key.text], key.startPosition.row);
+          }
           break;
         }
         case 'selector': {
           if (start < coveredEnd) break;
           const chain = chainOf(this.text(node));
-          if (!chain) break;
+          if (!chain) {
+            // `cmd.Root().TraverseChildren`: a member of a call's result (not the callee of a call already recorded).
+            const through = this.calledSelectors.has(start * 2 ** 24 + node.endIndex) ? null : this.resultChain(node, frame);
+            if (through) this.addRef(from, 'USES', through, line);
+            break;
+          }
           coveredEnd = node.endIndex;
           const qualified = this.qualify(chain, frame);
           if (qualified) this.addRef(from, 'USES', qualified, line);
@@ -694,6 +714,29 @@ class GoExtraction {
         }
       }
     });
+  }
+
+  /** `a.b().c` as a chain through call results (['a', 'b', '()', 'c']), qualified; null without a call in it. */
+  private resultChain(node: Node, frame: Frame | null): string[] | null {
+    const parts = (n: Node | null): string[] | null => {
+      switch (n?.type) {
+        case 'identifier':
+          return [n.text];
+        case 'selector_expression': {
+          const head = parts(n.childForFieldName('operand'));
+          const field = n.childForFieldName('field');
+          return head && field ? [...head, field.text] : null;
+        }
+        case 'call_expression': {
+          const head = parts(n.childForFieldName('function'));
+          return head ? [...head, CALL_RESULT] : null;
+        }
+        default:
+          return null;
+      }
+    };
+    const chain = parts(node);
+    return chain && chain.length <= 12 && chain.includes(CALL_RESULT) ? this.qualify(chain, frame) : null;
   }
 
   private isTypeParam(name: string, frame: Frame | null): boolean {
