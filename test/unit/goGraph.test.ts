@@ -1,10 +1,13 @@
 // Go stage 2 (issue 16): the RANGER two-file example in Go node for node and edge for edge, named
 // edges of real code (cobra 1.6.1 from Debian, test/fixtures/real/cobra, checked by reading it), and
 // how imports find their package: go.mod module paths, `replace`, `vendor/`, the standard library as
-// its own module (`module std`), and GOPATH-style trees without a go.mod.
+// its own module (`module std`), GOPATH-style trees without a go.mod, and the engine on a go.mod save.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import { Engine } from '../../src/core/engine';
 import { FIXTURES, buildGraph, edgeList, readTree } from './helpers';
 
 const nodeRows = (graph: Awaited<ReturnType<typeof buildGraph>>) =>
@@ -220,4 +223,37 @@ func (s *Store) Get() string {
     assert.deepEqual(edges, ['CALLS example.org/a/a.go#A -> example.org/b/b.go#B', 'IMPORTS example.org/a/a.go -> dir:example.org/b']);
     assert.equal(graph.graph.getNodeAttribute('example.org/b/b.go#B', 'qname'), 'example.org/b.B');
   });
+});
+
+test('the engine: saving go.mod renames the packages and re-resolves their importers, on disk as in the editor', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-go-'));
+  try {
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+      return path.join(root, rel);
+    };
+    const gomod = write('go.mod', 'module example.com/app\n\ngo 1.19\n');
+    write('lib/lib.go', 'package lib\n\n// Greet greets.\nfunc Greet() string { return "hi" }\n');
+    write('cmd/main.go', 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Greet() }\n');
+    const engine = await Engine.open(root, { storeDir: null });
+    await engine.index();
+    const g = engine.graph.graph;
+    assert.ok(g.hasEdge('IMPORTS|cmd/main.go|dir:lib'));
+    assert.ok(g.hasEdge('CALLS|cmd/main.go#main|lib/lib.go#Greet'));
+    assert.equal(g.getNodeAttribute('lib/lib.go#Greet', 'qname'), 'example.com/app/lib.Greet');
+
+    write('go.mod', 'module example.com/renamed\n');
+    await engine.updateFile(gomod);
+    assert.ok(g.hasEdge('IMPORTS|cmd/main.go|ext:go:example.com/app/lib'), 'the old path is no package of the repository now');
+    assert.ok(g.hasEdge('CALLS|cmd/main.go#main|ext:go:example.com/app/lib.Greet'));
+    assert.equal(g.getNodeAttribute('lib/lib.go#Greet', 'qname'), 'example.com/renamed/lib.Greet');
+
+    write('go.mod', 'module example.com/app\n');
+    await engine.updateFile(gomod);
+    assert.ok(g.hasEdge('CALLS|cmd/main.go#main|lib/lib.go#Greet'), 'back again');
+    await engine.close();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
