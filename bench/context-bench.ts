@@ -1,11 +1,12 @@
-// `npm run bench:context [-- --json FILE] [--cases FILE.jsonl] [--samples N] [--corpora a,b] [--no-latency]`: cross-file
+// `npm run bench:context [-- --json FILE] [--cases FILE.jsonl] [--samples N] [--corpora a,b] [--go DIR] [--no-latency]`: cross-file
 // definition recall of the context completion would send, RepoBench-R / CrossCodeEval style, on real
 // code, and context assembly latency on Django. No LLM is involved: what is measured is whether the
 // definitions the next line needs reach the prompt.
 //
 // Which definitions a line needs is decided twice, side by side:
 // - by an independent oracle (Jedi's goto(follow_imports=True) for Python, the TypeScript language
-//   service's getDefinitionAtPosition for TS, javac's attribution for Java; bench/context/oracle.ts), on lines sampled where the
+//   service's getDefinitionAtPosition for TS, javac's attribution for Java, go/types for a Go tree given
+//   by `--go DIR`; bench/context/oracle.ts), on lines sampled where the
 //   ORACLE finds a definition in another file of the repository;
 // - by Cartograph's own resolver (self-graded, the figure of earlier sessions), on lines it resolves.
 // Each sampled line is completed twice: left context only (the buffer cut at the start of the line's
@@ -30,7 +31,7 @@ import { estimateTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
-import { javaOracle, jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
+import { goOracle, goToolchain, javaOracle, jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 
 const args = process.argv.slice(2);
@@ -280,7 +281,7 @@ interface Corpus {
   name: string;
   dir: string;
   version: string;
-  language: 'python' | 'typescript' | 'java';
+  language: 'python' | 'typescript' | 'java' | 'go';
 }
 
 /** Each corpus language's source files and its independent oracle. */
@@ -288,6 +289,7 @@ const ORACLES: Record<Corpus['language'], { source: RegExp; answers: (root: stri
   python: { source: /\.py$/, answers: jediOracle },
   typescript: { source: /\.tsx?$/, answers: typescriptOracle },
   java: { source: /\.java$/, answers: javaOracle },
+  go: { source: /\.go$/, answers: goOracle },
 };
 
 function corpora(): Corpus[] {
@@ -302,6 +304,9 @@ function corpora(): Corpus[] {
     // The library itself: its tests need JUnit, which javac (the oracle) would not find here.
     list.push({ name: 'gson', dir: path.join(CORPORA, 'gson', 'gson', 'src', 'main', 'java'), version: versions.gson ?? '9835b6f90', language: 'java' });
   }
+  // A Go tree unpacked elsewhere (Debian's .debs; see docs/benchmarks.md).
+  const go = option('--go');
+  if (go) list.push({ name: path.basename(go), dir: path.resolve(go), version: '', language: 'go' });
   return list.filter((c) => !ONLY || ONLY.includes(c.name));
 }
 
@@ -487,7 +492,7 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   }
   if (jsonOut) {
     fs.mkdirSync(path.dirname(jsonOut), { recursive: true });
-    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}` }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
+    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}`, go: option('--go') ? goToolchain().version : undefined }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
     console.log(`wrote ${jsonOut}`);
   }
 }

@@ -198,7 +198,8 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
 }
 
 async function benchCorpus(name: string, pool: ParserPool, create: SearcherFactory | undefined, versions: Record<string, string>, loaded: LoadedModels | undefined): Promise<CorpusResult> {
-  const dir = path.join(CORPORA, name, name === TS_PACKAGE.name ? 'src' : '');
+  // An absolute path is a tree unpacked elsewhere (Go from Debian's .debs, see docs/benchmarks.md).
+  const dir = path.isAbsolute(name) ? name : path.join(CORPORA, name, name === TS_PACKAGE.name ? 'src' : '');
   const original = await Engine.open(dir, { storeDir: null });
   await original.index();
   const gt = groundTruth(original);
@@ -253,7 +254,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
 
   const versionKey = name === TS_PACKAGE.name ? `npm:${name}` : name === 'gson' ? 'gson' : `python3-${name}`;
   return {
-    corpus: name,
+    corpus: path.isAbsolute(name) ? path.basename(name) : name,
     version: versions[versionKey] ?? (name === 'gson' ? '9835b6f90' : '?'),
     files: stats.files,
     functions: functionCount(engine),

@@ -1,5 +1,5 @@
 // Independent oracles for `bench:context`: which definitions in other files of the same repository
-// each line uses, found by Jedi (Python), the TypeScript language service (TS) and javac (Java), not by
+// each line uses, found by Jedi (Python), the TypeScript language service (TS), javac (Java) and go/types (Go), not by
 // Cartograph's resolver. Their answers are mapped onto graph node ids (the innermost node of that
 // file, with that name, whose range holds the definition's line) so recall can be counted the same
 // way for every method; a definition with no such node stays `unmapped` and counts as a miss.
@@ -86,12 +86,46 @@ export function jediOracle(root: string, files: string[]): OracleAnswers {
       // Not the corpus folder: a package's own `json/` or `types.py` would shadow the standard library.
       cwd: cacheDir(),
     });
-    const answers: OracleAnswers = new Map();
-    for (const line of out.split('\n').filter(Boolean)) {
-      const { path: file, refs } = JSON.parse(line) as { path: string; refs: Array<[number, number, string, Array<[string, number, string, string]>]> };
-      for (const [l, , , defs] of refs) for (const [p, dl, name, kind] of defs) addDefinition(answers, file, l, { path: p, line: dl, name, kind });
-    }
-    return answers;
+    return answersFromLines(out);
+  });
+}
+
+/** The oracles' shared output: one JSON line per file, `{path, refs: [[line, col, name, [[defPath, defLine, name, kind]]]]}`. */
+function answersFromLines(out: string): OracleAnswers {
+  const answers: OracleAnswers = new Map();
+  for (const line of out.split('\n').filter(Boolean)) {
+    const { path: file, refs } = JSON.parse(line) as { path: string; refs: Array<[number, number, string, Array<[string, number, string, string]>]> };
+    for (const [l, , , defs] of refs) for (const [p, dl, name, kind] of defs) addDefinition(answers, file, l, { path: p, line: dl, name, kind });
+  }
+  return answers;
+}
+
+/** The Go toolchain: $CARTOGRAPH_GO, else `go` on PATH, with its `go version` line. */
+export function goToolchain(): { go: string; version: string } {
+  const go = process.env.CARTOGRAPH_GO ?? 'go';
+  const probe = spawnSync(go, ['version'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    throw new Error('bench:context needs the Go toolchain for its independent Go oracle: install it with `sudo apt-get install golang-go` (Debian/Ubuntu), or point CARTOGRAPH_GO at a go binary.');
+  }
+  return { go, version: probe.stdout.trim() };
+}
+
+/**
+ * Go's own type checker (go/types, run by bench/context/go_oracle.go) for every identifier in `files`;
+ * the toolchain is $CARTOGRAPH_GO, else `go` on PATH.
+ */
+export function goOracle(root: string, files: string[]): OracleAnswers {
+  const { go, version } = goToolchain();
+  return cached(`go-${contentKey(version, root, files)}`, () => {
+    const out = execFileSync(go, ['run', path.join(__dirname, 'go_oracle.go')], {
+      input: JSON.stringify({ root, files }),
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      cwd: cacheDir(),
+      // A single-file program: no module of its own to resolve.
+      env: { ...process.env, GO111MODULE: 'off' },
+    });
+    return answersFromLines(out);
   });
 }
 

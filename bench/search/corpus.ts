@@ -82,12 +82,21 @@ export function groundTruth(engine: Engine): GroundTruth[] {
   const out = new Map<string, GroundTruth>();
   engine.graph.graph.forEachNode((id: string, a: GraphNode) => {
     if (a.kind !== 'Function' && a.kind !== 'Method') return;
-    const query = firstSentence(a.doc);
+    const query = a.language === 'go' ? withoutGoDocName(firstSentence(a.doc), a.name) : firstSentence(a.doc);
     if (wordCount(query) < 3) return;
     const key = keyOf(id);
     if (!out.has(key)) out.set(key, { id, key, kind: a.kind, name: a.name, qname: a.qname, path: a.path, query });
   });
   return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/**
+ * GoDoc sentences start with the name they document ("Execute uses the args…"): a query that spells
+ * out the answer measures nothing, so the name (and a leading article) goes.
+ */
+export function withoutGoDocName(sentence: string, name: string): string {
+  const m = new RegExp(`^(?:(?:A|An|The)\\s+)?${name.replace(/[$]/g, '\\$')}\\b\\s*`).exec(sentence);
+  return m ? sentence.slice(m[0].length) : sentence;
 }
 
 function isStandaloneLine(text: string, start: number, end: number): { from: number; to: number } | null {
@@ -139,6 +148,33 @@ export function tsEdits(root: Node, text: string): Edit[] {
   return edits;
 }
 
+/** Declarations a GoDoc comment documents (go/doc): top level, struct fields and interface methods. */
+const GO_DOCUMENTED = new Set([
+  'function_declaration', 'method_declaration', 'type_declaration', 'var_declaration', 'const_declaration',
+  'type_spec', 'type_alias', 'var_spec', 'const_spec', 'field_declaration', 'method_elem',
+]);
+
+/** Every GoDoc comment group (the comments right above a declaration, no blank line between) as edits on `text`. */
+export function goEdits(root: Node, text: string): Edit[] {
+  const edits: Edit[] = [];
+  const visit = (node: Node) => {
+    const children = node.children.filter((c): c is Node => c !== null);
+    children.forEach((child, i) => {
+      if (child.type !== 'comment') return visit(child);
+      // The group this comment starts or continues must reach a declaration on the next line.
+      let j = i;
+      while (children[j + 1]?.type === 'comment' && children[j + 1].startPosition.row === children[j].endPosition.row + 1) j++;
+      const next = children[j + 1];
+      if (!next || !GO_DOCUMENTED.has(next.type) || next.startPosition.row !== children[j].endPosition.row + 1) return;
+      const [s, e] = [codeUnitIndex(text, child.startIndex), codeUnitIndex(text, child.endIndex)];
+      const line = isStandaloneLine(text, s, e);
+      if (line) edits.push({ ...line, insert: '' });
+    });
+  };
+  visit(root);
+  return edits;
+}
+
 // web-tree-sitter reports indices in UTF-16 code units for JS strings already (it parses the string
 // as UTF-16), so this is the identity; kept as one place to change if that ever differs.
 function codeUnitIndex(_text: string, index: number): number {
@@ -168,7 +204,7 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 
 export interface StripReport { dir: string; files: number; strippedFiles: number; removed: number }
 
-/** A copy of `src` in a temp folder with function/class docstrings (Python) and all JSDoc/Javadoc (TS/JS/Java) removed. */
+/** A copy of `src` in a temp folder with function/class docstrings (Python), all JSDoc/Javadoc (TS/JS/Java) and GoDoc removed. */
 export async function stripCopy(src: string, pool: ParserPool): Promise<StripReport> {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-stripped-')), path.basename(src));
   let strippedFiles = 0;
@@ -188,7 +224,7 @@ export async function stripCopy(src: string, pool: ParserPool): Promise<StripRep
     const parser = await pool.parser(language);
     const tree = parser.parse(text);
     if (!tree) throw new Error(`cannot parse ${rel}`);
-    const edits = language === 'python' ? pythonEdits(tree.rootNode, text) : tsEdits(tree.rootNode, text);
+    const edits = language === 'python' ? pythonEdits(tree.rootNode, text) : language === 'go' ? goEdits(tree.rootNode, text) : tsEdits(tree.rootNode, text);
     tree.delete();
     if (edits.length) {
       strippedFiles++;

@@ -23,7 +23,7 @@ test('index and query on a Go folder', () => {
   const { report, stats } = JSON.parse(index.stdout);
   assert.equal(report.parsed, 6); // args, cobra, command, flag_groups, doc/md_docs, doc/util
   assert.equal(stats.nodes.Class, 2); // Command, Group
-  assert.equal(stats.edges.HAS_METHOD, 109 + 3 + 3); // *Command in command.go, commandSorterByName, doc's byName
+  assert.equal(stats.edges.HAS_METHOD, 109 + 4 + 3 + 3); // *Command in command.go and in flag_groups.go, commandSorterByName, doc's byName
 
   const entity = JSON.parse(cartograph(['query', 'GenMarkdownTree', '--json']).stdout);
   assert.equal(entity.route, 'entity');
@@ -34,9 +34,11 @@ test('index and query on a Go folder', () => {
   assert.equal(shown[0].node.id, 'command.go#Command.Execute');
   assert.ok(shown[0].incoming.some((e: { kind: string; id: string }) => e.kind === 'HAS_METHOD' && e.id === 'command.go#Command'));
 
-  // A method of *Command declared in flag_groups.go is found by name even before stage 2 attaches it.
+  // A method of *Command declared in flag_groups.go belongs to command.go's Command.
   const method = JSON.parse(cartograph(['show', 'Command.ValidateFlagGroups', '--json']).stdout);
   assert.equal(method[0].node.id, 'flag_groups.go#Command.ValidateFlagGroups');
+  assert.equal(method[0].node.qname, 'github.com/spf13/cobra.Command.ValidateFlagGroups');
+  assert.ok(method[0].incoming.some((e: { kind: string; id: string }) => e.kind === 'HAS_METHOD' && e.id === 'command.go#Command'));
   assert.ok(method[0].outgoing.some((e: { kind: string; id: string }) => e.kind === 'CALLS' && e.id === 'flag_groups.go#processFlagForGroupAnnotation'));
 
   const pflag = JSON.parse(cartograph(['show', 'Command.flags', '--json']).stdout);

@@ -80,7 +80,7 @@ describe('RANGER two-file example (Go)', () => {
       // Calculator is declared in base.go: no parent here, the receiver names it for stage 2.
       'Calculator.Subtract Method - exported receiver=Calculator',
       'QuickAdd Function - exported',
-      'NewScientific Function - exported',
+      'NewScientific Function - exported type=Scientific',
       'Demo Function - exported',
     ]);
     assert.equal(sym(g, 'Calculator.Subtract').name, 'Subtract');
@@ -94,6 +94,7 @@ describe('RANGER two-file example (Go)', () => {
       '17 Scientific.Divide CALLS errors.New',
       '24 Calculator.Subtract CALLS Calculator.Add',
       '29 QuickAdd CALLS Calculator', // &Calculator{...}
+      '29 QuickAdd USES Calculator.Precision', // the key of Calculator{Precision: precision}
       '29 QuickAdd USES precision',
       '30 QuickAdd CALLS Calculator.Add', // calc := &Calculator{...}
       '34 NewScientific USES Scientific',
@@ -116,7 +117,7 @@ describe('RANGER two-file example (Go)', () => {
       'HAS_METHOD base.go#Calculator -> base.go#Calculator.Add',
       'HAS_METHOD base.go#Calculator -> base.go#Calculator.Multiply',
       'HAS_METHOD extended.go#Scientific -> extended.go#Scientific.Divide',
-      'CONTAINS extended.go -> extended.go#Calculator.Subtract',
+      'HAS_METHOD base.go#Calculator -> extended.go#Calculator.Subtract', // stage 2: the method joins its type across files
       'IMPORTS base.go -> ext:go:strconv',
       'IMPORTS extended.go -> ext:go:errors',
       'IMPORTS extended.go -> ext:go:fmt',
@@ -191,7 +192,7 @@ func (l *List[T]) Push(v T) *List[T] { l.items = append(l.items, v); return l }
 `);
     assert.deepEqual(symbolRows(g), [
       'Store Interface - exported',
-      'Store.Get Method Store exported',
+      'Store.Get Method Store exported type=Thing',
       'Number Interface - exported',
       'ID TypeAlias - exported',
       'Alias TypeAlias - exported',
@@ -199,7 +200,7 @@ func (l *List[T]) Push(v T) *List[T] { l.items = append(l.items, v); return l }
       'List.items Field List local',
       'List.head Field List local',
       'List.owner Field List local type=Owner',
-      'List.Push Method List exported',
+      'List.Push Method List exported type=List',
     ]);
     assert.equal(sym(g, 'Store').doc, 'Store keeps things.');
     assert.equal(sym(g, 'Store.Get').doc, 'Get returns a thing.');
@@ -269,7 +270,7 @@ func NewClient() *Client { return nil }
       'client GlobalVariable - local type=Client',
       'conn GlobalVariable - local type=Conn',
       'Timeout GlobalVariable - exported',
-      'NewClient Function - exported',
+      'NewClient Function - exported type=Client',
     ]);
     assert.equal(sym(g, 'KindA').doc, 'KindA is the first kind.');
     assert.equal(sym(g, 'KindB').doc, 'the second kind');
@@ -316,7 +317,10 @@ func NewClient() (*Client, error) { return nil, nil }
       'CALLS Client.Do',
       'USES Options.Timeout',
       'CALLS compute',
+      'CALLS compute.().Method', // x := compute(): compute's result type, read by stage 2
       'CALLS Config',
+      'USES Config.Name', // Config{Name: "a", Retries: n}
+      'USES Config.Retries',
       'CALLS each',
       'USES Item',
       'CALLS Item.Save',
@@ -456,9 +460,11 @@ describe('cobra 1.6.1 (Debian golang-github-spf13-cobra-dev)', () => {
     assert.equal(sym(g, 'Command.enforceFlagGroupsForCompletion').exported, false);
     assert.deepEqual(refsOf(g, 'Command.MarkFlagsRequiredTogether'), [
       'CALLS Command.mergePersistentFlags',
-      'CALLS Command.Flags', // f := c.Flags().Lookup(v)
+      'CALLS Command.Flags.().Lookup', // f := c.Flags().Lookup(v): through Flags' result, at stage 2
+      'CALLS Command.Flags',
       'CALLS fmt.Sprintf',
-      'CALLS Command.Flags', // c.Flags().SetAnnotation(...), one line further
+      'CALLS Command.Flags.().SetAnnotation', // c.Flags().SetAnnotation(...), one line further
+      'CALLS Command.Flags',
       'USES requiredAsGroup',
       'CALLS strings.Join',
     ]);

@@ -8,18 +8,19 @@ import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';
 import { languageOf } from '../../src/core/parse/languages';
+import { isProjectFile, projectConfigDirs, projectConfigFrom, type ProjectConfig } from '../../src/core/workspace/projectConfig';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const pool = new ParserPool();
 
-/** Every source file under `dir` as repo-relative path → text. */
+/** Every source file and project config file (go.mod, tsconfig.json…) under `dir` as repo-relative path → text. */
 export function readTree(dir: string, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (abs: string, rel: string) => {
     for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path.join(abs, entry.name), childRel);
-      else if (languageOf(entry.name)) out.set(prefix + childRel, fs.readFileSync(path.join(abs, entry.name), 'utf8'));
+      else if (languageOf(entry.name) || isProjectFile(entry.name)) out.set(prefix + childRel, fs.readFileSync(path.join(abs, entry.name), 'utf8'));
     }
   };
   walk(dir, '');
@@ -38,10 +39,20 @@ export async function parse(filePath: string, text: string): Promise<FileGraph> 
   return graph;
 }
 
+/** The source files of a tree (the rest are project config files). */
+export function sourcePaths(tree: Map<string, string>): string[] {
+  return [...tree.keys()].filter((p) => languageOf(p) !== undefined);
+}
+
+/** The project config the engine would read from disk for this tree (tsconfigs, go.mod and Cargo.toml files). */
+export function treeConfig(tree: Map<string, string>): ProjectConfig {
+  return projectConfigFrom(projectConfigDirs(sourcePaths(tree)), (rel) => tree.get(rel));
+}
+
 export async function buildGraph(tree: Map<string, string>, rootName = 'repo'): Promise<RepositoryGraph> {
   const graph = new RepositoryGraph(rootName);
-  const files = await Promise.all([...tree].map(([p, t]) => parse(p, t)));
-  graph.apply({ upsert: files });
+  const files = await Promise.all(sourcePaths(tree).map((p) => parse(p, tree.get(p)!)));
+  graph.apply({ upsert: files, config: treeConfig(tree) });
   return graph;
 }
 
@@ -127,7 +138,8 @@ export async function assertIncrementalMatchesScratch<S>(
       const edit = operations[pick(names, random)!](tree, random, state);
       if (!edit) continue;
       history.push(edit.describe);
-      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
+      const upsert = await Promise.all(edit.upsert.filter((p) => languageOf(p)).map((p) => parse(p, tree.get(p)!)));
+      incremental.apply({ upsert, remove: edit.remove.filter((p) => languageOf(p)), config: treeConfig(tree) });
       const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, rootName)));
       assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
     }

@@ -1,15 +1,15 @@
 // Incremental equals from-scratch for Go: random Go edit sequences over cobra 1.6.1 (Debian) — rename a
 // function or method, delete a type, add or remove an import, break the syntax, append a function,
-// move a file to another package folder — and after each edit the incrementally maintained graph must
-// equal a fresh build of the same tree. Replayable by seed.
+// move a file to another package folder (a vendored one too), edit, add or delete a go.mod — and after
+// each edit the incrementally maintained graph must equal a fresh build of the same tree. Replayable by seed.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, assertIncrementalMatchesScratch, pick, readTree, type TreeOperation } from './helpers';
+import { FIXTURES, assertIncrementalMatchesScratch, pick, readTree, sourcePaths, type TreeOperation } from './helpers';
 
 type Tree = Map<string, string>;
 type GoEdit = TreeOperation<void>;
-const files = (tree: Tree) => [...tree.keys()].sort();
+const files = (tree: Tree) => sourcePaths(tree).sort();
 
 /** Names of functions and methods (`func Name(` / `func (r *T) Name(`). */
 function funcNames(text: string): string[] {
@@ -51,7 +51,10 @@ const edits: Record<string, GoEdit> = {
   addImport(tree, random) {
     const file = pick(files(tree), random);
     if (!file) return null;
-    const spec = pick(['"github.com/spf13/cobra"', 'flag "github.com/spf13/pflag"', '"strings"', '_ "embed"', '. "fmt"'], random)!;
+    const spec = pick([
+      '"github.com/spf13/cobra"', 'flag "github.com/spf13/pflag"', '"strings"', '_ "embed"', '. "fmt"',
+      '"github.com/spf13/cobra/doc"', 'm "github.com/spf13/cobra/moved"', '. "github.com/spf13/cobra"', '"example.com/other/lib"',
+    ], random)!;
     tree.set(file, tree.get(file)!.replace(/^package \w+\n/m, (clause) => `${clause}\nimport ${spec}\n`));
     return { describe: `import ${spec} in ${file}`, upsert: [file], remove: [] };
   },
@@ -85,16 +88,32 @@ const edits: Record<string, GoEdit> = {
   moveFile(tree, random) {
     const file = pick(files(tree), random);
     if (!file) return null;
-    const dest = path.posix.join(pick(['', 'doc', 'moved'], random)!, path.posix.basename(file));
+    const dest = path.posix.join(pick(['', 'doc', 'moved', 'vendor/github.com/spf13/pflag', 'lib'], random)!, path.posix.basename(file));
     if (tree.has(dest)) return null;
     tree.set(dest, tree.get(file)!);
     tree.delete(file);
     return { describe: `move ${file} → ${dest}`, upsert: [dest], remove: [file] };
   },
+  goMod(tree, random) {
+    // The module path names every package; `replace` and nested modules move imports between folders.
+    const [file, text] = pick<[string, string | null]>([
+      ['go.mod', 'module github.com/spf13/cobra\n\ngo 1.15\n'],
+      ['go.mod', 'module example.com/renamed\n'],
+      ['go.mod', 'module github.com/spf13/cobra\n\nrequire example.com/other/lib v1.0.0\n\nreplace example.com/other/lib => ./lib\n'],
+      ['go.mod', null],
+      ['doc/go.mod', 'module github.com/spf13/cobra/doc\n'],
+      ['doc/go.mod', null],
+      ['lib/go.mod', 'module example.com/other/lib\n'],
+    ], random)!;
+    if (text === null) tree.delete(file);
+    else tree.set(file, text);
+    return { describe: text === null ? `delete ${file}` : `write ${file}: ${text.split('\n')[0]}`, upsert: text === null ? [] : [file], remove: text === null ? [file] : [] };
+  },
 };
 
 test('incremental equals from-scratch on cobra (Go) over 100 random edit sequences', async () => {
   const original = readTree(path.join(FIXTURES, 'real', 'cobra'));
-  assert.equal(original.size, 6);
+  assert.equal(sourcePaths(original).length, 6);
+  assert.ok(original.has('go.mod'));
   await assertIncrementalMatchesScratch(original, 'cobra', edits, Array.from({ length: 100 }, (_, i) => i + 1), 5);
 });

@@ -209,7 +209,8 @@ function modulesImportedAround(graph: Graph, q: QueryGraph, around: ReadonlySet<
   for (const edge of q.edges) {
     if (edge.kind !== 'IMPORTS' || !around.has(edge.line) || !graph.hasNode(edge.target)) continue;
     const node = graph.getNodeAttributes(edge.target);
-    if (node.kind !== 'External') modules.add(node.kind === 'Module' ? edge.target : moduleId(node.path));
+    // A Go import points at its package's Folder: no module of its own to add.
+    if (node.kind !== 'External' && node.kind !== 'Folder') modules.add(node.kind === 'Module' ? edge.target : moduleId(node.path));
   }
   return [...modules];
 }

@@ -38,7 +38,9 @@ function buildIndex(file: FileGraph): FileIndex {
   const children = new Map<string, Map<string, SymbolDef>>();
   for (const sym of file.symbols) {
     byLocalId.set(sym.localId, sym);
-    const parent = sym.parent ?? '';
+    // A method declared away from its type (Go, Rust `impl`) is no top-level name of its file: it is
+    // listed under its type's name, so `Len` of `func (b byName) Len()` never answers a bare `Len`.
+    const parent = sym.parent ?? (sym.receiver ? sym.receiver[sym.receiver.length - 1] : '');
     let names = children.get(parent);
     if (!names) children.set(parent, (names = new Map()));
     if (!names.has(sym.name)) names.set(sym.name, sym);

@@ -2,8 +2,10 @@
 // mode: the modules declared by the repository's go.mod files (module path + folder), the local
 // `replace` directives of the importing module, its `vendor/` folder, and the standard library.
 // Pure: the caller reads go.mod files and knows which folders hold Go files; nothing here touches disk.
-// Stage 2 (package resolution) consumes this; until then Go imports are External nodes.
+// Stage 2 (packageScope.ts, resolve.ts) names each folder's package by `goImportPath` and finds an
+// import's package through `resolveGoImport`.
 import * as posix from 'node:path/posix';
+import type { ManifestFile } from '../workspace/projectConfig';
 
 export interface GoReplace {
   /** Module path being replaced. */
@@ -152,6 +154,36 @@ export function enclosingModule(dir: string, modules: readonly GoModule[]): GoMo
     if (inside && (!best || m.dir.length > best.dir.length)) best = m;
   }
   return best;
+}
+
+const modulesOf = new WeakMap<readonly ManifestFile[], GoModule[]>();
+
+/** The repository's modules: its go.mod files among the build manifests, parsed once per manifest list. */
+export function goModulesOf(manifests: readonly ManifestFile[]): GoModule[] {
+  let modules = modulesOf.get(manifests);
+  if (!modules) {
+    modules = manifests
+      .filter((m) => posix.basename(m.path) === 'go.mod')
+      .map((m) => ({ dir: posix.dirname(m.path) === '.' ? '' : posix.dirname(m.path), mod: parseGoMod(m.text) }));
+    modulesOf.set(manifests, modules);
+  }
+  return modules;
+}
+
+/**
+ * The import path of the package in folder `dir`, as the go command names it: the enclosing module's
+ * path + the folder below its go.mod; a package of the module's `vendor/` folder by the path it is
+ * imported by; the standard library's packages (`module std`) by their folder alone (`net/http`, and
+ * `vendor/golang.org/x/net/...` as GOROOT names its own vendored ones); outside any module, the folder.
+ */
+export function goImportPath(dir: string, modules: readonly GoModule[]): string {
+  const own = enclosingModule(dir, modules);
+  if (!own || !own.mod.module) return dir;
+  const rest = under(dir, own.dir) ?? dir;
+  if (own.mod.module === 'std') return rest;
+  const vendored = under(rest, 'vendor');
+  if (vendored) return vendored;
+  return rest ? `${own.mod.module}/${rest}` : own.mod.module;
 }
 
 /**

@@ -174,10 +174,16 @@ export class RepositoryGraph {
     // A file of a package-scoped language provides a key per top-level name: an edit can change them.
     const rekeyed = new Set(rekey);
     for (const file of changes.upsert ?? []) if (packageScheme(file.language)) rekeyed.add(file.path);
+    // …and its package may be named by a manifest (Go: go.mod's module path): editing one re-keys them all.
+    const rekeyManifest = (file: FileGraph) => {
+      const manifest = packageScheme(file.language)?.manifest;
+      return manifest !== undefined && changedKeys.has(manifestKey(manifest));
+    };
+    if (changes.config) for (const file of this.files.values()) if (rekeyManifest(file)) rekeyed.add(file.path);
     for (const path of rekeyed) {
       const file = this.files.get(path);
       const before = this.providedBy.get(path) ?? [];
-      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file)] : [];
+      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.manifests)] : [];
       // Only keys gained or lost change a lookup's answer (a body edit keeps every key).
       const kept = new Set(after);
       for (const key of before) {

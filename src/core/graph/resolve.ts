@@ -6,14 +6,15 @@ import { flat } from '../flatString';
 import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
+import { goImportPath, goModulesOf, resolveGoImport } from './goModules';
 import {
-  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, stripPython,
+  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
-  definitionPrefix, packageKey, packageMemberKey, packageScheme, type PackageScheme,
+  packageKey, packageMemberKey, packageScheme, type PackageScheme,
 } from './packageScope';
 import {
-  edgeId, externalId, moduleId, symbolId,
+  edgeId, externalId, folderId, moduleId, symbolId,
   type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
@@ -111,8 +112,10 @@ export class Resolver {
       const module = this.resolveModule(file, binding.module);
       const target = this.bindingTarget(file, binding, module, true);
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
-      // A package has no node: `import a.b.*` counts as resolved and draws no edge.
-      if (target && target.t !== 'package') addEdge('IMPORTS', modId, this.targetId(target), binding.line);
+      // A package has no node: `import a.b.*` counts as resolved and draws no edge, unless the package is a folder (Go).
+      const folder = target?.t === 'package' ? this.packageFolder(target) : undefined;
+      if (folder !== undefined) addEdge('IMPORTS', modId, folderId(folder), binding.line);
+      else if (target && target.t !== 'package') addEdge('IMPORTS', modId, this.targetId(target), binding.line);
     }
     for (const reexport of file.exports) {
       if (!reexport.from) continue;
@@ -167,9 +170,25 @@ export class Resolver {
     return t?.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'Enum' || t.sym.kind === 'TypeAlias') ? t : null;
   }
 
+  /** The package of a file of a package-scoped language; reading it consumes the manifests it depends on (go.mod). */
+  private packageOf(file: FileGraph, scope: 'package' | 'receiver' = 'package'): string | undefined {
+    const scheme = packageScheme(file.language);
+    if (!scheme) return undefined;
+    if (scheme.manifest) this.consumed.add(manifestKey(scheme.manifest));
+    return scope === 'package' ? scheme.packageOf(file, this.world.manifests) : scheme.receiverScope(file, this.world.manifests);
+  }
+
+  /** The folder of a package whose packages are folders (Go), found through the file that provides it. */
+  private packageFolder(target: Target & { t: 'package' }): string | undefined {
+    if (!packageScheme(target.language)?.folderPackages) return undefined;
+    const path = this.provider(packageKey(target.language, target.name));
+    return path === undefined ? undefined : dirOf(path);
+  }
+
   private buildNodes(file: FileGraph): GraphNode[] {
     const moduleName = this.world.moduleName(file.path);
-    const prefix = definitionPrefix(file, moduleName);
+    // Java and Go name a definition by its package (`com.google.gson.Gson`, `github.com/spf13/cobra.Command`).
+    const prefix = this.packageOf(file) ?? moduleName;
     const base = file.path.split('/').pop() ?? file.path;
     const nodes: GraphNode[] = [
       {
@@ -218,8 +237,7 @@ export class Resolver {
 
   /** Finds the module a specifier names, as seen from `file`. */
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
-    // Go import paths stay External until stage 2 maps them through go.mod (goModules.ts).
-    if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
+    if (file.language === 'go') return this.resolveGoModule(file, specifier);
     const scheme = packageScheme(file.language);
     if (scheme) return this.resolvePackageModule(file.language, scheme, specifier);
     // Rust `use` paths stay External until Cargo crates and the `mod` tree are mapped (rustModules.ts).
@@ -241,6 +259,21 @@ export class Resolver {
       return current ?? { t: 'missing' };
     }
     return { t: 'external', family: scheme.family, name: specifier };
+  }
+
+  /**
+   * A Go import path: the folder the go command would load it from (go.mod modules, local `replace`,
+   * `vendor/`, the standard library when the repository is GOROOT/src), as a package; External when
+   * outside the repository; missing when that folder holds no Go file.
+   */
+  private resolveGoModule(file: FileGraph, importPath: string): ModuleResult {
+    this.consumed.add(manifestKey('go.mod'));
+    const modules = goModulesOf(this.world.manifests);
+    const hasPackage = (dir: string) => this.provider(packageKey('go', goImportPath(dir, modules))) !== undefined;
+    const found = resolveGoImport(importPath, dirOf(file.path), modules, hasPackage);
+    if (found.t === 'external') return { t: 'external', family: 'go', name: importPath };
+    const pkg = goImportPath(found.dir, modules);
+    return hasPackage(found.dir) ? { t: 'package', language: 'go', name: pkg } : { t: 'missing' };
   }
 
   private resolvePythonModule(file: FileGraph, specifier: string): ModuleResult {
@@ -407,13 +440,14 @@ export class Resolver {
   /** A method declared in another file for this type (Go methods, Rust impls): found by its receiver key. */
   private receiverMember(path: string, sym: SymbolDef, name: string): Target | null {
     const file = this.world.file(path);
-    const scope = file && packageScheme(file.language)?.receiverScope(file);
+    const scope = file && this.packageOf(file, 'receiver');
     if (!file || scope === undefined || sym.parent !== null) return null;
     const localId = `${sym.name}.${name}`;
     const owner = this.provider(packageMemberKey(file.language, scope, localId));
     const ownerFile = owner === undefined ? undefined : this.world.file(owner);
     if (owner === undefined || !ownerFile) return null;
-    this.read(owner, scopeName('', name));
+    // fileIndex lists a method declared away from its type under the type's name.
+    this.read(owner, scopeName(sym.name, name));
     const method = indexOf(ownerFile).byLocalId.get(localId);
     return method ? { t: 'symbol', path: owner, sym: method } : null;
   }
@@ -589,7 +623,8 @@ export class Resolver {
   private lookupPackageScope(file: FileGraph, scheme: PackageScheme, fromId: string | null, name: string): Target | null {
     const index = indexOf(file);
     let inherited: Target | null = null;
-    for (let scope = fromId === null ? undefined : index.byLocalId.get(fromId); scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
+    const enclosing = scheme.typeMembersInScope && fromId !== null ? index.byLocalId.get(fromId) : undefined;
+    for (let scope = enclosing; scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
       if (isType(scope)) {
         const member = this.classMember(file.path, scope, name);
         if (member?.t === 'external') inherited ??= member;
@@ -606,7 +641,7 @@ export class Resolver {
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
     if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
-    const pkg = scheme.packageOf(file);
+    const pkg = this.packageOf(file);
     const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
     if (sibling) return sibling;
     this.read(file.path, STAR);

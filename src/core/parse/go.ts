@@ -127,6 +127,9 @@ function unquote(literal: string): string {
   return literal.length >= 2 ? literal.slice(1, -1) : literal;
 }
 
+/** A call's result as a chain step (`f().x` → ['f', '()', 'x']), as stage 2 (resolve.ts) reads it. */
+const CALL_RESULT = '()';
+
 const CHAIN = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\s*\.\s*[\p{L}_][\p{L}\p{Nd}_]*)*$/u;
 
 function chainOf(text: string): string[] | null {
@@ -162,6 +165,8 @@ class GoExtraction {
   private readonly pendingMethods = new Map<string, Node[]>();
   /** Same-file functions' result types by position, for `x, err := NewFoo()`. */
   private readonly results = new Map<string, Array<string[] | null>>();
+  /** Callees (start·2²⁴ + end) recorded as a CALLS through a call's result: their selector is no separate use. */
+  private readonly calledSelectors = new Set<number>();
   /** Package-level names declared in this file (shadow builtins like `new` or `len`). */
   private readonly topNames = new Set<string>();
   packageName: string | undefined;
@@ -364,7 +369,7 @@ class GoExtraction {
         const name = el.childForFieldName('name');
         if (!name) continue;
         const sym = this.table.add(symbolDef('Method', name.text, owner.localId, el, this.text(el), this.docOf(el), isExported(name.text)));
-        this.frame(sym, el);
+        this.setResultType(sym, el, this.frame(sym, el));
       } else if (el?.type === 'type_elem' && el.namedChildCount === 1) {
         // A single named type is an embedded interface; unions and `~T` are constraints, not embedding.
         const typeNode = el.namedChild(0);
@@ -398,6 +403,13 @@ class GoExtraction {
     const sym = this.table.add(symbolDef('Function', name, null, node, this.signature(node), this.docOf(node), isExported(name)));
     const frame = this.frame(sym, node);
     this.typeParameters(node.childForFieldName('type_parameters'), frame);
+    this.setResultType(sym, node, frame);
+  }
+
+  /** A function's first result's named type: what `x := f()` holds, for stage 2 (`x.m()`). */
+  private setResultType(sym: SymbolDef, node: Node, frame: Frame): void {
+    const type = this.resultTypes(node.childForFieldName('result'))[0];
+    if (type && !(type.length === 1 && (frame.typeParams.has(type[0]) || this.isTypeParam(type[0], frame)))) sym.type = type;
   }
 
   private onMethod(node: Node): void {
@@ -439,6 +451,7 @@ class GoExtraction {
       const type = decl?.childForFieldName('type');
       if (type) this.skipType(type);
     }
+    this.setResultType(sym, node, frame);
   }
 
   private onPackageVars(decl: Node): void {
@@ -496,15 +509,23 @@ class GoExtraction {
     }
   }
 
-  /** `new(Foo)`, a conversion `Foo(x)` to a type of this file, or a same-file function's declared result. */
+  /**
+   * `new(Foo)`, a conversion `Foo(x)` to a type of this file, a same-file function's declared result;
+   * else the first result of any other call as the callee's chain + '()' (`c.Parent()` →
+   * ['Command', 'Parent', '()']), which stage 2 reads off the callee's declared result type.
+   */
   private callResult(call: Node, i: number, frame?: Frame): string[] | null {
     const callee = call.childForFieldName('function');
-    if (callee?.type !== 'identifier') return null;
-    const name = callee.text;
-    if (frame && frame.locals.has(name)) return null;
-    if (name === 'new' && i === 0 && !this.topNames.has('new')) return namedType(call.childForFieldName('arguments')?.namedChild(0) ?? null);
-    if (i === 0 && this.fileTypes.has(name)) return [name];
-    return this.results.get(name)?.[i] ?? null;
+    if (callee?.type === 'identifier') {
+      const name = callee.text;
+      if (frame && frame.locals.has(name)) return null;
+      if (name === 'new' && i === 0 && !this.topNames.has('new')) return namedType(call.childForFieldName('arguments')?.namedChild(0) ?? null);
+      if (i === 0 && this.fileTypes.has(name)) return [name];
+      if (this.results.has(name)) return this.results.get(name)?.[i] ?? null;
+    } else if (callee?.type !== 'selector_expression') return null;
+    const chain = i === 0 && callee ? chainOf(this.text(callee)) : null;
+    const qualified = chain && this.qualify(chain, frame ?? null);
+    return qualified ? [...qualified, CALL_RESULT] : null;
   }
 
   // --- bodies: locals, then references ---------------------------------------------------------------
@@ -618,7 +639,15 @@ class GoExtraction {
           // The whole call is captured (not its callee) so it comes before the callee's own captures.
           const callee = node.childForFieldName('function');
           const chain = callee?.type === 'identifier' || callee?.type === 'selector_expression' ? chainOf(this.text(callee)) : null;
-          if (!chain || !callee) break;
+          if (!chain || !callee) {
+            // `cmd.Root().Name()`: through the inner call's result; its own parts are captured as usual.
+            const through = callee?.type === 'selector_expression' ? this.resultChain(callee, frame) : null;
+            if (through && callee) {
+              this.calledSelectors.add(callee.startIndex * 2 ** 24 + callee.endIndex);
+              this.addRef(from, 'CALLS', through, line);
+            }
+            break;
+          }
           coveredEnd = callee.endIndex;
           const qualified = this.qualify(chain, frame);
           if (qualified) this.addRef(from, 'CALLS', qualified, line);
@@ -630,12 +659,22 @@ class GoExtraction {
           if (!chain || !type || (chain.length === 1 && (this.isTypeParam(chain[0], frame) || frame?.locals.has(chain[0])))) break;
           this.skipType(type);
           this.addRef(from, 'CALLS', chain, line);
+          // `Command{Use: "x"}` sets the field Command.Use (go/types records the key as its use).
+          for (const element of node.childForFieldName('body')?.namedChildren ?? []) {
+            const key = element?.type === 'keyed_element' ? element.namedChild(0)?.namedChild(0) : null;
+            if (key?.type === 'identifier') this.addRef(from, 'USES', [...this.qualify(chain, frame) ?? chain, key.text], key.startPosition.row);
+          }
           break;
         }
         case 'selector': {
           if (start < coveredEnd) break;
           const chain = chainOf(this.text(node));
-          if (!chain) break;
+          if (!chain) {
+            // `cmd.Root().TraverseChildren`: a member of a call's result (not the callee of a call already recorded).
+            const through = this.calledSelectors.has(start * 2 ** 24 + node.endIndex) ? null : this.resultChain(node, frame);
+            if (through) this.addRef(from, 'USES', through, line);
+            break;
+          }
           coveredEnd = node.endIndex;
           const qualified = this.qualify(chain, frame);
           if (qualified) this.addRef(from, 'USES', qualified, line);
@@ -675,6 +714,29 @@ class GoExtraction {
         }
       }
     });
+  }
+
+  /** `a.b().c` as a chain through call results (['a', 'b', '()', 'c']), qualified; null without a call in it. */
+  private resultChain(node: Node, frame: Frame | null): string[] | null {
+    const parts = (n: Node | null): string[] | null => {
+      switch (n?.type) {
+        case 'identifier':
+          return [n.text];
+        case 'selector_expression': {
+          const head = parts(n.childForFieldName('operand'));
+          const field = n.childForFieldName('field');
+          return head && field ? [...head, field.text] : null;
+        }
+        case 'call_expression': {
+          const head = parts(n.childForFieldName('function'));
+          return head ? [...head, CALL_RESULT] : null;
+        }
+        default:
+          return null;
+      }
+    };
+    const chain = parts(node);
+    return chain && chain.length <= 12 && chain.includes(CALL_RESULT) ? this.qualify(chain, frame) : null;
   }
 
   private isTypeParam(name: string, frame: Frame | null): boolean {
