@@ -598,6 +598,7 @@ export const Small = (p: Props) => <Button>{p.title}</Button>;
       'App CALLS setN',
       'App USES Button',
       'App USES Props',
+      'App USES Props.title', // the destructured parameter's key
       'App USES UI.Layout',
       'Small USES Button',
       'Small USES Props',

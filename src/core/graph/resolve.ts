@@ -123,7 +123,7 @@ export class Resolver {
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
       const subject = ref.subject ? this.receiverType(file, ref.subject) : null;
-      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject)) {
+      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external'))) {
         unresolvedRefs++;
         continue;
       }
