@@ -6,6 +6,8 @@
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { moduleId, symbolId } from '../graph/schema';
+import type { TypeMember } from './definitionNames';
+import { literalAtCursor } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -28,10 +30,15 @@ export interface StructuralCandidate {
 const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
 const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
 
-/** Exported top-level definitions of the repository by name (definitionNames.ts). */
-export type DefinitionsNamed = (name: string) => readonly string[];
+/** Repository-wide lookups by name (definitionNames.ts). */
+export interface RepositoryNames {
+  /** Exported top-level definitions called `name`. */
+  named(name: string): readonly string[];
+  /** Members called `name` of interfaces, object type aliases and classes. */
+  typesWithMember(name: string): readonly TypeMember[];
+}
 
-export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNamed?: DefinitionsNamed): StructuralCandidate[] {
+export function structuralCandidates(graph: Graph, q: QueryGraph, names?: RepositoryNames): StructuralCandidate[] {
   const found = new Map<string, StructuralCandidate>();
   // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
   const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
@@ -125,14 +132,20 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
   for (const id of modulesImportedAround(graph, q, around)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
   // ...and the definitions of the names the buffer uses without importing or defining them: what
   // an import line being written is for (auto-import); when each name is a definition of one or two places.
-  if (around.size > 0 && definitionsNamed) {
-    let names = 0;
+  if (around.size > 0 && names) {
+    let count = 0;
     for (const name of unboundNames(q)) {
-      const ids = definitionsNamed(name);
+      const ids = names.named(name);
       if (ids.length === 0 || ids.length > 2) continue;
       for (const id of ids) add(id, 0.9, { source: q.query.path, kind: 'USES', target: id });
-      if (++names === MAX_UNBOUND_NAMES) break;
+      if (++count === MAX_UNBOUND_NAMES) break;
     }
+  }
+  // The cursor inside an object literal: the next line is another key of the type it is checked
+  // against. Typed literals are references already (the extractor's contextual types); for the
+  // others, the types declaring most of the literal's keys (or a member whose type is a key's literal value).
+  if (names && q.query.language !== 'python') {
+    for (const { id, score } of typesOfLiteral(graph, q, names)) add(id, score, { source: q.query.path, kind: 'USES', target: id });
   }
 
   // One hop out from the seeds: owners and bases of classes, callees of functions.
@@ -170,6 +183,35 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
 }
 
 const MAX_UNBOUND_NAMES = 24;
+/** Types offered for one literal: a union's variants share most keys, and each skeleton costs budget. */
+const MAX_LITERAL_TYPES = 4;
+
+/**
+ * Types whose members match the keys of the object literal at the cursor: at least two keys, or one
+ * key whose string value is the member's literal type (`code: "too_big"` → `readonly code: "too_big"`).
+ * Scored by the share of the literal's keys they declare.
+ */
+function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Array<{ id: string; score: number }> {
+  const literal = literalAtCursor(q.query.prefix, q.query.suffix);
+  if (!literal) return [];
+  const owners = new Map<string, { keys: number; values: number }>();
+  for (const key of literal.keys) {
+    const value = literal.values.get(key);
+    for (const { member, owner } of names.typesWithMember(key)) {
+      if (owner.startsWith(`${q.query.path}#`) || !graph.hasNode(member)) continue;
+      const o = owners.get(owner) ?? owners.set(owner, { keys: 0, values: 0 }).get(owner)!;
+      o.keys++;
+      const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
+      if (value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`))) o.values++;
+    }
+  }
+  return [...owners.entries()]
+    .filter(([, o]) => o.keys >= 2 || o.values > 0)
+    .map(([id, o]) => ({ id, o, share: o.keys / literal.keys.length }))
+    .sort((a, b) => b.o.values - a.o.values || b.share - a.share || (a.id < b.id ? -1 : 1))
+    .slice(0, MAX_LITERAL_TYPES)
+    .map(({ id, o, share }) => ({ id, score: 0.55 + 0.3 * share + (o.values > 0 ? 0.15 : 0) }));
+}
 
 /**
  * The import lines among the cursor's line and the nearest code lines above and below it, when the
