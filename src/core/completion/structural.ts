@@ -59,6 +59,16 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     return rank === undefined ? 0 : 0.3 * (1 - rank / Math.max(1, q.nearby.length));
   };
   const enclosingIds = q.enclosing.map((s) => symbolId(q.query.path, s.localId));
+  const near = new Map<string, number>();
+  const proximity = (id: string): number => {
+    let p = near.get(id);
+    if (p === undefined) {
+      const lines = q.useLines.get(id) ?? [];
+      const distance = lines.reduce((d, line) => Math.min(d, Math.abs(line - q.cursorLine)), Infinity);
+      near.set(id, (p = Math.exp(-distance / PROXIMITY_LINES)));
+    }
+    return p;
+  };
   const reExporting = /(^|\/)__init__\.py$/.test(q.query.path);
 
   // Seeds: what the buffer imports, inherits and references, scored per target from all its links.
@@ -67,7 +77,6 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     usedBefore: number;
     usedAfter: number;
     inEnclosing: number;
-    nearest: number;
     links: Array<{ edge: GraphEdge; weight: number }>;
   }
   const evidence = new Map<string, Evidence>();
@@ -75,14 +84,13 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     const weight = SEED_WEIGHT[edge.kind];
     if (weight === undefined || !graph.hasNode(edge.target)) continue;
     let e = evidence.get(edge.target);
-    if (!e) evidence.set(edge.target, (e = { imported: false, usedBefore: 0, usedAfter: 0, inEnclosing: 0, nearest: Infinity, links: [] }));
+    if (!e) evidence.set(edge.target, (e = { imported: false, usedBefore: 0, usedAfter: 0, inEnclosing: 0, links: [] }));
     const depth = enclosingIds.indexOf(edge.source);
     const inEnclosing = depth < 0 ? 0 : depth === 0 ? 1 : 0.6;
     if (edge.kind === 'IMPORTS') e.imported = true;
     else if (edge.line > q.cursorLine) e.usedAfter++;
     else e.usedBefore++;
     e.inEnclosing = Math.max(e.inEnclosing, inEnclosing);
-    if (edge.line >= 0 && edge.line <= q.cursorLine) e.nearest = Math.min(e.nearest, q.cursorLine - edge.line);
     e.links.push({ edge, weight: weight + inEnclosing });
   }
   for (const [id, e] of evidence) {
@@ -95,7 +103,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     if (e.imported && e.usedBefore === 0 && !reExporting) score += 0.2;
     if (e.usedAfter > 0) score += 0.1;
     if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
-    score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
+    // Used a few lines away, above or below (FIM): what the next line is about; most of a file's names are used far away.
+    score += 0.3 * proximity(id) + 0.03 * Math.log1p(e.usedBefore);
     // The two strongest links explain the choice; more would spend the budget on repetition.
     // An import says less than a use: it is shown only for names nothing uses yet.
     const used = e.links.filter((l) => l.edge.kind !== 'IMPORTS');
@@ -179,38 +188,46 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       });
     }
   }
-  return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  // Equal scores (noisy-or saturates at 1 for a file's busiest names): the one used nearer the cursor first.
+  return [...found.values()].sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
 }
 
 const MAX_UNBOUND_NAMES = 24;
+/** Lines over which a use's pull on the cursor falls to 1/e. */
+const PROXIMITY_LINES = 8;
 /** Types offered for one literal: a union's variants share most keys, and each skeleton costs budget. */
 const MAX_LITERAL_TYPES = 4;
 
 /**
  * Types whose members match the keys of the object literal at the cursor: at least two keys, or one
  * key whose string value is the member's literal type (`code: "too_big"` → `readonly code: "too_big"`).
- * Scored by the share of the literal's keys they declare.
+ * Scored by the share of the literal's keys they declare, each key weighted by how few types declare
+ * it (`inst` says more than `input`, which every issue type has).
  */
 function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Array<{ id: string; score: number }> {
   const literal = literalAtCursor(q.query.prefix, q.query.suffix);
   if (!literal) return [];
-  const owners = new Map<string, { keys: number; values: number }>();
+  const owners = new Map<string, { keys: number; weight: number; values: number }>();
+  let total = 0;
   for (const key of literal.keys) {
     const value = literal.values.get(key);
-    for (const { member, owner } of names.typesWithMember(key)) {
-      if (owner.startsWith(`${q.query.path}#`) || !graph.hasNode(member)) continue;
-      const o = owners.get(owner) ?? owners.set(owner, { keys: 0, values: 0 }).get(owner)!;
+    const declaring = names.typesWithMember(key).filter(({ member, owner }) => !owner.startsWith(`${q.query.path}#`) && graph.hasNode(member));
+    const weight = 1 / Math.max(1, declaring.length);
+    total += weight;
+    for (const { member, owner } of declaring) {
+      const o = owners.get(owner) ?? owners.set(owner, { keys: 0, weight: 0, values: 0 }).get(owner)!;
       o.keys++;
+      o.weight += weight;
       const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
       if (value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`))) o.values++;
     }
   }
   return [...owners.entries()]
     .filter(([, o]) => o.keys >= 2 || o.values > 0)
-    .map(([id, o]) => ({ id, o, share: o.keys / literal.keys.length }))
+    .map(([id, o]) => ({ id, o, share: o.weight / total }))
     .sort((a, b) => b.o.values - a.o.values || b.share - a.share || (a.id < b.id ? -1 : 1))
     .slice(0, MAX_LITERAL_TYPES)
-    .map(({ id, o, share }) => ({ id, score: 0.55 + 0.3 * share + (o.values > 0 ? 0.15 : 0) }));
+    .map(({ id, o, share }) => ({ id, score: 0.6 + 0.25 * share + (o.values > 0 ? 0.15 : 0) }));
 }
 
 /**
