@@ -102,7 +102,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     // `__init__.py`, whose imports are mostly re-exports (`from .app import Flask as Flask`).
     if (e.imported && e.usedBefore === 0 && !reExporting) score += 0.2;
     if (e.usedAfter > 0) score += 0.1;
-    if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
+    // A base of the class being written, or of one declared near the cursor; not of every class in the file.
+    if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3 * (e.links.some((l) => l.edge.kind === 'INHERITS' && enclosingIds.includes(l.edge.source)) ? 1 : proximity(id));
     // Used a few lines away, above or below (FIM): what the next line is about; most of a file's names are used far away.
     score += 0.3 * proximity(id) + 0.03 * Math.log1p(e.usedBefore);
     // The two strongest links explain the choice; more would spend the budget on repetition.
@@ -188,11 +189,45 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       });
     }
   }
+  // Names made of the words the code around the cursor is made of (`util.NUMBER_FORMAT_RANGES` inside
+  // `$ZodCheckNumberFormat`, `core.$ZodNanoID` under `ZodNanoID`) are what it is about.
+  const candidates = [...found.values()];
+  const affinity = wordAffinity(q, candidates.map((c) => graph.getNodeAttributes(c.id).name));
+  for (const [i, c] of candidates.entries()) c.score *= 1 - AFFINITY_WEIGHT + AFFINITY_WEIGHT * affinity[i];
   // Equal scores (noisy-or saturates at 1 for a file's busiest names): the one used nearer the cursor first.
-  return [...found.values()].sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
+  return candidates.sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
 }
 
 const MAX_UNBOUND_NAMES = 24;
+/** Share of a candidate's score that depends on its name's words being the words around the cursor. */
+const AFFINITY_WEIGHT = 0.25;
+/** A word in more than this share of the candidates' names (`zod`, `get`) tells them apart no more than none. */
+const COMMON_WORD_SHARE = 0.1;
+/** Lines after the cursor (fill-in-the-middle) whose words count as around it. */
+const FOLLOWING_LINES = 6;
+
+/** `$ZodCheckNumberFormat` → zod, check, number, format; `NUMBER_FORMAT_RANGES` → number, format, ranges. */
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+}
+
+/**
+ * Per name, in [0, 1]: the share of its distinctive words (not common among the candidates) that
+ * the definitions around the cursor and the identifiers just before it are made of.
+ */
+function wordAffinity(q: QueryGraph, names: string[]): number[] {
+  const following = q.query.suffix.split('\n').slice(0, FOLLOWING_LINES).join('\n');
+  const identifiers = `${q.partialStatement}\n${following}`.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  const around = new Set([...q.enclosing.map((s) => s.name), ...q.nearby.slice(0, 30), ...identifiers].flatMap(nameWords));
+  const split = names.map(nameWords);
+  const frequency = new Map<string, number>();
+  for (const words of split) for (const w of new Set(words)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  const common = Math.max(3, COMMON_WORD_SHARE * names.length);
+  return split.map((words) => {
+    const distinctive = words.filter((w) => frequency.get(w)! <= common);
+    return distinctive.length === 0 ? 0 : distinctive.filter((w) => around.has(w)).length / distinctive.length;
+  });
+}
 /** Lines over which a use's pull on the cursor falls to 1/e. */
 const PROXIMITY_LINES = 8;
 /** Types offered for one literal: a union's variants share most keys, and each skeleton costs budget. */
