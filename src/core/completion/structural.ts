@@ -165,6 +165,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       if (edge.target === seed.id) return;
       if (edge.kind === 'INHERITS') add(edge.target, seed.score * 0.5, { source: seed.id, kind: 'INHERITS', target: edge.target });
       else if (edge.kind === 'CALLS' && (node.kind === 'Function' || node.kind === 'Method')) add(edge.target, seed.score * 0.25, { source: seed.id, kind: 'CALLS', target: edge.target });
+      // The method being overridden: an override's signature and body use what the base's use (`view_func: ft.RouteCallable`).
+      else if (edge.kind === 'USES' && seed.triples[0]?.kind === 'OVERRIDES') add(edge.target, seed.score * 0.6, { source: seed.id, kind: 'USES', target: edge.target });
     });
     // A module imported as a namespace (`from . import typing as ft`): its public names are what `ft.` completes to.
     if (node.kind === 'Module') {
