@@ -122,6 +122,15 @@ import E, { f } from "e";
     assert.deepEqual(g.symbols, []);
   });
 
+  test('a name imported on a line of its own binds on that line (per-line context asks what the line imports)', async () => {
+    const g = await extract(`import {
+  type Seen,
+  extractDefs,
+} from './to-json-schema';
+`);
+    assert.deepEqual(g.imports.map((b) => [b.local, b.line]), [['Seen', 1], ['extractDefs', 2]]);
+  });
+
   test('CommonJS require forms, with the enclosing function as scope', async () => {
     const g = await extract(`const path = require('path');
 const { readFile, writeFile: wf } = require('fs');

@@ -794,7 +794,8 @@ class TsExtraction {
               if (!nameNode) continue;
               const local = alias ?? nameNode;
               this.skipStarts.add(local.startIndex);
-              this.imports.push({ local: this.text(local), module, imported: unquote(this.text(nameNode)), line, scope });
+              // Each name on its own line (`import {\n  a,\n  b,\n} from`): the line that binds it, which per-line context asks about.
+              this.imports.push({ local: this.text(local), module, imported: unquote(this.text(nameNode)), line: spec.startPosition.row, scope });
               bound = true;
             }
           }
