@@ -195,14 +195,14 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // `$ZodCheckNumberFormat`, `core.$ZodNanoID` under `ZodNanoID`) are what it is about.
   const candidates = [...found.values()];
   const affinity = wordAffinity(q, candidates.map((c) => graph.getNodeAttributes(c.id).name));
-  for (const [i, c] of candidates.entries()) c.score *= 1 - AFFINITY_WEIGHT + AFFINITY_WEIGHT * affinity[i];
+  for (const [i, c] of candidates.entries()) c.score = 1 - (1 - c.score) * (1 - AFFINITY_WEIGHT * affinity[i]);
   // Equal scores (noisy-or saturates at 1 for a file's busiest names): the one used nearer the cursor first.
   return candidates.sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
 }
 
 const MAX_UNBOUND_NAMES = 24;
-/** Share of a candidate's score that depends on its name's words being the words around the cursor. */
-const AFFINITY_WEIGHT = 0.25;
+/** Evidence a name made only of the words around the cursor adds (noisy-or, like every other link). */
+const AFFINITY_WEIGHT = 0.4;
 /** A word in more than this share of the candidates' names (`zod`, `get`) tells them apart no more than none. */
 const COMMON_WORD_SHARE = 0.1;
 /** Lines after the cursor (fill-in-the-middle) whose words count as around it. */
