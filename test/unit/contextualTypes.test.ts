@@ -44,29 +44,34 @@ describe('contextual types of object literals (real TanStack Query)', () => {
   });
 });
 
+/** The typed keys of a one-file buffer, `line chain`. */
+async function typedKeys(lines: string[]): Promise<string[]> {
+  const file = await parse('keys.ts', lines.join('\n'));
+  return file.refs.filter((r) => r.exact).map((r) => `${r.line} ${r.chain.join('.')}`).sort();
+}
+
 describe('contextual types: what is and is not a typed key', () => {
   it('declared locals, nested literals, methods, quoted keys, destructured parameters, `satisfies` and `as`', async () => {
-    const file = await parse('a.ts', [
+    const keys = await typedKeys([
       'import { T, R } from "./t";',
       'const a: T = { k: 1, s, m() {}, "q": 2, n: { x: 1 }, [computed]: 3 };',
       'function f({ a, b = 1, c: d }: T): R { return { r: 1 }; }',
       'const g = (): R => ({ r: 2 });',
       'const h = { z: 1 } satisfies T;',
       'const i = { y: 1 } as R;',
-    ].join('\n'));
-    const keys = file.refs.filter((r) => r.exact).map((r) => `${r.line} ${r.chain.join('.')}`);
-    assert.deepEqual(keys.sort(), ['1 T.k', '1 T.m', '1 T.n', '1 T.n.x', '1 T.q', '1 T.s', '2 R.r', '2 T.a', '2 T.b', '2 T.c', '3 R.r', '4 T.z', '5 R.y']);
+    ]);
+    assert.deepEqual(keys, ['1 T.k', '1 T.m', '1 T.n', '1 T.n.x', '1 T.q', '1 T.s', '2 R.r', '2 T.a', '2 T.b', '2 T.c', '3 R.r', '4 T.z', '5 R.y']);
   });
 
   it('no typed key where the type is unknown here: a callback inside a typed function, a type parameter, a built-in generic', async () => {
-    const file = await parse('b.ts', [
+    const keys = await typedKeys([
       'import { R } from "./t";',
       'function f(): R { return [1].map(() => { return { inner: 1 }; })[0]; }',
       'function p<G>(): G { return { generic: 1 } as G; }',
       'async function q(): Promise<R> { return { awaited: 1 }; }',
       'const r: Record<string, number> = { rec: 1 };',
-    ].join('\n'));
-    assert.deepEqual(file.refs.filter((r) => r.exact).map((r) => r.chain.join('.')), []);
+    ]);
+    assert.deepEqual(keys, []);
   });
 
   it('a key the declared type does not have reaches nothing (not the type, not another definition)', async () => {

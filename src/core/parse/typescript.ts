@@ -1166,20 +1166,20 @@ class TsExtraction {
           const type = declared ? this.annotationChain(node.childForFieldName('type')) : this.typeChain(node.lastNamedChild);
           const object = declared ? node.childForFieldName('value') : node.firstNamedChild;
           const frame = frameAt(start);
-          if (object?.type === 'object') this.objectKeys(object, this.contextualType(type, frame), frame, 0);
+          if (object?.type === 'object') this.typedKeys(object, this.contextualType(type, frame), frame, 0);
           break;
         }
         case 'returnedobject': {
           let fn = node.parent;
           while (fn && !FUNCTION_NODES.has(fn.type)) fn = fn.parent;
           const frame = frameAt(start);
-          this.objectKeys(node, this.contextualType(this.returnChain(fn), frame), frame, 0);
+          this.typedKeys(node, this.contextualType(this.returnChain(fn), frame), frame, 0);
           break;
         }
         case 'typedpattern': {
           const frame = frameAt(start);
           const pattern = node.childForFieldName('pattern');
-          if (pattern) this.patternKeys(pattern, this.contextualType(this.annotationChain(node.childForFieldName('type')), frame), frame, 0);
+          if (pattern) this.typedKeys(pattern, this.contextualType(this.annotationChain(node.childForFieldName('type')), frame), frame, 0);
           break;
         }
         case 'thismember': {
@@ -1247,38 +1247,20 @@ class TsExtraction {
   }
 
   /**
-   * Keys of an object literal typed `type` (`const o: T = { a, b: 1, c() {} }`, `return { a }` under
-   * `(): T`): uses of T.a, T.b, T.c; a nested literal's keys through the member's own type
-   * (`{ a: { b } }` → T.a.b). Exact: a key T does not declare is no use of T.
+   * Keys of an object literal or destructuring pattern typed `type` (`const o: T = { a, b: 1, c() {} }`,
+   * `return { a }` under `(): T`, `({ a, b = 1, c: d }: T)`): uses of T.a, T.b, T.c; a nested literal's
+   * keys through the member's own type (`{ a: { b } }` → T.a.b). Exact: a key T does not declare is no use of T.
    */
-  private objectKeys(object: Node, type: string[] | null, frame: Frame | null, depth: number): void {
+  private typedKeys(literal: Node, type: string[] | null, frame: Frame | null, depth: number): void {
     if (!type || depth >= MAX_KEY_DEPTH) return;
     const from = frame ? frame.sym.localId : null;
-    for (const child of object.namedChildren) {
-      if (!child) continue;
-      const key = child.type === 'shorthand_property_identifier' ? child : child.type === 'pair' || child.type === 'method_definition' ? child.childForFieldName(child.type === 'pair' ? 'key' : 'name') : null;
+    for (const child of literal.namedChildren) {
+      const { key, nested } = child ? literalEntry(child) : { key: null, nested: null };
       const name = key ? propertyName(key, this.src) : null;
       if (!key || !name) continue;
       const chain = [...type, name];
       this.addRef(from, 'USES', chain, key.startPosition.row, undefined, true);
-      const value = child.type === 'pair' ? child.childForFieldName('value') : null;
-      if (value?.type === 'object') this.objectKeys(value, chain, frame, depth + 1);
-    }
-  }
-
-  /** Names a destructuring pattern typed `type` takes (`({ a, b = 1, c: d }: T)`): uses of T.a, T.b, T.c. */
-  private patternKeys(pattern: Node, type: string[] | null, frame: Frame | null, depth: number): void {
-    if (!type || depth >= MAX_KEY_DEPTH) return;
-    const from = frame ? frame.sym.localId : null;
-    for (const child of pattern.namedChildren) {
-      if (!child) continue;
-      const key = child.type === 'shorthand_property_identifier_pattern' ? child : child.type === 'object_assignment_pattern' ? child.childForFieldName('left') : child.type === 'pair_pattern' ? child.childForFieldName('key') : null;
-      const name = key ? propertyName(key, this.src) : null;
-      if (!key || !name) continue;
-      const chain = [...type, name];
-      this.addRef(from, 'USES', chain, key.startPosition.row, undefined, true);
-      const value = child.type === 'pair_pattern' ? child.childForFieldName('value') : null;
-      if (value?.type === 'object_pattern') this.patternKeys(value, chain, frame, depth + 1);
+      if (nested) this.typedKeys(nested, chain, frame, depth + 1);
     }
   }
 
@@ -1330,6 +1312,26 @@ class TsExtraction {
 
   references(): Reference[] {
     return [...this.refs.values()];
+  }
+}
+
+/** Where an entry of an object literal or destructuring pattern names its key, and the literal or pattern nested in it. */
+function literalEntry(entry: Node): { key: Node | null; nested: Node | null } {
+  switch (entry.type) {
+    case 'shorthand_property_identifier':
+    case 'shorthand_property_identifier_pattern':
+      return { key: entry, nested: null };
+    case 'method_definition':
+      return { key: entry.childForFieldName('name'), nested: null };
+    case 'object_assignment_pattern':
+      return { key: entry.childForFieldName('left'), nested: null };
+    case 'pair':
+    case 'pair_pattern': {
+      const value = entry.childForFieldName('value');
+      return { key: entry.childForFieldName('key'), nested: value?.type === 'object' || value?.type === 'object_pattern' ? value : null };
+    }
+    default:
+      return { key: null, nested: null };
   }
 }
 
