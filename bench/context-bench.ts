@@ -336,7 +336,7 @@ async function main(): Promise<void> {
       const candidateRanks = new Map<LineTruth, Map<string, number>>();
       const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
         if (budget !== 2048 || !inIndependent.has(t)) return;
-        if (casesOut) candidateRanks.set(t, new Map(structuralCandidates(engine.graph.graph, q).map((c, i) => [keyOf(c.id), i])));
+        if (casesOut) candidateRanks.set(t, new Map(structuralCandidates(engine.graph.graph, q, assembler.definitionNames).map((c, i) => [keyOf(c.id), i])));
         addStats(stats, ctx);
         if (mode === 'fim') addPromptSizes(stats, ctx, query, assembler, q);
       });

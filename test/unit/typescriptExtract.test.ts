@@ -122,6 +122,15 @@ import E, { f } from "e";
     assert.deepEqual(g.symbols, []);
   });
 
+  test('a name imported on a line of its own binds on that line (per-line context asks what the line imports)', async () => {
+    const g = await extract(`import {
+  type Seen,
+  extractDefs,
+} from './to-json-schema';
+`);
+    assert.deepEqual(g.imports.map((b) => [b.local, b.line]), [['Seen', 1], ['extractDefs', 2]]);
+  });
+
   test('CommonJS require forms, with the enclosing function as scope', async () => {
     const g = await extract(`const path = require('path');
 const { readFile, writeFile: wf } = require('fs');
@@ -598,6 +607,7 @@ export const Small = (p: Props) => <Button>{p.title}</Button>;
       'App CALLS setN',
       'App USES Button',
       'App USES Props',
+      'App USES Props.title', // the destructured parameter's key
       'App USES UI.Layout',
       'Small USES Button',
       'Small USES Props',

@@ -69,7 +69,8 @@ function informative(t: Triple, bufferPath: string, enclosing: ReadonlySet<strin
 export class ContextAssembler {
   readonly sources: SourceFiles;
   readonly windows: CodeWindows;
-  private readonly definitionNames: DefinitionNames;
+  /** Repository names for structural retrieval (public for the benchmark's per-case ranks). */
+  readonly definitionNames: DefinitionNames;
 
   constructor(
     private readonly graph: RepositoryGraph,
@@ -107,7 +108,7 @@ export class ContextAssembler {
     const imported = new Set(q.file.imports.map((b) => b.imported ?? '').filter((name) => name !== '' && name !== '*'));
 
     let t = performance.now();
-    const graphCandidates: Candidate[] = structuralCandidates(g, q, (name) => this.definitionNames.named(name))
+    const graphCandidates: Candidate[] = structuralCandidates(g, q, this.definitionNames)
       .slice(0, MAX_GRAPH_CANDIDATES)
       .map((s) => ({
         key: s.id,

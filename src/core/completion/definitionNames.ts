@@ -1,14 +1,30 @@
 // Top-level definitions of the repository by name, for names a buffer uses without importing them
-// (an import line being written, auto-import style). Follows the graph file by file, like the
-// window index: a file whose hash changed is re-read, a removed file is dropped.
+// (an import line being written, auto-import style), and the types that declare a member of a given
+// name, for an object literal the graph cannot type (its keys say which type it is). Follows the
+// graph file by file, like the window index: a file whose hash changed is re-read, a removed file is dropped.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { symbolId } from '../graph/schema';
 
 const IMPORTABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'GlobalVariable']);
+/** Types an object literal can be checked against. */
+const LITERAL_TYPES = new Set(['Interface', 'TypeAlias', 'Class']);
+
+/** A member of a type, by id, with its type's id. */
+export interface TypeMember {
+  member: string;
+  owner: string;
+}
+
+interface FileNames {
+  hash: string;
+  names: Array<[string, string]>;
+  members: Array<[string, TypeMember]>;
+}
 
 export class DefinitionNames {
-  private readonly byFile = new Map<string, { hash: string; names: Array<[string, string]> }>();
+  private readonly byFile = new Map<string, FileNames>();
   private byName = new Map<string, string[]>();
+  private byMember = new Map<string, TypeMember[]>();
   private seenVersion = -1;
 
   constructor(private readonly graph: RepositoryGraph) {}
@@ -17,6 +33,12 @@ export class DefinitionNames {
   named(name: string): readonly string[] {
     this.refresh();
     return this.byName.get(name) ?? [];
+  }
+
+  /** Fields and methods called `name` of the repository's interfaces, object type aliases and classes (TypeScript/JavaScript). */
+  typesWithMember(name: string): readonly TypeMember[] {
+    this.refresh();
+    return this.byMember.get(name) ?? [];
   }
 
   private refresh(): void {
@@ -28,16 +50,27 @@ export class DefinitionNames {
       const hash = this.graph.fileGraph(path)?.hash ?? '';
       if (this.byFile.get(path)?.hash === hash) continue;
       changed = true;
+      const file = this.graph.fileGraph(path);
       const names: Array<[string, string]> = [];
-      for (const sym of this.graph.fileGraph(path)?.symbols ?? []) {
+      const members: Array<[string, TypeMember]> = [];
+      const kinds = new Map((file?.symbols ?? []).map((sym) => [sym.localId, sym.kind]));
+      for (const sym of file?.symbols ?? []) {
         if (sym.parent === null && sym.exported && IMPORTABLE.has(sym.kind)) names.push([sym.name, symbolId(path, sym.localId)]);
+        const literalKeys = file!.language !== 'python' && sym.parent !== null && (sym.kind === 'Field' || sym.kind === 'Method');
+        if (literalKeys && LITERAL_TYPES.has(kinds.get(sym.parent!) ?? '')) members.push([sym.name, { member: symbolId(path, sym.localId), owner: symbolId(path, sym.parent!) }]);
       }
-      this.byFile.set(path, { hash, names });
+      this.byFile.set(path, { hash, names, members });
     }
     if (changed) {
       const byName = new Map<string, string[]>();
-      for (const path of [...this.byFile.keys()].sort()) for (const [name, id] of this.byFile.get(path)!.names) (byName.get(name) ?? byName.set(name, []).get(name)!).push(id);
+      const byMember = new Map<string, TypeMember[]>();
+      for (const path of [...this.byFile.keys()].sort()) {
+        const file = this.byFile.get(path)!;
+        for (const [name, id] of file.names) (byName.get(name) ?? byName.set(name, []).get(name)!).push(id);
+        for (const [name, m] of file.members) (byMember.get(name) ?? byMember.set(name, []).get(name)!).push(m);
+      }
       this.byName = byName;
+      this.byMember = byMember;
     }
     this.seenVersion = this.graph.version;
   }

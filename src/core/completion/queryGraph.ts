@@ -34,6 +34,8 @@ export interface QueryGraph {
   enclosing: SymbolDef[];
   /** Resolved references, imports and inheritance from the buffer into the rest of the repository. */
   edges: GraphEdge[];
+  /** Every line of the buffer each resolved target is referenced on: how near the cursor it is used. */
+  useLines: ReadonlyMap<string, readonly number[]>;
   /** The current line up to the cursor. */
   partialStatement: string;
   /** Identifiers and attribute-chain parts in the lines just before the cursor, nearest first. */
@@ -53,7 +55,7 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
   const file = await extract(query.path, query.language, query.prefix + query.suffix);
   const prefixLines = query.prefix.split('\n');
   const cursorLine = prefixLines.length - 1;
-  const resolution = graph.resolveDetached(withImportBeingTyped(file, prefixLines[cursorLine], cursorLine));
+  const resolution = graph.resolveDetached(withImportBeingTyped(file, prefixLines[cursorLine], cursorLine), true);
   const edges = resolution.edges.filter((e) => !e.target.startsWith(`${query.path}#`) && e.target !== query.path && e.kind !== 'CONTAINS' && e.kind !== 'HAS_METHOD' && e.kind !== 'HAS_FIELD');
   return {
     query,
@@ -61,6 +63,7 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
     cursorLine,
     enclosing: enclosingDefinitions(file, prefixLines, query.language),
     edges,
+    useLines: resolution.useLines ?? new Map(),
     partialStatement: prefixLines[cursorLine],
     nearby: nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)),
   };

@@ -6,6 +6,8 @@
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { moduleId, symbolId } from '../graph/schema';
+import type { TypeMember } from './definitionNames';
+import { literalAtCursor } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -28,10 +30,15 @@ export interface StructuralCandidate {
 const SEED_WEIGHT: Partial<Record<EdgeKind, number>> = { INHERITS: 0.9, CALLS: 0.7, USES: 0.6, IMPORTS: 0.35 };
 const RETRIEVABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
 
-/** Exported top-level definitions of the repository by name (definitionNames.ts). */
-export type DefinitionsNamed = (name: string) => readonly string[];
+/** Repository-wide lookups by name (definitionNames.ts). */
+export interface RepositoryNames {
+  /** Exported top-level definitions called `name`. */
+  named(name: string): readonly string[];
+  /** Members called `name` of interfaces, object type aliases and classes. */
+  typesWithMember(name: string): readonly TypeMember[];
+}
 
-export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNamed?: DefinitionsNamed): StructuralCandidate[] {
+export function structuralCandidates(graph: Graph, q: QueryGraph, names?: RepositoryNames): StructuralCandidate[] {
   const found = new Map<string, StructuralCandidate>();
   // Nodes of the buffer's own file are in the prompt already (as the buffer itself).
   const admissible = (id: string) => graph.hasNode(id) && RETRIEVABLE.has(graph.getNodeAttributes(id).kind) && graph.getNodeAttributes(id).path !== q.query.path;
@@ -52,6 +59,16 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
     return rank === undefined ? 0 : 0.3 * (1 - rank / Math.max(1, q.nearby.length));
   };
   const enclosingIds = q.enclosing.map((s) => symbolId(q.query.path, s.localId));
+  const near = new Map<string, number>();
+  const proximity = (id: string): number => {
+    let p = near.get(id);
+    if (p === undefined) {
+      const lines = q.useLines.get(id) ?? [];
+      const distance = lines.reduce((d, line) => Math.min(d, Math.abs(line - q.cursorLine)), Infinity);
+      near.set(id, (p = Math.exp(-distance / PROXIMITY_LINES)));
+    }
+    return p;
+  };
   const reExporting = /(^|\/)__init__\.py$/.test(q.query.path);
 
   // Seeds: what the buffer imports, inherits and references, scored per target from all its links.
@@ -60,7 +77,6 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
     usedBefore: number;
     usedAfter: number;
     inEnclosing: number;
-    nearest: number;
     links: Array<{ edge: GraphEdge; weight: number }>;
   }
   const evidence = new Map<string, Evidence>();
@@ -68,14 +84,13 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
     const weight = SEED_WEIGHT[edge.kind];
     if (weight === undefined || !graph.hasNode(edge.target)) continue;
     let e = evidence.get(edge.target);
-    if (!e) evidence.set(edge.target, (e = { imported: false, usedBefore: 0, usedAfter: 0, inEnclosing: 0, nearest: Infinity, links: [] }));
+    if (!e) evidence.set(edge.target, (e = { imported: false, usedBefore: 0, usedAfter: 0, inEnclosing: 0, links: [] }));
     const depth = enclosingIds.indexOf(edge.source);
     const inEnclosing = depth < 0 ? 0 : depth === 0 ? 1 : 0.6;
     if (edge.kind === 'IMPORTS') e.imported = true;
     else if (edge.line > q.cursorLine) e.usedAfter++;
     else e.usedBefore++;
     e.inEnclosing = Math.max(e.inEnclosing, inEnclosing);
-    if (edge.line >= 0 && edge.line <= q.cursorLine) e.nearest = Math.min(e.nearest, q.cursorLine - edge.line);
     e.links.push({ edge, weight: weight + inEnclosing });
   }
   for (const [id, e] of evidence) {
@@ -87,8 +102,10 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
     // `__init__.py`, whose imports are mostly re-exports (`from .app import Flask as Flask`).
     if (e.imported && e.usedBefore === 0 && !reExporting) score += 0.2;
     if (e.usedAfter > 0) score += 0.1;
-    if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3;
-    score += 0.1 * Math.max(0, 1 - e.nearest / 100) + 0.03 * Math.log1p(e.usedBefore);
+    // A base of the class being written, or of one declared near the cursor; not of every class in the file.
+    if (e.links.some((l) => l.edge.kind === 'INHERITS')) score += 0.3 * (e.links.some((l) => l.edge.kind === 'INHERITS' && enclosingIds.includes(l.edge.source)) ? 1 : proximity(id));
+    // Used a few lines away, above or below (FIM): what the next line is about; most of a file's names are used far away.
+    score += 0.3 * proximity(id) + 0.03 * Math.log1p(e.usedBefore);
     // The two strongest links explain the choice; more would spend the budget on repetition.
     // An import says less than a use: it is shown only for names nothing uses yet.
     const used = e.links.filter((l) => l.edge.kind !== 'IMPORTS');
@@ -125,14 +142,20 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
   for (const id of modulesImportedAround(graph, q, around)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
   // ...and the definitions of the names the buffer uses without importing or defining them: what
   // an import line being written is for (auto-import); when each name is a definition of one or two places.
-  if (around.size > 0 && definitionsNamed) {
-    let names = 0;
+  if (around.size > 0 && names) {
+    let count = 0;
     for (const name of unboundNames(q)) {
-      const ids = definitionsNamed(name);
+      const ids = names.named(name);
       if (ids.length === 0 || ids.length > 2) continue;
       for (const id of ids) add(id, 0.9, { source: q.query.path, kind: 'USES', target: id });
-      if (++names === MAX_UNBOUND_NAMES) break;
+      if (++count === MAX_UNBOUND_NAMES) break;
     }
+  }
+  // The cursor inside an object literal: the next line is another key of the type it is checked
+  // against. Typed literals are references already (the extractor's contextual types); for the
+  // others, the types declaring most of the literal's keys (or a member whose type is a key's literal value).
+  if (names && q.query.language !== 'python') {
+    for (const { id, score } of typesOfLiteral(graph, q, names)) add(id, score, { source: q.query.path, kind: 'USES', target: id });
   }
 
   // One hop out from the seeds: owners and bases of classes, callees of functions.
@@ -142,6 +165,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
       if (edge.target === seed.id) return;
       if (edge.kind === 'INHERITS') add(edge.target, seed.score * 0.5, { source: seed.id, kind: 'INHERITS', target: edge.target });
       else if (edge.kind === 'CALLS' && (node.kind === 'Function' || node.kind === 'Method')) add(edge.target, seed.score * 0.25, { source: seed.id, kind: 'CALLS', target: edge.target });
+      // The method being overridden: an override's signature and body use what the base's use (`view_func: ft.RouteCallable`).
+      else if (edge.kind === 'USES' && seed.triples[0]?.kind === 'OVERRIDES') add(edge.target, seed.score * 0.6, { source: seed.id, kind: 'USES', target: edge.target });
     });
     // A module imported as a namespace (`from . import typing as ft`): its public names are what `ft.` completes to.
     if (node.kind === 'Module') {
@@ -166,10 +191,81 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, definitionsNam
       });
     }
   }
-  return [...found.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  // Names made of the words the code around the cursor is made of (`util.NUMBER_FORMAT_RANGES` inside
+  // `$ZodCheckNumberFormat`, `core.$ZodNanoID` under `ZodNanoID`) are what it is about.
+  const candidates = [...found.values()];
+  const affinity = wordAffinity(q, candidates.map((c) => graph.getNodeAttributes(c.id).name));
+  for (const [i, c] of candidates.entries()) c.score = 1 - (1 - c.score) * (1 - AFFINITY_WEIGHT * affinity[i]);
+  // Equal scores (noisy-or saturates at 1 for a file's busiest names): the one used nearer the cursor first.
+  return candidates.sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
 }
 
 const MAX_UNBOUND_NAMES = 24;
+/** Evidence a name made only of the words around the cursor adds (noisy-or, like every other link). */
+const AFFINITY_WEIGHT = 0.4;
+/** A word in more than this share of the candidates' names (`zod`, `get`) tells them apart no more than none. */
+const COMMON_WORD_SHARE = 0.1;
+/** Lines after the cursor (fill-in-the-middle) whose words count as around it. */
+const FOLLOWING_LINES = 6;
+
+/** `$ZodCheckNumberFormat` → zod, check, number, format; `NUMBER_FORMAT_RANGES` → number, format, ranges. */
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+}
+
+/**
+ * Per name, in [0, 1]: the share of its distinctive words (not common among the candidates) that
+ * the definitions around the cursor and the identifiers just before it are made of.
+ */
+function wordAffinity(q: QueryGraph, names: string[]): number[] {
+  const following = q.query.suffix.split('\n').slice(0, FOLLOWING_LINES).join('\n');
+  const identifiers = `${q.partialStatement}\n${following}`.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  const around = new Set([...q.enclosing.map((s) => s.name), ...q.nearby.slice(0, 30), ...identifiers].flatMap(nameWords));
+  const split = names.map(nameWords);
+  const frequency = new Map<string, number>();
+  for (const words of split) for (const w of new Set(words)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  const common = Math.max(3, COMMON_WORD_SHARE * names.length);
+  return split.map((words) => {
+    const distinctive = words.filter((w) => frequency.get(w)! <= common);
+    return distinctive.length === 0 ? 0 : distinctive.filter((w) => around.has(w)).length / distinctive.length;
+  });
+}
+/** Lines over which a use's pull on the cursor falls to 1/e. */
+const PROXIMITY_LINES = 8;
+/** Types offered for one literal: a union's variants share most keys, and each skeleton costs budget. */
+const MAX_LITERAL_TYPES = 4;
+
+/**
+ * Types whose members match the keys of the object literal at the cursor: at least two keys, or one
+ * key whose string value is the member's literal type (`code: "too_big"` → `readonly code: "too_big"`).
+ * Scored by the share of the literal's keys they declare, each key weighted by how few types declare
+ * it (`inst` says more than `input`, which every issue type has).
+ */
+function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Array<{ id: string; score: number }> {
+  const literal = literalAtCursor(q.query.prefix, q.query.suffix);
+  if (!literal) return [];
+  const owners = new Map<string, { keys: number; weight: number; values: number }>();
+  let total = 0;
+  for (const key of literal.keys) {
+    const value = literal.values.get(key);
+    const declaring = names.typesWithMember(key).filter(({ member, owner }) => !owner.startsWith(`${q.query.path}#`) && graph.hasNode(member));
+    const weight = 1 / Math.max(1, declaring.length);
+    total += weight;
+    for (const { member, owner } of declaring) {
+      const o = owners.get(owner) ?? owners.set(owner, { keys: 0, weight: 0, values: 0 }).get(owner)!;
+      o.keys++;
+      o.weight += weight;
+      const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
+      if (value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`))) o.values++;
+    }
+  }
+  return [...owners.entries()]
+    .filter(([, o]) => o.keys >= 2 || o.values > 0)
+    .map(([id, o]) => ({ id, o, share: o.weight / total }))
+    .sort((a, b) => b.o.values - a.o.values || b.share - a.share || (a.id < b.id ? -1 : 1))
+    .slice(0, MAX_LITERAL_TYPES)
+    .map(({ id, o, share }) => ({ id, score: 0.6 + 0.25 * share + (o.values > 0 ? 0.15 : 0) }));
+}
 
 /**
  * The import lines among the cursor's line and the nearest code lines above and below it, when the

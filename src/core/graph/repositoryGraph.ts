@@ -295,10 +295,10 @@ export class RepositoryGraph {
    * Resolves `file` (an unsaved editor buffer) against the repository as it is, without changing the
    * graph: completion's query graph links the code being written to repository nodes this way.
    */
-  resolveDetached(file: FileGraph): FileResolution {
+  resolveDetached(file: FileGraph, withUseLines = false): FileResolution {
     const world = this.world();
     const overlay: World = { ...world, file: (path) => (path === file.path ? file : world.file(path)) };
-    return new Resolver(overlay).resolveFile(file.path);
+    return new Resolver(overlay).resolveFile(file.path, withUseLines);
   }
 
   private world(): World {

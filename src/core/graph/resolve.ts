@@ -57,6 +57,8 @@ export interface FileResolution {
   consumed: Set<string>;
   imports: ImportStats;
   unresolvedRefs: number;
+  /** With `withUseLines`: every line each target is referenced on (edges keep one line per source and target). */
+  useLines?: Map<string, number[]>;
 }
 
 interface Memo {
@@ -73,7 +75,7 @@ export class Resolver {
 
   constructor(private readonly world: World) {}
 
-  resolveFile(path: string): FileResolution {
+  resolveFile(path: string, withUseLines = false): FileResolution {
     const file = this.world.file(path);
     if (!file) throw new Error(`resolveFile: unknown file ${path}`);
     this.consumed = new Set();
@@ -126,10 +128,11 @@ export class Resolver {
     }
 
     let unresolvedRefs = 0;
+    const useLines = withUseLines ? new Map<string, number[]>() : undefined;
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
       const subject = ref.subject ? this.receiverType(file, ref.subject) : null;
-      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject)) {
+      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external'))) {
         unresolvedRefs++;
         continue;
       }
@@ -137,11 +140,12 @@ export class Resolver {
       const kind = resolved.partial ? 'USES' : ref.kind;
       const targetId = this.targetId(resolved.target);
       if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
+      if (useLines) (useLines.get(targetId) ?? useLines.set(targetId, []).get(targetId)!).push(ref.line);
     }
     const consumed = this.consumed;
     const own = interfaceKey(path, '');
     for (const key of consumed) if (key.startsWith(own)) consumed.delete(key);
-    return { nodes, edges: [...edges.values()], consumed, imports, unresolvedRefs };
+    return { nodes, edges: [...edges.values()], consumed, imports, unresolvedRefs, useLines };
   }
 
   targetId(target: Target): string {

@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 3;
+export const PARSER_VERSION = 4;
 
 export interface FileGraph {
   path: string;
@@ -135,5 +135,10 @@ export interface Reference {
   relation?: 'extends' | 'implements';
   /** INHERITS whose subtype is not declared in this file (Rust `impl Display for Foo`, Foo elsewhere): from is null, this is Foo's path. */
   subject?: string[];
+  /**
+   * Only the definition the whole chain names counts (an object-literal key typed by its declared
+   * type, `const o: T = { a }` → ['T', 'a']): a key T does not declare is no use of T or of anything else.
+   */
+  exact?: boolean;
   line: number;
 }

@@ -21,6 +21,7 @@
 //   (possibly dotted or generic) type name, a local initialised with `new C()`, and `this.f.m()`
 //   when class field `f` (or parameter property) is typed `C`.
 import { Query, type Language as TSLanguage, type Node, type QueryCapture } from 'web-tree-sitter';
+import { JS_GLOBALS } from '../graph/builtins';
 import type { Language } from '../graph/schema';
 import type { ExportBinding, Extracted, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
 import { SymbolTable, symbolDef } from './extractUtil';
@@ -106,6 +107,17 @@ const REFS_TS_TYPES = `
 (nested_type_identifier) @ntype
 (type_identifier) @type
 `;
+// Object literals and destructuring patterns whose type is declared where they stand: their keys are
+// uses of that type's members (contextual typing, as the TypeScript service resolves them).
+const REFS_TS_CONTEXT = `
+(variable_declarator type: (type_annotation) value: (object)) @typedobject
+(public_field_definition type: (type_annotation) value: (object)) @typedobject
+(satisfies_expression (object)) @typedobject
+(as_expression (object)) @typedobject
+(return_statement (object) @returnedobject)
+(arrow_function return_type: (type_annotation) body: (parenthesized_expression (object) @returnedobject))
+[(required_parameter pattern: (object_pattern) type: (type_annotation)) (optional_parameter pattern: (object_pattern) type: (type_annotation))] @typedpattern
+`;
 const REFS_TAIL = `
 (member_expression object: (this)) @thismember
 (identifier) @id
@@ -119,7 +131,7 @@ function queryFor(language: TSLanguage, dialect: Dialect): Query {
   if (!q) {
     const ts = dialect !== 'js';
     const jsx = dialect !== 'ts';
-    q = new Query(language, DEFS_COMMON + (ts ? DEFS_TS : DEFS_JS) + REFS_COMMON + (jsx ? REFS_JSX : '') + (ts ? REFS_TS_TYPES : '') + REFS_TAIL);
+    q = new Query(language, DEFS_COMMON + (ts ? DEFS_TS : DEFS_JS) + REFS_COMMON + (jsx ? REFS_JSX : '') + (ts ? REFS_TS_TYPES + REFS_TS_CONTEXT : '') + REFS_TAIL);
     QUERIES.set(language, q);
   }
   return q;
@@ -200,6 +212,10 @@ function unquote(text: string): string {
 const REQUIRE_VALUE = /^require\s*\(\s*(['"])[^'"]*\1\s*\)(?:\s*\.\s*[\p{ID_Start}$_][\p{ID_Continue}$]*)?$/u;
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'generator_function', 'function']);
+/** What a `return` returns from: the nearest of these above it. */
+const FUNCTION_NODES = new Set([...FUNCTION_VALUES, 'function_declaration', 'generator_function_declaration', 'method_definition']);
+/** Nested literals typed through their parent's member types (`{ a: { b: 1 } }` → T.a.b): deeper is rare and costs chains. */
+const MAX_KEY_DEPTH = 3;
 const DOCUMENTABLE_STATEMENTS = new Set([
   'class_declaration', 'abstract_class_declaration', 'function_declaration', 'generator_function_declaration',
   'function_signature', 'interface_declaration', 'enum_declaration', 'type_alias_declaration',
@@ -278,11 +294,12 @@ class TsExtraction {
     return this.src.slice(node.startIndex, node.endIndex);
   }
 
-  private addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, relation?: 'extends' | 'implements'): void {
+  private addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, relation?: 'extends' | 'implements', exact?: true): void {
     // Per line, not per scope: completion context and its benchmark ask what one line uses.
     const key = `${from ?? ''}\u0000${kind}\u0000${relation ?? ''}\u0000${chain.join('\u0000')}\u0000${line}`;
     if (this.refs.has(key)) return;
     const ref: Reference = relation ? { from, kind, chain, relation, line } : { from, kind, chain, line };
+    if (exact) ref.exact = true;
     this.refs.set(key, ref);
   }
 
@@ -777,7 +794,8 @@ class TsExtraction {
               if (!nameNode) continue;
               const local = alias ?? nameNode;
               this.skipStarts.add(local.startIndex);
-              this.imports.push({ local: this.text(local), module, imported: unquote(this.text(nameNode)), line, scope });
+              // Each name on its own line (`import {\n  a,\n  b,\n} from`): the line that binds it, which per-line context asks about.
+              this.imports.push({ local: this.text(local), module, imported: unquote(this.text(nameNode)), line: spec.startPosition.row, scope });
               bound = true;
             }
           }
@@ -1143,6 +1161,27 @@ class TsExtraction {
           this.addRef(frame ? frame.sym.localId : null, 'USES', [typeName], node.startPosition.row);
           break;
         }
+        case 'typedobject': {
+          const declared = node.type === 'variable_declarator' || node.type === 'public_field_definition';
+          const type = declared ? this.annotationChain(node.childForFieldName('type')) : this.typeChain(node.lastNamedChild);
+          const object = declared ? node.childForFieldName('value') : node.firstNamedChild;
+          const frame = frameAt(start);
+          if (object?.type === 'object') this.typedKeys(object, this.contextualType(type, frame), frame, 0);
+          break;
+        }
+        case 'returnedobject': {
+          let fn = node.parent;
+          while (fn && !FUNCTION_NODES.has(fn.type)) fn = fn.parent;
+          const frame = frameAt(start);
+          this.typedKeys(node, this.contextualType(this.returnChain(fn), frame), frame, 0);
+          break;
+        }
+        case 'typedpattern': {
+          const frame = frameAt(start);
+          const pattern = node.childForFieldName('pattern');
+          if (pattern) this.typedKeys(pattern, this.contextualType(this.annotationChain(node.childForFieldName('type')), frame), frame, 0);
+          break;
+        }
         case 'thismember': {
           if (calleeIds.has(node.id)) break;
           // `this.options.x`: the whole chain, so a field's declared type reaches its member.
@@ -1199,6 +1238,33 @@ class TsExtraction {
   }
 
   /**
+   * The declared type an object literal or pattern is checked against, when it names a type of the
+   * code (not a type parameter, not a built-in like `Promise` or `Record` whose members are no key's definition).
+   */
+  private contextualType(chain: string[] | null, frame: Frame | null): string[] | null {
+    if (!chain || JS_GLOBALS.has(chain[0]) || this.isTypeParam(chain[0], frame)) return null;
+    return chain;
+  }
+
+  /**
+   * Keys of an object literal or destructuring pattern typed `type` (`const o: T = { a, b: 1, c() {} }`,
+   * `return { a }` under `(): T`, `({ a, b = 1, c: d }: T)`): uses of T.a, T.b, T.c; a nested literal's
+   * keys through the member's own type (`{ a: { b } }` → T.a.b). Exact: a key T does not declare is no use of T.
+   */
+  private typedKeys(literal: Node, type: string[] | null, frame: Frame | null, depth: number): void {
+    if (!type || depth >= MAX_KEY_DEPTH) return;
+    const from = frame ? frame.sym.localId : null;
+    for (const child of literal.namedChildren) {
+      const { key, nested } = child ? literalEntry(child) : { key: null, nested: null };
+      const name = key ? propertyName(key, this.src) : null;
+      if (!key || !name) continue;
+      const chain = [...type, name];
+      this.addRef(from, 'USES', chain, key.startPosition.row, undefined, true);
+      if (nested) this.typedKeys(nested, chain, frame, depth + 1);
+    }
+  }
+
+  /**
    * `config.x` with `config: Config` (a parameter or a typed local, not a call: calls have their own
    * capture): a use of Config's member, as the TypeScript service resolves it.
    */
@@ -1247,6 +1313,33 @@ class TsExtraction {
   references(): Reference[] {
     return [...this.refs.values()];
   }
+}
+
+/** Where an entry of an object literal or destructuring pattern names its key, and the literal or pattern nested in it. */
+function literalEntry(entry: Node): { key: Node | null; nested: Node | null } {
+  switch (entry.type) {
+    case 'shorthand_property_identifier':
+    case 'shorthand_property_identifier_pattern':
+      return { key: entry, nested: null };
+    case 'method_definition':
+      return { key: entry.childForFieldName('name'), nested: null };
+    case 'object_assignment_pattern':
+      return { key: entry.childForFieldName('left'), nested: null };
+    case 'pair':
+    case 'pair_pattern': {
+      const value = entry.childForFieldName('value');
+      return { key: entry.childForFieldName('key'), nested: value?.type === 'object' || value?.type === 'object_pattern' ? value : null };
+    }
+    default:
+      return { key: null, nested: null };
+  }
+}
+
+/** A literal key's name: `a`, `"a"`, `'a'`; null for computed keys and numbers. */
+function propertyName(key: Node, src: string): string | null {
+  const text = src.slice(key.startIndex, key.endIndex);
+  const name = key.type === 'string' ? unquote(text) : text;
+  return SEGMENT.test(name) && !name.startsWith('#') ? name : null;
 }
 
 /**
