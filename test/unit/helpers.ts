@@ -8,18 +8,19 @@ import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';
 import { languageOf } from '../../src/core/parse/languages';
+import { isProjectFile, projectConfigDirs, projectConfigFrom, type ProjectConfig } from '../../src/core/workspace/projectConfig';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const pool = new ParserPool();
 
-/** Every source file under `dir` as repo-relative path → text. */
-export function readTree(dir: string, prefix = ''): Map<string, string> {
+/** Every source file under `dir` as repo-relative path → text; with `projectFiles`, Cargo.toml, tsconfig.json etc. too. */
+export function readTree(dir: string, prefix = '', opts: { projectFiles?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (abs: string, rel: string) => {
     for (const entry of fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path.join(abs, entry.name), childRel);
-      else if (languageOf(entry.name)) out.set(prefix + childRel, fs.readFileSync(path.join(abs, entry.name), 'utf8'));
+      else if (languageOf(entry.name) || (opts.projectFiles && isProjectFile(entry.name))) out.set(prefix + childRel, fs.readFileSync(path.join(abs, entry.name), 'utf8'));
     }
   };
   walk(dir, '');
@@ -38,10 +39,16 @@ export async function parse(filePath: string, text: string): Promise<FileGraph> 
   return graph;
 }
 
+/** The project config the engine would read from disk for this tree, read from the tree itself. */
+export function treeConfig(tree: Map<string, string>): ProjectConfig {
+  return projectConfigFrom(projectConfigDirs(tree.keys()), (rel) => tree.get(rel));
+}
+
+/** Parses the tree's source files (its project files become the config) and builds their graph. */
 export async function buildGraph(tree: Map<string, string>, rootName = 'repo'): Promise<RepositoryGraph> {
   const graph = new RepositoryGraph(rootName);
-  const files = await Promise.all([...tree].map(([p, t]) => parse(p, t)));
-  graph.apply({ upsert: files });
+  const files = await Promise.all([...tree].filter(([p]) => languageOf(p)).map(([p, t]) => parse(p, t)));
+  graph.apply({ upsert: files, config: treeConfig(tree) });
   return graph;
 }
 
@@ -127,7 +134,9 @@ export async function assertIncrementalMatchesScratch<S>(
       const edit = operations[pick(names, random)!](tree, random, state);
       if (!edit) continue;
       history.push(edit.describe);
-      incremental.apply({ upsert: await Promise.all(edit.upsert.map((p) => parse(p, tree.get(p)!))), remove: edit.remove });
+      const sources = (paths: string[]) => paths.filter((p) => languageOf(p));
+      const upsert = await Promise.all(sources(edit.upsert).map((p) => parse(p, tree.get(p)!)));
+      incremental.apply({ upsert, remove: sources(edit.remove), config: treeConfig(tree) });
       const differences = compareSnapshots(snapshot(incremental), snapshot(await buildGraph(tree, rootName)));
       assert.deepEqual(differences, [], `seed ${seed} diverged after:\n  ${history.join('\n  ')}`);
     }

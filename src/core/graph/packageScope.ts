@@ -15,19 +15,37 @@
 // - Go (next): the package is the folder, named by its import path (go.mod module path + folder), so
 //   `packageOf` returns that path and `func (s *Server) run()` in another file of the folder provides
 //   `pkg:go:<path>#Server.run`.
-// - Rust (next): `packageOf` returns the module path (`crate::a::b`), and `receiverScope` the crate,
-//   because `impl T` may sit in any module of the crate: `pkg:rs:<crate>#T.method`.
-import type { FileGraph } from '../parse/fileGraph';
+// - Rust: `packageOf` returns the module path (`tokio::runtime`, the crate's name for `crate`), and
+//   `receiverScope` the crate, because `impl T` may sit in any module of the crate:
+//   `pkg:rust:<crate>#T.method`. A module is one file plus its inline modules (`mod inner {}`:
+//   package `<module>::inner`), so a package has one file, not many; which crate and module a file
+//   is depends on the Cargo.toml files and on which files exist (the ProjectLayout).
+import type { FileGraph, SymbolDef } from '../parse/fileGraph';
+import type { ManifestFile } from '../workspace/projectConfig';
+import { crateLayout, crateId, rustModulePath } from './rustModules';
 import type { ExternalFamily, Language } from './schema';
+
+/** What a scheme may read besides the file itself. */
+export interface ProjectLayout {
+  /** The repository's build manifests (go.mod, Cargo.toml). */
+  manifests: readonly ManifestFile[];
+  /** Every file path of the repository: a new set whenever a file is added or removed. */
+  paths: ReadonlySet<string>;
+}
 
 export interface PackageScheme {
   family: ExternalFamily;
   /** Separator between a package and a nested package's or member's name in the language's own notation. */
   separator: string;
   /** The package a file's top-level names belong to; undefined when it has none. */
-  packageOf(file: FileGraph): string | undefined;
+  packageOf(file: FileGraph, layout: ProjectLayout): string | undefined;
   /** Where methods with a `receiver` are keyed: the package for Go, the crate for Rust. */
-  receiverScope(file: FileGraph): string | undefined;
+  receiverScope(file: FileGraph, layout: ProjectLayout): string | undefined;
+  /**
+   * What of the layout packageOf and receiverScope read, as a string: when it changes, every file of
+   * the language is re-keyed and re-resolved. Absent when they read the file alone.
+   */
+  layoutKey?(layout: ProjectLayout): string;
   /** A name every file sees without an import (Java's java.lang), as an external name. */
   implicit(name: string): string | undefined;
   /**
@@ -46,8 +64,22 @@ const JAVA: PackageScheme = {
   isQualifiedName: looksQualified,
 };
 
+const RUST: PackageScheme = {
+  family: 'rs',
+  separator: '::',
+  packageOf: (file, layout) => rustModulePath(file.path, layout.manifests, layout.paths)?.join('::'),
+  receiverScope: (file, layout) => {
+    const crate = crateLayout(layout.manifests, layout.paths).crateOf(file.path);
+    return crate ? crateId(crate) : undefined;
+  },
+  layoutKey: (layout) => crateLayout(layout.manifests, layout.paths).key,
+  implicit: () => undefined,
+  isQualifiedName: () => false,
+};
+
 const SCHEMES: Partial<Record<Language, PackageScheme>> = {
   java: JAVA,
+  rust: RUST,
 };
 
 export function packageScheme(language: Language): PackageScheme | undefined {
@@ -63,26 +95,43 @@ export function packageMemberKey(language: Language, pkg: string, name: string):
 }
 
 /** Keys a file of a package-scoped language provides (empty for other languages). */
-export function packageProvidedKeys(file: FileGraph): string[] {
+export function packageProvidedKeys(file: FileGraph, layout: ProjectLayout): string[] {
   const scheme = packageScheme(file.language);
-  const pkg = scheme?.packageOf(file);
+  const pkg = scheme?.packageOf(file, layout);
   if (!scheme || pkg === undefined) return [];
   const keys = new Set([packageKey(file.language, pkg)]);
-  const receiverScope = scheme.receiverScope(file);
+  // Rust inline modules are packages nested in the file's (`mod inner {}` → `<pkg>::inner`).
+  const nested = (inline: string) => (inline ? `${pkg}${scheme.separator}${inline.split('.').join(scheme.separator)}` : pkg);
+  for (const inline of file.inlineModules ?? []) keys.add(packageKey(file.language, nested(inline)));
+  const receiverScope = scheme.receiverScope(file, layout);
   for (const sym of file.symbols) {
     if (sym.parent !== null) continue;
-    if (!sym.receiver) keys.add(packageMemberKey(file.language, pkg, sym.name));
+    if (!sym.receiver) keys.add(packageMemberKey(file.language, nested(inlineModuleOf(sym)), sym.name));
     else if (receiverScope !== undefined) keys.add(packageMemberKey(file.language, receiverScope, `${sym.receiver[sym.receiver.length - 1]}.${sym.name}`));
+    // A macro is named by its bare name anywhere in its crate after its definition (`#[macro_use]`,
+    // `#[macro_export]`): keyed at the crate as `name!`.
+    if (isMacro(sym) && receiverScope !== undefined) keys.add(packageMemberKey(file.language, receiverScope, `${sym.name}!`));
   }
   return [...keys];
+}
+
+/** The inline module path a top-level definition sits in (`inner.Thing` → 'inner'), '' at file level. */
+export function inlineModuleOf(sym: SymbolDef): string {
+  const localId = sym.localId.replace(/@\d+$/, '');
+  return localId.length > sym.name.length ? localId.slice(0, localId.length - sym.name.length - 1) : '';
+}
+
+/** A Rust `macro_rules!` definition (indexed as a Function, see parse/rust.ts). */
+export function isMacro(sym: SymbolDef): boolean {
+  return sym.kind === 'Function' && sym.signature.startsWith('macro_rules!');
 }
 
 /**
  * The qualified-name prefix of a file's definitions: the package for Java (`com.google.gson.Gson`,
  * not `com.google.gson.Gson.Gson`), the module name for the others.
  */
-export function definitionPrefix(file: FileGraph, moduleName: string): string {
-  const pkg = packageScheme(file.language)?.packageOf(file);
+export function definitionPrefix(file: FileGraph, moduleName: string, layout: ProjectLayout): string {
+  const pkg = packageScheme(file.language)?.packageOf(file, layout);
   return pkg === undefined ? moduleName : pkg;
 }
 

@@ -12,6 +12,7 @@ import {
 import {
   definitionPrefix, packageKey, packageMemberKey, packageScheme, type PackageScheme,
 } from './packageScope';
+import { RustPaths } from './rustResolve';
 import {
   edgeId, externalId, moduleId, symbolId,
   type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
@@ -28,6 +29,8 @@ export interface World {
   tsconfigs: TsConfigSet;
   /** The repository's go.mod and Cargo.toml files; a lookup that reads them consumes `manifestKey(name)`. */
   manifests: readonly ManifestFile[];
+  /** Every file path of the repository (package schemes read it with the manifests: ProjectLayout). */
+  paths: ReadonlySet<string>;
 }
 
 export type Target =
@@ -70,7 +73,20 @@ export class Resolver {
   private consumed = new Set<string>();
   private cycleHit = false;
 
-  constructor(private readonly world: World) {}
+  /** Rust's module paths and bare-name scopes (rustResolve.ts). */
+  private readonly rust: RustPaths;
+
+  constructor(private readonly world: World) {
+    this.rust = new RustPaths(world, {
+      provider: (key) => this.provider(key),
+      consume: (key) => this.consumed.add(key),
+      read: (path, suffix) => this.read(path, suffix),
+      memoized: (key, compute) => this.memoized(key, compute),
+      member: (target, name) => this.member(target, name),
+      bindingTarget: (file, binding) => this.bindingTarget(file, binding, this.resolveModule(file, binding.module)),
+      receiverType: (file, chain) => this.receiverType(file, chain),
+    });
+  }
 
   resolveFile(path: string): FileResolution {
     const file = this.world.file(path);
@@ -111,11 +127,13 @@ export class Resolver {
       const module = this.resolveModule(file, binding.module);
       const target = this.bindingTarget(file, binding, module, true);
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
-      // A package has no node: `import a.b.*` counts as resolved and draws no edge.
-      if (target && target.t !== 'package') addEdge('IMPORTS', modId, this.targetId(target), binding.line);
+      // A package has no node: `import a.b.*` counts as resolved and draws no edge (a Rust module is its file).
+      const edgeTarget = target?.t === 'package' ? this.rust.moduleFile(target) : target;
+      if (edgeTarget && edgeTarget.t !== 'package') addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
     }
     for (const reexport of file.exports) {
-      if (!reexport.from) continue;
+      // Rust's `pub use` is an import binding too, counted and drawn above.
+      if (!reexport.from || file.language === 'rust') continue;
       const module = this.resolveModule(file, reexport.from);
       const target = module && (module.t === 'module' || module.t === 'external') ? module : null;
       countImport(module, target, reexport.from);
@@ -169,7 +187,9 @@ export class Resolver {
 
   private buildNodes(file: FileGraph): GraphNode[] {
     const moduleName = this.world.moduleName(file.path);
-    const prefix = definitionPrefix(file, moduleName);
+    const prefix = definitionPrefix(file, moduleName, this.world);
+    // Rust names items and associated items alike by `::` (`tokio::runtime::Runtime::new`).
+    const separator = packageScheme(file.language)?.separator === '::' ? '::' : '.';
     const base = file.path.split('/').pop() ?? file.path;
     const nodes: GraphNode[] = [
       {
@@ -191,7 +211,7 @@ export class Resolver {
         id: symbolId(file.path, sym.localId),
         kind: sym.kind,
         name: sym.name,
-        qname: flat([prefix, sym.localId.replace(/@\d+/g, '')].filter(Boolean).join('.')),
+        qname: flat([prefix, sym.localId.replace(/@\d+/g, '')].filter(Boolean).join('.').replaceAll('.', separator)),
         path: file.path,
         language: file.language,
         range: sym.range,
@@ -220,10 +240,9 @@ export class Resolver {
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
     // Go import paths stay External until stage 2 maps them through go.mod (goModules.ts).
     if (file.language === 'go') return { t: 'external', family: 'go', name: specifier };
+    if (file.language === 'rust') return this.rust.module(file, specifier.split('::'));
     const scheme = packageScheme(file.language);
     if (scheme) return this.resolvePackageModule(file.language, scheme, specifier);
-    // Rust `use` paths stay External until Cargo crates and the `mod` tree are mapped (rustModules.ts).
-    if (file.language === 'rust') return { t: 'external', family: 'rs', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -288,7 +307,6 @@ export class Resolver {
   /** What an import binding stands for. `forEdge`: Python `import a.b.c` points the IMPORTS edge at a.b.c. */
   bindingTarget(file: FileGraph, binding: ImportBinding, module: ModuleResult, forEdge = false): Target | null {
     if (!module || module.t === 'asset' || module.t === 'missing') return null;
-    if (file.language === 'rust') return module.t === 'external' ? { t: 'external', family: 'rs', name: binding.imported && binding.imported !== '*' ? `${module.name}::${binding.imported}` : module.name } : null;
     if (packageScheme(file.language)) return binding.imported === '*' || binding.imported === null ? module : this.member(module, binding.imported);
     if (file.language === 'python') {
       if (binding.imported === null) {
@@ -394,12 +412,15 @@ export class Resolver {
       const file = path === undefined ? undefined : this.world.file(path);
       if (path !== undefined && file) {
         this.read(path, scopeName('', name));
-        const sym = indexOf(file).children.get('')?.get(name);
+        const sym = language === 'rust' ? this.rust.definition(file, pkg, name) : indexOf(file).children.get('')?.get(name);
         if (sym) return { t: 'symbol', path, sym };
       }
       const scheme = packageScheme(language);
-      if (!subpackages || !scheme) return null;
+      if (!scheme) return null;
       const nested = `${pkg}${scheme.separator}${name}`;
+      // A Rust module's names include what it imports (`pub use`, globs); its child modules are items too.
+      if (language === 'rust') return this.provider(packageKey(language, nested)) ? { t: 'package', language, name: nested } : this.rust.imported(pkg, name);
+      if (!subpackages) return null;
       return this.provider(packageKey(language, nested)) ? { t: 'package', language, name: nested } : null;
     });
   }
@@ -407,7 +428,7 @@ export class Resolver {
   /** A method declared in another file for this type (Go methods, Rust impls): found by its receiver key. */
   private receiverMember(path: string, sym: SymbolDef, name: string): Target | null {
     const file = this.world.file(path);
-    const scope = file && packageScheme(file.language)?.receiverScope(file);
+    const scope = file && packageScheme(file.language)?.receiverScope(file, this.world);
     if (!file || scope === undefined || sym.parent !== null) return null;
     const localId = `${sym.name}.${name}`;
     const owner = this.provider(packageMemberKey(file.language, scope, localId));
@@ -544,6 +565,7 @@ export class Resolver {
 
   /** A bare name as seen from inside `fromId`: enclosing function scopes, then the module, then builtins. */
   lookupScope(file: FileGraph, fromId: string | null, name: string): Target | null {
+    if (file.language === 'rust') return this.rust.lookup(file, fromId, name);
     const scheme = packageScheme(file.language);
     if (scheme) return this.lookupPackageScope(file, scheme, fromId, name);
     const index = indexOf(file);
@@ -574,7 +596,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (file.language !== 'go' && file.language !== 'rust' && JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;
@@ -606,7 +628,7 @@ export class Resolver {
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
     if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
-    const pkg = scheme.packageOf(file);
+    const pkg = scheme.packageOf(file, this.world);
     const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
     if (sibling) return sibling;
     this.read(file.path, STAR);
@@ -635,8 +657,10 @@ export class Resolver {
 
   private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {
     const [head, ...rest] = chain;
-    // Rust `super::x` / `crate::x` are module paths, not base classes: they wait for the module tree (rustModules.ts).
-    if (file.language === 'rust' && (head === 'super' || head === 'crate')) return null;
+    if (file.language === 'rust') {
+      const start = this.rust.chainStart(file, fromId, chain);
+      return start ? this.walk(start.target, start.rest) : null;
+    }
     let current: Target | null;
     if (head === 'self' || head === 'this' || head === 'cls') {
       const cls = this.enclosingClass(file, fromId);

@@ -51,7 +51,15 @@ export function projectConfigDirs(paths: Iterable<string>): ConfigDirs {
 }
 
 export function readProjectConfig(root: string, dirs: ConfigDirs): ProjectConfig {
-  return { tsconfigs: readTsConfigs(root, dirs.tsconfig), manifests: readManifests(root, dirs.manifest) };
+  return projectConfigFrom(dirs, (rel) => readText(root, rel));
+}
+
+/**
+ * The project config as read through `read` (repository-relative path → text, undefined when
+ * absent): the disk for the engine, an in-memory tree for tests, so both see the same config.
+ */
+export function projectConfigFrom(dirs: ConfigDirs, read: (rel: string) => string | undefined): ProjectConfig {
+  return { tsconfigs: readTsConfigs(dirs.tsconfig, read), manifests: readManifests(dirs.manifest, read) };
 }
 
 /** Every folder that holds, or is above, a file of `paths` in one of `languages` ('' for the root), sorted. */
@@ -69,12 +77,12 @@ function ancestorDirs(paths: readonly string[], languages: ReadonlySet<Language 
   return [...dirs].sort();
 }
 
-function readManifests(root: string, dirs: readonly string[]): ManifestFile[] {
+function readManifests(dirs: readonly string[], read: (rel: string) => string | undefined): ManifestFile[] {
   const found: ManifestFile[] = [];
   for (const dir of dirs) {
     for (const name of Object.keys(MANIFEST_LANGUAGES)) {
       const rel = dir ? `${dir}/${name}` : name;
-      const text = readText(root, rel);
+      const text = read(rel);
       if (text !== undefined) found.push({ path: rel, text });
     }
   }
@@ -93,8 +101,7 @@ function readText(root: string, rel: string): string | undefined {
  * The config of each folder in `dirs` that has one (tsconfig.json before jsconfig.json), with each
  * package.json's own name mapped to its files (a package importing itself by name).
  */
-function readTsConfigs(root: string, dirs: readonly string[]): TsConfig[] {
-  const read = (rel: string) => readText(root, rel);
+function readTsConfigs(dirs: readonly string[], read: (rel: string) => string | undefined): TsConfig[] {
   const configs: TsConfig[] = [];
   for (const dir of dirs) {
     for (const name of TSCONFIG_NAMES) {
