@@ -83,7 +83,7 @@ export class Resolver {
       read: (path, suffix) => this.read(path, suffix),
       memoized: (key, compute) => this.memoized(key, compute),
       member: (target, name) => this.member(target, name),
-      bindingTarget: (file, binding) => this.bindingTarget(file, binding, this.resolveModule(file, binding.module)),
+      bindingTarget: (file, binding) => this.bindingTarget(file, binding, this.importModule(file, binding)),
       receiverType: (file, chain) => this.receiverType(file, chain),
     });
   }
@@ -124,7 +124,7 @@ export class Resolver {
       else if (imports.unresolvedSamples.length < 5) imports.unresolvedSamples.push(what);
     };
     for (const binding of file.imports) {
-      const module = this.resolveModule(file, binding.module);
+      const module = this.importModule(file, binding);
       const target = this.bindingTarget(file, binding, module, true);
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
       // A package has no node: `import a.b.*` counts as resolved and draws no edge (a Rust module is its file).
@@ -234,6 +234,11 @@ export class Resolver {
   private provider(key: string): string | undefined {
     this.consumed.add(key);
     return this.world.provider(key);
+  }
+
+  /** The module an import binding names (a Rust binding also says from which inline module, or which file it loads). */
+  private importModule(file: FileGraph, binding: ImportBinding): ModuleResult {
+    return file.language === 'rust' ? this.rust.bindingModule(file, binding) : this.resolveModule(file, binding.module);
   }
 
   /** Finds the module a specifier names, as seen from `file`. */

@@ -17,9 +17,12 @@
 import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';
 import { STAR, indexOf, scopeName } from './fileIndex';
 import { manifestKey } from './moduleKeys';
-import { isMacro, packageKey } from './packageScope';
+import { inlineModuleOf, isMacro, packageKey } from './packageScope';
 import type { Target, World } from './resolve';
-import { SYSROOT_CRATES, crateId, crateLayout, rustModulePath } from './rustModules';
+import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModulePath } from './rustModules';
+
+/** What a path may go on through: a type's associated items (modules and crates are packages). */
+const TYPE_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias']);
 
 /** What RustPaths uses of the Resolver that owns it (lookups that record what they consumed). */
 export interface ResolverAccess {
@@ -40,9 +43,29 @@ export class RustPaths {
     private readonly r: ResolverAccess,
   ) {}
 
-  /** The module a `use` path (or `mod x;` as `self::x`) names: a package, an External, or missing. */
-  module(file: FileGraph, parts: string[]): Target | { t: 'missing' } {
-    const start = this.pathStart(file, null, parts, true);
+  /**
+   * The module an import binding names: its `use` path seen from the (inline) module it sits in, or
+   * the file a `mod x;` loads (`#[path]` included).
+   */
+  bindingModule(file: FileGraph, binding: ImportBinding): Target | { t: 'missing' } {
+    const declaresModule = binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
+    if (declaresModule) {
+      // `mod x;` in an inline module or with `#[path]` loads a file its folder may not name as that
+      // module (tests' shared `mod support { mod panic; }`): the module that file is, if it is one.
+      const crate = crateLayout(this.world.manifests, this.world.paths).crateOf(file.path);
+      const inline = this.inlineScope(file, binding.scope);
+      for (const loaded of childModuleFiles(file.path, binding.local, { isCrateRoot: crate?.root === file.path, inline, pathAttr: binding.path })) {
+        const module = rustModulePath(loaded, this.world.manifests, this.world.paths)?.join('::');
+        if (module !== undefined && this.r.provider(packageKey('rust', module)) === loaded) return { t: 'package', language: 'rust', name: module };
+      }
+      if (binding.path !== undefined) return { t: 'missing' };
+    }
+    return this.module(file, binding.module.split('::'), binding.scope);
+  }
+
+  /** The module a `use` path names from `scope` (an inline module or a function): a package, an External, or missing. */
+  module(file: FileGraph, parts: string[], scope: string | null = null): Target | { t: 'missing' } {
+    const start = this.pathStart(file, scope, parts, true);
     if (!start) return { t: 'missing' };
     let current = start.target;
     for (const name of start.rest) {
@@ -76,6 +99,15 @@ export class RustPaths {
       const binding = index.importsByScope.get(scope.localId)?.get(name);
       if (binding) return this.r.bindingTarget(file, binding);
     }
+    // An inline module's own items and imports, then (as its `use super::*` mostly says) the file's.
+    const inline = this.inlineScope(file, fromId).join('.');
+    if (inline) {
+      this.r.read(file.path, scopeName(inline, name));
+      const own = index.byLocalId.get(`${inline}.${name}`);
+      if (own && own.parent === null && !own.receiver) return { t: 'symbol', path: file.path, sym: own };
+      const binding = index.importsByScope.get(inline)?.get(name);
+      if (binding) return this.r.bindingTarget(file, binding);
+    }
     return this.r.memoized(`rs\u0000${file.path}\u0000${name}`, () => this.moduleScope(file, name) ?? this.externCrate(name, false));
   }
 
@@ -91,7 +123,9 @@ export class RustPaths {
     this.r.read(path, scopeName(inline, bare));
     const binding = indexOf(file).importsByScope.get(inline)?.get(bare);
     if (binding) return this.r.bindingTarget(file, binding);
-    return inline === '' ? this.fromGlobs(file, name) : null;
+    const globbed = inline === '' ? this.fromGlobs(file, name) : null;
+    // `use tokio::select;` names the macro `select!` exported at the crate root.
+    return globbed ?? (!macro && !pkg.includes('::') ? this.r.member({ t: 'package', language: 'rust', name: pkg }, `${name}!`) : null);
   }
 
   /** The item `name` of module `pkg` defined in `file` (top level or in the inline module `pkg` names). */
@@ -118,7 +152,8 @@ export class RustPaths {
 
   private pathStart(file: FileGraph, fromId: string | null, parts: string[], inUse: boolean): { target: Target; rest: string[] } | null {
     const [head, ...rest] = parts;
-    const own = this.modulePath(file);
+    const fileModule = this.modulePath(file);
+    const own = fileModule && [...fileModule, ...this.inlineScope(file, fromId)];
     const module = (path: string[]): Target => ({ t: 'package', language: 'rust', name: path.join('::') });
     if (head === 'crate' || head === 'self' || head === 'super') {
       if (!own) return null;
@@ -129,7 +164,9 @@ export class RustPaths {
       return own.length - up < 1 ? null : { target: module(own.slice(0, own.length - up)), rest: parts.slice(up) };
     }
     if (head === undefined) return null;
-    const found = own ? this.lookup(file, fromId, head) : this.externCrate(head, inUse);
+    let found = own ? this.lookup(file, fromId, head) : this.externCrate(head, inUse);
+    // A path goes on through modules, types and crates, never through a function or a value.
+    if (found && rest.length > 0 && found.t === 'symbol' && !TYPE_KINDS.has(found.sym.kind)) found = this.externCrate(head, inUse);
     if (found) return { target: found, rest };
     // A `use` path that names nothing in scope names a crate (Rust 2018): an unknown one is external.
     return inUse && !head.endsWith('!') ? { target: { t: 'external', family: 'rs', name: head }, rest } : null;
@@ -189,6 +226,20 @@ export class RustPaths {
       if (sym.kind === 'Class' || sym.kind === 'Interface' || sym.kind === 'Enum' || sym.kind === 'TypeAlias') return { t: 'symbol', path: file.path, sym };
     }
     return null;
+  }
+
+  /** The inline module path a binding scope or definition sits in (`mod tests { … }` → ['tests']). */
+  private inlineScope(file: FileGraph, scope: string | null): string[] {
+    if (!scope || !file.inlineModules?.length) return [];
+    if (file.inlineModules.includes(scope)) return scope.split('.');
+    const index = indexOf(file);
+    let sym = index.byLocalId.get(scope);
+    while (sym && sym.parent !== null) sym = index.byLocalId.get(sym.parent);
+    if (!sym) return [];
+    // A method of an impl for a type of another file: `inner.Type.m`.
+    const localId = sym.receiver ? sym.localId.replace(/@\d+$/, '').slice(0, -(sym.name.length + 1)) : sym.localId;
+    const inline = inlineModuleOf(sym.receiver ? { ...sym, localId, name: sym.receiver[sym.receiver.length - 1] } : sym);
+    return inline ? inline.split('.') : [];
   }
 
   /** `pkg` as an inline module path of `file` ('' for the file's own module), null when `pkg` is not in it. */
