@@ -455,7 +455,7 @@ function folderNode(dir: string, rootName: string): GraphNode {
 
 function externalNode(id: string): GraphNode {
   const name = id.slice(id.indexOf(':', 4) + 1);
-  return derivedNode(id, 'External', name.split(/[./]/).filter(Boolean).pop() ?? name, name, '');
+  return derivedNode(id, 'External', name.split(/::|[./]/).filter(Boolean).pop() ?? name, name, '');
 }
 
 /** Folder and External nodes: no source of their own, so no range, signature, doc or hash. */

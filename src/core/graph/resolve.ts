@@ -129,7 +129,8 @@ export class Resolver {
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
       // A package has no node: `import a.b.*` counts as resolved and draws no edge (a Rust module is its file).
       const edgeTarget = target?.t === 'package' ? this.rust.moduleFile(target) : target;
-      if (edgeTarget && edgeTarget.t !== 'package') addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
+      // `mod tests { use super::*; }` imports its own file's module: no edge to itself.
+      if (edgeTarget && edgeTarget.t !== 'package' && this.targetId(edgeTarget) !== modId) addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
     }
     for (const reexport of file.exports) {
       // Rust's `pub use` is an import binding too, counted and drawn above.

@@ -21,6 +21,22 @@ import { inlineModuleOf, isMacro, packageKey } from './packageScope';
 import type { Target, World } from './resolve';
 import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModulePath } from './rustModules';
 
+/** The std prelude (Rust 2021) and std's macros: every module sees them without a `use`. */
+const PRELUDE: Record<string, string> = Object.fromEntries([
+  ...'Option:option Result:result Vec:vec String:string ToString:string Box:boxed ToOwned:borrow Clone:clone Default:default Drop:ops Fn:ops FnMut:ops FnOnce:ops Copy:marker Send:marker Sized:marker Sync:marker Unpin:marker Iterator:iter IntoIterator:iter Extend:iter DoubleEndedIterator:iter ExactSizeIterator:iter FromIterator:iter From:convert Into:convert TryFrom:convert TryInto:convert AsRef:convert AsMut:convert PartialEq:cmp Eq:cmp PartialOrd:cmp Ord:cmp'
+    .split(' ')
+    .map((entry) => entry.split(':'))
+    .map(([name, module]) => [name, `std::${module}::${name}`]),
+  ...'assert assert_eq assert_ne cfg column compile_error concat dbg debug_assert debug_assert_eq debug_assert_ne env eprint eprintln file format format_args include include_bytes include_str line matches module_path panic print println stringify todo unimplemented unreachable vec write writeln'
+    .split(' ')
+    .map((name) => [`${name}!`, `std::${name}!`]),
+]);
+
+function prelude(name: string): Target | null {
+  const std = Object.hasOwn(PRELUDE, name) ? PRELUDE[name] : undefined;
+  return std === undefined ? null : { t: 'external', family: 'rs', name: std };
+}
+
 /** What a path may go on through: a type's associated items (modules and crates are packages). */
 const TYPE_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias']);
 
@@ -108,7 +124,7 @@ export class RustPaths {
       const binding = index.importsByScope.get(inline)?.get(name);
       if (binding) return this.r.bindingTarget(file, binding);
     }
-    return this.r.memoized(`rs\u0000${file.path}\u0000${name}`, () => this.moduleScope(file, name) ?? this.externCrate(name, false));
+    return this.r.memoized(`rs\u0000${file.path}\u0000${name}`, () => this.moduleScope(file, name) ?? this.externCrate(name, false) ?? prelude(name));
   }
 
   /** A name of a module besides its own items: what its file imports there (`pub use`, `use`, globs). */
