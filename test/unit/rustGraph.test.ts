@@ -125,6 +125,8 @@ function workspace(): Map<string, string> {
     ].join('\n')],
     ['core/src/more.rs', [
       'use crate::shapes::Circle;',
+      'use ::core::fmt::Debug;',
+      'mod core {}',
       'impl Circle {',
       '    pub fn grow(&mut self) {',
       '        self.check();',
@@ -179,6 +181,8 @@ test('Rust paths across modules and crates: use forms, pub use chains, impls in 
     // #[path] module
     `IMPORTS ${main} -> app/src/util/helpers.rs`,
     `CALLS ${main}#main -> app/src/util/helpers.rs#run`,
+    // `::core` is the extern crate even beside a module `core`.
+    'IMPORTS core/src/more.rs -> ext:rs:core::fmt::Debug',
     // std and dependencies are External.
     `IMPORTS ${main} -> ext:rs:serde::Serialize`,
     `IMPORTS ${main} -> ext:rs:std::collections::HashMap`,

@@ -112,7 +112,17 @@ export function packageProvidedKeys(file: FileGraph, layout: ProjectLayout): str
     // `#[macro_export]`): keyed at the crate as `name!`.
     if (isMacro(sym) && receiverScope !== undefined) keys.add(packageMemberKey(file.language, receiverScope, `${sym.name}!`));
   }
+  for (const ref of file.refs) if (ref.subject && receiverScope !== undefined) keys.add(subjectKey(file.language, receiverScope, ref.subject, ref.chain));
   return [...keys];
+}
+
+/**
+ * An INHERITS edge whose subtype is in another file (`impl From<A> for T` in a.rs, `impl From<B>
+ * for T` in b.rs) is the same edge from every file that writes it, and an edge has one owner: the
+ * file that provides this key first draws it.
+ */
+export function subjectKey(language: Language, scope: string, subject: string[], chain: string[]): string {
+  return packageMemberKey(language, scope, `${subject[subject.length - 1]}^${chain[chain.length - 1]}`);
 }
 
 /** The inline module path a top-level definition sits in (`inner.Thing` → 'inner'), '' at file level. */

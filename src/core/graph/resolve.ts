@@ -10,7 +10,7 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, stripPython,
 } from './moduleKeys';
 import {
-  definitionPrefix, packageKey, packageMemberKey, packageScheme, type PackageScheme,
+  definitionPrefix, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
 } from './packageScope';
 import { RustPaths } from './rustResolve';
 import {
@@ -144,7 +144,7 @@ export class Resolver {
     let unresolvedRefs = 0;
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
-      const subject = ref.subject ? this.receiverType(file, ref.subject) : null;
+      const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
       if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject)) {
         unresolvedRefs++;
         continue;
@@ -177,6 +177,22 @@ export class Resolver {
   private referenceScope(file: FileGraph, ref: Reference): string | null {
     if (ref.kind !== 'INHERITS' || ref.from === null || !packageScheme(file.language)) return ref.from;
     return indexOf(file).byLocalId.get(ref.from)?.parent ?? null;
+  }
+
+  /**
+   * The subtype of an INHERITS written away from it, when this file draws the edge: an edge has one
+   * owner, so not when the type's own file writes the same supertype, nor when another such file
+   * provides the subject key first (see subjectKey).
+   */
+  private subjectType(file: FileGraph, subject: string[], chain: string[]): { path: string; sym: SymbolDef } | null {
+    const scope = packageScheme(file.language)?.receiverScope(file, this.world);
+    if (scope === undefined || this.provider(subjectKey(file.language, scope, subject, chain)) !== file.path) return null;
+    const type = this.receiverType(file, subject);
+    const typeFile = type && this.world.file(type.path);
+    if (!type || !typeFile) return null;
+    this.read(type.path, basesKey(type.sym.localId));
+    const last = chain[chain.length - 1];
+    return (indexOf(typeFile).bases.get(type.sym.localId) ?? []).some((ref) => ref.chain[ref.chain.length - 1] === last) ? null : type;
   }
 
   /** The type a method's `receiver` (or an INHERITS `subject`) names, when it is a repository type. */

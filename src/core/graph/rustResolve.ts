@@ -106,8 +106,14 @@ export class RustPaths {
    * module's items, imports and glob imports, then extern crates.
    */
   lookup(file: FileGraph, fromId: string | null, name: string): Target | null {
+    // Memoised (also for cycles: `use a::b` whose head `a` is bound by a `use` that needs `b`).
+    if (fromId === null) return this.moduleLookup(file, name);
+    return this.r.memoized(`rsf\u0000${file.path}\u0000${fromId}\u0000${name}`, () => this.scopedLookup(file, fromId, name));
+  }
+
+  private scopedLookup(file: FileGraph, fromId: string, name: string): Target | null {
     const index = indexOf(file);
-    for (let scope = fromId === null ? undefined : index.byLocalId.get(fromId); scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
+    for (let scope = index.byLocalId.get(fromId); scope; scope = scope.parent === null ? undefined : index.byLocalId.get(scope.parent)) {
       if (scope.kind !== 'Function' && scope.kind !== 'Method') continue; // an impl body puts no names in scope
       this.r.read(file.path, scopeName(scope.localId, name));
       const local = index.children.get(scope.localId)?.get(name);
@@ -123,8 +129,14 @@ export class RustPaths {
       if (own && own.parent === null && !own.receiver) return { t: 'symbol', path: file.path, sym: own };
       const binding = index.importsByScope.get(inline)?.get(name);
       if (binding) return this.r.bindingTarget(file, binding);
+      const globbed = this.fromGlobs(file, name, inline);
+      if (globbed) return globbed;
     }
-    return this.r.memoized(`rs\u0000${file.path}\u0000${name}`, () => this.moduleScope(file, name) ?? this.externCrate(name, false) ?? prelude(name));
+    return this.moduleLookup(file, name);
+  }
+
+  private moduleLookup(file: FileGraph, name: string): Target | null {
+    return this.r.memoized(`rs\u0000${file.path}\u0000${name}`, () => this.moduleScope(file, name) ?? this.externCrate(name, false) ?? prelude(name) ?? this.fromGlobs(file, name, '', true));
   }
 
   /** A name of a module besides its own items: what its file imports there (`pub use`, `use`, globs). */
@@ -139,7 +151,7 @@ export class RustPaths {
     this.r.read(path, scopeName(inline, bare));
     const binding = indexOf(file).importsByScope.get(inline)?.get(bare);
     if (binding) return this.r.bindingTarget(file, binding);
-    const globbed = inline === '' ? this.fromGlobs(file, name) : null;
+    const globbed = this.fromGlobs(file, name, inline) ?? this.fromGlobs(file, name, inline, true);
     // `use tokio::select;` names the macro `select!` exported at the crate root.
     return globbed ?? (!macro && !pkg.includes('::') ? this.r.member({ t: 'package', language: 'rust', name: pkg }, `${name}!`) : null);
   }
@@ -180,9 +192,10 @@ export class RustPaths {
       return own.length - up < 1 ? null : { target: module(own.slice(0, own.length - up)), rest: parts.slice(up) };
     }
     if (head === undefined) return null;
+    if (head === '') return rest.length > 0 ? { target: this.externCrate(rest[0], true)!, rest: rest.slice(1) } : null; // `::name`
     let found = own ? this.lookup(file, fromId, head) : this.externCrate(head, inUse);
     // A path goes on through modules, types and crates, never through a function or a value.
-    if (found && rest.length > 0 && found.t === 'symbol' && !TYPE_KINDS.has(found.sym.kind)) found = this.externCrate(head, inUse);
+    if (found && (rest.length > 0 || inUse) && found.t === 'symbol' && !TYPE_KINDS.has(found.sym.kind)) found = this.externCrate(head, inUse);
     if (found) return { target: found, rest };
     // A `use` path that names nothing in scope names a crate (Rust 2018): an unknown one is external.
     return inUse && !head.endsWith('!') ? { target: { t: 'external', family: 'rs', name: head }, rest } : null;
@@ -207,11 +220,14 @@ export class RustPaths {
     return crate === undefined ? null : this.r.member({ t: 'package', language: 'rust', name: crate }, name);
   }
 
-  private fromGlobs(file: FileGraph, name: string): Target | null {
+  /** A name a glob import of a repository module brings (`external`: the first glob of an external one, `pub use std::*`). */
+  private fromGlobs(file: FileGraph, name: string, inline = '', external = false): Target | null {
     this.r.read(file.path, STAR);
-    for (const star of indexOf(file).starImports) {
-      const module = this.module(file, star.module.split('::'));
-      if (module.t !== 'package' && module.t !== 'symbol') continue; // an external glob's names are unknown
+    const globs = inline ? file.imports.filter((b) => b.imported === '*' && b.scope === inline) : indexOf(file).starImports;
+    for (const star of globs) {
+      const module = this.module(file, star.module.split('::'), star.scope);
+      if (external && module.t === 'external' && !name.endsWith('!')) return this.r.member(module, name);
+      if (external || (module.t !== 'package' && module.t !== 'symbol')) continue;
       const found = this.r.member(module, name);
       if (found) return found;
     }

@@ -664,10 +664,12 @@ class RustExtraction {
     const reexport = this.isPub(node);
     const scope = this.importScope(ctx);
     const line = node.startPosition.row;
+    // `use ::core::fmt` names the extern crate even where a module `core` is in scope: the module keeps a leading `::`.
+    const global = this.text(argument).startsWith('::') ? '::' : '';
     const bind = (prefix: string[], name: string, local: string) => {
       // `use a::b::C` → module 'a::b', imported 'C'; `{self}` and single-segment `use serde;` bind the module itself.
       const isModule = name === 'self' || prefix.length === 0;
-      const module = (isModule && name !== 'self' ? [name] : prefix).join('::');
+      const module = global + (isModule && name !== 'self' ? [name] : prefix).join('::');
       const imported = isModule ? null : name;
       const bound = local === '_' ? '' : local;
       this.imports.push({ local: bound, module, imported, line, scope });
@@ -709,7 +711,7 @@ class RustExtraction {
           const path = tree.firstNamedChild;
           const chain = path ? pathChain(this.text(path)) : [];
           if (!chain) return;
-          const module = [...prefix, ...chain].join('::');
+          const module = global + [...prefix, ...chain].join('::');
           this.imports.push({ local: '', module, imported: '*', line, scope });
           if (reexport && ctx.fn === null) {
             const exp: ExportBinding = { exported: '*', from: module, imported: '*' };
