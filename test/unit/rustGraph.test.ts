@@ -233,3 +233,20 @@ test('serde_json 1.0.87 (5 of its files): edges read off the source', async () =
   assert.ok(stats.unresolvedSamples.every((s) => /crate::(de|error|number|raw|ser)\b|crate:io|self::ser/.test(s)), stats.unresolvedSamples.join('\n'));
   assert.equal(graph.graph.getNodeAttributes('src/map.rs#Map.new').qname, 'serde_json::map::Map::new');
 });
+
+test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {
+  const impl = (n: string) => `use crate::shapes::Circle;\nimpl From<${n}> for Circle {\n    fn from(_: ${n}) -> Self {\n        Circle { r: 0.0 }\n    }\n}\n`;
+  const tree = workspace();
+  tree.set('core/src/lib.rs', `mod from_a;\nmod from_b;\n${tree.get('core/src/lib.rs')}`);
+  tree.set('core/src/from_a.rs', impl('u8'));
+  tree.set('core/src/from_b.rs', impl('u16'));
+  const graph = await buildGraph(tree, 'ws');
+  const inherits = () => edgeList(graph, (kind) => kind === 'INHERITS').filter((e) => e.includes('From'));
+  assert.deepEqual(inherits(), ['INHERITS core/src/shapes/circle.rs#Circle -> ext:rs:std::convert::From']);
+  const owner = () => graph.graph.getEdgeAttributes('INHERITS|core/src/shapes/circle.rs#Circle|ext:rs:std::convert::From').owner;
+  assert.equal(owner(), 'core/src/from_a.rs');
+  tree.delete('core/src/from_a.rs');
+  graph.apply({ remove: ['core/src/from_a.rs'], config: treeConfig(tree) });
+  assert.deepEqual(inherits(), ['INHERITS core/src/shapes/circle.rs#Circle -> ext:rs:std::convert::From']);
+  assert.equal(owner(), 'core/src/from_b.rs');
+});
