@@ -48,6 +48,10 @@ test('query answers a Rust name by lookup and prose from rustdoc', () => {
   assert.equal(byName.code, 0, byName.stderr);
   const hits = JSON.parse(byName.stdout).hits.map((r: { id: string }) => r.id);
   assert.equal(hits[0], 'src/base.rs#format_result');
+  // A Rust path as a Rust user writes it, and the same with a dot.
+  for (const path of ['Calculator::add', 'Calculator.add']) {
+    assert.equal(JSON.parse(cartograph(['query', path, '--json']).stdout).hits[0].id, 'src/base.rs#Calculator.add', path);
+  }
   const prose = JSON.parse(cartograph(['query', 'divide one number by another', '--json']).stdout).hits.map((r: { id: string }) => r.id);
   assert.ok(prose.slice(0, 3).some((id: string) => id.endsWith('.divide')), prose.join(', '));
 });
