@@ -13,9 +13,10 @@ import {
   definitionPrefix, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
 } from './packageScope';
 import { RustPaths } from './rustResolve';
+import type { Target } from './target';
 import {
   edgeId, externalId, moduleId, symbolId,
-  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
+  type EdgeKind, type GraphEdge, type GraphNode, type Language,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 import type { ManifestFile } from '../workspace/projectConfig';
@@ -33,12 +34,7 @@ export interface World {
   paths: ReadonlySet<string>;
 }
 
-export type Target =
-  | { t: 'module'; path: string }
-  | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: ExternalFamily; name: string }
-  /** A package of a package-scoped language (packageScope.ts): no node of its own, a scope for names. */
-  | { t: 'package'; language: Language; name: string };
+export type { Target } from './target';
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 

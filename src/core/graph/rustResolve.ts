@@ -18,7 +18,8 @@ import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';
 import { STAR, indexOf, scopeName } from './fileIndex';
 import { manifestKey } from './moduleKeys';
 import { inlineModuleOf, isMacro, packageKey } from './packageScope';
-import type { Target, World } from './resolve';
+import type { ProjectLayout } from './packageScope';
+import type { Target } from './target';
 import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModulePath } from './rustModules';
 
 /** The std prelude (Rust 2021) and std's macros: every module sees them without a `use`. */
@@ -55,7 +56,7 @@ const CARGO = manifestKey('Cargo.toml');
 
 export class RustPaths {
   constructor(
-    private readonly world: World,
+    private readonly world: ProjectLayout & { file(path: string): FileGraph | undefined },
     private readonly r: ResolverAccess,
   ) {}
 
