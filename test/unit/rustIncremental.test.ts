@@ -47,7 +47,11 @@ const operations: Record<string, Operation> = {
   },
   addUse(tree, random) {
     const file = pick(files(tree), random)!;
-    const line = pick(['use crate::base::Calculator;', 'use super::Value;', 'pub use crate::map::Map;', 'use std::fmt::{self, Display as D};', 'mod extra;'], random)!;
+    const line = pick([
+      'use crate::base::Calculator;', 'use super::Value;', 'pub use crate::map::Map;', 'use std::fmt::{self, Display as D};', 'mod extra;',
+      // the other crate, by its library's name (renamed or removed by editManifest)
+      'use serde_json::Value;', 'pub use ranger_example::base::*;', 'impl crate::base::Calculator { fn twice(&self) {} }',
+    ], random)!;
     tree.set(file, `${line}\n${tree.get(file)!}`);
     return { describe: `add "${line}" to ${file}`, upsert: [file], remove: [] };
   },
