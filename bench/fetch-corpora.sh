@@ -3,6 +3,7 @@
 #   django, flask, requests, click, werkzeug  <- Debian 12 packages (apt-get download + dpkg-deb -x)
 #   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
 #   tokio                                     <- Debian 12 librust-tokio-dev (the crate folder: src/, tests/, Cargo.toml)
+#   rust-crates                               <- 10 Debian 12 librust-*-dev crates side by side (clap, serde, regex, ...)
 # Each corpus lands in bench/.corpora/<name>/ as a plain directory: for Debian packages the
 # extracted usr/lib/python3/dist-packages/<name>/ folder, for npm the package's src/ tree plus
 # package.json and LICENSE (its compiled dist/ is left out so an index sees each module once).
@@ -108,6 +109,26 @@ else
   mv "$src" "$OUT/tokio"
   record_version "$RUST_PACKAGE" "$version"
   log "tokio: $RUST_PACKAGE $version -> $OUT/tokio ($(count_files "$OUT/tokio" '*.rs') .rs files)"
+fi
+
+# Rust: a set of crates that depend on each other (clap on clap_lex, serde_json on serde, itoa,
+# ryu, indexmap; regex on regex-syntax), one folder per crate as Debian ships them: Rust stage 2's
+# cross-crate resolution (a dependency present in the tree is resolved into it).
+RUST_CRATES="librust-clap-dev librust-clap-lex-dev librust-clap-derive-dev librust-serde-dev librust-serde-json-dev librust-itoa-dev librust-ryu-dev librust-indexmap-dev librust-regex-dev librust-regex-syntax-dev"
+if have_corpus rust-crates rust-crates; then
+  log "rust-crates: present ($(count_files "$OUT/rust-crates" '*.rs') .rs files), skipped"
+else
+  rm -rf "$OUT/rust-crates" "$WORK/x-crates" && mkdir -p "$OUT/rust-crates"
+  versions=""
+  for package in $RUST_CRATES; do
+    apt_download "$package"
+    deb="$(ls "$WORK"/debs/"${package}"_*.deb | head -1)"
+    versions="$versions $package=$(dpkg-deb -f "$deb" Version)"
+    dpkg-deb -x "$deb" "$WORK/x-crates"
+  done
+  mv "$WORK"/x-crates/usr/share/cargo/registry/* "$OUT/rust-crates/"
+  record_version rust-crates "${versions# }"
+  log "rust-crates: ->$OUT/rust-crates ($(count_files "$OUT/rust-crates" '*.rs') .rs files)"
 fi
 
 log "versions ($VERSIONS):"

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { qnameParts } from '../src/core/graph/schema';
 import { findNodes } from '../src/core/graph/describe';
 import { Engine } from '../src/core/engine';
 import { ParserPool } from '../src/core/parse/parser';
@@ -174,10 +175,11 @@ async function runEntity(engine: Engine, gt: GroundTruth[], create: SearcherFact
     runs.push({ query: q.name, ranked: rankedKeys(ids), key: q.key, unique: (nameCount.get(q.name) ?? 0) === 1 });
   }
   // What a user types to disambiguate a shared name: the last two parts of the qualified name
-  // (`Flask.run`, `helpers.url_for`).
+  // (`Flask.run`, `helpers.url_for`, Rust `Runtime::new`).
   const qualified: EntityRun[] = [];
   for (const q of gt) {
-    const name = q.qname.split('.').slice(-2).join('.');
+    // Rust: `Runtime::new`, as written in Rust.
+    const name = qnameParts(q.qname).slice(-2).join(q.qname.includes('::') ? '::' : '.');
     const ids = searcher ? (await searcher.search(name, LIMIT)).hits.map((h) => h.id) : findNodes(engine.graph.graph, name);
     qualified.push({ query: name, ranked: rankedKeys(ids), key: q.key, unique: true });
   }

@@ -175,6 +175,22 @@ export function goEdits(root: Node, text: string): Edit[] {
   return edits;
 }
 
+/** Every rustdoc comment under `root` (line `///` and `//!`, block `/**` and `/*!`) as edits on `text`. */
+export function rustEdits(root: Node, text: string): Edit[] {
+  const edits: Edit[] = [];
+  const visit = (node: Node) => {
+    if (node.type === 'line_comment' || node.type === 'block_comment') {
+      const [s, e] = [codeUnitIndex(text, node.startIndex), codeUnitIndex(text, node.endIndex)];
+      const doc = /^(\/\/[/!](?!\/)|\/\*[*!](?![*/]))/.test(text.slice(s, s + 4));
+      if (doc) edits.push({ ...(isStandaloneLine(text, s, e) ?? { from: s, to: e }), insert: '' });
+      return;
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return edits;
+}
+
 // web-tree-sitter reports indices in UTF-16 code units for JS strings already (it parses the string
 // as UTF-16), so this is the identity; kept as one place to change if that ever differs.
 function codeUnitIndex(_text: string, index: number): number {
@@ -204,7 +220,7 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 
 export interface StripReport { dir: string; files: number; strippedFiles: number; removed: number }
 
-/** A copy of `src` in a temp folder with function/class docstrings (Python), all JSDoc/Javadoc (TS/JS/Java) and GoDoc removed. */
+/** A copy of `src` in a temp folder with function/class docstrings (Python), all JSDoc/Javadoc/rustdoc (TS/JS/Java/Rust) and GoDoc removed. */
 export async function stripCopy(src: string, pool: ParserPool): Promise<StripReport> {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-stripped-')), path.basename(src));
   let strippedFiles = 0;
@@ -224,7 +240,7 @@ export async function stripCopy(src: string, pool: ParserPool): Promise<StripRep
     const parser = await pool.parser(language);
     const tree = parser.parse(text);
     if (!tree) throw new Error(`cannot parse ${rel}`);
-    const edits = language === 'python' ? pythonEdits(tree.rootNode, text) : language === 'go' ? goEdits(tree.rootNode, text) : tsEdits(tree.rootNode, text);
+    const edits = language === 'python' ? pythonEdits(tree.rootNode, text) : language === 'go' ? goEdits(tree.rootNode, text) : language === 'rust' ? rustEdits(tree.rootNode, text) : tsEdits(tree.rootNode, text);
     tree.delete();
     if (edits.length) {
       strippedFiles++;

@@ -54,7 +54,7 @@ describe('RANGER two-file example (Rust)', () => {
     assert.equal(sym(g, 'PRECISION').doc, 'Number of decimal places used when formatting results.');
     assert.deepEqual(sym(g, 'Calculator.add').range, { startLine: 10, startCol: 4, endLine: 12, endCol: 5 });
     assert.deepEqual(g.imports, []);
-    assert.deepEqual(refRows(g), ['21 format_result USES String', '22 format_result CALLS format', '22 format_result USES PRECISION']);
+    assert.deepEqual(refRows(g), ['21 format_result USES String', '22 format_result CALLS format!', '22 format_result USES PRECISION']);
     assert.equal(g.syntaxErrors, 0);
   });
 
@@ -83,7 +83,7 @@ describe('RANGER two-file example (Rust)', () => {
       '16 Scientific.new USES Scientific',
       '16 Scientific.new USES Calculator',
       '24 Scientific.divide CALLS Calculator::multiply', // self.inner: Calculator
-      '25 Scientific.divide CALLS panic',
+      '25 Scientific.divide CALLS panic!',
       '39 quick_add USES Calculator',
       '40 quick_add CALLS Calculator::add', // let calc = Calculator;
       '44 show_sum USES String',
@@ -202,7 +202,7 @@ describe('Rust syntax forms (test/fixtures/rust-syntax/forms.rs)', () => {
       '25 Shape INHERITS fmt::Debug extends',
       '46 Config INHERITS Shape implements',
       '50 - INHERITS fmt::Display implements for engine::Engine',
-      '28 Shape.describe CALLS format',
+      '28 Shape.describe CALLS format!',
       '28 Shape.describe CALLS self::area', // inside format!(…)
       '35 Config.new CALLS Engine::start',
       '37 Config.new CALLS Engine::run', // let engine = Engine::start(name).unwrap();
@@ -215,10 +215,10 @@ describe('Rust syntax forms (test/fixtures/rust-syntax/forms.rs)', () => {
       '43 Config.go CALLS helper',
       '51 Engine.fmt USES fmt::Formatter',
       '51 Engine.fmt CALLS self::id', // inside write!(…)
-      '63 - CALLS cfg_feature',
-      '65 gated CALLS square',
+      '63 - CALLS cfg_feature!',
+      '65 gated CALLS square!',
       '65 gated CALLS helper', // inside square!(…)
-      '80 tests.it_works CALLS assert_eq',
+      '80 tests.it_works CALLS assert_eq!',
       '80 tests.it_works CALLS helper',
       '86 helper CALLS nested',
       '92 Result USES std::result::Result',

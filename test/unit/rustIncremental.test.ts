@@ -1,8 +1,9 @@
 // Incremental equals from-scratch for Rust files (the invariant of incremental.test.ts): random
 // edit sequences over the RANGER example crate and the vendored serde_json files — rename a
 // function, delete a struct or an impl, add or remove a `use`, break the syntax, move a file to
-// another module folder. Until stage 2 links Rust files to each other this guards what stage 1
-// feeds the graph (ids, parents, receivers, in-file edges, externals), replayable by seed.
+// another module folder, add or remove a `mod` with its file, edit a Cargo.toml (rename the
+// package, point `[lib] path` elsewhere, delete it, join both crates in a workspace), so stage 2's
+// crates, module paths, `use` resolution and impls across files stay exact; replayable by seed.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -10,7 +11,8 @@ import { FIXTURES, assertIncrementalMatchesScratch, pick, readTree, sourcePaths,
 
 type Tree = Map<string, string>;
 type Operation = TreeOperation<void>;
-const files = (tree: Tree) => [...tree.keys()].sort();
+const files = (tree: Tree) => [...tree.keys()].filter((p) => p.endsWith('.rs')).sort();
+const crates = (tree: Tree) => [...tree.keys()].filter((p) => p.endsWith('/Cargo.toml') || p === 'Cargo.toml').sort();
 
 /** `[start, end)` line spans of top-level items that open with `keyword` and close on a column-0 `}`. */
 function blocks(text: string, keyword: RegExp): Array<[number, number]> {
@@ -45,7 +47,11 @@ const operations: Record<string, Operation> = {
   },
   addUse(tree, random) {
     const file = pick(files(tree), random)!;
-    const line = pick(['use crate::base::Calculator;', 'use super::Value;', 'pub use crate::map::Map;', 'use std::fmt::{self, Display as D};', 'mod extra;'], random)!;
+    const line = pick([
+      'use crate::base::Calculator;', 'use super::Value;', 'pub use crate::map::Map;', 'use std::fmt::{self, Display as D};', 'mod extra;',
+      // the other crate, by its library's name (renamed or removed by editManifest)
+      'use serde_json::Value;', 'pub use ranger_example::base::*;', 'impl crate::base::Calculator { fn twice(&self) {} }',
+    ], random)!;
     tree.set(file, `${line}\n${tree.get(file)!}`);
     return { describe: `add "${line}" to ${file}`, upsert: [file], remove: [] };
   },
@@ -68,16 +74,60 @@ const operations: Record<string, Operation> = {
     return { describe: `break syntax at ${file}:${at + 1}`, upsert: [file], remove: [] };
   },
   moveFile(tree, random) {
+    // To another module of the same crate, or of the other crate.
     const file = pick(files(tree), random)!;
-    const dest = `src/moved/${path.posix.basename(file)}`;
+    const crate = pick(['ranger', 'serde_json'], random)!;
+    const dest = `${crate}/src/${pick(['', 'moved/', 'value/'], random)}${path.posix.basename(file)}`;
     if (tree.has(dest)) return null;
     tree.set(dest, tree.get(file)!);
     tree.delete(file);
     return { describe: `move ${file} → ${dest}`, upsert: [dest], remove: [file] };
   },
+  addModule(tree, random) {
+    // `pub mod extra;` and its file, which re-exports and uses items of its parent.
+    const file = pick(files(tree), random)!;
+    const dir = path.posix.dirname(file);
+    const stem = path.posix.basename(file, '.rs');
+    const child = stem === 'mod' || stem === 'lib' ? `${dir}/extra.rs` : `${dir}/${stem}/extra.rs`;
+    if (tree.has(child)) return null;
+    tree.set(file, `pub mod extra;\n${tree.get(file)!}`);
+    tree.set(child, 'use super::*;\npub use crate::base::Calculator as Calc;\n/// Extra.\npub struct Extra;\nimpl Extra { pub fn go(&self) -> Calc { Calc } }\n');
+    return { describe: `add mod extra to ${file} (${child})`, upsert: [file, child], remove: [] };
+  },
+  removeFile(tree, random) {
+    const file = pick(files(tree), random)!;
+    tree.delete(file);
+    return { describe: `remove ${file}`, upsert: [], remove: [file] };
+  },
+  editManifest(tree, random) {
+    const manifest = pick(crates(tree), random);
+    if (!manifest) {
+      tree.set('ranger/Cargo.toml', '[package]\nname = "ranger-example"\n');
+      return { describe: 'restore ranger/Cargo.toml', upsert: ['ranger/Cargo.toml'], remove: [] };
+    }
+    const edits: Array<[string, (text: string) => string | null]> = [
+      ['rename the package', (t) => t.replace(/^name = "([^"]*)"/m, (_, n: string) => `name = "${n}_x"`)],
+      ['[lib] path = "src/base.rs"', (t) => `${t}\n[lib]\npath = "src/base.rs"\n`],
+      ['delete it', () => null],
+      ['break its syntax', (t) => `${t}\n[package\n`],
+    ];
+    const [what, edit] = pick(edits, random)!;
+    const text = edit(tree.get(manifest)!);
+    if (text === null) tree.delete(manifest);
+    else tree.set(manifest, text);
+    return { describe: `${what}: ${manifest}`, upsert: text === null ? [] : [manifest], remove: text === null ? [manifest] : [] };
+  },
+  workspace(tree) {
+    if (tree.has('Cargo.toml')) {
+      tree.delete('Cargo.toml');
+      return { describe: 'remove the workspace', upsert: [], remove: ['Cargo.toml'] };
+    }
+    tree.set('Cargo.toml', '[workspace]\nmembers = ["ranger", "serde_json"]\n');
+    return { describe: 'add a workspace of both crates', upsert: ['Cargo.toml'], remove: [] };
+  },
 };
 
-test('incremental equals from-scratch on Rust (RANGER crate + serde_json files) over 100 random edit sequences', async () => {
+test('incremental equals from-scratch on Rust (RANGER crate + serde_json files, with their Cargo.toml) over 100 random edit sequences', async () => {
   const tree = new Map([...readTree(path.join(FIXTURES, 'ranger-rs'), 'ranger/'), ...readTree(path.join(FIXTURES, 'real', 'serde_json'), 'serde_json/')]);
   assert.equal(sourcePaths(tree).length, 8);
   await assertIncrementalMatchesScratch(tree, 'crate', operations, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);

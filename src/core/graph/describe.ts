@@ -27,7 +27,7 @@ export interface NodeDescription {
   incoming: EdgeView[];
 }
 
-/** Node id, then exact qualified name, then a qualified-name suffix (`Calculator.add`), then the plain name; case-insensitive as a last resort. */
+/** Node id, then exact qualified name, then a qualified-name suffix (`Calculator.add`, Rust `Calculator::add`), then the plain name; case-insensitive as a last resort. */
 export function findNodes(graph: GraphReader, query: string): string[] {
   if (graph.hasNode(query)) return [query];
   const q = query.trim();
@@ -36,7 +36,7 @@ export function findNodes(graph: GraphReader, query: string): string[] {
   graph.forEachNode((id, a) => {
     if (a.kind === 'Folder') return;
     if (a.qname === q) tiers[0].push(id);
-    else if (a.qname.endsWith(`.${q}`) || a.qname.endsWith(`/${q}`)) tiers[1].push(id);
+    else if (a.qname.endsWith(`.${q}`) || a.qname.endsWith(`/${q}`) || a.qname.endsWith(`::${q}`)) tiers[1].push(id);
     else if (a.name === q) tiers[2].push(id);
     else if (a.name.toLowerCase() === lower || a.qname.toLowerCase() === lower) tiers[3].push(id);
   });

@@ -1,4 +1,4 @@
-// Stage 2 for package-scoped languages (Java now; Go and Rust plug in next): a file sees the
+// Stage 2 for package-scoped languages (Java, Go, Rust): a file sees the
 // top-level names of every file of its package without importing them, so "which file defines
 // `Foo` in package p?" must be a lookup with a key, like any module lookup (see moduleKeys.ts):
 //
@@ -14,29 +14,41 @@
 //   `com.google.gson.internal` is reached from `com.google.gson` as a member (`pkg:java:<p>.<name>`).
 // - Go: the package is the folder, named by its import path (go.mod module path + folder), so
 //   `packageOf` returns that path and `func (s *Server) run()` in another file of the folder provides
-//   `pkg:go:<path>#Server.run`. The path depends on the go.mod files (`manifest`): editing one re-keys
-//   every Go file, and resolution consumes `manifest:go.mod` wherever it asked for a package.
-// - Rust (next): `packageOf` returns the module path (`crate::a::b`), and `receiverScope` the crate,
-//   because `impl T` may sit in any module of the crate: `pkg:rs:<crate>#T.method`.
-import type { FileGraph } from '../parse/fileGraph';
+//   `pkg:go:<path>#Server.run`. The path depends on the go.mod files' module paths (`layoutKey`):
+//   changing one re-keys every Go file; import resolution consumes `manifest:go.mod`.
+// - Rust: `packageOf` returns the module path (`tokio::runtime`, the crate's name for `crate`), and
+//   `receiverScope` the crate, because `impl T` may sit in any module of the crate:
+//   `pkg:rust:<crate>#T.method`. A module is one file plus its inline modules (`mod inner {}`:
+//   package `<module>::inner`), so a package has one file, not many; which crate and module a file
+//   is depends on the Cargo.toml files and on which files exist (the ProjectLayout).
+import type { FileGraph, SymbolDef } from '../parse/fileGraph';
 import type { ManifestFile } from '../workspace/projectConfig';
 import { goImportPath, goModulesOf } from './goModules';
 import { dirOf } from './moduleKeys';
+import { crateLayout, crateId, rustModulePath } from './rustModules';
 import type { ExternalFamily, Language } from './schema';
+
+/** What a scheme may read besides the file itself. */
+export interface ProjectLayout {
+  /** The repository's build manifests (go.mod, Cargo.toml). */
+  manifests: readonly ManifestFile[];
+  /** Every file path of the repository: a new set whenever a file is added or removed. */
+  paths: ReadonlySet<string>;
+}
 
 export interface PackageScheme {
   family: ExternalFamily;
   /** Separator between a package and a nested package's or member's name in the language's own notation. */
   separator: string;
-  /**
-   * The build manifest the package of a file depends on (Go: `go.mod`, whose module path names it):
-   * an edit to one re-keys every file of the language. Absent: the file alone says (Java).
-   */
-  manifest?: string;
   /** The package a file's top-level names belong to; undefined when it has none. */
-  packageOf(file: FileGraph, manifests: readonly ManifestFile[]): string | undefined;
+  packageOf(file: FileGraph, layout: ProjectLayout): string | undefined;
   /** Where methods with a `receiver` are keyed: the package for Go, the crate for Rust. */
-  receiverScope(file: FileGraph, manifests: readonly ManifestFile[]): string | undefined;
+  receiverScope(file: FileGraph, layout: ProjectLayout): string | undefined;
+  /**
+   * What of the layout packageOf and receiverScope read, as a string: when it changes, every file of
+   * the language is re-keyed and re-resolved. Absent when they read the file alone.
+   */
+  layoutKey?(layout: ProjectLayout): string;
   /** Whether a method body sees its type's members by bare name (Java); Go reaches them through the receiver only. */
   typeMembersInScope: boolean;
   /** Whether a package is a folder (Go): an import of it points at the Folder node. */
@@ -65,11 +77,28 @@ const JAVA: PackageScheme = {
 const GO: PackageScheme = {
   family: 'go',
   separator: '/',
-  manifest: 'go.mod',
-  packageOf: (file, manifests) => goImportPath(dirOf(file.path), goModulesOf(manifests)),
-  receiverScope: (file, manifests) => goImportPath(dirOf(file.path), goModulesOf(manifests)),
+  packageOf: (file, layout) => goImportPath(dirOf(file.path), goModulesOf(layout.manifests)),
+  receiverScope: (file, layout) => goImportPath(dirOf(file.path), goModulesOf(layout.manifests)),
+  layoutKey: (layout) => goModulesOf(layout.manifests).map((m) => `${m.dir}=${m.mod.module}`).join('\n'),
   typeMembersInScope: false,
   folderPackages: true,
+  implicit: () => undefined,
+  isQualifiedName: () => false,
+};
+
+/** Rust's package: the module path of the file in its crate; the crate is where impls are keyed. */
+const RUST: PackageScheme = {
+  family: 'rs',
+  separator: '::',
+  packageOf: (file, layout) => rustModulePath(file.path, layout.manifests, layout.paths)?.join('::'),
+  receiverScope: (file, layout) => {
+    const crate = crateLayout(layout.manifests, layout.paths).crateOf(file.path);
+    return crate ? crateId(crate) : undefined;
+  },
+  layoutKey: (layout) => crateLayout(layout.manifests, layout.paths).key,
+  // `impl T { fn a(&self) { b() } }`: a bare `b` is never T's method; members are reached through self.
+  typeMembersInScope: false,
+  folderPackages: false,
   implicit: () => undefined,
   isQualifiedName: () => false,
 };
@@ -77,6 +106,7 @@ const GO: PackageScheme = {
 const SCHEMES: Partial<Record<Language, PackageScheme>> = {
   java: JAVA,
   go: GO,
+  rust: RUST,
 };
 
 export function packageScheme(language: Language): PackageScheme | undefined {
@@ -92,18 +122,45 @@ export function packageMemberKey(language: Language, pkg: string, name: string):
 }
 
 /** Keys a file of a package-scoped language provides (empty for other languages). */
-export function packageProvidedKeys(file: FileGraph, manifests: readonly ManifestFile[]): string[] {
+export function packageProvidedKeys(file: FileGraph, layout: ProjectLayout): string[] {
   const scheme = packageScheme(file.language);
-  const pkg = scheme?.packageOf(file, manifests);
+  const pkg = scheme?.packageOf(file, layout);
   if (!scheme || pkg === undefined) return [];
   const keys = new Set([packageKey(file.language, pkg)]);
-  const receiverScope = scheme.receiverScope(file, manifests);
+  // Rust inline modules are packages nested in the file's (`mod inner {}` → `<pkg>::inner`).
+  const nested = (inline: string) => (inline ? `${pkg}${scheme.separator}${inline.split('.').join(scheme.separator)}` : pkg);
+  for (const inline of file.inlineModules ?? []) keys.add(packageKey(file.language, nested(inline)));
+  const receiverScope = scheme.receiverScope(file, layout);
   for (const sym of file.symbols) {
     if (sym.parent !== null) continue;
-    if (!sym.receiver) keys.add(packageMemberKey(file.language, pkg, sym.name));
+    if (!sym.receiver) keys.add(packageMemberKey(file.language, nested(inlineModuleOf(sym)), sym.name));
     else if (receiverScope !== undefined) keys.add(packageMemberKey(file.language, receiverScope, `${sym.receiver[sym.receiver.length - 1]}.${sym.name}`));
+    // A macro is named by its bare name anywhere in its crate after its definition (`#[macro_use]`,
+    // `#[macro_export]`): keyed at the crate as `name!`.
+    if (isMacro(sym) && receiverScope !== undefined) keys.add(packageMemberKey(file.language, receiverScope, `${sym.name}!`));
   }
+  for (const ref of file.refs) if (ref.subject && receiverScope !== undefined) keys.add(subjectKey(file.language, receiverScope, ref.subject, ref.chain));
   return [...keys];
+}
+
+/**
+ * An INHERITS edge whose subtype is in another file (`impl From<A> for T` in a.rs, `impl From<B>
+ * for T` in b.rs) is the same edge from every file that writes it, and an edge has one owner: the
+ * file that provides this key first draws it.
+ */
+export function subjectKey(language: Language, scope: string, subject: string[], chain: string[]): string {
+  return packageMemberKey(language, scope, `${subject[subject.length - 1]}^${chain[chain.length - 1]}`);
+}
+
+/** The inline module path a top-level definition sits in (`inner.Thing` → 'inner'), '' at file level. */
+export function inlineModuleOf(sym: SymbolDef): string {
+  const localId = sym.localId.replace(/@\d+$/, '');
+  return localId.length > sym.name.length ? localId.slice(0, localId.length - sym.name.length - 1) : '';
+}
+
+/** A Rust `macro_rules!` definition (indexed as a Function, see parse/rust.ts). */
+export function isMacro(sym: SymbolDef): boolean {
+  return sym.kind === 'Function' && sym.signature.startsWith('macro_rules!');
 }
 
 /** A fully qualified Java name written in code (`java.util.Collections.sort`): lower-case packages, then a type. */

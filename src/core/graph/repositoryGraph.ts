@@ -10,9 +10,9 @@ import { changedInterfaceKeys } from './fileIndex';
 import {
   TSCONFIG_KEY, compareRank, manifestKey, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
-import { packageProvidedKeys, packageScheme } from './packageScope';
+import { packageProvidedKeys, packageScheme, type ProjectLayout } from './packageScope';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
-import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode } from './schema';
+import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode, type Language } from './schema';
 import { TsConfigSet } from './tsconfig';
 import type { ManifestFile, ProjectConfig } from '../workspace/projectConfig';
 import { sliceClock } from '../eventLoop';
@@ -47,6 +47,8 @@ export class RepositoryGraph {
   private readonly folderModules = new Map<string, number>();
   private tsconfigs = new TsConfigSet();
   private manifests: readonly ManifestFile[] = [];
+  /** Every file path, replaced (not mutated) when files come or go: package schemes memoise on it. */
+  private paths: ReadonlySet<string> = new Set();
   private projectConfigJson = JSON.stringify({ tsconfigs: [], manifests: [] } satisfies ProjectConfig);
   lastApply: ApplyStats = { resolved: 0 };
   /** Bumped when an apply starts: readers that cache derived indexes (search) know when to refresh. */
@@ -160,6 +162,7 @@ export class RepositoryGraph {
     }
     for (const path of removed) for (const key of changedInterfaceKeys(path, removedGraphs.get(path), undefined)) changedKeys.add(key);
 
+    const layoutBeforeConfig = this.layout();
     if (changes.config) for (const key of this.setConfig(changes.config)) changedKeys.add(key);
 
     // Packages: adding or removing an __init__.py renames every module beneath it.
@@ -174,16 +177,18 @@ export class RepositoryGraph {
     // A file of a package-scoped language provides a key per top-level name: an edit can change them.
     const rekeyed = new Set(rekey);
     for (const file of changes.upsert ?? []) if (packageScheme(file.language)) rekeyed.add(file.path);
-    // …and its package may be named by a manifest (Go: go.mod's module path): editing one re-keys them all.
-    const rekeyManifest = (file: FileGraph) => {
-      const manifest = packageScheme(file.language)?.manifest;
-      return manifest !== undefined && changedKeys.has(manifestKey(manifest));
-    };
-    if (changes.config) for (const file of this.files.values()) if (rekeyManifest(file)) rekeyed.add(file.path);
+    // Which package a file is in may hang on manifests and on other files (Cargo's crate roots):
+    // when that changes, every file of the language is re-keyed and re-resolved (its qnames change).
+    const layoutBefore = layoutBeforeConfig;
+    if (added.size > 0 || removed.size > 0) this.paths = new Set(this.files.keys());
+    for (const path of this.relaidFiles(layoutBefore, this.layout())) {
+      rekeyed.add(path);
+      dirty.add(path);
+    }
     for (const path of rekeyed) {
       const file = this.files.get(path);
       const before = this.providedBy.get(path) ?? [];
-      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.manifests)] : [];
+      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.layout())] : [];
       // Only keys gained or lost change a lookup's answer (a body edit keeps every key).
       const kept = new Set(after);
       for (const key of before) {
@@ -301,6 +306,22 @@ export class RepositoryGraph {
     return new Resolver(overlay).resolveFile(file.path, withUseLines);
   }
 
+  private layout(): ProjectLayout {
+    return { manifests: this.manifests, paths: this.paths };
+  }
+
+  /** Files of the languages whose package layout differs between two layouts. */
+  private relaidFiles(before: ProjectLayout, after: ProjectLayout): string[] {
+    if (before.manifests === after.manifests && before.paths === after.paths) return [];
+    const relaid = new Set<Language>();
+    for (const file of this.files.values()) {
+      if (relaid.has(file.language)) continue;
+      const scheme = packageScheme(file.language);
+      if (scheme?.layoutKey && scheme.layoutKey(before) !== scheme.layoutKey(after)) relaid.add(file.language);
+    }
+    return relaid.size === 0 ? [] : [...this.files.values()].filter((f) => relaid.has(f.language)).map((f) => f.path);
+  }
+
   private world(): World {
     return {
       file: (path) => this.files.get(path),
@@ -319,11 +340,13 @@ export class RepositoryGraph {
         // Java: the file's public type by its fully qualified name (`com.google.gson.Gson`).
         if (file?.language === 'java') return [file.package, path.split('/').pop()!.replace(/\.java$/, '')].filter(Boolean).join('.');
 
-        if (file?.language === 'rust') return path.replace(/\.rs$/, ''); // crate::a::b once the module tree is mapped
+        // Rust: the module path (`tokio::runtime::builder`), or the path outside every crate.
+        if (file?.language === 'rust') return packageScheme('rust')!.packageOf(file, this.layout()) ?? path.replace(/\.rs$/, '');
         return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
       },
       tsconfigs: this.tsconfigs,
       manifests: this.manifests,
+      paths: this.paths,
     };
   }
 
@@ -432,7 +455,7 @@ function folderNode(dir: string, rootName: string): GraphNode {
 
 function externalNode(id: string): GraphNode {
   const name = id.slice(id.indexOf(':', 4) + 1);
-  return derivedNode(id, 'External', name.split(/[./]/).filter(Boolean).pop() ?? name, name, '');
+  return derivedNode(id, 'External', name.split(/::|[./]/).filter(Boolean).pop() ?? name, name, '');
 }
 
 /** Folder and External nodes: no source of their own, so no range, signature, doc or hash. */

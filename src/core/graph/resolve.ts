@@ -11,11 +11,13 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
-  packageKey, packageMemberKey, packageScheme, type PackageScheme,
+  packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
 } from './packageScope';
+import { RustPaths } from './rustResolve';
+import type { Target } from './target';
 import {
   edgeId, externalId, folderId, moduleId, symbolId,
-  type EdgeKind, type ExternalFamily, type GraphEdge, type GraphNode, type Language,
+  type EdgeKind, type GraphEdge, type GraphNode, type Language,
 } from './schema';
 import type { TsConfigSet } from './tsconfig';
 import type { ManifestFile } from '../workspace/projectConfig';
@@ -29,14 +31,11 @@ export interface World {
   tsconfigs: TsConfigSet;
   /** The repository's go.mod and Cargo.toml files; a lookup that reads them consumes `manifestKey(name)`. */
   manifests: readonly ManifestFile[];
+  /** Every file path of the repository (package schemes read it with the manifests: ProjectLayout). */
+  paths: ReadonlySet<string>;
 }
 
-export type Target =
-  | { t: 'module'; path: string }
-  | { t: 'symbol'; path: string; sym: SymbolDef }
-  | { t: 'external'; family: ExternalFamily; name: string }
-  /** A package of a package-scoped language (packageScope.ts): no node of its own, a scope for names. */
-  | { t: 'package'; language: Language; name: string };
+export type { Target } from './target';
 
 type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
@@ -73,7 +72,20 @@ export class Resolver {
   private consumed = new Set<string>();
   private cycleHit = false;
 
-  constructor(private readonly world: World) {}
+  /** Rust's module paths and bare-name scopes (rustResolve.ts). */
+  private readonly rust: RustPaths;
+
+  constructor(private readonly world: World) {
+    this.rust = new RustPaths(world, {
+      provider: (key) => this.provider(key),
+      consume: (key) => this.consumed.add(key),
+      read: (path, suffix) => this.read(path, suffix),
+      memoized: (key, compute) => this.memoized(key, compute),
+      member: (target, name) => this.member(target, name),
+      bindingTarget: (file, binding) => this.bindingTarget(file, binding, this.importModule(file, binding)),
+      receiverType: (file, chain) => this.receiverType(file, chain),
+    });
+  }
 
   resolveFile(path: string, withUseLines = false): FileResolution {
     const file = this.world.file(path);
@@ -111,16 +123,20 @@ export class Resolver {
       else if (imports.unresolvedSamples.length < 5) imports.unresolvedSamples.push(what);
     };
     for (const binding of file.imports) {
-      const module = this.resolveModule(file, binding.module);
+      const module = this.importModule(file, binding);
       const target = this.bindingTarget(file, binding, module, true);
       countImport(module, target, `${binding.module}${binding.imported ? `:${binding.imported}` : ''}`);
-      // A package has no node: `import a.b.*` counts as resolved and draws no edge, unless the package is a folder (Go).
+      // A package has no node: `import a.b.*` counts as resolved and draws no edge, unless the package
+      // is a folder (Go) or a file (a Rust module).
       const folder = target?.t === 'package' ? this.packageFolder(target) : undefined;
+      const edgeTarget = target?.t === 'package' && target.language === 'rust' ? this.rust.moduleFile(target) : target;
       if (folder !== undefined) addEdge('IMPORTS', modId, folderId(folder), binding.line);
-      else if (target && target.t !== 'package') addEdge('IMPORTS', modId, this.targetId(target), binding.line);
+      // `mod tests { use super::*; }` imports its own file's module: no edge to itself.
+      else if (edgeTarget && edgeTarget.t !== 'package' && this.targetId(edgeTarget) !== modId) addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
     }
     for (const reexport of file.exports) {
-      if (!reexport.from) continue;
+      // Rust's `pub use` is an import binding too, counted and drawn above.
+      if (!reexport.from || file.language === 'rust') continue;
       const module = this.resolveModule(file, reexport.from);
       const target = module && (module.t === 'module' || module.t === 'external') ? module : null;
       countImport(module, target, reexport.from);
@@ -131,7 +147,7 @@ export class Resolver {
     const useLines = withUseLines ? new Map<string, number[]>() : undefined;
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
-      const subject = ref.subject ? this.receiverType(file, ref.subject) : null;
+      const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
       if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external'))) {
         unresolvedRefs++;
         continue;
@@ -167,6 +183,22 @@ export class Resolver {
     return indexOf(file).byLocalId.get(ref.from)?.parent ?? null;
   }
 
+  /**
+   * The subtype of an INHERITS written away from it, when this file draws the edge: an edge has one
+   * owner, so not when the type's own file writes the same supertype, nor when another such file
+   * provides the subject key first (see subjectKey).
+   */
+  private subjectType(file: FileGraph, subject: string[], chain: string[]): { path: string; sym: SymbolDef } | null {
+    const scope = packageScheme(file.language)?.receiverScope(file, this.world);
+    if (scope === undefined || this.provider(subjectKey(file.language, scope, subject, chain)) !== file.path) return null;
+    const type = this.receiverType(file, subject);
+    const typeFile = type && this.world.file(type.path);
+    if (!type || !typeFile) return null;
+    this.read(type.path, basesKey(type.sym.localId));
+    const last = chain[chain.length - 1];
+    return (indexOf(typeFile).bases.get(type.sym.localId) ?? []).some((ref) => ref.chain[ref.chain.length - 1] === last) ? null : type;
+  }
+
   /** The type a method's `receiver` (or an INHERITS `subject`) names, when it is a repository type. */
   private receiverType(file: FileGraph, chain: string[]): { path: string; sym: SymbolDef } | null {
     const found = this.resolveChain(file, null, chain);
@@ -174,12 +206,14 @@ export class Resolver {
     return t?.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'Enum' || t.sym.kind === 'TypeAlias') ? t : null;
   }
 
-  /** The package of a file of a package-scoped language; reading it consumes the manifests it depends on (go.mod). */
+  /**
+   * The package of a file of a package-scoped language. What names it (go.mod module paths, Cargo
+   * crates) is the scheme's layoutKey: when that changes, every file of the language is re-resolved.
+   */
   private packageOf(file: FileGraph, scope: 'package' | 'receiver' = 'package'): string | undefined {
     const scheme = packageScheme(file.language);
     if (!scheme) return undefined;
-    if (scheme.manifest) this.consumed.add(manifestKey(scheme.manifest));
-    return scope === 'package' ? scheme.packageOf(file, this.world.manifests) : scheme.receiverScope(file, this.world.manifests);
+    return scope === 'package' ? scheme.packageOf(file, this.world) : scheme.receiverScope(file, this.world);
   }
 
   /** The folder of a package whose packages are folders (Go), found through the file that provides it. */
@@ -191,8 +225,11 @@ export class Resolver {
 
   private buildNodes(file: FileGraph): GraphNode[] {
     const moduleName = this.world.moduleName(file.path);
-    // Java and Go name a definition by its package (`com.google.gson.Gson`, `github.com/spf13/cobra.Command`).
+    // Java, Go and Rust name a definition by its package (`com.google.gson.Gson`, `github.com/spf13/cobra.Command`,
+    // `tokio::runtime::Runtime`).
     const prefix = this.packageOf(file) ?? moduleName;
+    // Rust names items and associated items alike by `::` (`tokio::runtime::Runtime::new`).
+    const separator = packageScheme(file.language)?.separator === '::' ? '::' : '.';
     const base = file.path.split('/').pop() ?? file.path;
     const nodes: GraphNode[] = [
       {
@@ -214,7 +251,7 @@ export class Resolver {
         id: symbolId(file.path, sym.localId),
         kind: sym.kind,
         name: sym.name,
-        qname: flat([prefix, sym.localId.replace(/@\d+/g, '')].filter(Boolean).join('.')),
+        qname: flat([prefix, sym.localId.replace(/@\d+/g, '')].filter(Boolean).join('.').replaceAll('.', separator)),
         path: file.path,
         language: file.language,
         range: sym.range,
@@ -239,13 +276,17 @@ export class Resolver {
     return this.world.provider(key);
   }
 
+  /** The module an import binding names (a Rust binding also says from which inline module, or which file it loads). */
+  private importModule(file: FileGraph, binding: ImportBinding): ModuleResult {
+    return file.language === 'rust' ? this.rust.bindingModule(file, binding) : this.resolveModule(file, binding.module);
+  }
+
   /** Finds the module a specifier names, as seen from `file`. */
   resolveModule(file: FileGraph, specifier: string): ModuleResult {
     if (file.language === 'go') return this.resolveGoModule(file, specifier);
+    if (file.language === 'rust') return this.rust.module(file, specifier.split('::'));
     const scheme = packageScheme(file.language);
     if (scheme) return this.resolvePackageModule(file.language, scheme, specifier);
-    // Rust `use` paths stay External until Cargo crates and the `mod` tree are mapped (rustModules.ts).
-    if (file.language === 'rust') return { t: 'external', family: 'rs', name: specifier };
     return file.language === 'python' ? this.resolvePythonModule(file, specifier) : this.resolveJsModule(file, specifier);
   }
 
@@ -325,7 +366,6 @@ export class Resolver {
   /** What an import binding stands for. `forEdge`: Python `import a.b.c` points the IMPORTS edge at a.b.c. */
   bindingTarget(file: FileGraph, binding: ImportBinding, module: ModuleResult, forEdge = false): Target | null {
     if (!module || module.t === 'asset' || module.t === 'missing') return null;
-    if (file.language === 'rust') return module.t === 'external' ? { t: 'external', family: 'rs', name: binding.imported && binding.imported !== '*' ? `${module.name}::${binding.imported}` : module.name } : null;
     if (packageScheme(file.language)) return binding.imported === '*' || binding.imported === null ? module : this.member(module, binding.imported);
     if (file.language === 'python') {
       if (binding.imported === null) {
@@ -431,12 +471,15 @@ export class Resolver {
       const file = path === undefined ? undefined : this.world.file(path);
       if (path !== undefined && file) {
         this.read(path, scopeName('', name));
-        const sym = indexOf(file).children.get('')?.get(name);
+        const sym = language === 'rust' ? this.rust.definition(file, pkg, name) : indexOf(file).children.get('')?.get(name);
         if (sym) return { t: 'symbol', path, sym };
       }
       const scheme = packageScheme(language);
-      if (!subpackages || !scheme) return null;
+      if (!scheme) return null;
       const nested = `${pkg}${scheme.separator}${name}`;
+      // A Rust module's names include what it imports (`pub use`, globs); its child modules are items too.
+      if (language === 'rust') return this.provider(packageKey(language, nested)) ? { t: 'package', language, name: nested } : this.rust.imported(pkg, name);
+      if (!subpackages) return null;
       return this.provider(packageKey(language, nested)) ? { t: 'package', language, name: nested } : null;
     });
   }
@@ -582,6 +625,7 @@ export class Resolver {
 
   /** A bare name as seen from inside `fromId`: enclosing function scopes, then the module, then builtins. */
   lookupScope(file: FileGraph, fromId: string | null, name: string): Target | null {
+    if (file.language === 'rust') return this.rust.lookup(file, fromId, name);
     const scheme = packageScheme(file.language);
     if (scheme) return this.lookupPackageScope(file, scheme, fromId, name);
     const index = indexOf(file);
@@ -612,7 +656,7 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (file.language !== 'go' && file.language !== 'rust' && JS_GLOBALS.has(name)) {
+    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
       return { t: 'external', family: 'js', name };
     }
     return null;
@@ -674,8 +718,10 @@ export class Resolver {
 
   private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {
     const [head, ...rest] = chain;
-    // Rust `super::x` / `crate::x` are module paths, not base classes: they wait for the module tree (rustModules.ts).
-    if (file.language === 'rust' && (head === 'super' || head === 'crate')) return null;
+    if (file.language === 'rust') {
+      const start = this.rust.chainStart(file, fromId, chain);
+      return start ? this.walk(start.target, start.rest) : null;
+    }
     let current: Target | null;
     if (head === 'self' || head === 'this' || head === 'cls') {
       const cls = this.enclosingClass(file, fromId);

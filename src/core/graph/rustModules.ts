@@ -259,3 +259,73 @@ export function resolvePath(path: readonly string[], from: readonly string[], ex
   if (externCrates.has(head) || SYSROOT_CRATES.has(head)) starts.push({ t: 'crate', crate: head, rest: tail });
   return starts;
 }
+
+/** The crates of a repository, from every Cargo.toml and the files present (see crateLayout). */
+export interface CrateLayout {
+  /** Every crate target of every package manifest, by manifest path. */
+  targets: readonly CrateTarget[];
+  /** Library crates of the repository by the name code uses for them: an extern crate that is internal. */
+  libraries: ReadonlyMap<string, CrateTarget>;
+  /** Extern crate names of every manifest's dependency tables. */
+  dependencies: ReadonlySet<string>;
+  /** The crate a file belongs to (owningCrate over every target), null outside every crate. */
+  crateOf(path: string): CrateTarget | null;
+  /** The targets as a string: files change crates or modules only when it changes. */
+  key: string;
+}
+
+/** How a crate is named in package keys and qualified names: a library by its name, other targets by kind too. */
+export function crateId(target: CrateTarget): string {
+  return target.kind === 'lib' ? target.name : `${target.name}(${target.kind})`;
+}
+
+interface ManifestText {
+  path: string;
+  text: string;
+}
+
+const layouts = new WeakMap<readonly ManifestText[], WeakMap<ReadonlySet<string>, CrateLayout>>();
+
+/**
+ * The crate layout for these manifests and paths, computed once per pair of objects (the graph
+ * makes a new manifests array or path set only when one changes). A repository without a Cargo.toml
+ * is read as one package at its root, so loose `src/lib.rs` trees still form a crate.
+ */
+export function crateLayout(manifests: readonly ManifestText[], paths: ReadonlySet<string>): CrateLayout {
+  let byPaths = layouts.get(manifests);
+  if (!byPaths) layouts.set(manifests, (byPaths = new WeakMap()));
+  let layout = byPaths.get(paths);
+  if (!layout) byPaths.set(paths, (layout = buildLayout(manifests, paths)));
+  return layout;
+}
+
+function buildLayout(manifests: readonly ManifestText[], paths: ReadonlySet<string>): CrateLayout {
+  const cargo = manifests.filter((m) => m.path === 'Cargo.toml' || m.path.endsWith('/Cargo.toml'));
+  const parsed = cargo.length > 0 ? cargo.map((m) => parseCargoManifest(m.text, m.path, paths)) : [parseCargoManifest('[package]\nname = "crate"\n', 'Cargo.toml', paths)];
+  const targets = parsed.flatMap((m) => m.targets);
+  const libraries = new Map<string, CrateTarget>();
+  for (const t of targets) if (t.kind === 'lib' && !libraries.has(t.name)) libraries.set(t.name, t);
+  const owners = new Map<string, CrateTarget | null>();
+  return {
+    targets,
+    libraries,
+    dependencies: new Set(parsed.flatMap((m) => [...m.dependencies.keys()])),
+    crateOf(path) {
+      let owner = owners.get(path);
+      if (owner === undefined) owners.set(path, (owner = owningCrate(path, targets)));
+      return owner;
+    },
+    key: JSON.stringify(targets),
+  };
+}
+
+/**
+ * A file's module path with its crate first (`['tokio', 'runtime']` for tokio/src/runtime/mod.rs),
+ * by the default layout; null outside every crate. `#[path]` modules and modules declared only
+ * inside other crates' trees follow their folder, not their declaration.
+ */
+export function rustModulePath(path: string, manifests: readonly ManifestText[], paths: ReadonlySet<string>): string[] | null {
+  const crate = crateLayout(manifests, paths).crateOf(path);
+  const module = crate ? modulePathOf(path, crate.root) : null;
+  return crate && module ? [crateId(crate), ...module] : null;
+}

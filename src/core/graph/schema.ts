@@ -85,6 +85,11 @@ export interface GraphEdge {
 export function edgeId(kind: EdgeKind, source: string, target: string): string {
   return flat(`${kind}|${source}|${target}`);
 }
+/** The parts of a qualified name: Python/TS/Java join them with `.`, Rust with `::` (and `.` inside a module's name). */
+export function qnameParts(qname: string): string[] {
+  return qname.split(/::|\./);
+}
+
 export function moduleId(path: string): string {
   return path;
 }

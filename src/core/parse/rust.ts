@@ -26,7 +26,7 @@
 //   impl's type; `self.m()` → ['self','m']; `x.m()` with `x` of known type (parameter annotation,
 //   `let x: T`, `let x = T::new(..)` / `T { .. }` / `T(..)`, `?` / `.unwrap()` after them) →
 //   ['T','m']; `self.f.m()` with field `f: T` of the impl's struct → ['T','m']. Macro invocations
-//   are CALLS to the macro's path; calls written inside macro arguments (`println!("{}", f(x))`)
+//   are CALLS to the macro's path, its last segment marked `name!`; calls written inside macro arguments (`println!("{}", f(x))`)
 //   are found by scanning the token tree. Prelude variant constructors (`Some`, `Ok`, `Err`) and
 //   primitive-type paths (`u32::MAX`) are not references.
 import { Parser, Query, type Node, type QueryCapture, type Tree } from 'web-tree-sitter';
@@ -98,6 +98,11 @@ function pathChain(text: string): string[] | null {
     if (parts[i].startsWith('r#')) parts[i] = parts[i].slice(2);
   }
   return parts;
+}
+
+/** A macro invocation's path as a reference chain: `!` marks the macro (`vec` → `vec!`). */
+function macroChain(chain: string[]): string[] {
+  return [...chain.slice(0, -1), `${chain[chain.length - 1]}!`];
 }
 
 /** `a.b.c` of a field expression (identifiers and `self` only), null for anything else. */
@@ -659,10 +664,12 @@ class RustExtraction {
     const reexport = this.isPub(node);
     const scope = this.importScope(ctx);
     const line = node.startPosition.row;
+    // `use ::core::fmt` names the extern crate even where a module `core` is in scope: the module keeps a leading `::`.
+    const global = this.text(argument).startsWith('::') ? '::' : '';
     const bind = (prefix: string[], name: string, local: string) => {
       // `use a::b::C` → module 'a::b', imported 'C'; `{self}` and single-segment `use serde;` bind the module itself.
       const isModule = name === 'self' || prefix.length === 0;
-      const module = (isModule && name !== 'self' ? [name] : prefix).join('::');
+      const module = global + (isModule && name !== 'self' ? [name] : prefix).join('::');
       const imported = isModule ? null : name;
       const bound = local === '_' ? '' : local;
       this.imports.push({ local: bound, module, imported, line, scope });
@@ -704,7 +711,7 @@ class RustExtraction {
           const path = tree.firstNamedChild;
           const chain = path ? pathChain(this.text(path)) : [];
           if (!chain) return;
-          const module = [...prefix, ...chain].join('::');
+          const module = global + [...prefix, ...chain].join('::');
           this.imports.push({ local: '', module, imported: '*', line, scope });
           if (reexport && ctx.fn === null) {
             const exp: ExportBinding = { exported: '*', from: module, imported: '*' };
@@ -978,7 +985,8 @@ class References {
           const frame = this.frameAt(start);
           const chain = pathChain(this.text(macro));
           const from = this.fromOf(frame);
-          if (chain && !chain[0].startsWith('$')) x.addRef(from, 'CALLS', chain[0] === 'self' && chain.length > 1 ? chain.slice(1) : chain, macro.startPosition.row);
+          // Macros live in a namespace of their own: the last segment keeps its `!` (`format!`, `crate::m!`).
+          if (chain && !chain[0].startsWith('$')) x.addRef(from, 'CALLS', macroChain(chain[0] === 'self' && chain.length > 1 ? chain.slice(1) : chain), macro.startPosition.row);
           const tree = node.lastNamedChild;
           if (tree?.type === 'token_tree' && !x.expandedTokenTrees.has(tree.startIndex)) this.tokenTreeCalls(tree, frame, from);
           break;

@@ -2,7 +2,7 @@
 // is answered straight from the graph, exact matches first, then case-insensitive, then fuzzy
 // matches on the words inside names (`debug flag` → get_debug_flag).
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
 import { SEARCHABLE_KINDS } from './nodeText';
 import { forEachSliced } from '../eventLoop';
@@ -119,10 +119,14 @@ export class EntityIndex {
       [this.byName, node.name],
       [this.byLowerName, node.name.toLowerCase()],
     ];
-    const parts = node.qname.split('.');
+    const parts = qnameParts(node.qname);
+    // Rust names paths with `::` (`Runtime::new`); `Runtime.new` finds it too.
+    const separators = node.qname.includes('::') ? ['.', '::'] : ['.'];
     for (let i = Math.max(0, parts.length - 4); i < parts.length - 1; i++) {
-      const tail = parts.slice(i).join('.');
-      keys.push([this.byTail, tail], [this.byLowerTail, tail.toLowerCase()]);
+      for (const separator of separators) {
+        const tail = parts.slice(i).join(separator);
+        keys.push([this.byTail, tail], [this.byLowerTail, tail.toLowerCase()]);
+      }
     }
     if (node.kind !== 'External') keys.push([this.words, identifierWords(node.name).join(' ')]);
     for (const [map, key] of keys) push(map, key, id);
@@ -231,7 +235,7 @@ const STUB_FILE = /\.(pyi|d\.ts)$/;
  * `_AtomicFile.close`); its own name is what the user typed, so it does not count. Dunders are public.
  */
 function isPrivatePlace(path: string, qname: string): boolean {
-  const places = [...path.split('/'), ...qname.split('.').slice(0, -1)];
+  const places = [...path.split('/'), ...qnameParts(qname).slice(0, -1)];
   return places.some((part) => part.startsWith('_') && !part.startsWith('__'));
 }
 

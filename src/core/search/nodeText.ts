@@ -1,7 +1,7 @@
 // Which nodes search answers with, and the text each is searched by: the lexical index weighs the
 // fields separately, embedders read them joined.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 
 /** Kinds a "where is X implemented" answer can be. */
 export const SEARCHABLE_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
@@ -26,7 +26,7 @@ export function nodeFields(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: 
     name: node.name,
     signature: node.signature,
     doc: node.doc,
-    context: node.qname.split('.').slice(0, -1).slice(-3).join(' '),
+    context: qnameParts(node.qname).slice(0, -1).slice(-3).join(' '),
     body: body.join(' '),
   };
 }

@@ -24,7 +24,8 @@ const STRUCTURAL: Array<[RegExp, Relation | null]> = [
   [/^what\s+does\s+(.+?)\s+(?:depend\s+on|import|use)$/i, 'dependencies'],
 ];
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:[.#/:][A-Za-z_$][\w$@]*)*(?:\(\))?$/;
+/** A name, qualified with `.`, `#`, `/` or Rust's `::` (`Runtime::new`). */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:::|[.#/:])[A-Za-z_$][\w$@]*)*(?:\(\))?$/;
 
 /** `exists(subject)`: whether the graph has an entity by that name (an identifier naming nothing is prose). */
 export function routeQuery(query: string, exists: (subject: string) => boolean): Routed {

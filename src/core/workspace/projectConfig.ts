@@ -54,7 +54,10 @@ export function readProjectConfig(root: string, dirs: ConfigDirs): ProjectConfig
   return projectConfigFrom(dirs, (rel) => readText(root, rel));
 }
 
-/** The same, reading files through `read` (repository-relative path → text, undefined when absent). */
+/**
+ * The project config as read through `read` (repository-relative path → text, undefined when
+ * absent): the disk for the engine, an in-memory tree for tests, so both see the same config.
+ */
 export function projectConfigFrom(dirs: ConfigDirs, read: (rel: string) => string | undefined): ProjectConfig {
   return { tsconfigs: readTsConfigs(dirs.tsconfig, read), manifests: readManifests(dirs.manifest, read) };
 }
