@@ -20,14 +20,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encode } from 'gpt-tokenizer';
 import ts from 'typescript';
-import { ContextAssembler, type FusedContext } from '../src/core/completion/assemble';
+import { ContextAssembler, DEFAULT_ASSEMBLE_OPTIONS, type FusedContext } from '../src/core/completion/assemble';
 import { WINDOW_LINES } from '../src/core/completion/codeWindows';
 import { snippetBlock } from '../src/core/completion/fuse';
 import { answerTokens, buildPrompt, completionShape } from '../src/core/completion/prompt';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type QueryGraph } from '../src/core/completion/queryGraph';
 import { renderWindow } from '../src/core/completion/snippets';
 import { structuralCandidates } from '../src/core/completion/structural';
-import { estimateTokens } from '../src/core/completion/tokens';
+import { blockTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
@@ -119,7 +119,7 @@ function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery,
   let used = 0;
   for (const w of windows) {
     const r = renderWindow(engine.graph.graph, assembler.sources, w.path, w.startLine, w.endLine);
-    const tokens = estimateTokens(`${snippetBlock(`${w.path} lines ${w.startLine + 1}-${w.endLine + 1}`, r.code, q.language)}\n`, q.language);
+    const tokens = blockTokens(`${snippetBlock(`${w.path} lines ${w.startLine + 1}-${w.endLine + 1}`, r.code, q.language)}\n`);
     if (used + tokens > budget) continue;
     used += tokens;
     for (const id of r.covers) covered.add(keyOf(id));
@@ -217,7 +217,7 @@ function percentile(sorted: number[], p: number): number {
 /** What the packed context spends its budget on (independent sample, each mode, at 2,048 tokens). */
 interface ContextStats {
   contexts: number;
-  estimatedTokens: number[];
+  countedTokens: number[];
   realTokens: number[];
   /** Characters per real token of each context: what tokens.ts's estimate should assume. */
   charsPerToken: number[];
@@ -233,7 +233,7 @@ interface ContextStats {
 }
 
 function newStats(): ContextStats {
-  return { contexts: 0, estimatedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0, sourceLines: 0, repeatedSourceLines: 0 };
+  return { contexts: 0, countedTokens: [], realTokens: [], charsPerToken: [], tripleTokens: 0, promptWhole: [], promptPlanned: [], snippetLines: 0, duplicateLines: 0, sourceLines: 0, repeatedSourceLines: 0 };
 }
 
 /** Real tokens of the prompt completion sends for this cursor, with the buffer whole and as planned for the default window. */
@@ -244,7 +244,7 @@ function addPromptSizes(stats: ContextStats, ctx: FusedContext, q: CursorQuery, 
     return encode(built.kind === 'completion' ? built.prompt : '', { disallowedSpecial: new Set() }).length + built.maxTokens;
   };
   stats.promptWhole.push(count(ctx.text + q.prefix, q.suffix));
-  const plan = planWindow({ language: q.language, prefix: q.prefix, suffix: q.suffix, contextWindow: DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: 2048 });
+  const plan = planWindow({ prefix: q.prefix, suffix: q.suffix, contextWindow: DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: 2048 });
   const planned = assembler.fuse(q2, { budgetTokens: plan.contextTokens, mmrLambda: LAMBDA });
   stats.promptPlanned.push(count(planned.text + plan.prefix, plan.suffix));
 }
@@ -252,7 +252,7 @@ function addPromptSizes(stats: ContextStats, ctx: FusedContext, q: CursorQuery, 
 /** Counts one context: real tokens (o200k_base), the triples' share, snippet lines that repeat one already shown (longer than 3 characters: not `)` or `}`). */
 function addStats(stats: ContextStats, ctx: FusedContext): void {
   stats.contexts++;
-  stats.estimatedTokens.push(ctx.tokens);
+  stats.countedTokens.push(ctx.tokens);
   const real = encode(ctx.text).length;
   stats.realTokens.push(real);
   if (real > 0) stats.charsPerToken.push(ctx.text.length / real);
@@ -355,7 +355,7 @@ async function main(): Promise<void> {
         corpus: corpus.name,
         mode,
         contexts: stats.contexts,
-        estimatedTokensMean: mean(stats.estimatedTokens),
+        countedTokensMean: mean(stats.countedTokens),
         realTokensMean: mean(real),
         realTokensP95: percentile(real, 95),
         realTokensMax: real[real.length - 1] ?? 0,
@@ -406,7 +406,7 @@ function mean(xs: number[]): number {
 
 /**
  * Latency on Django: the whole assembly a completion request runs (parse and resolve the buffer,
- * retrieve, rank, pack, serialize), with the window index already built (its build time is separate).
+ * retrieve, rank, pack, serialize, and plan the prompt window), with the window index already built (its build time is separate).
  */
 async function djangoLatency(): Promise<Record<string, unknown>> {
   const django = await Engine.open(path.join(CORPORA, 'django'), { storeDir: null });
@@ -417,12 +417,14 @@ async function djangoLatency(): Promise<Record<string, unknown>> {
   const windowBuildMs = performance.now() - t;
   // Cursors as in earlier sessions: lines the graph resolves, left context only.
   const latencySamples = spread(truths(django, new Map()), SAMPLES).map((t) => cursorAt(django.root, t, 'prefix'));
-  for (const q of latencySamples.slice(0, 10)) await assembler.assemble(q); // warm-up: grammar load, JIT
+  // As completion asks: the window planned with the context (real-token counts of the buffer's lines included).
+  const asCompletion = (q: CursorQuery) => ({ ...DEFAULT_ASSEMBLE_OPTIONS, window: { contextWindow: DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(completionShape(q.prefix, q.suffix)) } });
+  for (const q of latencySamples.slice(0, 10)) await assembler.assemble(q, asCompletion(q)); // warm-up: grammar load, JIT, tokenizer
   const times: number[] = [];
   const stages: Record<string, number[]> = {};
   for (const q of latencySamples) {
     t = performance.now();
-    const ctx = await assembler.assemble(q);
+    const ctx = await assembler.assemble(q, asCompletion(q));
     times.push(performance.now() - t);
     for (const [k, v] of Object.entries(ctx.timingsMs)) (stages[k] ??= []).push(v);
   }
@@ -473,9 +475,9 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
     console.log(`\n${a.corpus}, ours only:\n${ex.oursOnly.map((e) => `  ${e}`).join('\n')}\n${a.corpus}, oracle only (where ours resolves something):\n${ex.oracleOnly.map((e) => `  ${e}`).join('\n')}`);
   }
   console.log('');
-  console.log('| corpus | mode | contexts @2048 | estimated tokens, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | snippet lines repeating another\'s text | lines repeating a source line already shown |');
+  console.log('| corpus | mode | contexts @2048 | tokens counted at run time, mean | real tokens (o200k), mean / p95 / max | over 2,048 real tokens | chars per real token, median / p5 | triples\' share of real tokens | snippet lines repeating another\'s text | lines repeating a source line already shown |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.estimatedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} | ${f(c.repeatedSourceLineShare)} |`);
+  for (const c of contextStats) console.log(`| ${c.corpus} | ${c.mode} | ${c.contexts} | ${(c.countedTokensMean as number).toFixed(0)} | ${(c.realTokensMean as number).toFixed(0)} / ${c.realTokensP95} / ${c.realTokensMax} | ${f(c.overBudgetShare)} | ${(c.charsPerTokenMedian as number).toFixed(2)} / ${(c.charsPerTokenP5 as number).toFixed(2)} | ${f(c.tripleShare)} | ${f(c.duplicateLineShare)} | ${f(c.repeatedSourceLineShare)} |`);
   console.log('');
   console.log(`| corpus | whole FIM prompt, buffer sent whole: median / p95 / max (over ${DEFAULT_CONTEXT_WINDOW}) | planned for a ${DEFAULT_CONTEXT_WINDOW}-token window: median / p95 / max (over) |`);
   console.log('|---|---:|---:|');

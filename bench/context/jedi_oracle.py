@@ -7,6 +7,7 @@
 #         (lines and columns 0-based; paths relative to root; only references with a cross-file definition)
 import json
 import os
+import sysconfig
 import sys
 
 import jedi
@@ -19,8 +20,12 @@ def main():
     req = json.load(sys.stdin)
     root = os.path.realpath(req["root"])
     # The corpus folder is a package (flask/, werkzeug/): its parent must be importable, and nothing
-    # else besides the interpreter's own library, so an installed copy cannot shadow it.
-    project = jedi.Project(path=os.path.dirname(root), added_sys_path=[os.path.dirname(root)], smart_sys_path=False, load_unsafe_extensions=False)
+    # else besides the interpreter's own library, so an installed copy cannot shadow it. The sys path
+    # is given whole: site- and dist-packages stay out (Debian's python3-click, installed as another
+    # package's dependency, made Jedi answer click's own imports from /usr/lib/python3/dist-packages).
+    stdlib = sysconfig.get_paths()["stdlib"]
+    sys_path = [os.path.dirname(root), stdlib, os.path.join(stdlib, "lib-dynload")]
+    project = jedi.Project(path=os.path.dirname(root), sys_path=sys_path, smart_sys_path=False, load_unsafe_extensions=False)
     for rel in req["files"]:
         abs_path = os.path.join(root, rel)
         with open(abs_path, encoding="utf-8", errors="replace") as f:

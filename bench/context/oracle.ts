@@ -78,7 +78,7 @@ function addDefinition(answers: OracleAnswers, file: string, line: number, def: 
 /** Jedi's `goto(follow_imports=True)` for every name in `files` (run by bench/context/jedi_oracle.py). */
 export function jediOracle(root: string, files: string[]): OracleAnswers {
   const { python, version } = jediPython();
-  return cached(`jedi-${contentKey(`jedi ${version}`, root, files)}`, () => {
+  return cached(`jedi-${contentKey(`jedi ${version}; sys path: the corpus and the standard library`, root, files)}`, () => {
     const out = execFileSync(python, [path.join(__dirname, 'jedi_oracle.py')], {
       input: JSON.stringify({ root, files }),
       encoding: 'utf8',

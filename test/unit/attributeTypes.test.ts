@@ -49,4 +49,21 @@ describe('attribute types (real Flask)', () => {
     const file = await parse('conn.py', 'class Pool:\n    def __init__(self):\n        self.conn = None\n\n    def open(self):\n        self.conn = Connection()\n');
     assert.deepEqual(file.symbols.find((s) => s.localId === 'Pool.conn')?.type, ['Connection']);
   });
+  it('a local aliasing a typed attribute, and a with-target through a declared __enter__, reach members (`c.request` in FlaskClient.session_transaction)', () => {
+    // app = self.application (application: "Flask"); with app.test_request_context(...) as c; session_interface = app.session_interface
+    const inTx = edges.filter((e) => e.includes('testing.py#FlaskClient.session_transaction ->'));
+    assert.ok(inTx.includes('USES testing.py#FlaskClient.session_transaction -> ctx.py#RequestContext.request'), inTx.join('\n'));
+    assert.ok(inTx.includes('CALLS testing.py#FlaskClient.session_transaction -> sessions.py#SessionInterface.open_session'), inTx.join('\n'));
+  });
+
+  it('a with-target is typed only by a repository __enter__ that declares its return type', async () => {
+    const g = await buildGraph(new Map([
+      ['__init__.py', ''],
+      ['res.py', 'class Typed:\n    def __enter__(self) -> "Typed":\n        return self\n\n    def read(self):\n        pass\n\n\nclass Untyped:\n    def __enter__(self):\n        return 42\n\n    def read(self):\n        pass\n\n\ndef typed() -> Typed:\n    return Typed()\n\n\ndef untyped() -> Untyped:\n    return Untyped()\n'],
+      ['use.py', 'from .res import typed, untyped\n\n\ndef a():\n    with typed() as t:\n        t.read()\n\n\ndef b():\n    with untyped() as u:\n        u.read()\n'],
+    ]));
+    const out = edgeList(g).filter((e) => / use\.py#/.test(e));
+    assert.ok(out.includes('CALLS use.py#a -> res.py#Typed.read'), out.join('\n'));
+    assert.ok(!out.some((e) => e.startsWith('CALLS use.py#b -> res.py#Untyped.read')), 'an __enter__ with no declared return may return anything (here 42)');
+  });
 });

@@ -49,6 +49,15 @@ describe('completion context for lines still being written (real Flask)', () => 
     const { ids } = await covered('from .helpers import flash\n\ndef f():\n    ');
     assert.ok(!ids.has('helpers.py#send_file'), 'the block rule is for module-level import blocks');
   });
+  it('fill-in-the-middle: the lines right after the cursor name what the line uses (`session_interface.open_session(...)` below it)', async () => {
+    const ctxPy = fs.readFileSync(path.join(FLASK, 'ctx.py'), 'utf8');
+    const start = ctxPy.indexOf('            session_interface = self.app.session_interface') + '            '.length;
+    const prefix = ctxPy.slice(0, start);
+    const suffix = ctxPy.slice(ctxPy.indexOf('\n', start));
+    const at = async (s: string) => new Set((await assembler.assemble({ path: 'ctx.py', language: 'python', prefix, suffix: s })).snippets.flatMap((sn) => sn.covers));
+    assert.ok((await at(suffix)).has('app.py#Flask.session_interface'), 'Flask\'s skeleton leads with the member the next line names');
+    assert.ok(!(await at('')).has('app.py#Flask.session_interface'), 'with nothing after the cursor, nothing names it among Flask\'s 130 members');
+  });
 });
 
 describe('an import line being written, in the middle of the file (real TanStack Query, fill-in-the-middle)', () => {

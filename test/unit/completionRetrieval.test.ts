@@ -65,6 +65,24 @@ describe('completion retrieval pieces', () => {
     assert.equal(packContext([window('a', 1, 0), { ...window('b', 0.9, 0) }], { budgetTokens: 100, lambda: 1, cost }).length, 1);
   });
 
+  it('a similar-code window that mostly repeats text already shown gives its budget to the next candidate', () => {
+    // Two sibling handlers from different files: the same try/except scaffolding around different calls.
+    const handler = (call: string) => ['try:', `    result = ${call}`, 'except KeyError as error:', '    log.warning("missing key %s", error)', '    raise', 'finally:', '    release_lock()'];
+    const window = (key: string, path: string, relevance: number, code: string[]): Candidate => ({
+      key, path, title: key, origin: 'similar', relevance, triples: [],
+      renderings: [{ code: code.join('\n'), covers: [], lines: code.map((_, i) => i) }],
+    });
+    const cost = (_c: Candidate, r: { code: string }) => r.code.split('\n').length;
+    const first = window('a', 'a.py', 1, handler('load_config(path)'));
+    const sibling = window('b', 'b.py', 0.9, handler('load_plugins(path)'));
+    const distinct = window('c', 'c.py', 0.8, ['def load_plugins(path):', '    names = entry_points(group="app.plugins")', '    return [n.load() for n in names]']);
+    const packed = packContext([first, sibling, distinct], { budgetTokens: 100, lambda: 1, cost });
+    assert.deepEqual(packed.map((x) => x.candidate.key), ['a', 'c'], 'the sibling repeats 6 of its 7 lines; the distinct window is kept');
+    // Graph evidence is never left out for repeating text: a definition the cursor needs is not boilerplate.
+    const definition: Candidate = { ...sibling, key: 'b#handler', origin: 'graph' };
+    assert.deepEqual(packContext([first, definition], { budgetTokens: 100, lambda: 1, cost }).map((x) => x.candidate.key), ['a', 'b#handler']);
+  });
+
   it('the window index follows the graph: an edited file is re-windowed, a removed file disappears', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-windows-'));
     try {

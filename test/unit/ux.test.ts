@@ -58,7 +58,7 @@ test('a 401 is recorded with its status and reads as unauthorized, not as a conn
   const url = await server.listen();
   try {
     server.script({ text: '', status: 401 });
-    const assembler = { assemble: async () => ({ text: '', tokens: 0, budgetTokens: 0, snippets: [], triples: [], cursor: { line: 0, enclosing: [], partialStatement: '' }, timingsMs: {} }) };
+    const assembler = { assemble: async () => ({ text: '', tokens: 0, budgetTokens: 0, snippets: [], triples: [], cursor: { line: 0, enclosing: [], partialStatement: '' }, prompt: { prefix: 'x = ', suffix: '' }, timingsMs: {} }) };
     const service = new CompletionService();
     const result = await service.complete(assembler as never, { path: 'a.py', language: 'python', prefix: 'x = ', suffix: '' }, { endpoint: url, model: 'm', timeoutMs: 5000, promptFormat: 'auto' }, { budgetTokens: 0 } as never);
     assert.equal(result.outcome, 'failed');

@@ -11,13 +11,20 @@ import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
 import { DefinitionNames } from './definitionNames';
 import { structuralCandidates, type Triple } from './structural';
-import { estimateTokens } from './tokens';
+import { blockTokens, countTokens } from './tokens';
+import { planWindow } from './window';
 
 export interface AssembleOptions {
   /** Tokens of retrieved context (the buffer's own code is not counted). */
   budgetTokens: number;
   /** MMR trade-off: 1 = relevance only, 0 = diversity only. */
   mmrLambda: number;
+  /**
+   * The model's window: when given, the buffer is cut to what fits it with the context (window.ts)
+   * and the budget shrinks if the window is small. Planned here, where the context is assembled (the
+   * engine worker by default), so the tokenizer is loaded there, not in the extension host.
+   */
+  window?: { contextWindow: number; answerTokens: number };
 }
 
 export const DEFAULT_ASSEMBLE_OPTIONS: AssembleOptions = { budgetTokens: 2048, mmrLambda: 0.7 };
@@ -51,6 +58,8 @@ export interface FusedContext {
   snippets: FusedSnippet[];
   tokens: number;
   budgetTokens: number;
+  /** The buffer around the cursor as it fits the window (`options.window`); absent when no window was given. */
+  prompt?: { prefix: string; suffix: string };
   timingsMs: Record<string, number>;
 }
 
@@ -95,7 +104,13 @@ export class ContextAssembler {
     t = performance.now();
     const q = await buildQueryGraph(this.extract, this.graph, query);
     timingsMs.queryGraph = performance.now() - t;
-    return this.fuse(q, options, timingsMs, windowsReady);
+    if (!options.window) return this.fuse(q, options, timingsMs, windowsReady);
+    // The query graph sees the whole buffer; the prompt gets what fits the window.
+    t = performance.now();
+    const plan = planWindow({ prefix: query.prefix, suffix: query.suffix, contextBudget: options.budgetTokens, ...options.window });
+    timingsMs.window = performance.now() - t;
+    const context = this.fuse(q, { ...options, budgetTokens: plan.contextTokens }, timingsMs, windowsReady);
+    return { ...context, prompt: { prefix: plan.prefix, suffix: plan.suffix } };
   }
 
   /** Everything after the query graph; synchronous, so its latency is the CPU work alone. */
@@ -147,23 +162,33 @@ export class ContextAssembler {
       for (const w of focus) if (terms.has(w)) shared++;
       c.relevance *= 0.8 + 0.2 * (focus.size === 0 ? 0 : shared / focus.size);
     }
-    const header = estimateTokens(`${commentPrefix(language)}Repository context for ${q.query.path} (Cartograph)\n${commentPrefix(language)}Graph:\n${commentPrefix(language)}${q.query.path}\n`, language);
+    const header = countTokens(`${commentPrefix(language)}Repository context for ${q.query.path} (Cartograph)\n${commentPrefix(language)}Graph:\n${commentPrefix(language).trimEnd()}\n${commentPrefix(language)}${q.query.path}\n`);
     const tripleLines = new Map(merged.map((c) => [c.key, c.triples.map((tr) => tripleText(g, tr))]));
     const seenTriples = (chosen: readonly Chosen[]) => new Set(chosen.flatMap((ch) => tripleLines.get(ch.candidate.key)!));
-    const chosen = packContext(merged, {
-      budgetTokens: options.budgetTokens - header,
-      lambda: options.mmrLambda,
-      cost: (candidate, rendering, already) => {
-        const seen = seenTriples(already);
-        const newTriples = tripleLines.get(candidate.key)!.filter((s) => !seen.has(s));
-        return estimateTokens(`${snippetBlock(candidate.title, rendering.code, language)}\n${commentPrefix(language)}\n${newTriples.map((s) => commentPrefix(language) + s).join('\n')}`, language);
-      },
-    });
+    const pack = (budgetTokens: number) =>
+      packContext(merged, {
+        budgetTokens,
+        lambda: options.mmrLambda,
+        cost: (candidate, rendering, already) => {
+          const seen = seenTriples(already);
+          const newTriples = tripleLines.get(candidate.key)!.filter((s) => !seen.has(s));
+          return blockTokens(`${snippetBlock(candidate.title, rendering.code, language)}\n${commentPrefix(language)}\n${newTriples.map((s) => commentPrefix(language) + s).join('\n')}`);
+        },
+      });
+    // Snippets are costed line by line; the serialized whole is then counted exactly and packed again
+    // under a smaller budget in the rare case it runs over, so no context exceeds its budget.
+    let budget = options.budgetTokens - header;
+    let chosen = pack(budget);
+    let serialized = serializeContext(g, chosen, q.query.path, language);
+    let tokens = countTokens(serialized.text);
+    while (tokens > options.budgetTokens) {
+      budget -= 2 * (tokens - options.budgetTokens);
+      chosen = pack(budget);
+      serialized = serializeContext(g, chosen, q.query.path, language);
+      tokens = countTokens(serialized.text);
+    }
     timingsMs.rank = performance.now() - t;
 
-    t = performance.now();
-    const serialized = serializeContext(g, chosen, q.query.path, language);
-    timingsMs.serialize = performance.now() - t;
     return {
       path: q.query.path,
       cursor: { line: q.cursorLine, enclosing: q.enclosing.map((sym) => sym.localId), partialStatement: q.partialStatement },
@@ -179,7 +204,7 @@ export class ContextAssembler {
         code: ch.rendering.code,
         lines: ch.rendering.lines,
       })),
-      tokens: estimateTokens(serialized.text, language),
+      tokens,
       budgetTokens: options.budgetTokens,
       timingsMs,
     };

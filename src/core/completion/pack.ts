@@ -8,6 +8,15 @@ import { codeTerms } from './codeWindows';
 import { outlineTextKey, withoutShown, type Rendering } from './snippets';
 import type { Triple } from './structural';
 
+/**
+ * A similar-code window (a guess, ranked below graph evidence) whose lines repeat text the context
+ * already shows beyond this share is left out for the next candidate: what repeats is boilerplate
+ * (an import block, `} else {`, the same deprecation comment over each overload, a sibling
+ * operator's skeleton), not the specific code a window is there for. Windows were 0.7-0.9 of the
+ * lines whose text repeated in a context (2.1-6.6% of its snippet lines); at 0.15 that is under 2%.
+ */
+const MAX_WINDOW_REPEATS = 0.15;
+
 export interface Candidate {
   key: string;
   path: string;
@@ -39,8 +48,9 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
   const chosen: Chosen[] = [];
   const maxSim = new Map<string, number>(candidates.map((c) => [c.key, 0]));
   let used = 0;
-  // What the picks so far show, kept up to date pick by pick (the coverage phase is the hot loop).
+  // What the picks so far show (source lines; text of meaningful lines), kept up to date pick by pick (the coverage phase is the hot loop).
   const shown = new Map<string, 'code' | 'outline'>();
+  const shownText = new Set<string>();
   while (remaining.length > 0) {
     let best = -1;
     let bestScore = -Infinity;
@@ -56,10 +66,12 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
     // Coverage first: every pick enters in its most compact form, less what is already shown.
     const compact = withoutShown(pick.renderings[pick.renderings.length - 1], pick.path, shown);
     if (!compact) continue;
+    if (pick.origin === 'similar' && repeatedShare(compact, shownText) > MAX_WINDOW_REPEATS) continue;
     const tokens = options.cost(pick, compact, chosen);
     if (used + tokens > options.budgetTokens) continue;
     chosen.push({ candidate: pick, rendering: compact, tokens });
     addShown(shown, pick.path, compact);
+    for (const line of meaningfulLines(compact.code)) shownText.add(line);
     used += tokens;
     const picked = terms.get(pick.key)!;
     for (const c of remaining) maxSim.set(c.key, Math.max(maxSim.get(c.key)!, jaccard(picked, terms.get(c.key)!)));
@@ -114,4 +126,24 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let common = 0;
   for (const t of a) if (b.has(t)) common++;
   return common / (a.size + b.size - common);
+}
+
+/** Lines long enough to say something (`)`, `}`, `end` repeat everywhere and cost next to nothing), trimmed. */
+function meaningfulLines(code: string): string[] {
+  return code
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 3);
+}
+
+/** The share of a rendering's meaningful lines whose text the context (or the rendering itself, above them) already shows. */
+function repeatedShare(rendering: Rendering, shownText: ReadonlySet<string>): number {
+  const lines = meaningfulLines(rendering.code);
+  const seen = new Set<string>();
+  let repeated = 0;
+  for (const l of lines) {
+    if (shownText.has(l) || seen.has(l)) repeated++;
+    seen.add(l);
+  }
+  return lines.length === 0 ? 0 : repeated / lines.length;
 }

@@ -38,12 +38,18 @@ export interface QueryGraph {
   useLines: ReadonlyMap<string, readonly number[]>;
   /** The current line up to the cursor. */
   partialStatement: string;
-  /** Identifiers and attribute-chain parts in the lines just before the cursor, nearest first. */
+  /** Identifiers and attribute-chain parts in the lines just before the cursor, nearest first, then those just after it. */
   nearby: string[];
 }
 
 /** Lines before the cursor whose identifiers say what the next line is about. */
 const NEARBY_LINES = 12;
+/**
+ * Lines after the cursor (fill-in-the-middle) that say the same: `session_interface.open_session(...)`
+ * right below the cursor names what the line being written defines or reads. Fewer than before the
+ * cursor, and ranked after them: code below is about the line less often than code above.
+ */
+const NEARBY_SUFFIX_LINES = 4;
 
 const KEYWORDS = new Set(
   ('and as assert async await break class const continue def del elif else except export extends false finally for from ' +
@@ -65,7 +71,7 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
     edges,
     useLines: resolution.useLines ?? new Map(),
     partialStatement: prefixLines[cursorLine],
-    nearby: nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)),
+    nearby: [...new Set([...nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)), ...nearbyIdentifiers(query.suffix.split('\n', NEARBY_SUFFIX_LINES + 1).reverse())])],
   };
 }
 

@@ -7,7 +7,7 @@ import type { AssembleOptions, ContextAssembler, FusedContext } from './assemble
 import { cutAtStop, stripFences, trimSuffixOverlap } from './postprocess';
 import { answerTokens, buildPrompt, completionShape, detectFamily, type BuiltPrompt, type CompletionShape, type PromptFamily } from './prompt';
 import type { CursorQuery } from './queryGraph';
-import { DEFAULT_CONTEXT_WINDOW, planWindow } from './window';
+import { DEFAULT_CONTEXT_WINDOW } from './window';
 
 export interface EndpointSettings {
   /** Base URL of an OpenAI-compatible API (`http://127.0.0.1:8080/v1`). */
@@ -72,9 +72,8 @@ export class CompletionService {
     if (!this.backoff.ready) return { text: undefined, outcome: 'backing-off' };
     const started = performance.now();
     const shape = completionShape(query.prefix, query.suffix);
-    // The query graph sees the whole buffer; the prompt gets what fits the window.
-    const plan = planWindow({ language: query.language, prefix: query.prefix, suffix: query.suffix, contextWindow: settings.contextWindow ?? DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape), contextBudget: options.budgetTokens });
-    const context = await assembler.assemble(query, { ...options, budgetTokens: plan.contextTokens });
+    const window = { contextWindow: settings.contextWindow ?? DEFAULT_CONTEXT_WINDOW, answerTokens: answerTokens(shape) };
+    const context = await assembler.assemble(query, { ...options, window });
     const timingsMs: Record<string, number> = { ...context.timingsMs, assemble: performance.now() - started };
     if (signal?.aborted) return { text: undefined, outcome: 'cancelled' };
 
@@ -101,9 +100,12 @@ export class CompletionService {
         timingsMs.listModels = performance.now() - t;
       }
       record.model = model;
+      // Never the whole buffer instead: that is the prompt a small window cuts from the front.
+      const code = context.prompt;
+      if (!code) throw new Error('the context assembler did not fit the buffer to the model window');
       const detected = settings.promptFormat === 'auto' ? detectFamily(model) : settings.promptFormat;
       record.family = this.chatOnly.has(settings.endpoint) ? 'chat' : detected;
-      const promptFor = (family: PromptFamily) => buildPrompt({ family, language: query.language, prefix: context.text + plan.prefix, suffix: plan.suffix, shape });
+      const promptFor = (family: PromptFamily) => buildPrompt({ family, language: query.language, prefix: context.text + code.prefix, suffix: code.suffix, shape });
       record.prompt = promptFor(record.family);
       t = performance.now();
       let generation;

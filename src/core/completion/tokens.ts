@@ -1,26 +1,57 @@
-// Token counts for the context budget without shipping a tokenizer: characters per token measured
-// with a real BPE tokenizer (o200k_base via gpt-tokenizer) on what is actually counted, the
-// serialized context (every line behind `# ` or `// `, mostly signatures and skeletons), not on
-// plain source. Per-context chars/token on flask, click, rxjs and zod (2,048-token contexts,
-// 22-40 each): Python median 3.73-3.97, 5th percentile 3.33-3.63; TypeScript median 3.66-4.33,
-// 5th percentile 3.45-3.62. The constant sits at about the 5th percentile, so about 95% of contexts
-// fit their budget in real tokens; the earlier 4.56 (Python, calibrated on plain source) let 85-99%
-// of Python contexts run over it. bench:context reports real-token use. Code-model vocabularies
-// (Qwen2.5-Coder, DeepSeek-Coder, StarCoder2) differ from o200k: the budget stays an estimate.
-import type { Language } from '../graph/schema';
+// Token counts for the completion prompt, in real BPE tokens: o200k_base (GPT-4o's vocabulary) through
+// gpt-tokenizer. A chars-per-token constant cannot keep a budget: per-context chars/token ran from
+// 3.3 to 4.3 over the corpora, so a constant at the 5th percentile (3.4) still let one zod context
+// reach 2,430 tokens of 2,048 and left most contexts 10-30% under their budget. Counting for real
+// keeps every context within its budget and every prompt within its window, and spends the budget.
+//
+// Why o200k: it is what bench:context measures with, and the tokenizer of no code model is
+// shippable here. Local code models' vocabularies (Qwen2.5-Coder's is a cl100k descendant,
+// DeepSeek-Coder and StarCoder2 are smaller) count code within some 10-20% of it: window.ts keeps
+// headroom for that.
+//
+// The encoding (2.4 MB of JavaScript, 0.1-0.3 s to load) is required on first use, not at import: the
+// extension host's bundle carries it but loads it only if completion runs there (engineWorker off);
+// by default the engine worker, which assembles the context and plans the window, loads it.
+import type { EncodeOptions } from 'gpt-tokenizer/cjs/GptEncoding';
 
-const CHARS_PER_TOKEN: Record<Language, number> = {
-  python: 3.4,
-  typescript: 3.4,
-  tsx: 3.4,
-  javascript: 3.4,
-  // Not measured for Go: the TypeScript figure (same `//` serialization, similar identifier density).
-  go: 3.4,
-  java: 3.4,
-  /** Not calibrated on Rust yet: the TS/JS figure (same `//` serialization). */
-  rust: 3.4,
-};
+type Counter = (text: string, options?: EncodeOptions) => number;
+let counter: Counter | undefined;
+/** Text is text: `<|endoftext|>` in a buffer is counted as the characters it is, never refused. */
+const PLAIN: EncodeOptions = { disallowedSpecial: new Set() };
 
-export function estimateTokens(text: string, language: Language): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN[language]);
+function bpe(): Counter {
+  counter ??= (require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: Counter }).countTokens;
+  return counter;
+}
+
+/** Exact o200k tokens of `text`. */
+export function countTokens(text: string): number {
+  return text === '' ? 0 : bpe()(text, PLAIN);
+}
+
+/** Per-line counts remembered across requests: the same buffer lines and snippet lines recur on every keystroke. */
+const LINE_CACHE_LIMIT = 50_000;
+const lineCache = new Map<string, number>();
+
+/**
+ * Tokens of one line and the line break after it. Lines joined by '\n' split into BPE pre-tokens at
+ * the break (the break is a pre-token of its own, or joins the whitespace before it), so a text's
+ * count is the sum of its lines' counts, or a little less where blank lines merge: summing lines is
+ * exact enough to cut a buffer by, and never undercounts in practice (window.ts checks the result).
+ */
+export function lineTokens(line: string): number {
+  let n = lineCache.get(line);
+  if (n === undefined) {
+    n = countTokens(`${line}\n`);
+    if (lineCache.size >= LINE_CACHE_LIMIT) lineCache.delete(lineCache.keys().next().value!);
+    lineCache.set(line, n);
+  }
+  return n;
+}
+
+/** Tokens of a block of lines (each counted with its line break), from the per-line cache. */
+export function blockTokens(text: string): number {
+  let n = 0;
+  for (const line of (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n')) n += lineTokens(line);
+  return n;
 }

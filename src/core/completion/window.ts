@@ -2,18 +2,13 @@
 // prompt 11k tokens on jinja2 and up to 54k on sqlalchemy; a local server with a 4k-8k window then
 // cuts from the front, which is exactly where the repository context sits. So the window is split
 // before anything is sent: the answer first, then repository context, the code before the cursor
-// (the nearest lines matter most) and the code after it.
-import type { Language } from '../graph/schema';
-import { estimateTokens } from './tokens';
+// (the nearest lines matter most) and the code after it. Counted in real tokens (tokens.ts).
+import { countTokens, lineTokens } from './tokens';
 
 /** Ollama's default window is 2k-8k depending on version; llama.cpp servers are often started with 4k-8k. */
 export const DEFAULT_CONTEXT_WINDOW = 8192;
 
-/**
- * Estimates are calibrated on contexts (about 95% fit); plain TypeScript source runs denser (5th
- * percentile 2.99 chars per o200k token against the estimate's 3.4), and code models' vocabularies
- * differ from o200k: a tenth of the window stays free.
- */
+/** Counts are o200k tokens; code models' vocabularies count the same code up to some 10-20% higher: a tenth of the window stays free. */
 const HEADROOM = 0.9;
 /** FIM sentinels and the chat fallback's instructions. */
 const TEMPLATE_TOKENS = 64;
@@ -32,7 +27,6 @@ export interface WindowPlan {
 }
 
 export interface WindowRequest {
-  language: Language;
   prefix: string;
   suffix: string;
   /** The model's context window in tokens. */
@@ -48,39 +42,48 @@ export function planWindow(req: WindowRequest): WindowPlan {
   const available = Math.max(0, Math.floor(req.contextWindow * HEADROOM) - req.answerTokens - TEMPLATE_TOKENS);
   const contextTokens = Math.max(0, Math.min(req.contextBudget, Math.floor(available * CONTEXT_SHARE)));
   const code = available - contextTokens;
-  const suffixTokens = estimateTokens(req.suffix, req.language);
   // The suffix gets its share, or less when it is short; the prefix everything else.
-  const suffixBudget = Math.min(suffixTokens, Math.floor(code * (1 - PREFIX_SHARE)));
-  const prefix = keepEnd(req.prefix, code - suffixBudget, req.language);
-  const prefixUsed = estimateTokens(prefix, req.language);
-  const suffix = keepStart(req.suffix, code - prefixUsed, req.language);
-  return { contextTokens, prefix, suffix };
+  const suffixWanted = keepStart(req.suffix, Math.floor(code * (1 - PREFIX_SHARE))).tokens;
+  const prefix = keepEnd(req.prefix, code - suffixWanted);
+  const suffix = keepStart(req.suffix, code - prefix.tokens);
+  return { contextTokens, prefix: prefix.text, suffix: suffix.text };
 }
 
-/** The longest tail of `text` within `tokens`, starting at a line start (the cursor's own line always kept whole up to the cursor, if it fits at all). */
-function keepEnd(text: string, tokens: number, language: Language): string {
-  if (estimateTokens(text, language) <= tokens) return text;
-  if (tokens <= 0) return '';
-  let start = Math.max(0, text.length - Math.floor(tokens * charsPerTokenOf(language)));
-  const lineStart = text.indexOf('\n', start - 1);
-  if (lineStart >= 0 && lineStart < text.length - 1) start = lineStart + 1;
-  let out = text.slice(start);
-  while (out.length > 0 && estimateTokens(out, language) > tokens) out = out.slice(Math.max(1, out.indexOf('\n') + 1));
-  return out;
+interface Kept {
+  text: string;
+  /** Its tokens, counted line by line (at least the exact count in practice; see lineTokens). */
+  tokens: number;
+}
+
+/** The longest tail of `text` within `tokens`, starting at a line start; the cursor's own line, when it alone is over, keeps its end. */
+function keepEnd(text: string, tokens: number): Kept {
+  const lines = text.split('\n');
+  let used = 0;
+  let first = lines.length;
+  while (first > 0 && used + lineTokens(lines[first - 1]) <= tokens) used += lineTokens(lines[--first]);
+  if (first === lines.length) return tailWithin(lines[lines.length - 1], tokens);
+  return { text: lines.slice(first).join('\n'), tokens: used };
 }
 
 /** The longest head of `text` within `tokens`, ending at a line end. */
-function keepStart(text: string, tokens: number, language: Language): string {
-  if (estimateTokens(text, language) <= tokens) return text;
-  if (tokens <= 0) return '';
-  let out = text.slice(0, Math.floor(tokens * charsPerTokenOf(language)));
-  const lineEnd = out.lastIndexOf('\n');
-  if (lineEnd > 0) out = out.slice(0, lineEnd + 1);
-  while (out.length > 0 && estimateTokens(out, language) > tokens) out = out.slice(0, out.lastIndexOf('\n', out.length - 2) + 1);
-  return out;
+function keepStart(text: string, tokens: number): Kept {
+  const lines = text.split('\n');
+  let used = 0;
+  let end = 0;
+  while (end < lines.length && used + lineTokens(lines[end]) <= tokens) used += lineTokens(lines[end++]);
+  if (end === lines.length) return { text, tokens: used };
+  return { text: lines.slice(0, end).map((l) => `${l}\n`).join(''), tokens: used };
 }
 
-/** The estimate's characters per token, read back from estimateTokens so the two never disagree. */
-function charsPerTokenOf(language: Language): number {
-  return 10000 / estimateTokens('x'.repeat(10000), language);
+/** The longest end of one over-long line (a minified bundle's) within `tokens`, by bisection on its length. */
+function tailWithin(line: string, tokens: number): Kept {
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (countTokens(line.slice(line.length - mid)) <= tokens) lo = mid;
+    else hi = mid - 1;
+  }
+  const text = line.slice(line.length - lo);
+  return { text, tokens: countTokens(text) };
 }

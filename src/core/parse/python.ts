@@ -28,6 +28,7 @@ const QUERY_SOURCE = `
 (import_statement) @import
 (import_from_statement) @import
 (assignment) @assign
+(with_item) @with
 (call function: (_) @callee)
 (attribute) @attr
 (string) @string
@@ -138,6 +139,9 @@ export function extractPython(root: Node): Extracted {
         break;
       case 'assign':
         collectAssignment(node, enclosing(node.startIndex));
+        break;
+      case 'with':
+        collectWithTarget(node, enclosing(node.startIndex));
         break;
     }
   }
@@ -272,7 +276,8 @@ export function extractPython(root: Node): Extracted {
           addVariable('Field', name, scope, statement, false, valueType());
         } else {
           scope.locals.add(name);
-          const typeChain = valueType();
+          // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
+          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, right) : null);
           if (typeChain) scope.typed.set(name, typeChain);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
@@ -285,6 +290,32 @@ export function extractPython(root: Node): Extracted {
         }
       }
     }
+  }
+
+  /**
+   * `with make() as x:` binds x to what the context manager's `__enter__` returns: x's chain is the
+   * call's result's `__enter__()`, so x reaches a class only where the repository's `__enter__`
+   * declares its return type (`def __enter__(self) -> "RequestContext"`), never by guess.
+   */
+  function collectWithTarget(item: Node, scope: Scope | undefined): void {
+    const value = item.childForFieldName('value');
+    if (value?.type !== 'as_pattern' || !scope || scope.sym.kind === 'Class') return;
+    const target = value.childForFieldName('alias')?.firstNamedChild;
+    const manager = value.firstNamedChild;
+    if (target?.type !== 'identifier' || manager?.type !== 'call') return;
+    scope.locals.add(target.text);
+    const call = callChainOf(manager);
+    const head = call ? aliasedChain(scope, manager) ?? (moduleNames.has(call[0]) || defNames.has(call[0]) ? call : null) : null;
+    if (head) scope.typed.set(target.text, [...head, '__enter__', '()']);
+  }
+
+  /** A chain through the method's receiver or a typed local, rewritten as the resolver reads it (`self.app.x`, `Foo.x`); null otherwise. */
+  function aliasedChain(scope: Scope, node: Node | null): string[] | null {
+    const chain = node ? callChainOf(node) : null;
+    if (!chain || chain.length < 2) return null;
+    if (chain[0] === scope.receiver) return ['self', ...chain.slice(1)];
+    const typed = scope.typed.get(chain[0]);
+    return typed ? [...typed, ...chain.slice(1)] : null;
   }
 
   function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null): void {
