@@ -30,7 +30,14 @@ def context(path: str, qname: str) -> str:
     return " ".join(parts[:-1][-3:])
 
 
+_STRINGS_AND_COMMENTS = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/'
+)
+
+
 def uses(code: str, own_name: str) -> str:
+    """Names the graph would link: calls and capitalised names in the code, not in its strings or comments."""
+    code = _STRINGS_AND_COMMENTS.sub(" ", code)
     seen: dict[str, None] = {}
     body = code.split("\n", 1)[1] if "\n" in code else ""
     for match in _CALL.finditer(body):

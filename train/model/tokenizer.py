@@ -33,22 +33,25 @@ def pre_tokenize(text: str) -> list[str]:
     return _piece.findall(text.lower())
 
 
-def learn_vocab(texts, size: int) -> list[str]:
+def learn_vocab(texts, size: int, min_count: int = 1) -> list[str]:
     """Specials, every single character seen (as a word start and as `##` continuation, so ASCII text
-    never becomes [UNK]), the most frequent whole words, then the most frequent word starts and
-    continuations of the words left out, weighted by how often those words occur."""
+    never becomes [UNK]), the most frequent whole words (seen at least `min_count` times), then the
+    most frequent word starts and continuations of the words left out, weighted by how often those
+    words occur: a rare or unseen identifier is cut into pieces that were trained, not left to one
+    vector trained on a handful of pairs."""
     words = Counter()
     for text in texts:
         words.update(pre_tokenize(text))
     chars = sorted({c for w in words for c in w})
     vocab = [PAD, UNK] + chars + ["##" + c for c in chars]
     budget = size - len(vocab)
-    ranked = [w for w, _ in words.most_common() if len(w) > 1]
-    whole = ranked[: int(budget * 0.8)]
+    ranked = [w for w, n in words.most_common() if len(w) > 1]
+    whole = [w for w in ranked if words[w] >= min_count][: int(budget * 0.8)]
     vocab += whole
     known = set(vocab)
     pieces = Counter()
-    for w in ranked[len(whole):]:
+    whole_set = set(whole)
+    for w in (w for w in ranked if w not in whole_set):
         n = words[w]
         for k in range(2, min(6, len(w) - 1) + 1):
             pieces[w[:k]] += n

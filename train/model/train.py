@@ -55,9 +55,10 @@ def parse_args():
     p.add_argument("--report", default="docs/results/train-model.json", help="JSON training report")
     p.add_argument("--limit", type=int, default=0, help="train on the first N pairs (after a seeded shuffle); 0: all")
     p.add_argument("--vocab", type=int, default=32000)
+    p.add_argument("--min-count", type=int, default=5, help="a word becomes a vocabulary entry of its own only when seen this often")
     p.add_argument("--dim", type=int, default=256)
     p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--token-dropout", type=float, default=0.1, help="share of passage tokens dropped in training")
@@ -66,6 +67,7 @@ def parse_args():
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--no-export", action="store_true")
+    p.add_argument("--card-from", default=None, help="only re-render <out>/<model id>/MODEL_CARD.md from this training report")
     p.add_argument("--reference", default="test/fixtures/shipped-model-reference.json", help="JSON of fixed texts with their token ids and vectors from the exported model (the unit test's reference)")
     return p.parse_args()
 
@@ -99,6 +101,17 @@ class Encoder(torch.nn.Module):
     def forward(self, ids, mask):
         return self.tokens(self.embed(ids), mask)
 
+    def pooled(self, ids, mask):
+        """pool(forward(ids, mask)); without a mixer, a sum of rows that never builds the batch x length x dim tensor
+        (the mean's division does not survive the L2 normalisation)."""
+        if self.conv is not None:
+            return pool(self(ids, mask), mask)
+        return F.normalize(F.embedding_bag(ids, self.embed.weight, mode="sum", padding_idx=0), dim=-1)
+
+    def pooled_bags(self, flat, offsets):
+        """The same for unpadded token lists (the training batches: no work on padding)."""
+        return F.normalize(F.embedding_bag(flat, self.embed.weight, offsets, mode="sum"), dim=-1)
+
 
 def pool(h, mask):
     m = mask.unsqueeze(-1).to(h.dtype)
@@ -113,6 +126,20 @@ def batch_tensors(seqs):
     return ids, (ids != 0).long()
 
 
+def bags(seqs, dropout=0.0, gen=None):
+    """Token lists as one flat tensor + offsets (F.embedding_bag's unpadded form); `dropout` drops that
+    share of the tokens, keeping each list's first."""
+    if dropout > 0:
+        out = []
+        for s in seqs:
+            keep = (torch.rand(len(s), generator=gen) >= dropout).tolist()
+            out.append([t for j, t in enumerate(s) if keep[j] or j == 0])
+        seqs = out
+    lengths = torch.tensor([len(s) for s in seqs])
+    offsets = torch.cat([torch.zeros(1, dtype=torch.long), lengths.cumsum(0)[:-1]])
+    return torch.tensor([t for s in seqs for t in s], dtype=torch.long), offsets
+
+
 @torch.no_grad()
 def embed_all(model, seqs, batch=1024):
     model.eval()
@@ -122,7 +149,7 @@ def embed_all(model, seqs, batch=1024):
     for at in range(0, len(order), batch):
         idx = order[at : at + batch]
         ids, mask = batch_tensors([seqs[i] for i in idx])
-        pooled = pool(model(ids, mask), mask)
+        pooled = model.pooled(ids, mask) if isinstance(model, Encoder) else pool(model(ids, mask), mask)
         for j, i in enumerate(idx):
             vecs[i] = pooled[j]
     out = torch.stack(vecs)
@@ -164,6 +191,41 @@ def evaluate(model, val):
     q = embed_all(model, val["queries"])
     p = embed_all(model, val["passages"])
     return {"perPackage": metrics(ranks(q, p, val["packages"])), "allValidation": metrics(ranks(q, p, None))}
+
+
+def bm25_ranks(val, k1=1.2, b=0.75):
+    """BM25 over the same tokens, each query against its own package's passages: the lexical baseline
+    the model has to beat on validation."""
+    by_group = {}
+    for i, g in enumerate(val["packages"]):
+        by_group.setdefault(g, []).append(i)
+    result = [0] * len(val["packages"])
+    for members in by_group.values():
+        docs = [val["passages"][i] for i in members]
+        n = len(docs)
+        avg = sum(map(len, docs)) / max(1, n)
+        df = {}
+        for d in docs:
+            for t in set(d):
+                df[t] = df.get(t, 0) + 1
+        tfs = []
+        for d in docs:
+            tf = {}
+            for t in d:
+                tf[t] = tf.get(t, 0) + 1
+            tfs.append(tf)
+        for qi, i in enumerate(members):
+            scores = []
+            for d, tf in zip(docs, tfs):
+                score = 0.0
+                for t in set(val["queries"][i]):
+                    if t in tf:
+                        idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                        score += idf * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * len(d) / avg))
+                scores.append(score)
+            own = scores[qi]
+            result[i] = 1 + sum(1 for sc in scores if sc > own)
+    return result
 
 
 def quantize_rows(weight):
@@ -242,6 +304,7 @@ def write_reference(qmodel, tok, args, path):
 
 
 def write_card(report, args, out_dir):
+    """MODEL_CARD.md from the template and a run's report (`--card-from REPORT` re-renders it alone)."""
     with open(os.path.join(os.path.dirname(__file__), "MODEL_CARD.template.md"), encoding="utf-8") as f:
         card = f.read()
     rows = "\n".join(
@@ -271,6 +334,8 @@ def write_card(report, args, out_dir):
         "INT8_NDCG": f"{report['exported']['int8Validation']['perPackage']['ndcg@10']:.3f}",
         "FP32_NDCG": f"{best['perPackage']['ndcg@10']:.3f}",
         "FILE_ROWS": files,
+        "MIN_COUNT": str(args.min_count),
+        "BM25_NDCG": f"{report['bm25Validation']['perPackage']['ndcg@10']:.3f}",
     }
     for key, value in values.items():
         card = card.replace("{{" + key + "}}", value)
@@ -280,6 +345,11 @@ def write_card(report, args, out_dir):
 
 def main():
     args = parse_args()
+    if args.card_from:
+        with open(args.card_from, encoding="utf-8") as f:
+            report = json.load(f)
+        write_card(report, argparse.Namespace(**report["args"]), os.path.join(args.out, args.model_id))
+        return
     started = time.time()
     random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -293,7 +363,7 @@ def main():
         train = train[: args.limit]
     train_q = [r["query"] for r in train]
     train_p = [passage(r) for r in train]
-    vocab = learn_vocab(train_q + train_p, args.vocab)
+    vocab = learn_vocab(train_q + train_p, args.vocab, args.min_count)
     tok = WordPiece(vocab)
     tq = [tok.encode(t, args.max_query) for t in train_q]
     tp = [tok.encode(t, args.max_passage) for t in train_p]
@@ -315,6 +385,8 @@ def main():
     gen = torch.Generator().manual_seed(args.seed)
     sources = len({r["package"] for r in train})
     report = {"modelId": args.model_id, "sources": f"{sources} training packages", "args": vars(args), "trainPairs": len(train), "validationPairs": len(validation), "vocab": len(vocab), "unkShare": unk, "epochs": [], "loss": []}
+    report["bm25Validation"] = {"perPackage": metrics(bm25_ranks(val))}
+    print(f"BM25 (same tokens) val per-package NDCG@10 {report['bm25Validation']['perPackage']['ndcg@10']:.3f}", flush=True)
     base = evaluate(model, val)
     report["initial"] = base
     print(f"epoch 0 (untrained) val per-package NDCG@10 {base['perPackage']['ndcg@10']:.3f}", flush=True)
@@ -326,17 +398,20 @@ def main():
         losses = []
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
-            q_ids, q_mask = batch_tensors([tq[i] for i in idx])
-            p_seqs = []
-            for i in idx:
-                s = tp[i]
-                if args.token_dropout > 0 and len(s) > 4:
-                    keep = torch.rand(len(s), generator=gen) >= args.token_dropout
-                    s = [t for t, k in zip(s, keep.tolist()) if k] or s
-                p_seqs.append(s)
-            p_ids, p_mask = batch_tensors(p_seqs)
-            qv = pool(model(q_ids, q_mask), q_mask)
-            pv = pool(model(p_ids, p_mask), p_mask)
+            if model.conv is None:
+                qv = model.pooled_bags(*bags([tq[i] for i in idx]))
+                pv = model.pooled_bags(*bags([tp[i] for i in idx], args.token_dropout, gen))
+            else:
+                q_ids, q_mask = batch_tensors([tq[i] for i in idx])
+                p_ids, p_mask = batch_tensors([tp[i] for i in idx])
+                if args.token_dropout > 0:
+                    # Dropped tokens become padding; a passage keeps at least its first token.
+                    drop = torch.rand(p_ids.shape, generator=gen) < args.token_dropout
+                    drop[:, 0] = False
+                    p_ids = p_ids.masked_fill(drop, 0)
+                    p_mask = (p_ids != 0).long()
+                qv = model.pooled(q_ids, q_mask)
+                pv = model.pooled(p_ids, p_mask)
             logits = logit_scale.exp().clamp(max=100) * qv @ pv.T
             target = torch.arange(len(idx))
             loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.T, target)) / 2
