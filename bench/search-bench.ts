@@ -10,7 +10,8 @@
 // latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON.
 // With model flags (transformers.js ids under DIR, offline) two more paths per corpus: flat embedding
 // search (cosine nearest nodes, no MCTS) and Cartograph with the models (vector seeds + MCTS scored by
-// the bi-/cross-encoder); Django stays model-free (embedding all of it on a CPU takes too long).
+// the bi-/cross-encoder); on Django, latency only: the embedding pass over all of it, then the
+// natural-language queries with the models.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -83,6 +84,8 @@ interface ModelRuns {
   flatEmbedding: (RankingMetrics & { latency: Latency }) | null;
   /** createSearcher with the models: lexical + vector seeds and MCTS scored by the bi-/cross-encoder. */
   cartographModels: CartographRun | null;
+  /** The same with MCTS off: lexical + vector seeds fused, nothing else. */
+  cartographModelsNoMcts: CartographRun | null;
 }
 
 interface EntityMetrics {
@@ -315,10 +318,11 @@ async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedM
     flatEmbedding = { ...rankingMetrics(runs), latency: latency(ms) };
   }
   const cartographModels = create ? (await runCartograph(create(engine, { models: () => models }), queries)).metrics : null;
-  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels };
+  const cartographModelsNoMcts = create ? (await runCartograph(create(engine, { models: () => models, mcts: { enabled: false } }), queries)).metrics : null;
+  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels, cartographModelsNoMcts };
 }
 
-async function benchDjango(create: SearcherFactory | undefined, n: number) {
+async function benchDjango(create: SearcherFactory | undefined, n: number, loaded: LoadedModels | undefined) {
   const dir = path.join(CORPORA, 'django');
   const t0 = performance.now();
   const engine = await Engine.open(dir, { storeDir: null });
@@ -362,6 +366,13 @@ async function benchDjango(create: SearcherFactory | undefined, n: number) {
     out.cartographFirstQueryAfterSave = latency(afterSave);
     const withMcts = create(engine, { mcts: { enabled: true } });
     out.cartographMctsNaturalLanguage = await time((q) => withMcts.search(q.query, LIMIT));
+    if (loaded?.embedder) {
+      const t = performance.now();
+      const { models, embedding } = await embedForSearch(engine, loaded);
+      out.modelsEmbedding = { nodes: (embedding?.embedded ?? 0) + (embedding?.reused ?? 0), ms: performance.now() - t };
+      const withModels = create(engine, { models: () => models });
+      out.cartographModelsNaturalLanguage = await time((q) => withModels.search(q.query, LIMIT));
+    }
   } else {
     out.cartographNaturalLanguage = null;
     out.findNodesEntity = await time((q) => findNodes(engine.graph.graph, q.name));
@@ -373,14 +384,17 @@ async function benchDjango(create: SearcherFactory | undefined, n: number) {
 const f3 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(3));
 const ms1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 
+/** Query-weighted means over the corpora; null unless every corpus has the path. */
+function overall(results: CorpusResult[], pick: (r: CorpusResult) => RankingMetrics | null | undefined): RankingMetrics | null {
+  const rs = results.filter((r) => pick(r));
+  const q = rs.reduce((a, r) => a + pick(r)!.queries, 0);
+  const w = (f: keyof RankingMetrics) => rs.reduce((a, r) => a + pick(r)![f] * pick(r)!.queries, 0) / q;
+  return rs.length === results.length && q ? { queries: q, ndcg10: w('ndcg10'), recall10: w('recall10'), mrr10: w('mrr10') } : null;
+}
+
 function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null, modelWarning: string | null): string {
   const out: string[] = [];
-  const all = (pick: (r: CorpusResult) => RankingMetrics | null) => {
-    const rs = results.filter((r) => pick(r));
-    const q = rs.reduce((a, r) => a + pick(r)!.queries, 0);
-    const w = (f: keyof RankingMetrics) => rs.reduce((a, r) => a + pick(r)![f] * pick(r)!.queries, 0) / q;
-    return rs.length === results.length && q ? { queries: q, ndcg10: w('ndcg10'), recall10: w('recall10'), mrr10: w('mrr10') } : null;
-  };
+  const all = (pick: (r: CorpusResult) => RankingMetrics | null) => overall(results, pick);
   out.push('### Natural-language queries (docstring first sentence → its function; index = stripped code)', '');
   out.push('| corpus | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -425,6 +439,9 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
     if (d.cartographNaturalLanguage) {
       out.push(`| Cartograph natural-language (warm-up ${ms1(d.cartographWarmupMs)} ms) | ${ms1(d.cartographNaturalLanguage.p50)} | ${ms1(d.cartographNaturalLanguage.p95)} |`);
       out.push(`| Cartograph natural-language + MCTS (lexical scorers, 250 ms budget) | ${ms1(d.cartographMctsNaturalLanguage.p50)} | ${ms1(d.cartographMctsNaturalLanguage.p95)} |`);
+      if (d.cartographModelsNaturalLanguage) {
+        out.push(`| Cartograph natural-language with the models (embedding pass: ${d.modelsEmbedding.nodes} nodes in ${ms1(d.modelsEmbedding.ms / 1000)} s) | ${ms1(d.cartographModelsNaturalLanguage.p50)} | ${ms1(d.cartographModelsNaturalLanguage.p95)} |`);
+      }
       out.push(`| Cartograph entity | ${ms1(d.cartographEntity.p50)} | ${ms1(d.cartographEntity.p95)} |`);
       out.push(`| Cartograph natural-language, first query after a save (10 saves of db/models/query.py) | ${ms1(d.cartographFirstQueryAfterSave.p50)} | ${ms1(d.cartographFirstQueryAfterSave.p95)} |`);
       const { entity, naturalLanguage } = d.cartographFirstQueries;
@@ -442,16 +459,20 @@ function modelTable(results: CorpusResult[], warning: string | null): string[] {
   const out = [`### Natural-language queries by path, with models (${results.find((r) => r.models)?.models?.status})`, ''];
   if (warning) out.push(`**${warning}**`, '');
   out.push('| corpus | path | NDCG@10 | R@10 | MRR | p50 ms | p95 ms |', '|---|---|---:|---:|---:|---:|---:|');
-  const row = (corpus: string, name: string, m: (RankingMetrics & { latency: Latency }) | null | undefined, why = 'not measured') =>
-    out.push(m ? `| ${corpus} | ${name} | ${f3(m.ndcg10)} | ${f3(m.recall10)} | ${f3(m.mrr10)} | ${ms1(m.latency.p50)} | ${ms1(m.latency.p95)} |` : `| ${corpus} | ${name} | ${why} | | | | |`);
-  for (const r of results) {
-    row(r.corpus, 'BM25', r.bm25);
-    row(r.corpus, 'Cartograph model-free', r.cartograph);
-    row(r.corpus, 'flat embedding search', r.models?.flatEmbedding, 'no embedding model loaded');
-    row(r.corpus, 'Cartograph + models (vectors + MCTS)', r.models?.cartographModels);
-  }
+  const row = (corpus: string, name: string, m: (RankingMetrics & { latency?: Latency }) | null | undefined, why = 'not measured') =>
+    out.push(m ? `| ${corpus} | ${name} | ${f3(m.ndcg10)} | ${f3(m.recall10)} | ${f3(m.mrr10)} | ${ms1(m.latency?.p50)} | ${ms1(m.latency?.p95)} |` : `| ${corpus} | ${name} | ${why} | | | | |`);
+  const paths: [string, (r: CorpusResult) => (RankingMetrics & { latency?: Latency }) | null | undefined, string?][] = [
+    ['BM25', (r) => r.bm25],
+    ['Cartograph model-free', (r) => r.cartograph],
+    ['flat embedding search', (r) => r.models?.flatEmbedding, 'no embedding model loaded'],
+    ['Cartograph + models, vector seeds without MCTS', (r) => r.models?.cartographModelsNoMcts],
+    ['Cartograph + models (vectors + MCTS)', (r) => r.models?.cartographModels],
+  ];
+  for (const r of results) for (const [name, pick, why] of paths) row(r.corpus, name, pick(r), why);
+  // Query-weighted over the corpora (latency is per corpus only).
+  for (const [name, pick, why] of paths) row('**all**', name, overall(results, pick), why);
   const embedded = results.filter((r) => r.models?.embedding).map((r) => `${r.corpus} ${r.models!.embedding!.nodes} nodes in ${ms1(r.models!.embedding!.ms / 1000)} s`);
-  out.push('', `Embedding pass (in memory, before the queries): ${embedded.join(', ') || 'none'}. Flat embedding latency includes embedding the query. Django stays model-free.`, '');
+  out.push('', `Embedding pass (in memory, before the queries): ${embedded.join(', ') || 'none'}. Flat embedding latency includes embedding the query.`, '');
   return out;
 }
 
@@ -489,7 +510,7 @@ async function main(): Promise<void> {
     const r = results[results.length - 1];
     console.error(`[bench:search] ${name}: ${r.queries} queries (${r.missingInStripped} missing after stripping, ${r.docLeftInStripped} with doc left), ${ms1(performance.now() - t)} ms`);
   }
-  const django = values['no-django'] ? null : await benchDjango(create, DJANGO_QUERIES);
+  const django = values['no-django'] ? null : await benchDjango(create, DJANGO_QUERIES, bench?.loaded);
   console.log(table(results, status, django, bench?.warning ?? null));
   // Again at the end, where the eye lands after a long run.
   if (bench?.warning) console.log(`\n**${bench.warning}**`);

@@ -1,6 +1,6 @@
 // Installs a packaged .vsix into a fresh code-server extensions folder, opens a fixture workspace in
 // headless Chromium (no test hooks: the extension as users get it) and waits for the extension's log
-// to say the index is ready. Usage: node scripts/test-vsix.mjs [file.vsix]  (default: npm run package first)
+// to say the index is ready and that search loaded the shipped code-search model. Usage: node scripts/test-vsix.mjs [file.vsix]  (default: npm run package first)
 // Prints `N passed, N failed` (one check).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -55,6 +55,15 @@ async function main() {
       else await new Promise((r) => setTimeout(r, 500));
     }
     if (!ok) say('the installed extension did not report ready within 90 s');
+    // The shipped code-search model must be in the .vsix and load with no download and no setting.
+    let modelLine;
+    while (ok && !modelLine && Date.now() < deadline + 60000) {
+      const logs = spawnSync('bash', ['-c', `cat "${udd}"/logs/*/exthost*/cartograph.cartograph/*.log 2>/dev/null`], { encoding: 'utf8' }).stdout;
+      modelLine = logs.split('\n').find((l) => l.includes('search models: '));
+      if (!modelLine) await new Promise((r) => setTimeout(r, 500));
+    }
+    say(`models: ${modelLine?.trim() ?? 'no "search models:" line within 60 s'}`);
+    if (!modelLine?.includes('search models: embeddings cartograph-code-search-v1')) ok = false;
   } finally {
     await ctx?.close().catch(() => undefined);
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }

@@ -7,6 +7,7 @@
 // the user is told so once per window, with the reason.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { BUNDLED_EMBEDDING_MODEL } from '../core/models/bundled';
 import { loadSearchModels, type LoadedModels, type ModelSettings } from '../core/models/loader';
 import { isModelOnDisk, type DownloadProgress } from '../core/models/transformersModels';
 import type { Repository } from '../core/service/repository';
@@ -146,8 +147,10 @@ export class SearchModelService implements vscode.Disposable {
         localPath: config.get<string>('models.localPath', '').trim() || undefined,
       },
       threads: true,
+      shippedByDefault: true,
     };
-    const wanted = [endpoint ? '' : settings.embeddingModel, settings.rerankerModel].map((m) => m?.trim() ?? '').filter((m) => m !== '');
+    // The shipped embedding model is never downloaded: it is in the extension's own models/ folder.
+    const wanted = [endpoint ? '' : settings.embeddingModel, settings.rerankerModel].map((m) => m?.trim() ?? '').filter((m) => m !== '' && m !== BUNDLED_EMBEDDING_MODEL);
     const downloads = wanted.filter((m) => !isModelOnDisk(m, settings.transformers!));
     if (downloads.length === 0) return loadSearchModels(settings);
     const answer: DownloadAnswer | undefined = this.notNow ? 'not-now' : this.context.globalState.get<DownloadAnswer>(DOWNLOAD_ANSWER);
@@ -176,7 +179,7 @@ export class SearchModelService implements vscode.Disposable {
     this.asking = true;
     try {
       const choice = await vscode.window.showInformationMessage(
-        `Cartograph can search by meaning with two small models (${downloads.join(', ')}), downloaded once from huggingface.co and kept on this machine. Without them, search uses names, the code graph and keywords. Download them?`,
+        `Cartograph can search by meaning better with ${downloads.length === 1 ? 'a small model' : 'small models'} (${downloads.join(', ')}), downloaded once from huggingface.co and kept on this machine. Without ${downloads.length === 1 ? 'it' : 'them'}, search uses its shipped model (unless turned off), names, the code graph and keywords. Download ${downloads.length === 1 ? 'it' : 'them'}?`,
         'Download',
         'Not now',
         'Never',

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import { BUNDLED_EMBEDDING_MODEL } from '../../src/core/models/bundled';
 import { ensureRandomModels, RANDOM_EMBEDDER, RANDOM_RERANKER } from './modelFixtures';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -75,6 +76,15 @@ test('query with model flags loads the models, embeds the store once and searche
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout.split('\n')[0], new RegExp(`^natural-language: .*embeddings ${RANDOM_EMBEDDER}, reranker ${RANDOM_RERANKER}; \\d+ nodes embedded`));
   assert.doesNotMatch(text.stderr, /embedded \d+ nodes/, 'nothing to embed, nothing said');
+});
+
+test('the shipped model answers by its id with no --models-dir and no download, and the JSON names it', () => {
+  const run = cartograph(['query', QUERY, '--embedding-model', BUNDLED_EMBEDDING_MODEL, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const json = JSON.parse(run.stdout);
+  assert.match(json.models, new RegExp(`^embeddings ${BUNDLED_EMBEDDING_MODEL}; \\d+ nodes embedded$`));
+  assert.ok(json.embedding.embedded > 0);
+  assert.ok(json.hits.some((h: { via: string }) => h.via === 'vector' || h.via === 'mcts'));
 });
 
 test('a model that cannot be loaded is one line on stderr and the query answers model-free', () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../../src/core/models/bundled';
 import type { Embedder, NodeVectors, Reranker, SearchModels } from '../../src/core/models/types';
 import { createSearcher } from '../../src/core/search';
 import { LexicalIndex } from '../../src/core/search/lexical';
@@ -128,4 +129,21 @@ test('the time budget covers the whole query: seeds that used it up leave the tr
   // With the budget to spare, the same query runs the traversal.
   const roomy = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { timeBudgetMs: 5_000 } }).search('inverse multiplication', 10);
   assert.ok(roomy.timingsMs.mctsIterations > 0);
+});
+
+test("the shipped model's vector seeds count half in the fused ranking; other models' count fully", async () => {
+  const calls = { embed: [] as string[][], rerank: [] as string[][] };
+  const scoreOfVectorOnlyHit = async (embedderId: string) => {
+    const models = fakeModels(calls);
+    const withId = { ...models, reranker: undefined, embedder: { ...models.embedder!, id: embedderId } };
+    const searcher = createSearcher({ graph: ranger }, { models: () => withId, mcts: { enabled: false } });
+    const hit = (await searcher.search('inverse multiplication', 10)).hits.find((h) => h.id === 'extended.py#quick_add');
+    assert.equal(hit?.via, 'vector', 'found by its vector alone: no word of the query matches it');
+    return hit.score;
+  };
+  const other = await scoreOfVectorOnlyHit('fake-embedder');
+  const shipped = await scoreOfVectorOnlyHit(BUNDLED_EMBEDDING_MODEL);
+  assert.equal(other, 1, 'the best vector seed, weight 1');
+  assert.equal(shipped, SHIPPED_MODEL_FUSION.vector);
+  assert.equal(SHIPPED_MODEL_FUSION.vector, 0.5);
 });

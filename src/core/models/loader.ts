@@ -1,14 +1,20 @@
 // Loads whatever models the settings ask for and says in one line what search will run with. A
 // model that cannot be had (offline, download failed, endpoint down) is left out with its reason:
 // search degrades to model-free scoring, it never fails for want of a model.
+import { BUNDLED_EMBEDDING_MODEL, bundledOptions } from './bundled';
 import { loadEndpointEmbedder, type EndpointEmbedderOptions } from './openaiEmbedder';
-import { loadTransformersEmbedder, loadTransformersReranker, messageOf, type Closable, type TransformersOptions } from './transformersModels';
+import { isModelOnDisk, loadTransformersEmbedder, loadTransformersReranker, messageOf, type Closable, type TransformersOptions } from './transformersModels';
 import type { Embedder, NodeVectors, Reranker, SearchModels } from './types';
 import { loadWorkerEmbedder, loadWorkerReranker } from './workerModels';
 
 export interface ModelSettings {
-  /** transformers.js bi-encoder id; empty or undefined: none. Ignored when `endpoint` is set. */
+  /**
+   * transformers.js bi-encoder id; empty or undefined: the shipped model when `shippedByDefault`, else
+   * none. Ignored when `endpoint` is set. The shipped model's id loads from its own folder, offline.
+   */
   embeddingModel?: string;
+  /** No embedding model or endpoint configured means the shipped model (the editor), not none (the CLI). */
+  shippedByDefault?: boolean;
   /** An OpenAI-compatible embeddings server; `model` is sent as the request's model. */
   endpoint?: Omit<EndpointEmbedderOptions, 'model'> & { model?: string };
   /** transformers.js cross-encoder id; empty or undefined: none. */
@@ -36,7 +42,7 @@ export async function loadSearchModels(settings: ModelSettings): Promise<LoadedM
     }
   };
   const endpoint = settings.endpoint;
-  const embeddingModel = settings.embeddingModel?.trim();
+  const embeddingModel = settings.embeddingModel?.trim() || (settings.shippedByDefault ? BUNDLED_EMBEDDING_MODEL : '');
   let embedder: Embedder | undefined;
   if (endpoint?.baseURL) {
     const model = endpoint.model?.trim() || embeddingModel;
@@ -44,7 +50,9 @@ export async function loadSearchModels(settings: ModelSettings): Promise<LoadedM
     else embedder = await attempt('embedding model', () => loadEndpointEmbedder({ ...endpoint, model }));
   } else if (embeddingModel) {
     const load = settings.threads ? loadWorkerEmbedder : loadTransformersEmbedder;
-    embedder = await attempt('embedding model', () => load(embeddingModel, settings.transformers));
+    // The shipped model's id loads from the shipped folder unless the configured folder holds a model of that id (a retrained one).
+    const shipped = embeddingModel === BUNDLED_EMBEDDING_MODEL && !isModelOnDisk(embeddingModel, settings.transformers ?? {});
+    embedder = await attempt('embedding model', async () => load(embeddingModel, shipped ? bundledOptions(settings.transformers) : settings.transformers));
   }
   const rerankerModel = settings.rerankerModel?.trim();
   const loadReranker = settings.threads ? loadWorkerReranker : loadTransformersReranker;

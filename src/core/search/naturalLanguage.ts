@@ -4,6 +4,7 @@
 // `vector`, or `mcts` with the tree path that reached it.
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
+import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../models/bundled';
 import type { SearchModels } from '../models/types';
 import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
@@ -80,7 +81,9 @@ export async function naturalLanguageSearch(
     timingsMs.mcts = performance.now() - t;
     timingsMs.mctsIterations = result.iterations;
   }
-  return fuse(lists, limit, { ...WEIGHTS, ...options.weights });
+  // The shipped model is a small bag-of-tokens encoder: its lists count for less next to the lexical one.
+  const modelWeights = models?.embedder?.id === BUNDLED_EMBEDDING_MODEL ? SHIPPED_MODEL_FUSION : {};
+  return fuse(lists, limit, { ...WEIGHTS, ...modelWeights, ...options.weights });
 }
 
 /** The node that contains `id` (module of a function, class of a method), if any. */

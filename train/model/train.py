@@ -1,0 +1,457 @@
+"""Trains Cartograph's code-search bi-encoder and exports it for transformers.js.
+
+    nice -n 10 npm run train:model   # /usr/bin/python3 train/model/train.py [--epochs N --limit N ...]
+
+Reads train/.data/{train,validation}.jsonl.gz (npm run train:data). Pairs are (first docstring
+sentence, nodeText-shaped passage: see passages.py). The model is a table of token vectors over an
+identifier-aware WordPiece vocabulary (tokenizer.py), optionally followed by a small residual
+convolution over neighbouring tokens; the text's vector is the mean of its token vectors,
+L2-normalised (what transformers.js' feature-extraction pipeline does with `pooling: 'mean',
+normalize: true`). Trained with a symmetric InfoNCE loss over in-batch negatives. Validation after
+every epoch on packages never seen in training: each query ranks every passage of its own package
+(as bench:search ranks one repository), and the whole validation set. The best epoch by validation
+NDCG@10 is exported: ONNX with `input_ids`, `attention_mask` -> `last_hidden_state`, token vectors
+stored as int8 with one scale per row.
+"""
+
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from passages import passage  # noqa: E402
+from tokenizer import WordPiece, learn_vocab, tokenizer_config, tokenizer_json  # noqa: E402
+
+MODEL_ID = "cartograph-code-search-v1"
+
+# Texts whose token ids and vectors the unit test recomputes through transformers.js.
+REFERENCE_TEXTS = [
+    "Return the size of the file at the given path.",
+    "storage files\ndef get_file_size(path: str) -> int\nuses stat getsize",
+    "Parse an HTTP date header into a datetime.",
+    "http utils\ndef parseHTTPDate(value: string): Date | undefined\nuses Date parse",
+    "class XMLHttpRequestHandler extends BaseHandler",
+    "utf8Decode base64_encode sha256sum __init__ v2Client",
+    "Retry the request up to three times, waiting longer after each failure.",
+    "net client\ndef retry(self, request, attempts=3, backoff=2.0)\nuses sleep send RetryError",
+    "naïve café — unicode ünïcödé",
+]
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--data", default="train/.data")
+    p.add_argument("--out", default="models", help="writes <out>/<model id>/...")
+    p.add_argument("--model-id", default=MODEL_ID)
+    p.add_argument("--report", default="docs/results/train-model.json", help="JSON training report")
+    p.add_argument("--limit", type=int, default=0, help="train on the first N pairs (after a seeded shuffle); 0: all")
+    p.add_argument("--vocab", type=int, default=32000)
+    p.add_argument("--min-count", type=int, default=5, help="a word becomes a vocabulary entry of its own only when seen this often")
+    p.add_argument("--dim", type=int, default=256)
+    p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--batch", type=int, default=512)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--token-dropout", type=float, default=0.1, help="share of passage tokens dropped in training")
+    p.add_argument("--max-query", type=int, default=48)
+    p.add_argument("--max-passage", type=int, default=192)
+    p.add_argument("--seed", type=int, default=17)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--no-export", action="store_true")
+    p.add_argument("--card-from", default=None, help="only re-render <out>/<model id>/MODEL_CARD.md from this training report")
+    p.add_argument("--reference", default="test/fixtures/shipped-model-reference.json", help="JSON of fixed texts with their token ids and vectors from the exported model (the unit test's reference)")
+    return p.parse_args()
+
+
+def read(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self, vocab: int, dim: int, mixer: str):
+        super().__init__()
+        self.embed = torch.nn.Embedding(vocab, dim, padding_idx=0)
+        torch.nn.init.normal_(self.embed.weight, std=0.1)
+        with torch.no_grad():
+            self.embed.weight[0].zero_()
+        self.conv = torch.nn.Conv1d(dim, dim, 3, padding=1) if mixer == "conv" else None
+        if self.conv is not None:
+            torch.nn.init.zeros_(self.conv.weight)
+            torch.nn.init.zeros_(self.conv.bias)
+
+    def tokens(self, vectors, mask):
+        """Per-token output (`last_hidden_state`) from the looked-up token vectors."""
+        m = mask.unsqueeze(-1).to(vectors.dtype)
+        h = vectors * m
+        if self.conv is not None:
+            h = h + F.gelu(self.conv(h.transpose(1, 2)).transpose(1, 2))
+            h = h * m
+        return h
+
+    def forward(self, ids, mask):
+        return self.tokens(self.embed(ids), mask)
+
+    def pooled(self, ids, mask):
+        """pool(forward(ids, mask)); without a mixer, a sum of rows that never builds the batch x length x dim tensor
+        (the mean's division does not survive the L2 normalisation)."""
+        if self.conv is not None:
+            return pool(self(ids, mask), mask)
+        return F.normalize(F.embedding_bag(ids, self.embed.weight, mode="sum", padding_idx=0), dim=-1)
+
+    def pooled_bags(self, flat, offsets):
+        """The same for unpadded token lists (the training batches: no work on padding)."""
+        return F.normalize(F.embedding_bag(flat, self.embed.weight, offsets, mode="sum"), dim=-1)
+
+
+def pool(h, mask):
+    m = mask.unsqueeze(-1).to(h.dtype)
+    return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1), dim=-1)
+
+
+def batch_tensors(seqs):
+    width = max(1, max(len(s) for s in seqs))
+    ids = torch.zeros(len(seqs), width, dtype=torch.long)
+    for i, s in enumerate(seqs):
+        ids[i, : len(s)] = torch.tensor(s, dtype=torch.long)
+    return ids, (ids != 0).long()
+
+
+def bags(seqs, dropout=0.0, gen=None):
+    """Token lists as one flat tensor + offsets (F.embedding_bag's unpadded form); `dropout` drops that
+    share of the tokens, keeping each list's first."""
+    if dropout > 0:
+        out = []
+        for s in seqs:
+            keep = (torch.rand(len(s), generator=gen) >= dropout).tolist()
+            out.append([t for j, t in enumerate(s) if keep[j] or j == 0])
+        seqs = out
+    lengths = torch.tensor([len(s) for s in seqs])
+    offsets = torch.cat([torch.zeros(1, dtype=torch.long), lengths.cumsum(0)[:-1]])
+    return torch.tensor([t for s in seqs for t in s], dtype=torch.long), offsets
+
+
+@torch.no_grad()
+def embed_all(model, seqs, batch=1024):
+    model.eval()
+    out = []
+    order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+    vecs = [None] * len(seqs)
+    for at in range(0, len(order), batch):
+        idx = order[at : at + batch]
+        ids, mask = batch_tensors([seqs[i] for i in idx])
+        pooled = model.pooled(ids, mask) if isinstance(model, Encoder) else pool(model(ids, mask), mask)
+        for j, i in enumerate(idx):
+            vecs[i] = pooled[j]
+    out = torch.stack(vecs)
+    model.train()
+    return out
+
+
+def ranks(q, p, groups):
+    """1-based rank of passage i for query i among the passages of its group (None: all)."""
+    result = []
+    if groups is None:
+        scores = q @ p.T
+        own = scores.diagonal().unsqueeze(1)
+        return ((scores > own).sum(1) + 1).tolist()
+    by_group = {}
+    for i, g in enumerate(groups):
+        by_group.setdefault(g, []).append(i)
+    result = [0] * len(groups)
+    for members in by_group.values():
+        idx = torch.tensor(members)
+        scores = q[idx] @ p[idx].T
+        own = scores.diagonal().unsqueeze(1)
+        for i, r in zip(members, ((scores > own).sum(1) + 1).tolist()):
+            result[i] = r
+    return result
+
+
+def metrics(rank_list):
+    n = len(rank_list)
+    return {
+        "recall@1": sum(r == 1 for r in rank_list) / n,
+        "recall@10": sum(r <= 10 for r in rank_list) / n,
+        "mrr@10": sum(1 / r for r in rank_list if r <= 10) / n,
+        "ndcg@10": sum(1 / math.log2(r + 1) for r in rank_list if r <= 10) / n,
+    }
+
+
+def evaluate(model, val):
+    q = embed_all(model, val["queries"])
+    p = embed_all(model, val["passages"])
+    return {"perPackage": metrics(ranks(q, p, val["packages"])), "allValidation": metrics(ranks(q, p, None))}
+
+
+def bm25_ranks(val, k1=1.2, b=0.75):
+    """BM25 over the same tokens, each query against its own package's passages: the lexical baseline
+    the model has to beat on validation."""
+    by_group = {}
+    for i, g in enumerate(val["packages"]):
+        by_group.setdefault(g, []).append(i)
+    result = [0] * len(val["packages"])
+    for members in by_group.values():
+        docs = [val["passages"][i] for i in members]
+        n = len(docs)
+        avg = sum(map(len, docs)) / max(1, n)
+        df = {}
+        for d in docs:
+            for t in set(d):
+                df[t] = df.get(t, 0) + 1
+        tfs = []
+        for d in docs:
+            tf = {}
+            for t in d:
+                tf[t] = tf.get(t, 0) + 1
+            tfs.append(tf)
+        for qi, i in enumerate(members):
+            scores = []
+            for d, tf in zip(docs, tfs):
+                score = 0.0
+                for t in set(val["queries"][i]):
+                    if t in tf:
+                        idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                        score += idf * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * len(d) / avg))
+                scores.append(score)
+            own = scores[qi]
+            result[i] = 1 + sum(1 for sc in scores if sc > own)
+    return result
+
+
+def quantize_rows(weight):
+    """int8 per row, symmetric: row * scale ~ weight."""
+    scale = weight.abs().amax(1).clamp(min=1e-8) / 127
+    q = torch.round(weight / scale.unsqueeze(1)).clamp(-127, 127).to(torch.int8)
+    return q, scale
+
+
+class QuantizedEncoder(torch.nn.Module):
+    """What the ONNX file computes: an int8 row lookup times its scale, then the same token mixer."""
+
+    def __init__(self, model: Encoder):
+        super().__init__()
+        q, scale = quantize_rows(model.embed.weight.detach())
+        self.register_buffer("rows", q)
+        self.register_buffer("scale", scale)
+        self.inner = model
+
+    def forward(self, input_ids, attention_mask):
+        vectors = self.rows[input_ids].to(torch.float32) * self.scale[input_ids].unsqueeze(-1)
+        return self.inner.tokens(vectors, attention_mask)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def export(model, vocab, args, out_dir):
+    os.makedirs(os.path.join(out_dir, "onnx"), exist_ok=True)
+    with open(os.path.join(out_dir, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tokenizer_json(vocab), f, ensure_ascii=False, separators=(",", ":"))
+    with open(os.path.join(out_dir, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+        json.dump(tokenizer_config(args.max_passage), f, indent=1)
+    # model_type bert: transformers.js' AutoModel picks an encoder-only model that feeds the session the
+    # inputs it declares and returns `last_hidden_state`.
+    config = {
+        "model_type": "bert",
+        "architectures": ["CartographCodeSearch"],
+        "hidden_size": args.dim,
+        "vocab_size": len(vocab),
+        "max_position_embeddings": args.max_passage,
+        "cartograph": {"mixer": args.mixer, "pooling": "mean", "normalize": True, "weights": "int8 per-row token vectors"},
+    }
+    with open(os.path.join(out_dir, "config.json"), "w", encoding="utf-8") as f:
+        json.dump(config, f, indent=1)
+    qmodel = QuantizedEncoder(model).eval()
+    ids = torch.tensor([[5, 6, 7, 0], [8, 9, 0, 0]])
+    mask = (ids != 0).long()
+    torch.onnx.export(
+        qmodel,
+        (ids, mask),
+        os.path.join(out_dir, "onnx", "model_quantized.onnx"),
+        input_names=["input_ids", "attention_mask"],
+        output_names=["last_hidden_state"],
+        dynamic_axes={"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}, "last_hidden_state": {0: "batch", 1: "sequence"}},
+        opset_version=13,
+        do_constant_folding=True,
+    )
+    files = {}
+    for rel in ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]:
+        full = os.path.join(out_dir, rel)
+        files[rel] = {"bytes": os.path.getsize(full), "sha256": sha256(full)}
+    return qmodel, files
+
+
+@torch.no_grad()
+def write_reference(qmodel, tok, args, path):
+    ids = [tok.encode(t, args.max_passage) for t in REFERENCE_TEXTS]
+    vectors = [pool(qmodel(*batch_tensors([s])), batch_tensors([s])[1])[0].tolist() for s in ids]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"modelId": args.model_id, "texts": REFERENCE_TEXTS, "ids": ids, "vectors": vectors}, f)
+
+
+def write_card(report, args, out_dir):
+    """MODEL_CARD.md from the template and a run's report (`--card-from REPORT` re-renders it alone)."""
+    with open(os.path.join(os.path.dirname(__file__), "MODEL_CARD.template.md"), encoding="utf-8") as f:
+        card = f.read()
+    rows = "\n".join(
+        f"| {e['epoch']} | {e['trainLoss']:.3f} | {e['perPackage']['ndcg@10']:.3f} | {e['perPackage']['recall@1']:.3f} | {e['perPackage']['mrr@10']:.3f} | {e['allValidation']['ndcg@10']:.3f} |"
+        for e in report["epochs"]
+    )
+    files = "\n".join(f"| `{name}` | {f['bytes']:,} | `{f['sha256']}` |" for name, f in sorted(report["exported"]["files"].items()))
+    best = next(e for e in report["epochs"] if e["epoch"] == report["bestEpoch"])
+    values = {
+        "MODEL_ID": args.model_id,
+        "VOCAB": f"{report['vocab']:,}",
+        "DIM": str(args.dim),
+        "MIXER": ", mixed with its neighbours by one residual width-3 convolution" if args.mixer == "conv" else "",
+        "TRAIN_PAIRS": f"{report['trainPairs']:,}",
+        "VAL_PAIRS": f"{report['validationPairs']:,}",
+        "SOURCES": report.get("sources", "the sources in train/manifest.json"),
+        "BATCH": str(args.batch),
+        "LR": str(args.lr),
+        "EPOCHS": str(args.epochs),
+        "DROPOUT": str(args.token_dropout),
+        "SEED": str(args.seed),
+        "TORCH": torch.__version__,
+        "THREADS": str(args.threads),
+        "BEST_EPOCH": str(report["bestEpoch"]),
+        "TRAIN_SECONDS": f"{report['totalSeconds']:.0f}",
+        "EPOCH_ROWS": rows,
+        "INT8_NDCG": f"{report['exported']['int8Validation']['perPackage']['ndcg@10']:.3f}",
+        "FP32_NDCG": f"{best['perPackage']['ndcg@10']:.3f}",
+        "FILE_ROWS": files,
+        "MIN_COUNT": str(args.min_count),
+        "BM25_NDCG": f"{report['bm25Validation']['perPackage']['ndcg@10']:.3f}",
+    }
+    for key, value in values.items():
+        card = card.replace("{{" + key + "}}", value)
+    with open(os.path.join(out_dir, "MODEL_CARD.md"), "w", encoding="utf-8") as f:
+        f.write(card)
+
+
+def main():
+    args = parse_args()
+    if args.card_from:
+        with open(args.card_from, encoding="utf-8") as f:
+            report = json.load(f)
+        write_card(report, argparse.Namespace(**report["args"]), os.path.join(args.out, args.model_id))
+        return
+    started = time.time()
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+
+    train = read(os.path.join(args.data, "train.jsonl.gz"))
+    validation = read(os.path.join(args.data, "validation.jsonl.gz"))
+    random.Random(args.seed).shuffle(train)
+    if args.limit:
+        train = train[: args.limit]
+    train_q = [r["query"] for r in train]
+    train_p = [passage(r) for r in train]
+    vocab = learn_vocab(train_q + train_p, args.vocab, args.min_count)
+    tok = WordPiece(vocab)
+    tq = [tok.encode(t, args.max_query) for t in train_q]
+    tp = [tok.encode(t, args.max_passage) for t in train_p]
+    val = {
+        "queries": [tok.encode(r["query"], args.max_query) for r in validation],
+        "passages": [tok.encode(passage(r), args.max_passage) for r in validation],
+        "packages": [r["package"] for r in validation],
+    }
+    unk = sum(s.count(tok.unk) for s in tp) / max(1, sum(len(s) for s in tp))
+    prep_s = time.time() - started
+    print(f"{len(train)} train pairs, {len(validation)} validation; vocab {len(vocab)}; passage tokens mean {sum(map(len, tp)) / len(tp):.1f}, [UNK] share {unk:.4f}; prep {prep_s:.0f}s", flush=True)
+
+    model = Encoder(len(vocab), args.dim, args.mixer)
+    logit_scale = torch.nn.Parameter(torch.tensor(math.log(20.0)))
+    optim = torch.optim.Adam(list(model.parameters()) + [logit_scale], lr=args.lr)
+    steps_per_epoch = len(tq) // args.batch
+    total = steps_per_epoch * args.epochs
+    sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / 50) * max(0.05, 1 - s / max(1, total)))
+    gen = torch.Generator().manual_seed(args.seed)
+    sources = len({r["package"] for r in train})
+    report = {"modelId": args.model_id, "sources": f"{sources} training packages", "args": vars(args), "trainPairs": len(train), "validationPairs": len(validation), "vocab": len(vocab), "unkShare": unk, "epochs": [], "loss": []}
+    report["bm25Validation"] = {"perPackage": metrics(bm25_ranks(val))}
+    print(f"BM25 (same tokens) val per-package NDCG@10 {report['bm25Validation']['perPackage']['ndcg@10']:.3f}", flush=True)
+    base = evaluate(model, val)
+    report["initial"] = base
+    print(f"epoch 0 (untrained) val per-package NDCG@10 {base['perPackage']['ndcg@10']:.3f}", flush=True)
+    best = (-1.0, None, 0)
+    step = 0
+    for epoch in range(1, args.epochs + 1):
+        t0 = time.time()
+        order = torch.randperm(len(tq), generator=gen).tolist()
+        losses = []
+        for b in range(steps_per_epoch):
+            idx = order[b * args.batch : (b + 1) * args.batch]
+            if model.conv is None:
+                qv = model.pooled_bags(*bags([tq[i] for i in idx]))
+                pv = model.pooled_bags(*bags([tp[i] for i in idx], args.token_dropout, gen))
+            else:
+                q_ids, q_mask = batch_tensors([tq[i] for i in idx])
+                p_ids, p_mask = batch_tensors([tp[i] for i in idx])
+                if args.token_dropout > 0:
+                    # Dropped tokens become padding; a passage keeps at least its first token.
+                    drop = torch.rand(p_ids.shape, generator=gen) < args.token_dropout
+                    drop[:, 0] = False
+                    p_ids = p_ids.masked_fill(drop, 0)
+                    p_mask = (p_ids != 0).long()
+                qv = model.pooled(q_ids, q_mask)
+                pv = model.pooled(p_ids, p_mask)
+            logits = logit_scale.exp().clamp(max=100) * qv @ pv.T
+            target = torch.arange(len(idx))
+            loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.T, target)) / 2
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+            sched.step()
+            with torch.no_grad():
+                model.embed.weight[0].zero_()
+            losses.append(loss.item())
+            step += 1
+            if step % 20 == 0:
+                report["loss"].append({"step": step, "epoch": epoch, "loss": sum(losses[-20:]) / len(losses[-20:])})
+        ev = evaluate(model, val)
+        entry = {"epoch": epoch, "trainLoss": sum(losses) / max(1, len(losses)), "seconds": time.time() - t0, "temperature": 1 / logit_scale.exp().item(), **ev}
+        report["epochs"].append(entry)
+        pp, av = ev["perPackage"], ev["allValidation"]
+        print(f"epoch {epoch}: loss {entry['trainLoss']:.3f}, {entry['seconds']:.0f}s; val per-package NDCG@10 {pp['ndcg@10']:.3f} R@1 {pp['recall@1']:.3f} MRR {pp['mrr@10']:.3f}; all-validation NDCG@10 {av['ndcg@10']:.3f}", flush=True)
+        if pp["ndcg@10"] > best[0]:
+            best = (pp["ndcg@10"], {k: v.clone() for k, v in model.state_dict().items()}, epoch)
+    model.load_state_dict(best[1])
+    report["bestEpoch"] = best[2]
+    report["trainSeconds"] = time.time() - started
+    if not args.no_export:
+        out_dir = os.path.join(args.out, args.model_id)
+        qmodel, files = export(model, vocab, args, out_dir)
+        # The exported (int8) model on the same validation set: what quantization costs.
+        report["exported"] = {"dir": out_dir, "files": files, "int8Validation": evaluate(qmodel, val)}
+        print(f"exported {out_dir}: {json.dumps(files)}", flush=True)
+        if args.reference:
+            write_reference(qmodel, tok, args, args.reference)
+        print(f"int8 val per-package NDCG@10 {report['exported']['int8Validation']['perPackage']['ndcg@10']:.3f}", flush=True)
+    report["totalSeconds"] = time.time() - started
+    if not args.no_export:
+        write_card(report, args, os.path.join(args.out, args.model_id))
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1)
+    print(f"done in {report['totalSeconds']:.0f}s (best epoch {best[2]})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
