@@ -1,9 +1,9 @@
 // Independent oracle for `bench:context` on Java: javac's own attribution (the Compiler Tree API)
 // says which declaration every identifier and member name in the given files refers to. Only
 // declarations in another of the given files are printed (the JDK and libraries have no source
-// here, and same-file names are in the buffer already), one JSON object per line:
-//   {"file": "a/B.java", "line": 12, "path": "a/C.java", "defLine": 40, "name": "run", "kind": "METHOD"}
-// Lines are zero-based; `defLine` is the line of the declaration's name. Run as a single-file source
+// here, and same-file names are in the buffer already), in the format the other oracles share: one
+// JSON line per file, `{"path": "a/B.java", "refs": [[line, col, name, [[defPath, defLine, name, kind]]]]}`.
+// Lines and columns are zero-based; `defLine` is the line of the declaration's name. Run as a single-file source
 // program: `java JavaOracle.java ROOT FILE...` (paths relative to ROOT). Compile errors (a missing
 // dependency jar) only leave the names they affect unattributed.
 import com.sun.source.tree.CompilationUnitTree;
@@ -43,7 +43,11 @@ public class JavaOracle {
       task.analyze();
       Trees trees = Trees.instance(task);
       StringBuilder out = new StringBuilder();
-      for (CompilationUnitTree unit : units) new Uses(root, trees, unit, out).scan(unit, null);
+      for (CompilationUnitTree unit : units) {
+        Uses uses = new Uses(root, trees, unit);
+        uses.scan(unit, null);
+        out.append("{\"path\":").append(json(relative(root, unit))).append(",\"refs\":[").append(String.join(",", uses.refs)).append("]}\n");
+      }
       System.out.print(out);
     }
   }
@@ -54,14 +58,13 @@ public class JavaOracle {
     private final Trees trees;
     private final SourcePositions positions;
     private final CompilationUnitTree unit;
-    private final StringBuilder out;
+    final List<String> refs = new ArrayList<>();
 
-    Uses(Path root, Trees trees, CompilationUnitTree unit, StringBuilder out) {
+    Uses(Path root, Trees trees, CompilationUnitTree unit) {
       this.root = root;
       this.trees = trees;
       this.positions = trees.getSourcePositions();
       this.unit = unit;
-      this.out = out;
     }
 
     @Override
@@ -93,18 +96,12 @@ public class JavaOracle {
       // The name ends where the use ends (`a.b.name`, `name`); its line is the line it is written on.
       long end = positions.getEndPosition(unit, here.getLeaf());
       if (end < 0) return;
-      long useLine = unit.getLineMap().getLineNumber(Math.max(0, end - 1)) - 1;
+      long at = Math.max(0, end - name.length());
+      long useLine = unit.getLineMap().getLineNumber(at) - 1;
+      long useColumn = unit.getLineMap().getColumnNumber(at) - 1;
       String simple = element.getKind() == ElementKind.CONSTRUCTOR ? element.getEnclosingElement().getSimpleName().toString() : element.getSimpleName().toString();
       long defLine = nameLine(target, declaration.getLeaf(), simple);
-      Path file = Path.of(unit.getSourceFile().toUri()).toAbsolutePath().normalize();
-      Path defFile = Path.of(target.getSourceFile().toUri()).toAbsolutePath().normalize();
-      out.append("{\"file\":").append(json(root.relativize(file).toString()))
-          .append(",\"line\":").append(useLine)
-          .append(",\"path\":").append(json(root.relativize(defFile).toString()))
-          .append(",\"defLine\":").append(defLine)
-          .append(",\"name\":").append(json(simple))
-          .append(",\"kind\":").append(json(element.getKind().toString()))
-          .append("}\n");
+      refs.add("[" + useLine + "," + useColumn + "," + json(name.toString()) + ",[[" + json(relative(root, target)) + "," + defLine + "," + json(simple) + "," + json(element.getKind().toString()) + "]]]");
     }
 
     /** The line of the declaration's name: after its annotations and modifiers, which may span lines. */
@@ -120,6 +117,10 @@ public class JavaOracle {
       }
       return target.getLineMap().getLineNumber(at) - 1;
     }
+  }
+
+  static String relative(Path root, CompilationUnitTree unit) {
+    return root.relativize(Path.of(unit.getSourceFile().toUri()).toAbsolutePath().normalize()).toString();
   }
 
   static String json(String s) {

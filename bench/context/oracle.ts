@@ -23,29 +23,39 @@ export type OracleAnswers = Map<string, Map<number, OracleDefinition[]>>;
 
 const CACHE = path.join(__dirname, '..', 'results', 'oracle-cache');
 
-/** A Python interpreter with Jedi: $CARTOGRAPH_PYTHON, Debian's python3 (python3-jedi), then `python3` on PATH. */
-export function jediPython(): { python: string; version: string } {
-  const candidates = [process.env.CARTOGRAPH_PYTHON, '/usr/bin/python3', 'python3'].filter((p): p is string => !!p);
-  const probe = () => {
-    for (const python of candidates) {
-      const r = spawnSync(python, ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' });
-      if (r.status === 0) return { python, version: r.stdout.trim() };
+/**
+ * The first candidate program `probe` accepts. When none does on a Debian machine run as root, the
+ * Debian package is installed and the candidates are probed again; `needs` says what is missing otherwise.
+ */
+function oracleTool<T>(candidates: Array<string | undefined>, probe: (program: string) => T | undefined, debianPackage: string, needs: string): T {
+  const find = () => {
+    for (const program of candidates) {
+      const found = program ? probe(program) : undefined;
+      if (found) return found;
     }
     return undefined;
   };
-  let found = probe();
+  let found = find();
   if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
-    console.error('bench:context: Jedi is missing; installing Debian python3-jedi (apt-get install -y python3-jedi) ...');
-    spawnSync('apt-get', ['install', '-y', 'python3-jedi'], { stdio: 'inherit' });
-    found = probe();
+    console.error(`bench:context: installing Debian ${debianPackage} (apt-get install -y ${debianPackage}) ...`);
+    spawnSync('apt-get', ['install', '-y', debianPackage], { stdio: 'inherit' });
+    found = find();
   }
-  if (!found) {
-    throw new Error(
-      'bench:context needs Jedi for its independent Python oracle. Install it with `sudo apt-get install python3-jedi` ' +
-        '(Debian/Ubuntu) or `pip install jedi`, or point CARTOGRAPH_PYTHON at an interpreter that has it.',
-    );
-  }
+  if (!found) throw new Error(`bench:context needs ${needs}`);
   return found;
+}
+
+/** A Python interpreter with Jedi: $CARTOGRAPH_PYTHON, Debian's python3 (python3-jedi), then `python3` on PATH. */
+export function jediPython(): { python: string; version: string } {
+  return oracleTool(
+    [process.env.CARTOGRAPH_PYTHON, '/usr/bin/python3', 'python3'],
+    (python) => {
+      const r = spawnSync(python, ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' });
+      return r.status === 0 ? { python, version: r.stdout.trim() } : undefined;
+    },
+    'python3-jedi',
+    'Jedi for its independent Python oracle: `sudo apt-get install python3-jedi` (Debian/Ubuntu) or `pip install jedi`, or point CARTOGRAPH_PYTHON at an interpreter that has it.',
+  );
 }
 
 function cached(key: string, compute: () => OracleAnswers): OracleAnswers {
@@ -102,12 +112,15 @@ function answersFromLines(out: string): OracleAnswers {
 
 /** The Go toolchain: $CARTOGRAPH_GO, else `go` on PATH, with its `go version` line. */
 export function goToolchain(): { go: string; version: string } {
-  const go = process.env.CARTOGRAPH_GO ?? 'go';
-  const probe = spawnSync(go, ['version'], { encoding: 'utf8' });
-  if (probe.status !== 0) {
-    throw new Error('bench:context needs the Go toolchain for its independent Go oracle: install it with `sudo apt-get install golang-go` (Debian/Ubuntu), or point CARTOGRAPH_GO at a go binary.');
-  }
-  return { go, version: probe.stdout.trim() };
+  return oracleTool(
+    [process.env.CARTOGRAPH_GO, 'go'],
+    (go) => {
+      const r = spawnSync(go, ['version'], { encoding: 'utf8' });
+      return r.status === 0 ? { go, version: r.stdout.trim() } : undefined;
+    },
+    'golang-go',
+    'the Go toolchain for its independent Go oracle: `sudo apt-get install golang-go` (Debian/Ubuntu), or point CARTOGRAPH_GO at a go binary.',
+  );
 }
 
 /**
@@ -131,37 +144,24 @@ export function goOracle(root: string, files: string[]): OracleAnswers {
 
 /** A JDK's `java` (11 or later runs a single-file program): $CARTOGRAPH_JAVA, then `java` on PATH; Debian's JDK is installed when missing. */
 function javaRuntime(): { java: string; version: string } {
-  const candidates = [process.env.CARTOGRAPH_JAVA, 'java'].filter((p): p is string => !!p);
-  const probe = () => {
-    for (const java of candidates) {
+  return oracleTool(
+    [process.env.CARTOGRAPH_JAVA, 'java'],
+    (java) => {
       const r = spawnSync(java, ['-version'], { encoding: 'utf8' });
-      // a JRE cannot compile the oracle: javac's Tree API comes with the JDK (jdk.compiler)
-      const tree = spawnSync(java, ['--describe-module', 'jdk.compiler'], { encoding: 'utf8' });
-      if (r.status === 0 && tree.status === 0) return { java, version: (r.stderr.split('\n')[0] ?? '').trim() };
-    }
-    return undefined;
-  };
-  let found = probe();
-  if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
-    console.error('bench:context: a JDK is missing; installing Debian default-jdk-headless ...');
-    spawnSync('apt-get', ['install', '-y', 'default-jdk-headless'], { stdio: 'inherit' });
-    found = probe();
-  }
-  if (!found) throw new Error('bench:context needs a JDK (11 or later) for its independent Java oracle: `sudo apt-get install default-jdk-headless`, or point CARTOGRAPH_JAVA at a JDK\'s java.');
-  return found;
+      // a JRE cannot run the oracle: javac's Tree API comes with the JDK (jdk.compiler)
+      const jdk = spawnSync(java, ['--describe-module', 'jdk.compiler'], { encoding: 'utf8' });
+      return r.status === 0 && jdk.status === 0 ? { java, version: (r.stderr.split('\n')[0] ?? '').trim() } : undefined;
+    },
+    'default-jdk-headless',
+    "a JDK (11 or later) for its independent Java oracle: `sudo apt-get install default-jdk-headless`, or point CARTOGRAPH_JAVA at a JDK's java.",
+  );
 }
 
 /** javac's own attribution (the Compiler Tree API) for every name in `files` (bench/context/JavaOracle.java). */
 export function javaOracle(root: string, files: string[]): OracleAnswers {
   const { java, version } = javaRuntime();
   return cached(`java-${contentKey(`javac ${version}`, root, files)}`, () => {
-    const out = execFileSync(java, [path.join(__dirname, 'JavaOracle.java'), root, ...files], { encoding: 'utf8', maxBuffer: 1 << 30, cwd: cacheDir() });
-    const answers: OracleAnswers = new Map();
-    for (const line of out.split('\n').filter(Boolean)) {
-      const use = JSON.parse(line) as { file: string; line: number; path: string; defLine: number; name: string; kind: string };
-      addDefinition(answers, use.file, use.line, { path: use.path, line: use.defLine, name: use.name, kind: use.kind });
-    }
-    return answers;
+    return answersFromLines(execFileSync(java, [path.join(__dirname, 'JavaOracle.java'), root, ...files], { encoding: 'utf8', maxBuffer: 1 << 30, cwd: cacheDir() }));
   });
 }
 
