@@ -10,6 +10,7 @@ import type { Embedder, NodeVectors, Reranker, SearchModels } from '../../src/co
 import { createSearcher } from '../../src/core/search';
 import { LexicalIndex } from '../../src/core/search/lexical';
 import { modelFreeScorers } from '../../src/core/search/modelFreeScorers';
+import { MIN_SEED_SIMILARITY } from '../../src/core/search/modelScorers';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 let ranger: RepositoryGraph;
@@ -72,10 +73,11 @@ function fakeModels(calls: { embed: string[][]; rerank: string[][] }): SearchMod
       return passages.map((p) => (/quick_add/.test(p) ? 5 : -1));
     },
   };
-  // Only two nodes have vectors: the rest fall back to the lexical similarity.
+  // Only three nodes have vectors: the rest fall back to the lexical similarity.
   const stored = new Map([
     ['extended.py#quick_add', oneHot(0)],
     ['base.py#Calculator.add', oneHot(1)],
+    ['base.py#Calculator', oneHot(2)],
   ]);
   const vectors: NodeVectors = {
     size: stored.size,
@@ -107,6 +109,16 @@ test('a question of only one-letter and common words: model-free it says why not
   const withModels = await createSearcher({ graph: ranger }, { models: () => fakeModels(calls) }).search('what is the', 5);
   assert.deepEqual(calls.embed, [['what is the']], 'the embedder still sees the question');
   assert.ok(withModels.hits.length > 0 && !/nothing to search for/.test(withModels.reason), 'vector seeds answer it');
+});
+
+test('vector neighbours below the similarity floor are no answer: nonsense finds nothing with a model too', async () => {
+  const models = fakeModels({ embed: [], rerank: [] });
+  const unrelated: SearchModels = { ...models, vectors: { ...models.vectors!, nearest: async () => [{ id: 'extended.py#quick_add', score: MIN_SEED_SIMILARITY / 2 }] } };
+  const result = await createSearcher({ graph: ranger }, { models: () => unrelated, mcts: { timeBudgetMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
+  assert.deepEqual(result.hits, [], 'neither a seed nor a traversal of unrelated nodes');
+  const related: SearchModels = { ...models, vectors: { ...models.vectors!, nearest: async () => [{ id: 'extended.py#quick_add', score: MIN_SEED_SIMILARITY }] } };
+  const found = await createSearcher({ graph: ranger }, { models: () => related, mcts: { timeBudgetMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
+  assert.ok(found.hits.some((h) => h.id === 'extended.py#quick_add'), 'a neighbour at the floor is a seed');
 });
 
 test('a vector store still filling (size 0) gives no vector seeds and never throws', async () => {

@@ -14,13 +14,19 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 /** Vector-search seeds taken per query. */
 const VECTOR_SEEDS = 50;
+/**
+ * Cosine below which a vector neighbour is unrelated to the query, not a weak match: nonsense queries
+ * ("xyzzy plugh frobnicate") peak at 0.15 against code with the shipped model, related pairs start
+ * near 0.2 (docs/benchmarks.md). Without it every query has neighbours, so none could say "nothing found".
+ */
+export const MIN_SEED_SIMILARITY = 0.2;
 
 export async function modelScorers(graph: Graph, query: string, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[] }> {
   const { embedder, reranker, vectors } = models;
   const queryVector = embedder ? (await embedder.embed([query]))[0] : undefined;
   const seeds: SearchHit[] =
     queryVector && vectors && vectors.size > 0
-      ? (await vectors.nearest(queryVector, VECTOR_SEEDS)).filter((s) => graph.hasNode(s.id)).map((s) => ({ id: s.id, score: s.score, via: 'vector' as const }))
+      ? (await vectors.nearest(queryVector, VECTOR_SEEDS)).filter((s) => s.score >= MIN_SEED_SIMILARITY && graph.hasNode(s.id)).map((s) => ({ id: s.id, score: s.score, via: 'vector' as const }))
       : [];
   let fallbackScorers: MctsScorers | undefined;
   const fallback = () => (fallbackScorers ??= lexical());

@@ -63,6 +63,9 @@ export async function naturalLanguageSearch(
     timingsMs.vector = performance.now() - t;
   }
 
+  // Nothing matches the words and no code is near the query's meaning: the traversal would only rank
+  // unrelated nodes, so the answer is that nothing was found.
+  if (lists.every((list) => list.length === 0)) return [];
   const mcts = options.mcts ?? {};
   if (mcts.enabled ?? withModel) {
     t = performance.now();
