@@ -217,6 +217,24 @@ test('a store that keeps vectors of another length leaves them in memory, and se
   await engine.close();
 });
 
+test('a model with shorter vectors than the store (the shipped 256-d model) keeps them across restarts, unchanged', async () => {
+  const root = repo();
+  let engine = await indexed(root);
+  const ids = searchableIds(engine);
+  let job = new EmbeddingJob(engine, new RecordingEmbedder('narrow', 256));
+  assert.equal((await job.run()).persisted, true);
+  const before = new Map(ids.map((id) => [id, job.vectors.get(id)!]));
+  await engine.close();
+
+  engine = await indexed(root);
+  const again = new RecordingEmbedder('narrow', 256);
+  job = new EmbeddingJob(engine, again);
+  const warm = await job.run();
+  assert.deepEqual({ embedded: warm.embedded, reused: warm.reused, texts: again.texts.length }, { embedded: 0, reused: ids.length, texts: 0 });
+  for (const id of ids) assert.deepEqual(job.vectors.get(id), before.get(id), id);
+  await engine.close();
+});
+
 test('nearest() over vectors read back from LanceDB returns the node whose stored vector is closest, best first', async () => {
   const root = repo();
   let engine = await indexed(root);

@@ -163,7 +163,7 @@ export class EmbeddingJob {
       // The store dropped the vectors of nodes whose hash changed (flush above), so the rest match the graph.
       const graph = this.engine.graph.graph;
       for (const [id, vector] of stored) {
-        if (graph.hasNode(id) && !this.vectors.hashOf(id)) this.vectors.set(id, graph.getNodeAttributes(id).hash, vector);
+        if (graph.hasNode(id) && !this.vectors.hashOf(id)) this.vectors.set(id, graph.getNodeAttributes(id).hash, vector.length > this.embedder.dim ? vector.slice(0, this.embedder.dim) : vector);
       }
     } else if (stored.size > 0) {
       // Another model's vectors: not used, and the marker names this model only once a complete run
@@ -178,11 +178,11 @@ export class EmbeddingJob {
     return this.persist(store, missing);
   }
 
-  /** Writes vectors; a store that refuses them (another vector length, closed) leaves them in memory. */
+  /** Writes vectors; a store that refuses them (longer than its vector column, closed) leaves them in memory. */
   private async persist(store: GraphStore, vectors: Map<string, Float32Array>): Promise<GraphStore | null> {
     if (vectors.size === 0) return store;
     try {
-      await store.setVectors(vectors);
+      await store.setVectors(padded(vectors, store.vectorDim));
       return store;
     } catch (err) {
       this.options.log?.(`embeddings kept in memory only: the store did not take them (${messageOf(err)})`);
@@ -190,6 +190,24 @@ export class EmbeddingJob {
       return null;
     }
   }
+}
+
+/**
+ * Vectors shorter than the store's column zero-padded to it (the shipped model's 256 dimensions in the
+ * 384-wide column): dot products and norms are unchanged, and reading back keeps the model's first
+ * `dim`. Longer ones are left as they are, for the store to refuse.
+ */
+function padded(vectors: Map<string, Float32Array>, dim: number): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  for (const [id, vector] of vectors) {
+    if (vector.length >= dim) out.set(id, vector);
+    else {
+      const wide = new Float32Array(dim);
+      wide.set(vector);
+      out.set(id, wide);
+    }
+  }
+  return out;
 }
 
 async function readModelFile(file: string): Promise<{ model: string; dim: number } | undefined> {

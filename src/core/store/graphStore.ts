@@ -68,7 +68,8 @@ const DEFAULT_COMPACT_EVERY = 50;
 
 export class GraphStore {
   readonly dir: string;
-  private readonly vectorDim: number;
+  /** Length of the vector column; shorter vectors are stored zero-padded (see EmbeddingJob). */
+  readonly vectorDim: number;
   private readonly compactEvery: number;
   private db: Connection;
   private tables: Tables;
