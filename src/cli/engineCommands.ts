@@ -168,7 +168,7 @@ export async function describe(flags: Flags): Promise<number> {
 function printStats(s: EngineStats, storeBytes: number): void {
   const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`Repository: ${s.root}`);
-  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''})`);
+  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''}${s.generatedFiles.length ? `, ${s.generatedFiles.length} generated (indexed, flagged)` : ''})`);
   console.log(`Nodes: ${nonZero(s.nodes)}`);
   console.log(`Edges: ${nonZero(s.edges)}`);
   console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);

@@ -1,5 +1,5 @@
 // What `cartograph stats` and Show Index Status report of an index: counts by kind, lines, files with
-// syntax errors, how many imports resolved, what was skipped and the store's state.
+// syntax errors, generated files, how many imports resolved, what was skipped and the store's state.
 import type { RepositoryGraph } from './graph/repositoryGraph';
 import { EDGE_KINDS, NODE_KINDS, type EdgeKind, type NodeKind } from './graph/schema';
 import type { StoreInfo } from './store/storeMirror';
@@ -13,6 +13,8 @@ export interface EngineStats {
   edges: Partial<Record<EdgeKind, number>>;
   skipped: SkippedFile[];
   syntaxErrorFiles: number;
+  /** Files that say they are generated (Go's `// Code generated … DO NOT EDIT.`): indexed, and flagged here. */
+  generatedFiles: string[];
   imports: { internal: number; resolved: number; rate: number };
   unresolvedReferences: number;
   store: StoreInfo;
@@ -28,10 +30,12 @@ export function engineStats(root: string, repo: RepositoryGraph, skipped: Iterab
   repo.graph.forEachEdge((_, a) => (edges[a.kind] = (edges[a.kind] ?? 0) + 1));
   let lines = 0;
   let syntaxErrorFiles = 0;
+  const generatedFiles: string[] = [];
   for (const p of repo.filePaths()) {
     const g = repo.fileGraph(p)!;
     lines += g.lines;
     if (g.syntaxErrors > 0) syntaxErrorFiles++;
+    if (g.generated) generatedFiles.push(p);
   }
   const imports = repo.importStats();
   return {
@@ -42,6 +46,7 @@ export function engineStats(root: string, repo: RepositoryGraph, skipped: Iterab
     edges,
     skipped: [...skipped].sort((a, b) => (a.path < b.path ? -1 : 1)),
     syntaxErrorFiles,
+    generatedFiles: generatedFiles.sort(),
     imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
     unresolvedReferences: repo.unresolvedReferences(),
     store,

@@ -54,7 +54,7 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
       ? `kept in memory only${stats.store.error ? ` (${stats.store.error})` : ''}; run **Cartograph: Reindex Workspace** to try saving again`
       : `saved on disk (${(size / 1048576).toFixed(1)} MB), so the next window opens without re-indexing`;
     out.push(
-      `- Files: ${stats.files} (${stats.lines} lines${stats.syntaxErrorFiles ? `, ${stats.syntaxErrorFiles} with syntax errors` : ''})`,
+      `- Files: ${stats.files} (${stats.lines} lines${stats.syntaxErrorFiles ? `, ${stats.syntaxErrorFiles} with syntax errors` : ''}${stats.generatedFiles.length ? `, ${stats.generatedFiles.length} generated` : ''})`,
       `- Index: ${saved}`,
       `- Search: ${await repository.modelStatus()}`,
       `- Imports between your files understood: ${stats.imports.resolved} of ${stats.imports.internal} (${(stats.imports.rate * 100).toFixed(1)}%)`,
@@ -70,6 +70,12 @@ export async function statusMarkdown(indexes: readonly WorkspaceIndex[]): Promis
     );
     const r = index.lastReport;
     if (r) out.push(`Last index: ${r.parsed} files parsed, ${r.reused} unchanged${r.timings.total !== undefined ? `, in ${(r.timings.total / 1000).toFixed(1)} s` : ''}.`, '');
+    if (stats.generatedFiles.length) {
+      out.push(`### Generated files (${stats.generatedFiles.length}): indexed, not code anyone should edit`, '');
+      for (const p of stats.generatedFiles.slice(0, 200)) out.push(`  - \`${p}\``);
+      if (stats.generatedFiles.length > 200) out.push(`  - … ${stats.generatedFiles.length - 200} more`);
+      out.push('');
+    }
     out.push(`### Skipped files (${stats.skipped.length})`, '');
     const byReason = new Map<string, number>();
     for (const s of stats.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
