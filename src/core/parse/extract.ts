@@ -4,6 +4,7 @@ import type { Language } from '../graph/schema';
 import { PARSER_VERSION, type Extracted, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';
+import { saysGenerated } from './generatedHeader';
 import { extractGo } from './go';
 import { extractJava } from './java';
 import { extractPython } from './python';
@@ -37,6 +38,8 @@ export async function extractFile(pool: ParserPool, filePath: string, language: 
       parserVersion: PARSER_VERSION,
       lines: text.length === 0 ? 0 : text.split('\n').length,
       syntaxErrors: root.hasError ? countErrors(root) : 0,
+      // Go's extractor applies Go's own, stricter rule.
+      ...(language !== 'go' && saysGenerated(text) ? { generated: true } : {}),
       ...extracted,
     };
   } finally {
