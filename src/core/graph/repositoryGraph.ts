@@ -49,7 +49,8 @@ export class RepositoryGraph {
   private manifests: readonly ManifestFile[] = [];
   /** Every file path, replaced (not mutated) when files come or go: package schemes memoise on it. */
   private paths: ReadonlySet<string> = new Set();
-  private projectConfigJson = JSON.stringify({ tsconfigs: [], manifests: [] } satisfies ProjectConfig);
+  private config: ProjectConfig = { tsconfigs: [], manifests: [] };
+  private projectConfigJson = JSON.stringify(this.config);
   lastApply: ApplyStats = { resolved: 0 };
   /** Bumped when an apply starts: readers that cache derived indexes (search) know when to refresh. */
   version = 0;
@@ -162,7 +163,7 @@ export class RepositoryGraph {
     }
     for (const path of removed) for (const key of changedInterfaceKeys(path, removedGraphs.get(path), undefined)) changedKeys.add(key);
 
-    const layoutBeforeConfig = this.layout();
+    const layoutBefore = this.layout();
     if (changes.config) for (const key of this.setConfig(changes.config)) changedKeys.add(key);
 
     // Packages: adding or removing an __init__.py renames every module beneath it.
@@ -179,7 +180,6 @@ export class RepositoryGraph {
     for (const file of changes.upsert ?? []) if (packageScheme(file.language)) rekeyed.add(file.path);
     // Which package a file is in may hang on manifests and on other files (Cargo's crate roots):
     // when that changes, every file of the language is re-keyed and re-resolved (its qnames change).
-    const layoutBefore = layoutBeforeConfig;
     if (added.size > 0 || removed.size > 0) this.paths = new Set(this.files.keys());
     for (const path of this.relaidFiles(layoutBefore, this.layout())) {
       rekeyed.add(path);
@@ -354,21 +354,24 @@ export class RepositoryGraph {
   private setConfig(config: ProjectConfig): string[] {
     const json = JSON.stringify(config);
     if (json === this.projectConfigJson) return [];
-    const before = JSON.parse(this.projectConfigJson) as ProjectConfig;
+    const before = this.config;
+    this.config = config;
     this.projectConfigJson = json;
     const changed: string[] = [];
     if (JSON.stringify(before.tsconfigs) !== JSON.stringify(config.tsconfigs)) {
       this.tsconfigs = new TsConfigSet(config.tsconfigs);
       changed.push(TSCONFIG_KEY);
     }
-    this.manifests = config.manifests;
     const names = new Set([...before.manifests, ...config.manifests].map((m) => baseName(m.path)));
     for (const name of names) {
       const of = (list: ManifestFile[]) => JSON.stringify(list.filter((m) => baseName(m.path) === name));
       if (of(before.manifests) !== of(config.manifests)) changed.push(manifestKey(name));
     }
+    // A new array only when a manifest changed: package schemes memoise on its identity (layoutKey).
+    if (changed.some((key) => key !== TSCONFIG_KEY)) this.manifests = config.manifests;
     return changed;
   }
+
 
   private setResolution(path: string, res: FileResolution | undefined): void {
     const before = this.resolutions.get(path);

@@ -189,7 +189,7 @@ export class Resolver {
    * provides the subject key first (see subjectKey).
    */
   private subjectType(file: FileGraph, subject: string[], chain: string[]): { path: string; sym: SymbolDef } | null {
-    const scope = packageScheme(file.language)?.receiverScope(file, this.world);
+    const scope = this.packageOf(file, 'receiver');
     if (scope === undefined || this.provider(subjectKey(file.language, scope, subject, chain)) !== file.path) return null;
     const type = this.receiverType(file, subject);
     const typeFile = type && this.world.file(type.path);
