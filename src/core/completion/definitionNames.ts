@@ -1,6 +1,7 @@
 // Top-level definitions of the repository by name, for names a buffer uses without importing them
-// (an import line being written, auto-import style), and the types that declare a member of a given
-// name, for an object literal the graph cannot type (its keys say which type it is). Follows the
+// (an import line being written, auto-import style), the types that declare a member of a given
+// name, for an object literal the graph cannot type (its keys say which type it is), and each file's
+// top-level definitions by spelling, for the analogue of a name (analogy.ts). Follows the
 // graph file by file, like the window index: a file whose hash changed is re-read, a removed file is dropped.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { symbolId } from '../graph/schema';
@@ -19,6 +20,13 @@ interface FileNames {
   hash: string;
   names: Array<[string, string]>;
   members: Array<[string, TypeMember]>;
+  /** Top-level definitions by spelling(name). */
+  spelled: Map<string, string[]>;
+}
+
+/** A name as its words spell it, whatever the case style: `$ZodNanoID`, `zod_nano_id` → `zodnanoid`. */
+export function spelling(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 export class DefinitionNames {
@@ -41,6 +49,12 @@ export class DefinitionNames {
     return this.byMember.get(name) ?? [];
   }
 
+  /** Ids of the top-level definitions of `path` whose name is spelled `key` (spelling()), in source order. */
+  inFile(path: string, key: string): readonly string[] {
+    this.refresh();
+    return this.byFile.get(path)?.spelled.get(key) ?? [];
+  }
+
   private refresh(): void {
     if (this.seenVersion === this.graph.version) return;
     const live = new Set(this.graph.filePaths());
@@ -53,13 +67,18 @@ export class DefinitionNames {
       const file = this.graph.fileGraph(path);
       const names: Array<[string, string]> = [];
       const members: Array<[string, TypeMember]> = [];
+      const spelled = new Map<string, string[]>();
       const kinds = new Map((file?.symbols ?? []).map((sym) => [sym.localId, sym.kind]));
       for (const sym of file?.symbols ?? []) {
         if (sym.parent === null && sym.exported && IMPORTABLE.has(sym.kind)) names.push([sym.name, symbolId(path, sym.localId)]);
+        if (sym.parent === null) {
+          const key = spelling(sym.name);
+          (spelled.get(key) ?? spelled.set(key, []).get(key)!).push(symbolId(path, sym.localId));
+        }
         const literalKeys = file!.language !== 'python' && sym.parent !== null && (sym.kind === 'Field' || sym.kind === 'Method');
         if (literalKeys && LITERAL_TYPES.has(kinds.get(sym.parent!) ?? '')) members.push([sym.name, { member: symbolId(path, sym.localId), owner: symbolId(path, sym.parent!) }]);
       }
-      this.byFile.set(path, { hash, names, members });
+      this.byFile.set(path, { hash, names, members, spelled });
     }
     if (changed) {
       const byName = new Map<string, string[]>();

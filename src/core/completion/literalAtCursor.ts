@@ -15,7 +15,7 @@ export interface LiteralAtCursor {
 /** How far back the opening brace is looked for: literals longer than this are rare and the scan is per keystroke. */
 const MAX_SCAN_CHARS = 12_000;
 const MAX_KEYS = 40;
-const OPENERS: Record<string, string> = { '{': '}', '(': ')', '[': ']' };
+export const OPENERS: Record<string, string> = { '{': '}', '(': ')', '[': ']' };
 
 /** The literal around the cursor, or undefined when the cursor is not directly inside one. */
 export function literalAtCursor(prefix: string, suffix: string): LiteralAtCursor | undefined {
@@ -42,6 +42,12 @@ export function literalAtCursor(prefix: string, suffix: string): LiteralAtCursor
 
 /** Position of the innermost bracket still open at the end of `text` (scanned from `from`); -1 if none. */
 function innermostOpen(text: string, from: number): number {
+  const stack = openBrackets(text, from);
+  return stack.length > 0 ? stack[stack.length - 1] : -1;
+}
+
+/** Positions of the brackets still open at the end of `text` (scanned from `from`; strings and comments skipped), outermost first. */
+export function openBrackets(text: string, from = 0): number[] {
   const stack: number[] = [];
   for (let i = from; i < text.length; i++) {
     const c = text[i];
@@ -51,7 +57,7 @@ function innermostOpen(text: string, from: number): number {
     else if (c in OPENERS) stack.push(i);
     else if (c === '}' || c === ')' || c === ']') stack.pop();
   }
-  return stack.length > 0 ? stack[stack.length - 1] : -1;
+  return stack;
 }
 
 /** A `{` after `(`, `,`, `=`, `:`, `[`, `?`, `|`, `&` or `return` opens an object; after `)`, `=>`, `;` or a keyword, a block. */

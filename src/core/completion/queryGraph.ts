@@ -7,6 +7,7 @@ import type { GraphEdge, Language } from '../graph/schema';
 import { extractFile } from '../parse/extract';
 import type { FileGraph, SymbolDef } from '../parse/fileGraph';
 import { ParserPool } from '../parse/parser';
+import { OPENERS, openBrackets } from './literalAtCursor';
 
 /** Turns a buffer into its per-file graph: in this thread by default, in a worker in an editor host. */
 export type ExtractBuffer = (path: string, language: Language, text: string) => Promise<FileGraph>;
@@ -58,7 +59,7 @@ const KEYWORDS = new Set(
 );
 
 export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryGraph, query: CursorQuery): Promise<QueryGraph> {
-  const file = await extract(query.path, query.language, query.prefix + query.suffix);
+  const file = await extract(query.path, query.language, query.prefix + closers(query));
   const prefixLines = query.prefix.split('\n');
   const cursorLine = prefixLines.length - 1;
   const resolution = graph.resolveDetached(withImportBeingTyped(file, prefixLines[cursorLine], cursorLine), true);
@@ -73,6 +74,18 @@ export async function buildQueryGraph(extract: ExtractBuffer, graph: RepositoryG
     partialStatement: prefixLines[cursorLine],
     nearby: [...new Set([...nearbyIdentifiers(prefixLines.slice(-NEARBY_LINES)), ...nearbyIdentifiers(query.suffix.split('\n', NEARBY_SUFFIX_LINES + 1).reverse())])],
   };
+}
+
+/**
+ * With nothing after the cursor (the end of a file, code not written yet), a definition the cursor
+ * is in has no closing braces, and the parser's recovery drops it: the cursor would be in no
+ * definition at all. The brackets the prefix leaves open are closed after the cursor, innermost first,
+ * as the code will be. Brace languages only: Python's blocks end by indentation.
+ */
+function closers(query: CursorQuery): string {
+  if (query.suffix.trim() !== '' || query.language === 'python') return query.suffix;
+  const open = openBrackets(query.prefix);
+  return `${query.suffix}${open.reverse().map((at) => `\n${OPENERS[query.prefix[at]]}`).join('')}`;
 }
 
 /**
@@ -94,10 +107,12 @@ function enclosingDefinitions(file: FileGraph, prefixLines: string[], language: 
   const cursorLine = prefixLines.length - 1;
   const indentOf = (line: string) => line.length - line.trimStart().length;
   const encloses = (sym: SymbolDef): boolean => {
-    if (sym.kind !== 'Function' && sym.kind !== 'Method' && sym.kind !== 'Class' && sym.kind !== 'Interface') return false;
+    // A variable whose value spans lines is written in like a body (`export const ZodEnum = $constructor("ZodEnum", (inst, def) => { … })`, a settings dict).
+    const variable = sym.kind === 'GlobalVariable' || sym.kind === 'Field';
+    if (sym.kind !== 'Function' && sym.kind !== 'Method' && sym.kind !== 'Class' && sym.kind !== 'Interface' && !variable) return false;
     if (sym.range.startLine >= cursorLine) return false;
     if (cursorLine <= sym.range.endLine) return true;
-    if (language !== 'python') return false;
+    if (language !== 'python' || variable) return false;
     for (let line = sym.range.endLine + 1; line <= cursorLine; line++) {
       const text = prefixLines[line];
       const blank = text.trim() === '';

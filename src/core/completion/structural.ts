@@ -7,6 +7,7 @@ import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
+import { analogues } from './analogy';
 import { literalAtCursor } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
@@ -36,6 +37,8 @@ export interface RepositoryNames {
   named(name: string): readonly string[];
   /** Members called `name` of interfaces, object type aliases and classes. */
   typesWithMember(name: string): readonly TypeMember[];
+  /** Top-level definitions of a file by spelling (definitionNames.ts `spelling`). */
+  inFile(path: string, key: string): readonly string[];
 }
 
 export function structuralCandidates(graph: Graph, q: QueryGraph, names?: RepositoryNames): StructuralCandidate[] {
@@ -158,6 +161,15 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     for (const { id, score } of typesOfLiteral(graph, q, names)) add(id, score, { source: q.query.path, kind: 'USES', target: id });
   }
 
+  // What the definition being written's siblings use, transposed to its own name (`ZodEmail` uses
+  // `$ZodEmail`: `ZodNanoID` will use `$ZodNanoID`): the next line is often its siblings' line in its own words.
+  if (names) {
+    const nameOf = (id: string) => (graph.hasNode(id) ? graph.getNodeAttributes(id).name : undefined);
+    for (const a of analogues(q, (path, key) => names.inFile(path, key), nameOf).slice(0, MAX_ANALOGUES)) {
+      add(a.id, a.votes >= 2 ? 0.95 : 0.8, { source: a.edge.source, kind: a.edge.kind, target: a.edge.target });
+    }
+  }
+
   // One hop out from the seeds: owners and bases of classes, callees of functions.
   for (const seed of [...found.values()]) {
     const node = graph.getNodeAttributes(seed.id);
@@ -201,6 +213,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
 }
 
 const MAX_UNBOUND_NAMES = 24;
+/** Analogues offered: the siblings' most shared uses; each is one definition the buffer has not named. */
+const MAX_ANALOGUES = 8;
 /** Evidence a name made only of the words around the cursor adds (noisy-or, like every other link). */
 const AFFINITY_WEIGHT = 0.4;
 /** A word in more than this share of the candidates' names (`zod`, `get`) tells them apart no more than none. */

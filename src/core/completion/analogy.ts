@@ -1,0 +1,89 @@
+// Parallel structure: code next to the cursor is often written like its siblings. Where `ZodEmail`'s
+// initializer calls `core.$ZodEmail.init` and `processors.emailProcessor`, the `ZodNanoID` being
+// written calls `core.$ZodNanoID.init` and `processors.nanoidProcessor`; where `object(…)` takes
+// `core.$ZodObjectParams`, `union(…)` takes `core.$ZodUnionParams`; `UserAdmin` pairs with
+// `UserForm` as `GroupAdmin` with `GroupForm`. Nothing in the buffer names the analogue yet (the line
+// is still to be typed, or the name sits among hundreds a namespace exports), but a sibling's use
+// says where it lives and how it is spelled: the sibling's target with the sibling's own words
+// replaced by the enclosing definition's, looked up among the top-level definitions of the target's file.
+import type { GraphEdge } from '../graph/schema';
+import { symbolId } from '../graph/schema';
+import type { SymbolDef } from '../parse/fileGraph';
+import { spelling } from './definitionNames';
+import type { QueryGraph } from './queryGraph';
+
+/** A file's top-level definitions by spelling (DefinitionNames.inFile). */
+export type SpelledIn = (path: string, key: string) => readonly string[];
+
+export interface Analogue {
+  id: string;
+  /** Siblings whose use points to it (distinct sibling definitions). */
+  votes: number;
+  /** One sibling's use it is the analogue of: the fact that explains it. */
+  edge: GraphEdge;
+}
+
+/** Siblings on each side of the definition being written that count: parallel code is near. */
+const SIBLINGS_EACH_SIDE = 12;
+
+/** `$ZodNanoID` → zod, nano, id; `ZodCIDRv4` → zod, cidrv4; `get_queryset` → get, queryset. */
+export function nameParts(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+}
+
+/**
+ * What tells two names apart: their words less the words both start and end with
+ * (`ZodMiniEmail`, `ZodMiniCIDRv4` → `email`, `cidrv4`); undefined when either is left empty.
+ */
+function distinctParts(a: string, b: string): [string, string] | undefined {
+  const x = nameParts(a);
+  const y = nameParts(b);
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  const own = x.slice(head, x.length - tail).join('');
+  const other = y.slice(head, y.length - tail).join('');
+  return own === '' || other === '' ? undefined : [own, other];
+}
+
+/**
+ * For the innermost enclosing definition, the analogues of what its siblings (definitions of the same
+ * kind under the same parent, the nearest on each side) use in other files, most votes first.
+ */
+export function analogues(q: QueryGraph, spelledIn: SpelledIn, nodeName: (id: string) => string | undefined): Analogue[] {
+  const self = q.enclosing[0];
+  if (!self) return [];
+  // Per sibling, what tells its name from the enclosing one's (`email` / `nanoid`); siblings whose names say nothing apart are left out.
+  const siblings = new Map<string, [string, string]>();
+  for (const [id, name] of nearestSiblings(q.query.path, q.file.symbols, self)) {
+    const parts = distinctParts(name, self.name);
+    if (parts) siblings.set(id, parts);
+  }
+  if (siblings.size === 0) return [];
+  const found = new Map<string, Analogue & { from: Set<string> }>();
+  for (const edge of q.edges) {
+    if (edge.kind !== 'CALLS' && edge.kind !== 'USES' && edge.kind !== 'INHERITS') continue;
+    const parts = siblings.get(edge.source);
+    if (parts === undefined) continue;
+    const target = nodeName(edge.target);
+    if (target === undefined) continue;
+    const spelled = spelling(target);
+    if (!spelled.includes(parts[0])) continue;
+    const path = edge.target.slice(0, edge.target.indexOf('#'));
+    for (const id of spelledIn(path, spelled.replace(parts[0], parts[1]))) {
+      const a = found.get(id) ?? found.set(id, { id, votes: 0, edge, from: new Set() }).get(id)!;
+      a.from.add(edge.source);
+      a.votes = a.from.size;
+    }
+  }
+  return [...found.values()].map(({ id, votes, edge }) => ({ id, votes, edge })).sort((a, b) => b.votes - a.votes || (a.id < b.id ? -1 : 1));
+}
+
+/** Ids (in the buffer's file) of the definitions of `self`'s kind under its parent, the nearest on each side, with their names. */
+function nearestSiblings(path: string, symbols: readonly SymbolDef[], self: SymbolDef): Map<string, string> {
+  const peers = symbols.filter((s) => s.parent === self.parent && s.kind === self.kind);
+  const at = peers.indexOf(self);
+  const near = peers.slice(Math.max(0, at - SIBLINGS_EACH_SIDE), at).concat(peers.slice(at + 1, at + 1 + SIBLINGS_EACH_SIDE));
+  return new Map(near.filter((s) => s.name !== self.name).map((s) => [symbolId(path, s.localId), s.name]));
+}
