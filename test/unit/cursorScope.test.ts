@@ -1,0 +1,64 @@
+// What the cursor is in and what its siblings say, on real code (TanStack Query core, Flask): the
+// definition being written when it is a variable whose value spans lines or is not closed yet, and
+// the analogues of what the definitions beside it use (analogy.ts). The cursor sits where the
+// context benchmark puts it: at the start of a line, the line itself left out.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { analogues } from '../../src/core/completion/analogy';
+import { ContextAssembler } from '../../src/core/completion/assemble';
+import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
+import { structuralCandidates } from '../../src/core/completion/structural';
+import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import type { Language } from '../../src/core/graph/schema';
+import { FIXTURES, buildGraph, readTree } from './helpers';
+
+const TANSTACK = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');
+const FLASK = path.join(FIXTURES, 'real', 'flask');
+
+/** The query graph with the cursor at the start of the first line of `file` that `marks` (that line left out); `fim` keeps the code after it. */
+async function cursorAt(graph: RepositoryGraph, root: string, file: string, marks: string, fim: boolean) {
+  const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes(marks));
+  assert.ok(at >= 0, marks);
+  const indent = /^\s*/.exec(lines[at])![0];
+  const language: Language = file.endsWith('.py') ? 'python' : 'typescript';
+  return buildQueryGraph(extractInProcess(), graph, { path: file, language, prefix: `${lines.slice(0, at).join('\n')}\n${indent}`, suffix: fim ? `\n${lines.slice(at + 1).join('\n')}` : '' });
+}
+
+describe('the definition the cursor is in, and its siblings (real TanStack Query core)', () => {
+  let graph: RepositoryGraph;
+  let assembler: ContextAssembler;
+  before(async () => {
+    graph = await buildGraph(readTree(TANSTACK), 'query-core');
+    assembler = new ContextAssembler(graph, TANSTACK);
+  });
+
+  it("a sibling's use in its own words: `refetchQueries` will take `RefetchOptions` as `invalidateQueries` takes `InvalidateOptions`, `cancelQueries` `CancelOptions`", async () => {
+    const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'options: RefetchOptions = {},', true);
+    assert.equal(q.enclosing[0]?.localId, 'QueryClient.refetchQueries');
+    const found = analogues(q, (p, key) => assembler.definitionNames.inFile(p, key), (id) => (graph.graph.hasNode(id) ? graph.graph.getNodeAttributes(id).name : undefined));
+    const options = found.find((a) => a.id === 'types.ts#RefetchOptions');
+    assert.ok(options, found.map((a) => a.id).join(', '));
+    assert.ok(options.votes >= 3, `invalidateQueries, cancelQueries and resetQueries each point to it: ${options.votes}`);
+    // Only definitions spelled with the enclosing method's own word, each one a definition of the repository.
+    for (const a of found) assert.match(graph.graph.getNodeAttributes(a.id).name.toLowerCase(), /refetch/, a.id);
+  });
+
+  it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
+    const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);
+    assert.deepEqual(q.enclosing.map((s) => s.localId), ['QueryClient.refetchQueries', 'QueryClient']);
+    const ids = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
+    const filters = ids.indexOf('types.ts#RefetchQueryFilters');
+    assert.ok(filters >= 0 && filters < 10, `the method's own parameter type ranks among the first: ${filters}`);
+  });
+});
+
+describe('a variable whose value spans lines encloses the cursor (real Flask)', () => {
+  it("a line of `Flask.default_config = ImmutableDict({ … })` is in that attribute and its class", async () => {
+    const graph = await buildGraph(readTree(FLASK), 'flask');
+    const q = await cursorAt(graph, FLASK, 'app.py', '"PERMANENT_SESSION_LIFETIME": timedelta(days=31),', true);
+    assert.deepEqual(q.enclosing.slice(0, 2).map((s) => s.localId), ['Flask.default_config', 'Flask']);
+  });
+});
