@@ -206,8 +206,14 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // Names made of the words the code around the cursor is made of (`util.NUMBER_FORMAT_RANGES` inside
   // `$ZodCheckNumberFormat`, `core.$ZodNanoID` under `ZodNanoID`) are what it is about.
   const candidates = [...found.values()];
-  const affinity = wordAffinity(q, candidates.map((c) => graph.getNodeAttributes(c.id).name));
-  for (const [i, c] of candidates.entries()) c.score = 1 - (1 - c.score) * (1 - AFFINITY_WEIGHT * affinity[i]);
+  const candidateNames = candidates.map((c) => graph.getNodeAttributes(c.id).name);
+  const affinity = wordAffinity(q, candidateNames);
+  for (const [i, c] of candidates.entries()) {
+    // A name written near the cursor (a comment, the next line) counts for what a seed's hop reached
+    // too, as it does for the seeds: `z.intersection` among the 300 names of the namespace `z`.
+    const named = evidence.has(c.id) ? 0 : nearbyBoost(candidateNames[i]);
+    c.score = 1 - (1 - c.score) * (1 - AFFINITY_WEIGHT * affinity[i]) * (1 - named);
+  }
   // Equal scores (noisy-or saturates at 1 for a file's busiest names): the one used nearer the cursor first.
   return candidates.sort((a, b) => b.score - a.score || proximity(b.id) - proximity(a.id) || (a.id < b.id ? -1 : 1));
 }
@@ -248,12 +254,20 @@ function wordAffinity(q: QueryGraph, names: string[]): number[] {
 const PROXIMITY_LINES = 8;
 /** Types offered for one literal: a union's variants share most keys, and each skeleton costs budget. */
 const MAX_LITERAL_TYPES = 4;
+/** Of those, the variants a literal value picks: the rest are types declaring the keys alone (a common part). */
+const MAX_LITERAL_VARIANTS = 2;
+/** Subtypes a declared member is credited to: bounds the walk under a base every type extends. */
+const MAX_SUBTYPES = 64;
 
 /**
  * Types whose members match the keys of the object literal at the cursor: at least two keys, or one
  * key whose string value is the member's literal type (`code: "too_big"` → `readonly code: "too_big"`).
- * Scored by the share of the literal's keys they declare, each key weighted by how few types declare
- * it (`inst` says more than `input`, which every issue type has).
+ * A member counts for the types that inherit it too (`input` of `$ZodIssueBase` is a key of every
+ * issue interface), as the type checker sees it. Scored by the share of the literal's keys they
+ * declare, each key weighted by how few types declare it (`inst` says more than `input`, which every
+ * issue type has). A literal is often a variant picked by a discriminating value, together with the
+ * keys every variant takes from a common part (an intersection, a base): the best variants by value
+ * and the best types by keys alone are both offered, as the next key may be of either.
  */
 function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Array<{ id: string; score: number }> {
   const literal = literalAtCursor(q.query.prefix, q.query.suffix);
@@ -263,22 +277,46 @@ function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Ar
   for (const key of literal.keys) {
     const value = literal.values.get(key);
     const declaring = names.typesWithMember(key).filter(({ member, owner }) => !owner.startsWith(`${q.query.path}#`) && graph.hasNode(member));
-    const weight = 1 / Math.max(1, declaring.length);
-    total += weight;
+    const holders = new Map<string, boolean>();
     for (const { member, owner } of declaring) {
+      const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
+      const valued = value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`));
+      holders.set(owner, valued || (holders.get(owner) ?? false));
+      for (const sub of subtypes(graph, owner)) if (!holders.has(sub)) holders.set(sub, valued);
+    }
+    const weight = 1 / Math.max(1, holders.size);
+    total += weight;
+    for (const [owner, valued] of holders) {
       const o = owners.get(owner) ?? owners.set(owner, { keys: 0, weight: 0, values: 0 }).get(owner)!;
       o.keys++;
       o.weight += weight;
-      const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
-      if (value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`))) o.values++;
+      if (valued) o.values++;
     }
   }
-  return [...owners.entries()]
-    .filter(([, o]) => o.keys >= 2 || o.values > 0)
-    .map(([id, o]) => ({ id, o, share: o.weight / total }))
-    .sort((a, b) => b.o.values - a.o.values || b.share - a.share || (a.id < b.id ? -1 : 1))
+  const ranked = [...owners.entries()]
+    .filter(([id, o]) => (o.keys >= 2 || o.values > 0) && !id.startsWith(`${q.query.path}#`))
+    .map(([id, o]) => ({ id, o, share: o.weight / total }));
+  const byValue = ranked.filter((r) => r.o.values > 0).sort((a, b) => b.o.values - a.o.values || b.share - a.share || (a.id < b.id ? -1 : 1)).slice(0, MAX_LITERAL_VARIANTS);
+  const byKeys = ranked.filter((r) => !byValue.includes(r)).sort((a, b) => b.share - a.share || (a.id < b.id ? -1 : 1));
+  return [...byValue, ...byKeys]
     .slice(0, MAX_LITERAL_TYPES)
     .map(({ id, o, share }) => ({ id, score: 0.6 + 0.25 * share + (o.values > 0 ? 0.15 : 0) }));
+}
+
+/** Types that extend `id`, two levels down, at most MAX_SUBTYPES: they have its members. */
+function subtypes(graph: Graph, id: string): string[] {
+  const out: string[] = [];
+  let level = [id];
+  for (let depth = 0; depth < 2 && level.length > 0 && out.length < MAX_SUBTYPES; depth++) {
+    const next: string[] = [];
+    for (const t of level) {
+      graph.forEachInEdge(t, (_e, edge) => {
+        if (edge.kind === 'INHERITS' && out.length < MAX_SUBTYPES && !out.includes(edge.source) && edge.source !== id) next.push(edge.source), out.push(edge.source);
+      });
+    }
+    level = next;
+  }
+  return out;
 }
 
 /**
