@@ -46,6 +46,16 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     for (const a of found) assert.match(graph.graph.getNodeAttributes(a.id).name.toLowerCase(), /refetch/, a.id);
   });
 
+  it("an import line with nothing below it: what the other files importing the same definitions import (`Subscribable`, beside `notifyManager` and `getDefaultState`)", async () => {
+    const q = await cursorAt(graph, TANSTACK, 'mutationObserver.ts', "import { Subscribable } from './subscribable'", false);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames);
+    const at = candidates.findIndex((c) => c.id === 'subscribable.ts#Subscribable');
+    assert.ok(at >= 0 && at < 10, `among the first candidates: ${at}`);
+    // Nothing the buffer imports already is offered this way.
+    const imported = new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
+    assert.ok(!imported.has('subscribable.ts#Subscribable'));
+  });
+
   it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);
     assert.deepEqual(q.enclosing.map((s) => s.localId), ['QueryClient.refetchQueries', 'QueryClient']);
