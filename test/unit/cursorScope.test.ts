@@ -65,9 +65,23 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
   });
 });
 
-describe('a variable whose value spans lines encloses the cursor (real Flask)', () => {
+describe('the cursor in real Flask', () => {
+  let graph: RepositoryGraph;
+  before(async () => {
+    graph = await buildGraph(readTree(FLASK), 'flask');
+  });
+
+  it('a package re-exporting its modules one per line: the next line is likely from the modules after the last one (`.config` after `.blueprints`)', async () => {
+    const q = await cursorAt(graph, FLASK, '__init__.py', 'from .config import Config as Config', false);
+    const assembler = new ContextAssembler(graph, FLASK);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
+    assert.ok(candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
+    assert.ok(!candidates.includes('views.py'), 'not every module of the folder');
+    const ctx = assembler.fuse(q, { budgetTokens: 2048, mmrLambda: 0.7 });
+    assert.ok(ctx.snippets.some((s) => s.covers.includes('config.py#Config')), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
   it("a line of `Flask.default_config = ImmutableDict({ … })` is in that attribute and its class", async () => {
-    const graph = await buildGraph(readTree(FLASK), 'flask');
     const q = await cursorAt(graph, FLASK, 'app.py', '"PERMANENT_SESSION_LIFETIME": timedelta(days=31),', true);
     assert.deepEqual(q.enclosing.slice(0, 2).map((s) => s.localId), ['Flask.default_config', 'Flask']);
   });

@@ -5,7 +5,7 @@
 // function being written. Each carries the triples (graph facts) that explain why it was chosen.
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
-import { moduleId, symbolId } from '../graph/schema';
+import { folderId, moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
 import { analogues } from './analogy';
 import { literalAtCursor } from './literalAtCursor';
@@ -143,6 +143,9 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // the public names the buffer does not import yet (snippets.ts).
   const around = importLinesAround(q);
   for (const id of modulesImportedAround(graph, q, around)) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+  // A block importing or re-exporting a folder module by module (`export { audit } from './operators/audit'`,
+  // an index or `__init__.py`): the folder's next modules that the buffer does not import yet.
+  for (const id of nextModulesOfFolder(graph, q)) add(id, 0.85, { source: q.query.path, kind: 'IMPORTS', target: id });
   // ...and the definitions of the names the buffer uses without importing or defining them: what
   // an import line being written is for (auto-import); when each name is a definition of one or two places.
   if (around.size > 0 && names) {
@@ -390,6 +393,37 @@ function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: num
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_CO_IMPORTS)
     .map(([id, n]) => ({ id, share: n / importers.size }));
+}
+
+/** Modules after the one imported nearest above the cursor that the next import line is likely to name. */
+const NEXT_MODULES = 2;
+
+/**
+ * When the nearest code line above the cursor imports or re-exports from a module, the modules of
+ * that module's folder that come after it in path order (blocks of one import per module are mostly
+ * sorted) and that the buffer imports nothing from yet; at most NEXT_MODULES.
+ */
+function nextModulesOfFolder(graph: Graph, q: QueryGraph): string[] {
+  if (q.enclosing.length > 0) return [];
+  const lines = q.query.prefix.split('\n');
+  let line = q.cursorLine - 1;
+  while (line >= 0 && lines[line].trim() === '') line--;
+  if (line < 0 || !/^\s*(?:(?:import|export)\b.*\bfrom\s*["']|from\s+\S+\s+import\b)/.test(lines[line])) return [];
+  // Re-exports carry no line (-1): theirs is the last one in source order.
+  const imports = q.edges.filter((e) => e.kind === 'IMPORTS' && graph.hasNode(e.target));
+  const above = imports.filter((e) => e.line === line).pop() ?? imports.filter((e) => e.line === -1).pop();
+  if (!above) return [];
+  const last = moduleId(graph.getNodeAttributes(above.target).path);
+  const slash = last.lastIndexOf('/');
+  const folder = folderId(slash < 0 ? '' : last.slice(0, slash));
+  if (!graph.hasNode(folder)) return [];
+  const imported = new Set(imports.map((e) => graph.getNodeAttributes(e.target).path));
+  const modules: string[] = [];
+  graph.forEachOutEdge(folder, (_e, edge) => {
+    if (edge.kind === 'CONTAINS' && graph.getNodeAttributes(edge.target).kind === 'Module') modules.push(edge.target);
+  });
+  modules.sort();
+  return modules.slice(modules.indexOf(last) + 1).filter((m) => !imported.has(m) && m !== q.query.path).slice(0, NEXT_MODULES);
 }
 
 /** Modules imported on `around` (import lines near the cursor). */
