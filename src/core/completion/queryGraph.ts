@@ -107,8 +107,8 @@ function enclosingDefinitions(file: FileGraph, prefixLines: string[], language: 
   const cursorLine = prefixLines.length - 1;
   const indentOf = (line: string) => line.length - line.trimStart().length;
   const encloses = (sym: SymbolDef): boolean => {
-    // A variable whose value spans lines is written in like a body (`export const ZodEnum = $constructor("ZodEnum", (inst, def) => { … })`, a settings dict).
-    const variable = sym.kind === 'GlobalVariable' || sym.kind === 'Field';
+    // A variable or type alias whose value spans lines is written in like a body (`export const ZodEnum = $constructor("ZodEnum", (inst, def) => { … })`, a settings dict, a conditional type).
+    const variable = sym.kind === 'GlobalVariable' || sym.kind === 'Field' || sym.kind === 'TypeAlias';
     if (sym.kind !== 'Function' && sym.kind !== 'Method' && sym.kind !== 'Class' && sym.kind !== 'Interface' && !variable) return false;
     if (sym.range.startLine >= cursorLine) return false;
     if (cursorLine <= sym.range.endLine) return true;
