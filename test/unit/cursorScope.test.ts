@@ -56,6 +56,15 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     assert.ok(!imported.has('subscribable.ts#Subscribable'));
   });
 
+  it("a barrel re-exporting a folder module by module: below the last module's only export, the next modules of the folder (`./queryObserver` after `./queryClient`)", async () => {
+    const q = await cursorAt(graph, TANSTACK, 'index.ts', "export { QueryObserver } from './queryObserver'", false);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
+    assert.ok(candidates.includes('queryObserver.ts'), candidates.slice(0, 20).join(', '));
+    assert.ok(!candidates.includes('utils.ts'), 'only the next modules, not the whole folder');
+    const ctx = assembler.fuse(q, { budgetTokens: 2048, mmrLambda: 0.7 });
+    assert.ok(ctx.snippets.some((s) => s.covers.includes('queryObserver.ts#QueryObserver')), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
   it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);
     assert.deepEqual(q.enclosing.map((s) => s.localId), ['QueryClient.refetchQueries', 'QueryClient']);
@@ -71,18 +80,15 @@ describe('the cursor in real Flask', () => {
     graph = await buildGraph(readTree(FLASK), 'flask');
   });
 
-  it('a package re-exporting its modules one per line: the next line is likely from the modules after the last one (`.config` after `.blueprints`)', async () => {
-    const q = await cursorAt(graph, FLASK, '__init__.py', 'from .config import Config as Config', false);
-    const assembler = new ContextAssembler(graph, FLASK);
-    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
-    assert.ok(candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
-    assert.ok(!candidates.includes('views.py'), 'not every module of the folder');
-    const ctx = assembler.fuse(q, { budgetTokens: 2048, mmrLambda: 0.7 });
-    assert.ok(ctx.snippets.some((s) => s.covers.includes('config.py#Config')), ctx.snippets.map((s) => s.title).join('\n'));
-  });
-
   it("a line of `Flask.default_config = ImmutableDict({ … })` is in that attribute and its class", async () => {
     const q = await cursorAt(graph, FLASK, 'app.py', '"PERMANENT_SESSION_LIFETIME": timedelta(days=31),', true);
     assert.deepEqual(q.enclosing.slice(0, 2).map((s) => s.localId), ['Flask.default_config', 'Flask']);
+  });
+
+  it('a package importing one module name by name: no other module is offered while the module above still has names to import', async () => {
+    const q = await cursorAt(graph, FLASK, '__init__.py', 'from .config import Config as Config', false);
+    const candidates = structuralCandidates(graph.graph, q, new ContextAssembler(graph, FLASK).definitionNames).map((c) => c.id);
+    assert.ok(candidates.includes('blueprints.py'), 'the module imported above');
+    assert.ok(!candidates.includes('cli.py') && !candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
   });
 });

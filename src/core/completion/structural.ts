@@ -399,24 +399,37 @@ function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: num
 const NEXT_MODULES = 2;
 
 /**
- * When the nearest code line above the cursor imports or re-exports from a module, the modules of
- * that module's folder that come after it in path order (blocks of one import per module are mostly
- * sorted) and that the buffer imports nothing from yet; at most NEXT_MODULES.
+ * When the nearest code line above the cursor imports or re-exports from a module whose every
+ * exported definition the buffer imports already (so the next line cannot be about it), the modules
+ * of its folder that come after it in path order (blocks of one import per module are mostly sorted)
+ * and that the buffer imports nothing from yet; at most NEXT_MODULES.
  */
 function nextModulesOfFolder(graph: Graph, q: QueryGraph): string[] {
   if (q.enclosing.length > 0) return [];
   const lines = q.query.prefix.split('\n');
   let line = q.cursorLine - 1;
   while (line >= 0 && lines[line].trim() === '') line--;
-  if (line < 0 || !/^\s*(?:(?:import|export)\b.*\bfrom\s*["']|from\s+\S+\s+import\b)/.test(lines[line])) return [];
-  // Re-exports carry no line (-1): theirs is the last one in source order.
+  const statement = line < 0 ? null : /^\s*(?:(?:import|export)\b.*\bfrom\s*["']([^"']+)["']|from\s+(\S+)\s+import\b)/.exec(lines[line]);
+  if (!statement) return [];
+  // The module the line names, by the last part of its specifier (`./queryClient`, `.config`): re-exports carry no line (-1).
+  const stem = (statement[1] ?? statement[2]).split(/[./]/).pop()!;
   const imports = q.edges.filter((e) => e.kind === 'IMPORTS' && graph.hasNode(e.target));
-  const above = imports.filter((e) => e.line === line).pop() ?? imports.filter((e) => e.line === -1).pop();
+  const named = (e: GraphEdge) => moduleStem(graph.getNodeAttributes(e.target).path) === stem;
+  const above = imports.find((e) => e.line === line && named(e)) ?? imports.find((e) => e.line === -1 && named(e));
   if (!above) return [];
   const last = moduleId(graph.getNodeAttributes(above.target).path);
   const slash = last.lastIndexOf('/');
   const folder = folderId(slash < 0 ? '' : last.slice(0, slash));
   if (!graph.hasNode(folder)) return [];
+  // Names the buffer imports or re-exports (a re-export's edge points at the module, not the name).
+  const bound = new Set<string>();
+  for (const b of q.file.imports) bound.add(b.imported ?? b.local).add(b.local);
+  for (const x of q.file.exports) bound.add(x.imported ?? x.exported).add(x.local ?? x.exported);
+  let exhausted = true;
+  graph.forEachOutEdge(last, (_e, edge) => {
+    if (edge.kind === 'CONTAINS' && graph.getNodeAttributes(edge.target).exported && !bound.has(graph.getNodeAttributes(edge.target).name)) exhausted = false;
+  });
+  if (!exhausted) return [];
   const imported = new Set(imports.map((e) => graph.getNodeAttributes(e.target).path));
   const modules: string[] = [];
   graph.forEachOutEdge(folder, (_e, edge) => {
@@ -424,6 +437,13 @@ function nextModulesOfFolder(graph: Graph, q: QueryGraph): string[] {
   });
   modules.sort();
   return modules.slice(modules.indexOf(last) + 1).filter((m) => !imported.has(m) && m !== q.query.path).slice(0, NEXT_MODULES);
+}
+
+/** `internal/operators/audit.ts` → audit; a package's `json/__init__.py` → json. */
+function moduleStem(path: string): string {
+  const parts = path.replace(/\.[^./]+$/, '').split('/');
+  const last = parts.pop()!;
+  return last === '__init__' || last === 'index' || last === 'mod' ? (parts.pop() ?? last) : last;
 }
 
 /** Modules imported on `around` (import lines near the cursor). */
