@@ -267,6 +267,8 @@ const MAX_LITERAL_TYPES = 4;
 const MAX_LITERAL_VARIANTS = 2;
 /** Subtypes a declared member is credited to: bounds the walk under a base every type extends. */
 const MAX_SUBTYPES = 64;
+/** Keys declared by more types than this are not credited to their subtypes (bounded work per keystroke). */
+const MAX_DECLARING_WALKED = 32;
 
 /**
  * Types whose members match the keys of the object literal at the cursor: at least two keys, or one
@@ -291,7 +293,8 @@ function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Ar
       const signature = value === undefined ? '' : graph.getNodeAttributes(member).signature;
       const valued = value !== undefined && (signature.includes(`"${value}"`) || signature.includes(`'${value}'`));
       holders.set(owner, valued || (holders.get(owner) ?? false));
-      for (const sub of subtypes(graph, owner)) if (!holders.has(sub)) holders.set(sub, valued);
+      // A key many types declare weighs little either way: their subtypes are not walked.
+      if (declaring.length <= MAX_DECLARING_WALKED) for (const sub of subtypes(graph, owner)) if (!holders.has(sub)) holders.set(sub, valued);
     }
     const weight = 1 / Math.max(1, holders.size);
     total += weight;
