@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { analogues } from '../../src/core/completion/analogy';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
@@ -16,6 +16,14 @@ import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const TANSTACK = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');
 const FLASK = path.join(FIXTURES, 'real', 'flask');
+
+/** A real fixture's graph and assembler, built once for the tests that ask for it. */
+function fixture(root: string, name: string): () => Promise<{ graph: RepositoryGraph; assembler: ContextAssembler }> {
+  let built: Promise<{ graph: RepositoryGraph; assembler: ContextAssembler }> | undefined;
+  return () => (built ??= buildGraph(readTree(root), name).then((graph) => ({ graph, assembler: new ContextAssembler(graph, root) })));
+}
+const tanstack = fixture(TANSTACK, 'query-core');
+const flask = fixture(FLASK, 'flask');
 
 /** The query graph with the cursor at the start of the first line of `file` that `marks` (that line left out); `fim` keeps the code after it. */
 async function cursorAt(graph: RepositoryGraph, root: string, file: string, marks: string, fim: boolean) {
@@ -28,14 +36,8 @@ async function cursorAt(graph: RepositoryGraph, root: string, file: string, mark
 }
 
 describe('the definition the cursor is in, and its siblings (real TanStack Query core)', () => {
-  let graph: RepositoryGraph;
-  let assembler: ContextAssembler;
-  before(async () => {
-    graph = await buildGraph(readTree(TANSTACK), 'query-core');
-    assembler = new ContextAssembler(graph, TANSTACK);
-  });
-
   it("a sibling's use in its own words: `refetchQueries` will take `RefetchOptions` as `invalidateQueries` takes `InvalidateOptions`, `cancelQueries` `CancelOptions`", async () => {
+    const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'options: RefetchOptions = {},', true);
     assert.equal(q.enclosing[0]?.localId, 'QueryClient.refetchQueries');
     const found = analogues(q, (p, key) => assembler.definitionNames.inFile(p, key), (id) => (graph.graph.hasNode(id) ? graph.graph.getNodeAttributes(id).name : undefined));
@@ -47,6 +49,7 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
   });
 
   it("an import line with nothing below it: what the other files importing the same definitions import (`Subscribable`, beside `notifyManager` and `getDefaultState`)", async () => {
+    const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'mutationObserver.ts', "import { Subscribable } from './subscribable'", false);
     const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames);
     const at = candidates.findIndex((c) => c.id === 'subscribable.ts#Subscribable');
@@ -57,6 +60,7 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
   });
 
   it("a barrel re-exporting a folder module by module: below the last module's only export, the next modules of the folder (`./queryObserver` after `./queryClient`)", async () => {
+    const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'index.ts', "export { QueryObserver } from './queryObserver'", false);
     const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     assert.ok(candidates.includes('queryObserver.ts'), candidates.slice(0, 20).join(', '));
@@ -66,6 +70,7 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
   });
 
   it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
+    const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);
     assert.deepEqual(q.enclosing.map((s) => s.localId), ['QueryClient.refetchQueries', 'QueryClient']);
     const ids = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
@@ -75,19 +80,16 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
 });
 
 describe('the cursor in real Flask', () => {
-  let graph: RepositoryGraph;
-  before(async () => {
-    graph = await buildGraph(readTree(FLASK), 'flask');
-  });
-
   it("a line of `Flask.default_config = ImmutableDict({ … })` is in that attribute and its class", async () => {
+    const { graph } = await flask();
     const q = await cursorAt(graph, FLASK, 'app.py', '"PERMANENT_SESSION_LIFETIME": timedelta(days=31),', true);
     assert.deepEqual(q.enclosing.slice(0, 2).map((s) => s.localId), ['Flask.default_config', 'Flask']);
   });
 
   it('a package importing one module name by name: no other module is offered while the module above still has names to import', async () => {
+    const { graph, assembler } = await flask();
     const q = await cursorAt(graph, FLASK, '__init__.py', 'from .config import Config as Config', false);
-    const candidates = structuralCandidates(graph.graph, q, new ContextAssembler(graph, FLASK).definitionNames).map((c) => c.id);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     assert.ok(candidates.includes('blueprints.py'), 'the module imported above');
     assert.ok(!candidates.includes('cli.py') && !candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
   });
