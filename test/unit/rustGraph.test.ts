@@ -234,6 +234,21 @@ test('serde_json 1.0.87 (5 of its files): edges read off the source', async () =
   assert.equal(graph.graph.getNodeAttributes('src/map.rs#Map.new').qname, 'serde_json::map::Map::new');
 });
 
+test('tokio 1.24.2 (a few of its files): a module and the function it re-exports share a name, and a call names the function', async () => {
+  // future/mod.rs: `mod poll_fn; pub use poll_fn::poll_fn;` and `cfg_sync! { mod block_on; pub(crate) use block_on::block_on; }`.
+  // Modules and values are separate namespaces in Rust: an expression path never ends at a module.
+  const edges = edgeList(await buildGraph(readTree(path.join(FIXTURES, 'real', 'tokio')), 'tokio'));
+  for (const edge of [
+    // fs/read_dir.rs:80-81 `use crate::future::poll_fn;` inside the method, then `poll_fn(|cx| …)`.
+    'CALLS src/fs/read_dir.rs#ReadDir.next_entry -> src/future/poll_fn.rs#poll_fn',
+    // sync/mpsc/unbounded.rs:247 `crate::future::block_on(self.recv())`.
+    'CALLS src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv -> src/future/block_on.rs#block_on',
+    // The `use` lines themselves still import the function, the `mod` lines the module.
+    'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs#poll_fn',
+    'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs',
+  ]) assert.ok(edges.includes(edge), edge);
+});
+
 test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {
   const impl = (n: string) => `use crate::shapes::Circle;\nimpl From<${n}> for Circle {\n    fn from(_: ${n}) -> Self {\n        Circle { r: 0.0 }\n    }\n}\n`;
   const tree = workspace();

@@ -775,7 +775,10 @@ export class Resolver {
       }
       current = next;
     }
-    return current.t === 'package' ? null : { target: current, partial: false };
+    if (current.t !== 'package') return { target: current, partial: false };
+    // A Rust expression never names a module: its last name is the value of that name (Rust's namespaces).
+    const value = current.language === 'rust' ? this.rust.valueNamedAs(current.name) : null;
+    return value ? { target: value, partial: false } : null;
   }
 }
 
