@@ -112,6 +112,7 @@ describe('RANGER two-file example (Rust)', () => {
     assert.deepEqual(refRows(g), [
       '8 demo USES String',
       '9 demo CALLS Scientific::new',
+      '9 demo USES Scientific', // the path goes through the type: a use of it, as rustc records it
       '10 demo CALLS base::format_result',
       '10 demo CALLS Scientific::divide', // let s = Scientific::new();
       '10 demo CALLS quick_add',

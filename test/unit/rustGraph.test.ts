@@ -86,6 +86,7 @@ test('RANGER example in Rust: exact nodes and edges', async () => {
     `USES ${ext}#quick_add -> ${base}#Calculator`,
     `USES ${ext}#show_sum -> ext:rs:std::string::String`,
     `USES ${lib}#demo -> ext:rs:std::string::String`,
+    `USES ${lib}#demo -> ${ext}#Scientific`, // `Scientific::new()` goes through the type
   ]);
   assert.deepEqual(graph.importStats(), { internal: 7, resolved: 7, unresolvedSamples: [] });
 });
@@ -247,6 +248,19 @@ test('tokio 1.24.2 (a few of its files): a module and the function it re-exports
     'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs#poll_fn',
     'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs',
   ]) assert.ok(edges.includes(edge), edge);
+});
+
+test('tokio 1.24.2: a path through a type (`BufReader::new(..)`) uses the type too; a path through modules uses no module', async () => {
+  const edges = edgeList(await buildGraph(readTree(path.join(FIXTURES, 'real', 'tokio')), 'tokio'));
+  // io/util/buf_stream.rs:31 `inner: BufReader::new(BufWriter::new(stream)),`, both re-exported by io/util/mod.rs.
+  for (const edge of [
+    'CALLS src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_reader.rs#BufReader.new',
+    'USES src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_reader.rs#BufReader',
+    'USES src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_writer.rs#BufWriter',
+  ]) assert.ok(edges.includes(edge), edge);
+  // sync/mpsc/unbounded.rs:247 `crate::future::block_on(..)`: `future` is a module, not a type.
+  assert.deepEqual(edges.filter((e) => e.startsWith('USES src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv ') && e.includes('src/future/')), []);
+  assert.ok(edges.includes('CALLS src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv -> src/future/block_on.rs#block_on'));
 });
 
 test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {

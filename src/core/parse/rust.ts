@@ -975,6 +975,8 @@ class References {
           const frame = this.frameAt(start);
           const chain = this.calleeChain(node, frame);
           if (chain) x.addRef(this.fromOf(frame), 'CALLS', chain, node.startPosition.row);
+          const path = node.type === 'generic_function' ? node.childForFieldName('function') : node;
+          if (path?.type === 'scoped_identifier') this.addTypeOfPath(this.fromOf(frame), pathChain(this.text(path)), chain, node.startPosition.row);
           break;
         }
         case 'macro': {
@@ -998,6 +1000,7 @@ class References {
           const raw = pathChain(this.text(node));
           const chain = raw ? x.rewriteSelf(raw, frame) : null;
           if (chain && chain.length > 0) x.addRef(this.fromOf(frame), 'USES', chain, node.startPosition.row);
+          this.addTypeOfPath(this.fromOf(frame), raw, chain, node.startPosition.row);
           break;
         }
         case 'stype': {
@@ -1171,7 +1174,19 @@ class References {
       if (dotted) chain = this.receiverChain(parts, frame);
       else if (!macro) chain = parts.length === 1 ? (PRELUDE_VARIANTS.has(parts[0]) || this.isLocal(parts[0], frame) ? null : parts) : this.x.rewriteSelf(parts, frame);
       if (chain) this.x.addRef(from, 'CALLS', chain, last.startPosition.row);
+      if (!dotted && !macro) this.addTypeOfPath(from, parts, chain, last.startPosition.row);
     }
+  }
+
+  /**
+   * A path through a type (`Interest::READABLE`, `BufReader::new(..)`, `State::Idle`) uses that type
+   * too, as rustc records a reference for every segment that names one. Types are told from modules
+   * by Rust's naming convention (UpperCamelCase types, snake_case modules); `Self::` names no type
+   * written here. `raw` is the path as written, `chain` the reference it became.
+   */
+  private addTypeOfPath(from: string | null, raw: string[] | null, chain: string[] | null, line: number): void {
+    if (!raw || !chain || raw.length < 2 || raw[0] === 'Self' || !/^[A-Z]/.test(raw[raw.length - 2])) return;
+    this.x.addRef(from, 'USES', chain.slice(0, -1), line);
   }
 }
 
