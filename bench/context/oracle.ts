@@ -238,13 +238,14 @@ interface SaveAnalysisSpan {
 }
 
 /** The parts of rls-data's save-analysis JSON read here; ids with krate 0 are the crate's own. */
-interface SaveAnalysis {
+export interface SaveAnalysis {
   defs: Array<{ kind: string; id: { krate: number; index: number }; span: SaveAnalysisSpan; name: string }>;
   refs: Array<{ span: SaveAnalysisSpan; ref_id: { krate: number; index: number } }>;
   imports: Array<{ span: SaveAnalysisSpan; ref_id?: { krate: number; index: number } | null; name: string }>;
 }
 
-function answersFromSaveAnalysis(data: SaveAnalysis, files: Set<string>): OracleAnswers {
+/** Per line of `files`, the items of the crate in another of `files` that rustc resolved a name or `use` on that line to. */
+export function answersFromSaveAnalysis(data: SaveAnalysis, files: Set<string>): OracleAnswers {
   const defs = new Map(data.defs.filter((d) => d.id.krate === 0).map((d) => [d.id.index, d]));
   const answers: OracleAnswers = new Map();
   const uses = [...data.refs, ...data.imports.flatMap((i) => (i.ref_id ? [{ span: i.span, ref_id: i.ref_id }] : []))];
