@@ -80,6 +80,7 @@ describe('RANGER two-file example (Rust)', () => {
       '20 Scientific INHERITS Divide implements',
       '31 - INHERITS Divide implements for Calculator',
       '10 Scientific USES Calculator',
+      '16 Scientific.new USES Scientific::inner', // the literal's key, exact: a field of Scientific or nothing
       '16 Scientific.new USES Scientific',
       '16 Scientific.new USES Calculator',
       '24 Scientific.divide CALLS Calculator::multiply', // self.inner: Calculator

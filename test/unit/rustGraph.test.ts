@@ -83,6 +83,7 @@ test('RANGER example in Rust: exact nodes and edges', async () => {
     `USES ${ext}#Scientific -> ${base}#Calculator`,
     `USES ${ext}#Scientific.new -> ${base}#Calculator`,
     `USES ${ext}#Scientific.new -> ${ext}#Scientific`, // -> Self
+    `USES ${ext}#Scientific.new -> ${ext}#Scientific.inner`, // `Scientific { inner: Calculator }`
     `USES ${ext}#quick_add -> ${base}#Calculator`,
     `USES ${ext}#show_sum -> ext:rs:std::string::String`,
     `USES ${lib}#demo -> ext:rs:std::string::String`,
@@ -270,6 +271,19 @@ test('tokio 1.24.2: a path through a type (`BufReader::new(..)`) uses the type t
   // sync/mpsc/unbounded.rs:247 `crate::future::block_on(..)`: `future` is a module, not a type.
   assert.deepEqual(edges.filter((e) => e.startsWith('USES src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv ') && e.includes('src/future/')), []);
   assert.ok(edges.includes('CALLS src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv -> src/future/block_on.rs#block_on'));
+});
+
+test('tokio 1.24.2: the fields a struct literal sets and a struct pattern takes apart are uses of those fields', async () => {
+  // io/util/buf_stream.rs:87-115, the second `From` impl: `let BufWriter { inner: BufReader { inner, buf: rbuf, … },
+  // buf: wbuf, written, … } = b;` then `BufStream { inner: BufReader { inner: BufWriter { inner, buf: wbuf, written, … }, … } }`.
+  const from = 'src/io/util/buf_stream.rs#BufStream.from@2';
+  await assertTokioEdges([
+    `USES ${from} -> src/io/util/buf_writer.rs#BufWriter.written`,
+    `USES ${from} -> src/io/util/buf_writer.rs#BufWriter.inner`,
+    `USES ${from} -> src/io/util/buf_reader.rs#BufReader.pos`,
+    `USES ${from} -> src/io/util/buf_reader.rs#BufReader.cap`,
+    `USES ${from} -> src/io/util/buf_stream.rs#BufStream.inner`,
+  ]);
 });
 
 test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {

@@ -148,7 +148,9 @@ export class Resolver {
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
       const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
-      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external'))) {
+      // A Rust struct literal's key is a field: a method of that name (the field is then `T.x@2`) is not what it names.
+      const notField = ref.exact && file.language === 'rust' && !(resolved?.target.t === 'symbol' && resolved.target.sym.kind === 'Field');
+      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external')) || notField) {
         unresolvedRefs++;
         continue;
       }

@@ -43,6 +43,8 @@ const QUERY_SOURCE = `
 (type_identifier) @type
 (field_expression value: (self) field: (field_identifier)) @selffield
 (let_declaration) @let
+(struct_expression) @structlit
+(struct_pattern) @structpat
 (identifier) @id
 (string_literal) @string
 (raw_string_literal) @string
@@ -214,7 +216,7 @@ class RustExtraction {
     return this.src.slice(node.startIndex, node.endIndex);
   }
 
-  addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, extra?: Pick<Reference, 'relation' | 'subject'>): void {
+  addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, extra?: Pick<Reference, 'relation' | 'subject' | 'exact'>): void {
     // Per line, not per scope: completion context and its benchmark ask what one line uses.
     const key = `${from ?? ''}\u0000${kind}\u0000${extra?.subject?.join('::') ?? ''}\u0000${chain.join('\u0000')}\u0000${line}`;
     if (this.refs.has(key)) return;
@@ -1038,6 +1040,10 @@ class References {
         case 'let':
           this.onLet(node);
           break;
+        case 'structlit':
+        case 'structpat':
+          this.onStructFields(node, name === 'structlit');
+          break;
         case 'id':
           this.onIdentifier(node);
           break;
@@ -1054,6 +1060,31 @@ class References {
           break;
         }
       }
+    }
+  }
+
+  /**
+   * The fields a struct literal sets (`T { a, b: 1, ..base }`) or a struct pattern takes apart
+   * (`let T { a, b: c } = x;`) are uses of `T.a`, `T.b`, each on its own line, as rustc records them;
+   * only a field `T` declares counts (`exact`), not a method of that name.
+   */
+  private onStructFields(node: Node, literal: boolean): void {
+    if (this.inQuietSpan(node.startIndex)) return;
+    const type = node.childForFieldName(literal ? 'name' : 'type');
+    const frame = this.frameAt(node.startIndex);
+    const raw = type ? pathChain(this.text(type)) : null;
+    const chain = raw ? this.x.rewriteSelf(raw, frame) : null;
+    if (!chain) return;
+    const from = this.fromOf(frame);
+    const entries = (literal ? node.childForFieldName('body')?.namedChildren : node.namedChildren) ?? [];
+    for (const entry of entries) {
+      if (!entry) continue;
+      const field =
+        entry.type === 'field_initializer' || entry.type === 'field_pattern'
+          ? entry.childForFieldName(entry.type === 'field_pattern' ? 'name' : 'field')
+          : entry.type === 'shorthand_field_initializer' ? entry.firstNamedChild : null;
+      const name = field ? this.text(field) : '';
+      if (field && SEGMENT.test(name)) this.x.addRef(from, 'USES', [...chain, name], field.startPosition.row, { exact: true });
     }
   }
 
