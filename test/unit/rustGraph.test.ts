@@ -286,6 +286,27 @@ test('tokio 1.24.2: the fields a struct literal sets and a struct pattern takes 
   ]);
 });
 
+test('a field typed by a type alias or an enum reaches their methods (tokio 1.24 shapes: `pending: EntryList`, EntryList = LinkedList<..>)', async () => {
+  const tree = new Map([
+    ['Cargo.toml', '[package]\nname = "tokio"\nversion = "1.24.2"\n'],
+    ['src/lib.rs', 'pub(crate) mod util;\npub(crate) mod time;\n'],
+    ['src/util/mod.rs', 'pub(crate) mod linked_list;\n'],
+    // util/linked_list.rs:18-27, 167
+    ['src/util/linked_list.rs', 'pub(crate) struct LinkedList<L, T> {\n    head: Option<T>,\n    _marker: PhantomData<*const L>,\n}\n\nimpl<L, T> LinkedList<L, T> {\n    pub(crate) fn is_empty(&self) -> bool {\n        self.head.is_none()\n    }\n}\n'],
+    // time/entry.rs:326
+    ['src/time/mod.rs', 'mod entry;\npub(crate) use entry::EntryList;\nmod wheel;\nmod driver;\n'],
+    // A field of a struct from another file, typed by an enum: through the field's type.
+    ['src/time/driver.rs', 'use super::wheel::Wheel;\n\nfn direction_mask(wheel: &Wheel) -> u8 {\n    wheel.direction.mask()\n}\n'],
+    ['src/time/entry.rs', 'pub(crate) struct TimerShared;\npub(crate) type EntryList = crate::util::linked_list::LinkedList<TimerShared, TimerShared>;\n\npub(crate) enum Direction {\n    Read,\n    Write,\n}\n\nimpl Direction {\n    pub(crate) fn mask(self) -> u8 {\n        0\n    }\n}\n'],
+    // time/wheel/mod.rs:41, 183
+    ['src/time/wheel.rs', 'use super::EntryList;\nuse super::entry::Direction;\n\npub(crate) struct Wheel {\n    pending: EntryList,\n    direction: Direction,\n}\n\nimpl Wheel {\n    fn next_expiration(&self) -> bool {\n        self.direction.mask();\n        !self.pending.is_empty()\n    }\n}\n'],
+  ]);
+  const edges = edgeList(await buildGraph(tree, 'tokio'));
+  for (const edge of ['CALLS src/time/wheel.rs#Wheel.next_expiration -> src/util/linked_list.rs#LinkedList.is_empty', 'CALLS src/time/driver.rs#direction_mask -> src/time/entry.rs#Direction.mask']) {
+    assert.ok(edges.includes(edge), `${edge}\n${edges.filter((e) => e.includes('next_expiration') || e.includes('direction_mask')).join('\n')}`);
+  }
+});
+
 test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {
   const impl = (n: string) => `use crate::shapes::Circle;\nimpl From<${n}> for Circle {\n    fn from(_: ${n}) -> Self {\n        Circle { r: 0.0 }\n    }\n}\n`;
   const tree = workspace();

@@ -587,9 +587,10 @@ export class Resolver {
       if (!file || !sym.type) return null;
       const resolved = this.resolveChain(file, sym.parent, sym.type);
       if (!resolved || resolved.partial) return null;
-      // Repository classes only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
+      // Repository types only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
+      // Enums have methods too (Rust, Java): `self.state.is_idle()` with `state: State`.
       const t = resolved.target;
-      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'TypeAlias') ? t : null;
+      return t.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
     });
   }
 

@@ -617,7 +617,10 @@ class RustExtraction {
     let signature = headerText(this.src, node.startIndex, node.endIndex);
     if (signature.length > 120 && value) signature = `${headerText(this.src, node.startIndex, value.startIndex)} …`;
     const sym = this.define('TypeAlias', this.text(nameNode), node, signature, ctx, owner ?? {});
-    this.frame(sym, node, ctx.outer, { typeParams: this.typeParamsOf(node) });
+    const frame = this.frame(sym, node, ctx.outer, { typeParams: this.typeParamsOf(node) });
+    // What the alias names (`type EntryList = LinkedList<..>`): `x.m()` on an EntryList is LinkedList's `m`.
+    const type = this.typePath(value, frame);
+    if (type) sym.type = type;
   }
 
   private onConst(node: Node, ctx: ItemContext, owner: Owner | null): void {
