@@ -6,7 +6,7 @@
 // Which definitions a line needs is decided twice, side by side:
 // - by an independent oracle (Jedi's goto(follow_imports=True) for Python, the TypeScript language
 //   service's getDefinitionAtPosition for TS, javac's attribution for Java, go/types for a Go tree given
-//   by `--go DIR`; bench/context/oracle.ts), on lines sampled where the
+//   by `--go DIR`, rustc's save-analysis for tokio's library; bench/context/oracle.ts), on lines sampled where the
 //   ORACLE finds a definition in another file of the repository;
 // - by Cartograph's own resolver (self-graded, the figure of earlier sessions), on lines it resolves.
 // Each sampled line is completed twice: left context only (the buffer cut at the start of the line's
@@ -31,7 +31,7 @@ import { blockTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/graph/schema';
-import { goOracle, goToolchain, javaOracle, jediOracle, jediPython, nodeForDefinition, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
+import { goOracle, goToolchain, javaOracle, jediOracle, jediPython, nodeForDefinition, rustOracle, rustToolchain, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 
 const args = process.argv.slice(2);
@@ -281,15 +281,18 @@ interface Corpus {
   name: string;
   dir: string;
   version: string;
-  language: 'python' | 'typescript' | 'java' | 'go';
+  language: 'python' | 'typescript' | 'java' | 'go' | 'rust';
+  /** Cargo features the Rust oracle compiles the crate with. */
+  features?: string[];
 }
 
 /** Each corpus language's source files and its independent oracle. */
-const ORACLES: Record<Corpus['language'], { source: RegExp; answers: (root: string, files: string[]) => OracleAnswers }> = {
+const ORACLES: Record<Corpus['language'], { source: RegExp; answers: (root: string, files: string[], corpus: Corpus) => OracleAnswers }> = {
   python: { source: /\.py$/, answers: jediOracle },
   typescript: { source: /\.tsx?$/, answers: typescriptOracle },
   java: { source: /\.java$/, answers: javaOracle },
   go: { source: /\.go$/, answers: goOracle },
+  rust: { source: /\.rs$/, answers: (root, files, corpus) => rustOracle(root, files, corpus.features) },
 };
 
 function corpora(): Corpus[] {
@@ -303,6 +306,11 @@ function corpora(): Corpus[] {
     if (!fs.existsSync(path.join(CORPORA, 'gson'))) execFileSync('bash', [path.join(__dirname, 'fetch-java-corpora.sh')], { stdio: 'inherit' });
     // The library itself: its tests need JUnit, which javac (the oracle) would not find here.
     list.push({ name: 'gson', dir: path.join(CORPORA, 'gson', 'gson', 'src', 'main', 'java'), version: versions.gson ?? '9835b6f90', language: 'java' });
+  }
+  if (!ONLY || ONLY.includes('tokio')) {
+    if (!fs.existsSync(path.join(CORPORA, 'tokio'))) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+    // `full`: what tokio's README tells users to enable; the default feature set compiles almost nothing.
+    list.push({ name: 'tokio', dir: path.join(CORPORA, 'tokio'), version: versions['librust-tokio-dev'] ?? '', language: 'rust', features: ['full'] });
   }
   // A Go tree unpacked elsewhere (Debian's .debs; see docs/benchmarks.md).
   const go = option('--go');
@@ -322,7 +330,7 @@ async function main(): Promise<void> {
     const oracle = ORACLES[corpus.language];
     const files = engine.graph.filePaths().filter((f) => oracle.source.test(f));
     let t0 = performance.now();
-    const answers = oracle.answers(engine.root, files);
+    const answers = oracle.answers(engine.root, files, corpus);
     console.error(`${corpus.name}: oracle ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const all = truths(engine, answers);
     const d = disagreement(engine.root, all);
@@ -494,7 +502,7 @@ function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<st
   }
   if (jsonOut) {
     fs.mkdirSync(path.dirname(jsonOut), { recursive: true });
-    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}`, go: option('--go') ? goToolchain().version : undefined }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
+    fs.writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, oracles: { python: `jedi ${jediPython().version}`, typescript: `typescript ${ts.version}`, go: option('--go') ? goToolchain().version : undefined, rust: !ONLY || ONLY.includes('tokio') ? `${rustToolchain().version}, save-analysis` : undefined }, budgets: BUDGETS, mmrLambda: LAMBDA, recall: rows, overall, agreement, contextStats, latency }, null, 2)}\n`);
     console.log(`wrote ${jsonOut}`);
   }
 }

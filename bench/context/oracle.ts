@@ -1,11 +1,13 @@
 // Independent oracles for `bench:context`: which definitions in other files of the same repository
-// each line uses, found by Jedi (Python), the TypeScript language service (TS), javac (Java) and go/types (Go), not by
+// each line uses, found by Jedi (Python), the TypeScript language service (TS), javac (Java), go/types (Go)
+// and rustc's save-analysis (Rust), not by
 // Cartograph's resolver. Their answers are mapped onto graph node ids (the innermost node of that
 // file, with that name, whose range holds the definition's line) so recall can be counted the same
 // way for every method; a definition with no such node stays `unmapped` and counts as a miss.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import ts from 'typescript';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
@@ -140,6 +142,121 @@ export function goOracle(root: string, files: string[]): OracleAnswers {
     });
     return answersFromLines(out);
   });
+}
+
+/**
+ * A rustc that still writes save-analysis (`-Zsave-analysis`, removed in Rust 1.66; Debian 12's rustc
+ * 1.63 has it, unlocked by RUSTC_BOOTSTRAP=1) and the cargo of the same toolchain: $CARTOGRAPH_RUSTC,
+ * Debian's /usr/bin/rustc, then `rustc` on PATH; Debian's cargo (with its rustc) is installed when none does.
+ */
+export function rustToolchain(): { rustc: string; cargo: string; version: string } {
+  return oracleTool(
+    [process.env.CARTOGRAPH_RUSTC, '/usr/bin/rustc', 'rustc'],
+    (rustc) => {
+      const z = spawnSync(rustc, ['-Z', 'help'], { encoding: 'utf8', env: { ...process.env, RUSTC_BOOTSTRAP: '1' } });
+      if (z.status !== 0 || !z.stdout.includes('save-analysis')) return undefined;
+      const sysroot = spawnSync(rustc, ['--print', 'sysroot'], { encoding: 'utf8' }).stdout.trim();
+      const cargo = path.join(sysroot, 'bin', 'cargo');
+      const version = spawnSync(rustc, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      return fs.existsSync(cargo) ? { rustc, cargo, version } : undefined;
+    },
+    'cargo',
+    'a rustc with -Zsave-analysis (1.65 or older) and its cargo for the independent Rust oracle: `sudo apt-get install cargo` (Debian 12: rustc 1.63), or point CARTOGRAPH_RUSTC at such a rustc.',
+  );
+}
+
+/**
+ * rustc's own name resolution and type checking for the library of the crate at `root` (its
+ * Cargo.toml), read from the save-analysis JSON `cargo check --lib` writes: every reference and
+ * `use` whose definition is an item of the same crate in another file (modules left out, as Jedi's and
+ * go/types' package names are). Only what this target compiles is answered: code behind a `cfg` that
+ * is off here (Windows, `#[cfg(test)]`, features not in `features`) has no answers. Dependencies come
+ * offline from Debian's crate registry (/usr/share/cargo/registry); dev-dependencies are dropped from a
+ * copy of the manifest, as a library check never needs them. Missing ones are installed (as root) with
+ * the crate's own Debian package, `librust-<name>-dev`, which depends on them.
+ */
+export function rustOracle(root: string, files: string[], features: string[] = []): OracleAnswers {
+  const toolchain = rustToolchain();
+  return cached(`rust-${contentKey(`${toolchain.version} save-analysis --features ${features.join(',')}`, root, ['Cargo.toml', ...files])}`, () => {
+    // A copy: cargo writes target/ and the manifest is changed; built once per cache miss (~1 min for tokio).
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-rust-oracle-'));
+    try {
+      return rustAnalysis(toolchain, root, work, files, features);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+}
+
+/** `cargo check --lib` of a copy of the crate at `root` in `work`, with save-analysis on. */
+function rustAnalysis(toolchain: { rustc: string; cargo: string }, root: string, work: string, files: string[], features: string[]): OracleAnswers {
+  fs.cpSync(root, work, { recursive: true, filter: (src) => !/[\\/](target|\.git)$/.test(src) });
+  fs.rmSync(path.join(work, 'Cargo.lock'), { force: true });
+  const manifest = withoutDevDependencies(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'));
+  fs.writeFileSync(path.join(work, 'Cargo.toml'), manifest);
+  fs.mkdirSync(path.join(work, '.cargo'), { recursive: true });
+  fs.writeFileSync(path.join(work, '.cargo', 'config.toml'), '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n');
+  const crate = /^\s*name\s*=\s*"([^"]+)"/m.exec(manifest.split(/^\[package\]/m)[1] ?? '')?.[1];
+  if (!crate) throw new Error(`bench:context: no [package] name in ${root}/Cargo.toml`);
+  const check = () =>
+    spawnSync(toolchain.cargo, ['check', '--offline', '--lib', ...(features.length > 0 ? ['--features', features.join(',')] : [])], {
+      cwd: work,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      // Its own CARGO_HOME: a user's ~/.cargo/config must not point the build elsewhere.
+      env: { ...process.env, RUSTC: toolchain.rustc, RUSTC_BOOTSTRAP: '1', RUSTFLAGS: '-Zsave-analysis', CARGO_HOME: path.join(work, '.cargo-home') },
+    });
+  let r = check();
+  if (r.status !== 0 && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+    const pkg = `librust-${crate.replace(/_/g, '-')}-dev`;
+    console.error(`bench:context: cargo check failed; installing the crate's dependencies from Debian (apt-get install -y ${pkg}) ...`);
+    spawnSync('apt-get', ['install', '-y', pkg], { stdio: 'inherit' });
+    r = check();
+  }
+  if (r.status !== 0) throw new Error(`bench:context: \`cargo check --lib\` of ${root} failed (its dependencies must be in /usr/share/cargo/registry):\n${r.stderr.slice(-2000)}`);
+  const dir = path.join(work, 'target', 'debug', 'deps', 'save-analysis');
+  const analysis = fs.readdirSync(dir).find((f) => f.startsWith(`lib${crate.replace(/-/g, '_')}-`) && f.endsWith('.json'));
+  if (!analysis) throw new Error(`bench:context: rustc wrote no save-analysis for ${crate} under ${dir}`);
+  return answersFromSaveAnalysis(JSON.parse(fs.readFileSync(path.join(dir, analysis), 'utf8')) as SaveAnalysis, new Set(files));
+}
+
+/** The manifest without its `[dev-dependencies]` tables (target-specific ones included). */
+function withoutDevDependencies(manifest: string): string {
+  let dropping = false;
+  return manifest
+    .split('\n')
+    .filter((line) => {
+      if (/^\s*\[/.test(line)) dropping = /dev-dependencies/.test(line);
+      return !dropping;
+    })
+    .join('\n');
+}
+
+interface SaveAnalysisSpan {
+  file_name: string;
+  line_start: number;
+}
+
+/** The parts of rls-data's save-analysis JSON read here; ids with krate 0 are the crate's own. */
+export interface SaveAnalysis {
+  defs: Array<{ kind: string; id: { krate: number; index: number }; span: SaveAnalysisSpan; name: string }>;
+  refs: Array<{ span: SaveAnalysisSpan; ref_id: { krate: number; index: number } }>;
+  imports: Array<{ span: SaveAnalysisSpan; ref_id?: { krate: number; index: number } | null; name: string }>;
+}
+
+/** Per line of `files`, the items of the crate in another of `files` that rustc resolved a name or `use` on that line to. */
+export function answersFromSaveAnalysis(data: SaveAnalysis, files: Set<string>): OracleAnswers {
+  const defs = new Map(data.defs.filter((d) => d.id.krate === 0).map((d) => [d.id.index, d]));
+  const answers: OracleAnswers = new Map();
+  const uses = [...data.refs, ...data.imports.flatMap((i) => (i.ref_id ? [{ span: i.span, ref_id: i.ref_id }] : []))];
+  for (const { span, ref_id } of uses) {
+    if (ref_id.krate !== 0 || !files.has(span.file_name)) continue;
+    // A definition rustc does not dump was generated by a macro: it has no place in the source.
+    const def = defs.get(ref_id.index);
+    if (!def || def.kind === 'Mod' || def.kind === 'Local' || def.span.file_name === span.file_name || !files.has(def.span.file_name)) continue;
+    addDefinition(answers, span.file_name, span.line_start - 1, { path: def.span.file_name, line: def.span.line_start - 1, name: def.name, kind: def.kind });
+  }
+  return answers;
 }
 
 /** A JDK's `java` (11 or later runs a single-file program): $CARTOGRAPH_JAVA, then `java` on PATH; Debian's JDK is installed when missing. */

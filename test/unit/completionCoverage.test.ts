@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
+import { renderNode } from '../../src/core/completion/snippets';
+import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const FLASK = path.join(FIXTURES, 'real', 'flask');
@@ -80,3 +82,14 @@ describe('an import line being written, in the middle of the file (real TanStack
   });
 });
 
+
+describe('a Rust struct in the context is its fields first (real tokio)', () => {
+  it("BufWriter's most compact skeleton shows its four fields, not four of its 19 methods (impl blocks)", async () => {
+    const root = path.join(FIXTURES, 'real', 'tokio');
+    const graph = await buildGraph(readTree(root), 'tokio');
+    const id = 'src/io/util/buf_writer.rs#BufWriter';
+    const renderings = renderNode(graph.graph, new SourceFiles(root, graph), id, new Set());
+    const minimal = renderings[renderings.length - 1];
+    assert.deepEqual(minimal.covers.slice(1, 5).sort(), ['buf', 'inner', 'seek_state', 'written'].map((f) => `${id}.${f}`), minimal.code);
+  });
+});

@@ -80,6 +80,7 @@ describe('RANGER two-file example (Rust)', () => {
       '20 Scientific INHERITS Divide implements',
       '31 - INHERITS Divide implements for Calculator',
       '10 Scientific USES Calculator',
+      '16 Scientific.new USES Scientific::inner', // the literal's key, exact: a field of Scientific or nothing
       '16 Scientific.new USES Scientific',
       '16 Scientific.new USES Calculator',
       '24 Scientific.divide CALLS Calculator::multiply', // self.inner: Calculator
@@ -112,6 +113,7 @@ describe('RANGER two-file example (Rust)', () => {
     assert.deepEqual(refRows(g), [
       '8 demo USES String',
       '9 demo CALLS Scientific::new',
+      '9 demo USES Scientific', // the path goes through the type: a use of it, as rustc records it
       '10 demo CALLS base::format_result',
       '10 demo CALLS Scientific::divide', // let s = Scientific::new();
       '10 demo CALLS quick_add',

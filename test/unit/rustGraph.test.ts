@@ -83,9 +83,11 @@ test('RANGER example in Rust: exact nodes and edges', async () => {
     `USES ${ext}#Scientific -> ${base}#Calculator`,
     `USES ${ext}#Scientific.new -> ${base}#Calculator`,
     `USES ${ext}#Scientific.new -> ${ext}#Scientific`, // -> Self
+    `USES ${ext}#Scientific.new -> ${ext}#Scientific.inner`, // `Scientific { inner: Calculator }`
     `USES ${ext}#quick_add -> ${base}#Calculator`,
     `USES ${ext}#show_sum -> ext:rs:std::string::String`,
     `USES ${lib}#demo -> ext:rs:std::string::String`,
+    `USES ${lib}#demo -> ${ext}#Scientific`, // `Scientific::new()` goes through the type
   ]);
   assert.deepEqual(graph.importStats(), { internal: 7, resolved: 7, unresolvedSamples: [] });
 });
@@ -232,6 +234,77 @@ test('serde_json 1.0.87 (5 of its files): edges read off the source', async () =
   const stats = graph.importStats();
   assert.ok(stats.unresolvedSamples.every((s) => /crate::(de|error|number|raw|ser)\b|crate:io|self::ser/.test(s)), stats.unresolvedSamples.join('\n'));
   assert.equal(graph.graph.getNodeAttributes('src/map.rs#Map.new').qname, 'serde_json::map::Map::new');
+});
+
+/** Edges of the vendored tokio files (test/fixtures/real/tokio), built once for the tests below. */
+let tokio: Promise<string[]> | undefined;
+const tokioEdges = () => (tokio ??= buildGraph(readTree(path.join(FIXTURES, 'real', 'tokio')), 'tokio').then((graph) => edgeList(graph)));
+
+/** Every edge of `expected` is among tokio's. */
+async function assertTokioEdges(expected: string[]): Promise<string[]> {
+  const edges = await tokioEdges();
+  for (const edge of expected) assert.ok(edges.includes(edge), edge);
+  return edges;
+}
+
+test('tokio 1.24.2 (a few of its files): a module and the function it re-exports share a name, and a call names the function', async () => {
+  // future/mod.rs: `mod poll_fn; pub use poll_fn::poll_fn;` and `cfg_sync! { mod block_on; pub(crate) use block_on::block_on; }`.
+  // Modules and values are separate namespaces in Rust: an expression path never ends at a module.
+  await assertTokioEdges([
+    // fs/read_dir.rs:80-81 `use crate::future::poll_fn;` inside the method, then `poll_fn(|cx| …)`.
+    'CALLS src/fs/read_dir.rs#ReadDir.next_entry -> src/future/poll_fn.rs#poll_fn',
+    // sync/mpsc/unbounded.rs:247 `crate::future::block_on(self.recv())`.
+    'CALLS src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv -> src/future/block_on.rs#block_on',
+    // The `use` lines themselves still import the function, the `mod` lines the module.
+    'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs#poll_fn',
+    'IMPORTS src/future/mod.rs -> src/future/poll_fn.rs',
+  ]);
+});
+
+test('tokio 1.24.2: a path through a type (`BufReader::new(..)`) uses the type too; a path through modules uses no module', async () => {
+  // io/util/buf_stream.rs:31 `inner: BufReader::new(BufWriter::new(stream)),`, both re-exported by io/util/mod.rs.
+  const edges = await assertTokioEdges([
+    'CALLS src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_reader.rs#BufReader.new',
+    'USES src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_reader.rs#BufReader',
+    'USES src/io/util/buf_stream.rs#BufStream.new -> src/io/util/buf_writer.rs#BufWriter',
+  ]);
+  // sync/mpsc/unbounded.rs:247 `crate::future::block_on(..)`: `future` is a module, not a type.
+  assert.deepEqual(edges.filter((e) => e.startsWith('USES src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv ') && e.includes('src/future/')), []);
+  assert.ok(edges.includes('CALLS src/sync/mpsc/unbounded.rs#UnboundedReceiver.blocking_recv -> src/future/block_on.rs#block_on'));
+});
+
+test('tokio 1.24.2: the fields a struct literal sets and a struct pattern takes apart are uses of those fields', async () => {
+  // io/util/buf_stream.rs:87-115, the second `From` impl: `let BufWriter { inner: BufReader { inner, buf: rbuf, … },
+  // buf: wbuf, written, … } = b;` then `BufStream { inner: BufReader { inner: BufWriter { inner, buf: wbuf, written, … }, … } }`.
+  const from = 'src/io/util/buf_stream.rs#BufStream.from@2';
+  await assertTokioEdges([
+    `USES ${from} -> src/io/util/buf_writer.rs#BufWriter.written`,
+    `USES ${from} -> src/io/util/buf_writer.rs#BufWriter.inner`,
+    `USES ${from} -> src/io/util/buf_reader.rs#BufReader.pos`,
+    `USES ${from} -> src/io/util/buf_reader.rs#BufReader.cap`,
+    `USES ${from} -> src/io/util/buf_stream.rs#BufStream.inner`,
+  ]);
+});
+
+test('a field typed by a type alias or an enum reaches their methods (tokio 1.24 shapes: `pending: EntryList`, EntryList = LinkedList<..>)', async () => {
+  const tree = new Map([
+    ['Cargo.toml', '[package]\nname = "tokio"\nversion = "1.24.2"\n'],
+    ['src/lib.rs', 'pub(crate) mod util;\npub(crate) mod time;\n'],
+    ['src/util/mod.rs', 'pub(crate) mod linked_list;\n'],
+    // util/linked_list.rs:18-27, 167
+    ['src/util/linked_list.rs', 'pub(crate) struct LinkedList<L, T> {\n    head: Option<T>,\n    _marker: PhantomData<*const L>,\n}\n\nimpl<L, T> LinkedList<L, T> {\n    pub(crate) fn is_empty(&self) -> bool {\n        self.head.is_none()\n    }\n}\n'],
+    // time/entry.rs:326
+    ['src/time/mod.rs', 'mod entry;\npub(crate) use entry::EntryList;\nmod wheel;\nmod driver;\n'],
+    // A field of a struct from another file, typed by an enum: through the field's type.
+    ['src/time/driver.rs', 'use super::wheel::Wheel;\n\nfn direction_mask(wheel: &Wheel) -> u8 {\n    wheel.direction.mask()\n}\n'],
+    ['src/time/entry.rs', 'pub(crate) struct TimerShared;\npub(crate) type EntryList = crate::util::linked_list::LinkedList<TimerShared, TimerShared>;\n\npub(crate) enum Direction {\n    Read,\n    Write,\n}\n\nimpl Direction {\n    pub(crate) fn mask(self) -> u8 {\n        0\n    }\n}\n'],
+    // time/wheel/mod.rs:41, 183
+    ['src/time/wheel.rs', 'use super::EntryList;\nuse super::entry::Direction;\n\npub(crate) struct Wheel {\n    pending: EntryList,\n    direction: Direction,\n}\n\nimpl Wheel {\n    fn next_expiration(&self) -> bool {\n        self.direction.mask();\n        !self.pending.is_empty()\n    }\n}\n'],
+  ]);
+  const edges = edgeList(await buildGraph(tree, 'tokio'));
+  for (const edge of ['CALLS src/time/wheel.rs#Wheel.next_expiration -> src/util/linked_list.rs#LinkedList.is_empty', 'CALLS src/time/driver.rs#direction_mask -> src/time/entry.rs#Direction.mask']) {
+    assert.ok(edges.includes(edge), `${edge}\n${edges.filter((e) => e.includes('next_expiration') || e.includes('direction_mask')).join('\n')}`);
+  }
 });
 
 test('the same trait implemented for a type in several files is one INHERITS edge, kept while any of them writes it', async () => {

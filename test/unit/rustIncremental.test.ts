@@ -1,5 +1,5 @@
 // Incremental equals from-scratch for Rust files (the invariant of incremental.test.ts): random
-// edit sequences over the RANGER example crate and the vendored serde_json files — rename a
+// edit sequences over the RANGER example crate and the vendored serde_json and tokio files — rename a
 // function, delete a struct or an impl, add or remove a `use`, break the syntax, move a file to
 // another module folder, add or remove a `mod` with its file, edit a Cargo.toml (rename the
 // package, point `[lib] path` elsewhere, delete it, join both crates in a workspace), so stage 2's
@@ -127,8 +127,13 @@ const operations: Record<string, Operation> = {
   },
 };
 
-test('incremental equals from-scratch on Rust (RANGER crate + serde_json files, with their Cargo.toml) over 100 random edit sequences', async () => {
-  const tree = new Map([...readTree(path.join(FIXTURES, 'ranger-rs'), 'ranger/'), ...readTree(path.join(FIXTURES, 'real', 'serde_json'), 'serde_json/')]);
-  assert.equal(sourcePaths(tree).length, 8);
+test('incremental equals from-scratch on Rust (RANGER crate + serde_json and tokio files, with their Cargo.toml) over 100 random edit sequences', async () => {
+  const tree = new Map([
+    ...readTree(path.join(FIXTURES, 'ranger-rs'), 'ranger/'),
+    ...readTree(path.join(FIXTURES, 'real', 'serde_json'), 'serde_json/'),
+    // tokio's `mod poll_fn; pub use poll_fn::poll_fn;`: a name both a module and a value.
+    ...readTree(path.join(FIXTURES, 'real', 'tokio'), 'tokio/'),
+  ]);
+  assert.equal(sourcePaths(tree).length, 19);
   await assertIncrementalMatchesScratch(tree, 'crate', operations, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);
 });

@@ -148,7 +148,9 @@ export class Resolver {
     for (const ref of file.refs) {
       const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
       const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
-      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external'))) {
+      // A Rust struct literal's key is a field: a method of that name (the field is then `T.x@2`) is not what it names.
+      const notField = ref.exact && file.language === 'rust' && !(resolved?.target.t === 'symbol' && resolved.target.sym.kind === 'Field');
+      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external')) || notField) {
         unresolvedRefs++;
         continue;
       }
@@ -585,9 +587,10 @@ export class Resolver {
       if (!file || !sym.type) return null;
       const resolved = this.resolveChain(file, sym.parent, sym.type);
       if (!resolved || resolved.partial) return null;
-      // Repository classes only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
+      // Repository types only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
+      // Enums have methods too (Rust, Java): `self.state.is_idle()` with `state: State`.
       const t = resolved.target;
-      return t.t === 'symbol' && (t.sym.kind === 'Class' || t.sym.kind === 'Interface' || t.sym.kind === 'TypeAlias') ? t : null;
+      return t.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
     });
   }
 
@@ -775,7 +778,10 @@ export class Resolver {
       }
       current = next;
     }
-    return current.t === 'package' ? null : { target: current, partial: false };
+    if (current.t !== 'package') return { target: current, partial: false };
+    // A Rust expression never names a module: its last name is the value of that name (Rust's namespaces).
+    const value = current.language === 'rust' ? this.rust.valueNamedAs(current.name) : null;
+    return value ? { target: value, partial: false } : null;
   }
 }
 

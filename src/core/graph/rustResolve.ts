@@ -54,6 +54,11 @@ export interface ResolverAccess {
 
 const CARGO = manifestKey('Cargo.toml');
 
+/** `mod x;` (its binding `{local: 'x', module: 'self::x'}`, or with `#[path]`), not a `use`. */
+function declaresModule(binding: ImportBinding): boolean {
+  return binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
+}
+
 export class RustPaths {
   constructor(
     private readonly world: ProjectLayout & { file(path: string): FileGraph | undefined },
@@ -65,8 +70,7 @@ export class RustPaths {
    * the file a `mod x;` loads (`#[path]` included).
    */
   bindingModule(file: FileGraph, binding: ImportBinding): Target | { t: 'missing' } {
-    const declaresModule = binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
-    if (declaresModule) {
+    if (declaresModule(binding)) {
       // `mod x;` in an inline module or with `#[path]` loads a file its folder may not name as that
       // module (tests' shared `mod support { mod panic; }`): the module that file is, if it is one.
       const crate = crateLayout(this.world.manifests, this.world.paths).crateOf(file.path);
@@ -155,6 +159,28 @@ export class RustPaths {
     const globbed = this.fromGlobs(file, name, inline) ?? this.fromGlobs(file, name, inline, true);
     // `use tokio::select;` names the macro `select!` exported at the crate root.
     return globbed ?? (!macro && !pkg.includes('::') ? this.r.member({ t: 'package', language: 'rust', name: pkg }, `${name}!`) : null);
+  }
+
+  /**
+   * What the module path `a::b::x` names in the value namespace of `a::b`: modules and values are
+   * looked up apart, so `mod block_on; pub(crate) use block_on::block_on;` makes `future::block_on`
+   * both the module and the function it re-exports, and a call `future::block_on(f)` is the function.
+   */
+  valueNamedAs(module: string): Target | null {
+    const cut = module.lastIndexOf('::');
+    const pkg = module.slice(0, Math.max(0, cut));
+    const name = module.slice(cut + 2);
+    const path = cut < 0 ? undefined : this.r.provider(packageKey('rust', pkg));
+    const file = path === undefined ? undefined : this.world.file(path);
+    const inline = file ? this.inlinePath(file, pkg) : null;
+    if (!file || inline === null) return null;
+    this.r.read(file.path, scopeName(inline, name));
+    for (const binding of file.imports) {
+      if (binding.local !== name || (binding.scope ?? '') !== inline || declaresModule(binding)) continue;
+      const found = this.r.bindingTarget(file, binding);
+      if (found?.t === 'symbol' && !isMacro(found.sym)) return found;
+    }
+    return null;
   }
 
   /** The item `name` of module `pkg` defined in `file` (top level or in the inline module `pkg` names). */

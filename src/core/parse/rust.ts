@@ -43,6 +43,8 @@ const QUERY_SOURCE = `
 (type_identifier) @type
 (field_expression value: (self) field: (field_identifier)) @selffield
 (let_declaration) @let
+(struct_expression) @structlit
+(struct_pattern) @structpat
 (identifier) @id
 (string_literal) @string
 (raw_string_literal) @string
@@ -214,7 +216,7 @@ class RustExtraction {
     return this.src.slice(node.startIndex, node.endIndex);
   }
 
-  addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, extra?: Pick<Reference, 'relation' | 'subject'>): void {
+  addRef(from: string | null, kind: Reference['kind'], chain: string[], line: number, extra?: Pick<Reference, 'relation' | 'subject' | 'exact'>): void {
     // Per line, not per scope: completion context and its benchmark ask what one line uses.
     const key = `${from ?? ''}\u0000${kind}\u0000${extra?.subject?.join('::') ?? ''}\u0000${chain.join('\u0000')}\u0000${line}`;
     if (this.refs.has(key)) return;
@@ -615,7 +617,10 @@ class RustExtraction {
     let signature = headerText(this.src, node.startIndex, node.endIndex);
     if (signature.length > 120 && value) signature = `${headerText(this.src, node.startIndex, value.startIndex)} …`;
     const sym = this.define('TypeAlias', this.text(nameNode), node, signature, ctx, owner ?? {});
-    this.frame(sym, node, ctx.outer, { typeParams: this.typeParamsOf(node) });
+    const frame = this.frame(sym, node, ctx.outer, { typeParams: this.typeParamsOf(node) });
+    // What the alias names (`type EntryList = LinkedList<..>`): `x.m()` on an EntryList is LinkedList's `m`.
+    const type = this.typePath(value, frame);
+    if (type) sym.type = type;
   }
 
   private onConst(node: Node, ctx: ItemContext, owner: Owner | null): void {
@@ -975,6 +980,8 @@ class References {
           const frame = this.frameAt(start);
           const chain = this.calleeChain(node, frame);
           if (chain) x.addRef(this.fromOf(frame), 'CALLS', chain, node.startPosition.row);
+          const path = node.type === 'generic_function' ? node.childForFieldName('function') : node;
+          if (path?.type === 'scoped_identifier') this.addTypeOfPath(this.fromOf(frame), pathChain(this.text(path)), chain, node.startPosition.row);
           break;
         }
         case 'macro': {
@@ -998,6 +1005,7 @@ class References {
           const raw = pathChain(this.text(node));
           const chain = raw ? x.rewriteSelf(raw, frame) : null;
           if (chain && chain.length > 0) x.addRef(this.fromOf(frame), 'USES', chain, node.startPosition.row);
+          this.addTypeOfPath(this.fromOf(frame), raw, chain, node.startPosition.row);
           break;
         }
         case 'stype': {
@@ -1035,6 +1043,10 @@ class References {
         case 'let':
           this.onLet(node);
           break;
+        case 'structlit':
+        case 'structpat':
+          this.onStructFields(node, name === 'structlit');
+          break;
         case 'id':
           this.onIdentifier(node);
           break;
@@ -1051,6 +1063,31 @@ class References {
           break;
         }
       }
+    }
+  }
+
+  /**
+   * The fields a struct literal sets (`T { a, b: 1, ..base }`) or a struct pattern takes apart
+   * (`let T { a, b: c } = x;`) are uses of `T.a`, `T.b`, each on its own line, as rustc records them;
+   * only a field `T` declares counts (`exact`), not a method of that name.
+   */
+  private onStructFields(node: Node, literal: boolean): void {
+    if (this.inQuietSpan(node.startIndex)) return;
+    const type = node.childForFieldName(literal ? 'name' : 'type');
+    const frame = this.frameAt(node.startIndex);
+    const raw = type ? pathChain(this.text(type)) : null;
+    const chain = raw ? this.x.rewriteSelf(raw, frame) : null;
+    if (!chain) return;
+    const from = this.fromOf(frame);
+    const entries = (literal ? node.childForFieldName('body')?.namedChildren : node.namedChildren) ?? [];
+    for (const entry of entries) {
+      if (!entry) continue;
+      const field =
+        entry.type === 'field_initializer' || entry.type === 'field_pattern'
+          ? entry.childForFieldName(entry.type === 'field_pattern' ? 'name' : 'field')
+          : entry.type === 'shorthand_field_initializer' ? entry.firstNamedChild : null;
+      const name = field ? this.text(field) : '';
+      if (field && SEGMENT.test(name)) this.x.addRef(from, 'USES', [...chain, name], field.startPosition.row, { exact: true });
     }
   }
 
@@ -1171,7 +1208,19 @@ class References {
       if (dotted) chain = this.receiverChain(parts, frame);
       else if (!macro) chain = parts.length === 1 ? (PRELUDE_VARIANTS.has(parts[0]) || this.isLocal(parts[0], frame) ? null : parts) : this.x.rewriteSelf(parts, frame);
       if (chain) this.x.addRef(from, 'CALLS', chain, last.startPosition.row);
+      if (!dotted && !macro) this.addTypeOfPath(from, parts, chain, last.startPosition.row);
     }
+  }
+
+  /**
+   * A path through a type (`Interest::READABLE`, `BufReader::new(..)`, `State::Idle`) uses that type
+   * too, as rustc records a reference for every segment that names one. Types are told from modules
+   * by Rust's naming convention (UpperCamelCase types, snake_case modules); `Self::` names no type
+   * written here. `raw` is the path as written, `chain` the reference it became.
+   */
+  private addTypeOfPath(from: string | null, raw: string[] | null, chain: string[] | null, line: number): void {
+    if (!raw || !chain || raw.length < 2 || raw[0] === 'Self' || !/^[A-Z]/.test(raw[raw.length - 2])) return;
+    this.x.addRef(from, 'USES', chain.slice(0, -1), line);
   }
 }
 
