@@ -11,7 +11,7 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
-  packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
+  packageClauseKey, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
 } from './packageScope';
 import { RustPaths } from './rustResolve';
 import type { Target } from './target';
@@ -688,10 +688,14 @@ export class Resolver {
     const own = index.children.get('')?.get(name);
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
-    if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
+    if (binding && !binding.guessedLocal) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
     const pkg = this.packageOf(file);
     const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
     if (sibling) return sibling;
+    // After the package's own names: asking each unaliased import whether it is `name` costs a key per
+    // import, which only the names that are no package member should pay (a clash does not compile).
+    const clauseNamed = scheme.clauseName ? this.importByClause(file, name) : null;
+    if (clauseNamed) return clauseNamed;
     this.read(file.path, STAR);
     for (const star of index.starImports) {
       const module = this.resolveModule(file, star.module);
@@ -702,6 +706,24 @@ export class Resolver {
     // java.lang before a guess at a library supertype's members: `String` is java.lang.String, not Iterable.String.
     const implicit = scheme.implicit(name);
     return implicit ? { t: 'external', family: scheme.family, name: implicit } : inherited;
+  }
+
+  /**
+   * The package an import without an alias binds under `name`: a repository package whose files'
+   * `package` clause says `name` (`import "github.com/json-iterator/go"` binds `jsoniter`), else a
+   * package outside the repository whose guessed name (the path's last element) is `name`.
+   */
+  private importByClause(file: FileGraph, name: string): Target | null {
+    for (const binding of file.imports) {
+      if (!binding.guessedLocal) continue;
+      const module = this.resolveModule(file, binding.module);
+      if (module?.t === 'package') {
+        if (this.provider(packageClauseKey(module.language, module.name, name)) !== undefined) return module;
+      } else if (binding.local === name) {
+        return this.bindingTarget(file, binding, module);
+      }
+    }
+    return null;
   }
 
   private enclosingClass(file: FileGraph, fromId: string | null): SymbolDef | undefined {
