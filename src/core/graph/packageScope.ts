@@ -24,12 +24,13 @@
 //   `receiverScope` the crate, because `impl T` may sit in any module of the crate:
 //   `pkg:rust:<crate>#T.method`. A module is one file plus its inline modules (`mod inner {}`:
 //   package `<module>::inner`), so a package has one file, not many; which crate and module a file
-//   is depends on the Cargo.toml files and on which files exist (the ProjectLayout).
+//   is depends on the Cargo.toml files, on which files exist and on the `mod` declarations (the
+//   ProjectLayout): a declaration added or removed re-keys the files it moves (movedFiles).
 import type { FileGraph, SymbolDef } from '../parse/fileGraph';
 import type { ManifestFile } from '../workspace/projectConfig';
 import { goImportPath, goModulesOf } from './goModules';
 import { dirOf } from './moduleKeys';
-import { crateLayout, crateId, rustModulePath } from './rustModules';
+import { crateLayout, crateId, movedModules, rustModuleOf, rustModulePath, type ModDeclaration } from './rustModules';
 import type { ExternalFamily, Language } from './schema';
 
 /** What a scheme may read besides the file itself. */
@@ -38,6 +39,8 @@ export interface ProjectLayout {
   manifests: readonly ManifestFile[];
   /** Every file path of the repository: a new set whenever a file is added or removed. */
   paths: ReadonlySet<string>;
+  /** Rust files' `mod x;` declarations (rustModules.ts withModDeclarations): a new map whenever one changes. */
+  modDeclarations: ReadonlyMap<string, readonly ModDeclaration[]>;
 }
 
 export interface PackageScheme {
@@ -53,6 +56,8 @@ export interface PackageScheme {
    * the language is re-keyed and re-resolved. Absent when they read the file alone.
    */
   layoutKey?(layout: ProjectLayout): string;
+  /** Files whose package differs between two layouts of the same layoutKey (Rust: a `mod` declaration moved them). */
+  movedFiles?(before: ProjectLayout, after: ProjectLayout): string[];
   /** Whether a method body sees its type's members by bare name (Java); Go reaches them through the receiver only. */
   typeMembersInScope: boolean;
   /** Whether a package is a folder (Go): an import of it points at the Folder node. */
@@ -99,12 +104,13 @@ const GO: PackageScheme = {
 const RUST: PackageScheme = {
   family: 'rs',
   separator: '::',
-  packageOf: (file, layout) => rustModulePath(file.path, layout.manifests, layout.paths)?.join('::'),
+  packageOf: (file, layout) => rustModulePath(file.path, layout)?.join('::'),
   receiverScope: (file, layout) => {
-    const crate = crateLayout(layout.manifests, layout.paths).crateOf(file.path);
-    return crate ? crateId(crate) : undefined;
+    const place = rustModuleOf(file.path, layout);
+    return place ? crateId(place.crate) : undefined;
   },
   layoutKey: (layout) => crateLayout(layout.manifests, layout.paths).key,
+  movedFiles: movedModules,
   // `impl T { fn a(&self) { b() } }`: a bare `b` is never T's method; members are reached through self.
   typeMembersInScope: false,
   folderPackages: false,

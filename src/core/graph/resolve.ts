@@ -11,7 +11,7 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
-  packageClauseKey, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
+  packageClauseKey, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme, type ProjectLayout,
 } from './packageScope';
 import { RustPaths } from './rustResolve';
 import type { Target } from './target';
@@ -33,6 +33,8 @@ export interface World {
   manifests: readonly ManifestFile[];
   /** Every file path of the repository (package schemes read it with the manifests: ProjectLayout). */
   paths: ReadonlySet<string>;
+  /** Rust files' `mod` declarations, which place files in the module tree (ProjectLayout). */
+  modDeclarations: ProjectLayout['modDeclarations'];
 }
 
 export type { Target } from './target';
@@ -129,7 +131,7 @@ export class Resolver {
       // A package has no node: `import a.b.*` counts as resolved and draws no edge, unless the package
       // is a folder (Go) or a file (a Rust module).
       const folder = target?.t === 'package' ? this.packageFolder(target) : undefined;
-      const edgeTarget = target?.t === 'package' && target.language === 'rust' ? this.rust.moduleFile(target) : target;
+      const edgeTarget = target?.t === 'package' && target.language === 'rust' ? this.rust.moduleFile(target, file, binding) : target;
       if (folder !== undefined) addEdge('IMPORTS', modId, folderId(folder), binding.line);
       // `mod tests { use super::*; }` imports its own file's module: no edge to itself.
       else if (edgeTarget && edgeTarget.t !== 'package' && this.targetId(edgeTarget) !== modId) addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
