@@ -246,6 +246,17 @@ describe('an import without an alias binds the package clause (json-iterator 1.1
     assert.deepEqual(graph.importStats(), { internal: 1, resolved: 1, unresolvedSamples: [] });
   });
 
+  test('an external test package (`package fmt_test`) reaches fmt through its import, though fmt declares `type fmt struct`', async () => {
+    // As in the standard library: fmt/format.go declares `type fmt struct`, fmt/example_test.go imports "fmt".
+    const graph = await buildGraph(new Map([
+      ['go.mod', 'module std\n'],
+      ['fmt/format.go', 'package fmt\n\ntype fmt struct{ wid int }\n'],
+      ['fmt/print.go', 'package fmt\n\nfunc Println(a ...any) {}\n'],
+      ['fmt/example_test.go', 'package fmt_test\n\nimport "fmt"\n\nfunc ExamplePrintln() { fmt.Println() }\n'],
+    ]), 'src');
+    assert.deepEqual(edgeList(graph, (kind) => kind === 'CALLS'), ['CALLS fmt/example_test.go#ExamplePrintln -> fmt/print.go#Println']);
+  });
+
   test('a clause edit re-resolves the importers; an alias binds its own name; test files and guesses do not name a package', async () => {
     const graph = await buildGraph(new Map(tree).set('extra/more.go', `package extra
 

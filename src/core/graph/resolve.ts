@@ -691,11 +691,15 @@ export class Resolver {
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
     if (binding && !binding.guessedLocal) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
+    // An unaliased import whose guessed name is right comes first: a Go `package fmt_test` file shares
+    // its folder's names here, and `fmt.Println` is not a member of fmt's own `type fmt struct`.
+    const guessed = binding ? this.importNamed(file, binding, name) : null;
+    if (guessed) return guessed;
     const pkg = this.packageOf(file);
     const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
     if (sibling) return sibling;
     // After the package's own names: asking each unaliased import whether it is `name` costs a key per
-    // import, which only the names that are no package member should pay (a clash does not compile).
+    // import, which only the names that are no package member should pay.
     const clauseNamed = scheme.clauseName ? this.importByClause(file, name) : null;
     if (clauseNamed) return clauseNamed;
     this.read(file.path, STAR);
@@ -717,15 +721,17 @@ export class Resolver {
    */
   private importByClause(file: FileGraph, name: string): Target | null {
     for (const binding of file.imports) {
-      if (!binding.guessedLocal) continue;
-      const module = this.resolveModule(file, binding.module);
-      if (module?.t === 'package') {
-        if (this.provider(packageClauseKey(module.language, module.name, name)) !== undefined) return module;
-      } else if (binding.local === name) {
-        return this.bindingTarget(file, binding, module);
-      }
+      const found = binding.guessedLocal ? this.importNamed(file, binding, name) : null;
+      if (found) return found;
     }
     return null;
+  }
+
+  /** What an unaliased import binds under `name`: its package when that says `name`, else nothing. */
+  private importNamed(file: FileGraph, binding: ImportBinding, name: string): Target | null {
+    const module = this.resolveModule(file, binding.module);
+    if (module?.t !== 'package') return binding.local === name ? this.bindingTarget(file, binding, module) : null;
+    return this.provider(packageClauseKey(module.language, module.name, name)) !== undefined ? module : null;
   }
 
   private enclosingClass(file: FileGraph, fromId: string | null): SymbolDef | undefined {
