@@ -720,11 +720,14 @@ export class Resolver {
    * package outside the repository whose guessed name (the path's last element) is `name`.
    */
   private importByClause(file: FileGraph, name: string): Target | null {
-    for (const binding of file.imports) {
-      const found = binding.guessedLocal ? this.importNamed(file, binding, name) : null;
-      if (found) return found;
-    }
-    return null;
+    // Memoised: every `jsoniter.X` of a file asks again.
+    return this.memoized(`gi\u0000${file.path}\u0000${name}`, () => {
+      for (const binding of file.imports) {
+        const found = binding.guessedLocal ? this.importNamed(file, binding, name) : null;
+        if (found) return found;
+      }
+      return null;
+    });
   }
 
   /** What an unaliased import binds under `name`: its package when that says `name`, else nothing. */
