@@ -732,8 +732,12 @@ export class Resolver {
 
   /** What an unaliased import binds under `name`: its package when that says `name`, else nothing. */
   private importNamed(file: FileGraph, binding: ImportBinding, name: string): Target | null {
-    const module = this.resolveModule(file, binding.module);
-    if (module?.t !== 'package') return binding.local === name ? this.bindingTarget(file, binding, module) : null;
+    // Memoised per folder and path: a name no import binds asks every import of the file.
+    const module = this.memoized(`gm\u0000${dirOf(file.path)}\u0000${binding.module}`, () => {
+      const found = this.resolveModule(file, binding.module);
+      return found?.t === 'package' || found?.t === 'external' ? found : null;
+    });
+    if (module?.t !== 'package') return module && binding.local === name ? module : null;
     return this.provider(packageClauseKey(module.language, module.name, name)) !== undefined ? module : null;
   }
 
