@@ -54,6 +54,11 @@ export interface ResolverAccess {
 
 const CARGO = manifestKey('Cargo.toml');
 
+/** `mod x;` (its binding `{local: 'x', module: 'self::x'}`, or with `#[path]`), not a `use`. */
+function declaresModule(binding: ImportBinding): boolean {
+  return binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
+}
+
 export class RustPaths {
   constructor(
     private readonly world: ProjectLayout & { file(path: string): FileGraph | undefined },
@@ -78,8 +83,7 @@ export class RustPaths {
    * each declaration keeps its file, the module's provider answers for its names.
    */
   private declaredModule(file: FileGraph, binding: ImportBinding): { path: string; module: string } | null {
-    const declaresModule = binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
-    if (!declaresModule) return null;
+    if (!declaresModule(binding)) return null;
     const crate = rustModuleOf(file.path, this.world)?.crate;
     const inline = this.inlineScope(file, binding.scope);
     for (const loaded of childModuleFiles(file.path, binding.local, { isCrateRoot: crate?.root === file.path, inline, pathAttr: binding.path })) {
