@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { resultsPerCorpus } from './isolated';
+import { realGoEdit, realRustEdit } from './realEdits';
 
 // CORPORA_DIR: the same override bench/fetch-corpora.sh takes.
 const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
@@ -36,20 +37,6 @@ function ensureCorpora(): void {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** The same three edits in Go: a statement in a function body, a new function, a rename. */
-function realGoEdit(text: string, n: number): string {
-  const lines = text.split('\n');
-  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => /^func (\([^)]*\) )?\w+.*\{$/.test(l));
-  const kind = n % 3;
-  if (kind === 0 && defs.length) {
-    lines.splice(defs[n % defs.length][1] + 1, 0, `\t_ = ${n}`);
-    return lines.join('\n');
-  }
-  if (kind === 1 || !defs.length) return `${text}\nfunc benchAdded${n}(value any) any {\n\treturn value\n}\n`;
-  const name = /^func (?:\([^)]*\) )?(\w+)/.exec(defs[n % defs.length][0])?.[1];
-  return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}B${n}`) : text;
 }
 
 /** Java: a statement in a method body, a method added to the first type, a method renamed. */
@@ -104,21 +91,6 @@ function javacParseMs(root: string): { tool: string; ms: number } | null {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/** realEdit for Rust: a statement in a function whose header ends its line, an added function, a renamed one. */
-function realRustEdit(text: string, n: number): string {
-  const lines = text.split('\n');
-  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*(pub(\([^)]*\))? )?(const )?(async )?(unsafe )?fn \w+.*\{\s*$/.test(l));
-  const kind = n % 3;
-  if (kind === 0 && defs.length) {
-    const [line, i] = defs[n % defs.length];
-    lines.splice(i + 1, 0, `${/^\s*/.exec(line)![0]}    let _bench_${n} = ${n};`);
-    return lines.join('\n');
-  }
-  if (kind === 1 || !defs.length) return `${text}\n\npub fn bench_added_${n}(value: u32) -> u32 {\n    value\n}\n`;
-  const name = /fn (\w+)/.exec(defs[n % defs.length][0])![1];
-  return text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`);
 }
 
 async function benchCorpus(name: string) {

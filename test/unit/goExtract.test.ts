@@ -64,7 +64,7 @@ describe('RANGER two-file example (Go)', () => {
     assert.equal(sym(g, 'precision').doc, 'precision is the number of decimal places used when formatting results.');
     assert.deepEqual(sym(g, 'Calculator').range, { startLine: 6, startCol: 0, endLine: 9, endCol: 1 });
     assert.deepEqual(sym(g, 'Calculator.Add').range, { startLine: 12, startCol: 0, endLine: 14, endCol: 1 });
-    assert.deepEqual(g.imports, [{ local: 'strconv', module: 'strconv', imported: null, line: 3, scope: null }]);
+    assert.deepEqual(g.imports, [{ local: 'strconv', module: 'strconv', imported: null, line: 3, scope: null, guessedLocal: true }]);
     assert.deepEqual(g.exports, []);
     assert.deepEqual(refRows(g), ['24 FormatResult CALLS strconv.FormatFloat', '24 FormatResult USES precision']);
     assert.equal(g.syntaxErrors, 0);
@@ -85,8 +85,8 @@ describe('RANGER two-file example (Go)', () => {
     ]);
     assert.equal(sym(g, 'Calculator.Subtract').name, 'Subtract');
     assert.deepEqual(g.imports, [
-      { local: 'errors', module: 'errors', imported: null, line: 3, scope: null },
-      { local: 'fmt', module: 'fmt', imported: null, line: 4, scope: null },
+      { local: 'errors', module: 'errors', imported: null, line: 3, scope: null, guessedLocal: true },
+      { local: 'fmt', module: 'fmt', imported: null, line: 4, scope: null, guessedLocal: true },
     ]);
     assert.deepEqual(refRows(g), [
       '10 Scientific INHERITS Calculator extends',
@@ -149,15 +149,16 @@ import (
 )
 `);
     assert.deepEqual(
-      g.imports.map((b) => [b.local, b.module, b.imported]),
+      // Only an import without a name binds a guess (stage 2 binds the package's clause when it can read it).
+      g.imports.map((b) => [b.local, b.module, b.imported, b.guessedLocal ?? false]),
       [
-        ['fmt', 'fmt', null],
-        ['str', 'strings', null],
-        ['', 'embed', null],
-        ['', 'math', '*'],
-        ['cobra', 'github.com/spf13/cobra/v2', null],
-        ['yaml', 'gopkg.in/yaml.v3', null],
-        ['isatty', 'github.com/mattn/go-isatty', null],
+        ['fmt', 'fmt', null, true],
+        ['str', 'strings', null, false],
+        ['', 'embed', null, false],
+        ['', 'math', '*', false],
+        ['cobra', 'github.com/spf13/cobra/v2', null, true],
+        ['yaml', 'gopkg.in/yaml.v3', null, true],
+        ['isatty', 'github.com/mattn/go-isatty', null, true],
       ],
     );
     assert.equal(assumedPackageName('k8s.io/api/v1'), 'api');
@@ -475,7 +476,7 @@ describe('cobra 1.6.1 (Debian golang-github-spf13-cobra-dev)', () => {
   test('the doc package uses cobra.Command through its import', async () => {
     const md = await extractFixture(COBRA, 'doc/md_docs.go');
     assert.equal(md.package, 'doc');
-    assert.deepEqual(md.imports.find((b) => b.module === 'github.com/spf13/cobra'), { local: 'cobra', module: 'github.com/spf13/cobra', imported: null, line: 26, scope: null });
+    assert.deepEqual(md.imports.find((b) => b.module === 'github.com/spf13/cobra'), { local: 'cobra', module: 'github.com/spf13/cobra', imported: null, line: 26, scope: null, guessedLocal: true });
     const gen = refsOf(md, 'GenMarkdownCustom');
     for (const ref of [
       'USES cobra.Command', // cmd *cobra.Command

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
-import { FIXTURES, buildGraph, edgeList, readTree } from './helpers';
+import { FIXTURES, buildGraph, edgeList, parse, readTree } from './helpers';
 
 const nodeRows = (graph: Awaited<ReturnType<typeof buildGraph>>) =>
   graph.graph.mapNodes((id, a) => `${a.kind} ${id} ${a.qname}`).filter((row) => !row.startsWith('Folder')).sort();
@@ -222,6 +222,75 @@ func (s *Store) Get() string {
     const edges = edgeList(graph, (kind) => kind === 'IMPORTS' || kind === 'CALLS');
     assert.deepEqual(edges, ['CALLS example.org/a/a.go#A -> example.org/b/b.go#B', 'IMPORTS example.org/a/a.go -> dir:example.org/b']);
     assert.equal(graph.graph.getNodeAttribute('example.org/b/b.go#B', 'qname'), 'example.org/b.B');
+  });
+});
+
+describe('an import without an alias binds the package clause (json-iterator 1.1.12, Debian)', () => {
+  // extra/time_as_int64_codec.go: `import "github.com/json-iterator/go"`, then `jsoniter.RegisterTypeEncoder`:
+  // the root package says `package jsoniter`; the path's last element, `go`, names nothing.
+  const tree = readTree(path.join(FIXTURES, 'real', 'json-iterator'));
+  const intoRoot = (graph: Awaited<ReturnType<typeof buildGraph>>) =>
+    edgeList(graph).filter((e) => /^\w+ extra\/time_as_int64_codec\.go/.test(e) && !/-> (extra\/|ext:)/.test(e));
+
+  test('calls and types through `jsoniter.` reach the package at the module root', async () => {
+    const graph = await buildGraph(tree, 'go');
+    assert.deepEqual(intoRoot(graph), [
+      'CALLS extra/time_as_int64_codec.go#RegisterTimeAsInt64Codec -> reflect_extension.go#RegisterTypeDecoder', // line 12
+      'CALLS extra/time_as_int64_codec.go#RegisterTimeAsInt64Codec -> reflect_extension.go#RegisterTypeEncoder', // line 11
+      'CALLS extra/time_as_int64_codec.go#timeAsInt64Codec.Decode -> iter_int.go#Iterator.ReadInt64', // iter *jsoniter.Iterator; iter.ReadInt64()
+      'CALLS extra/time_as_int64_codec.go#timeAsInt64Codec.Encode -> stream_int.go#Stream.WriteInt64', // stream.WriteInt64(…)
+      'IMPORTS extra/time_as_int64_codec.go -> dir:.',
+      'USES extra/time_as_int64_codec.go#timeAsInt64Codec.Decode -> iter.go#Iterator',
+      'USES extra/time_as_int64_codec.go#timeAsInt64Codec.Encode -> stream.go#Stream',
+    ]);
+    assert.deepEqual(graph.importStats(), { internal: 1, resolved: 1, unresolvedSamples: [] });
+  });
+
+  test('an external test package (`package fmt_test`) reaches fmt through its import, though fmt declares `type fmt struct`', async () => {
+    // As in the standard library: fmt/format.go declares `type fmt struct`, fmt/example_test.go imports "fmt".
+    const graph = await buildGraph(new Map([
+      ['go.mod', 'module std\n'],
+      ['fmt/format.go', 'package fmt\n\ntype fmt struct{ wid int }\n'],
+      ['fmt/print.go', 'package fmt\n\nfunc Println(a ...any) {}\n'],
+      ['fmt/example_test.go', 'package fmt_test\n\nimport "fmt"\n\nfunc ExamplePrintln() { fmt.Println() }\n'],
+    ]), 'src');
+    assert.deepEqual(edgeList(graph, (kind) => kind === 'CALLS'), ['CALLS fmt/example_test.go#ExamplePrintln -> fmt/print.go#Println']);
+  });
+
+  test('a clause edit re-resolves the importers; an alias binds its own name; test files and guesses do not name a package', async () => {
+    const graph = await buildGraph(new Map(tree).set('extra/more.go', `package extra
+
+import (
+	jsoniter "github.com/json-iterator/go"
+	golang "example.com/lib/golang-lru"
+	"example.com/lib/go-yaml"
+)
+
+func More() {
+	jsoniter.RegisterTypeEncoder("x", nil) // the alias: bound whatever the clause says
+	golang.Add() // an alias equal to the guess binds the alias, not the clause (lru)
+	lru.Add()    // no import binds lru here
+	yaml.Parse() // go-yaml's clause
+	goyaml.Parse()
+}
+`)
+      .set('lib/go.mod', 'module example.com/lib\n')
+      .set('lib/golang-lru/lru.go', 'package lru\n\nfunc Add() {}\n')
+      .set('lib/go-yaml/yaml.go', 'package yaml\n\nfunc Parse() {}\n')
+      .set('lib/go-yaml/yaml_test.go', 'package goyaml\n\nfunc Parse() {}\n'), 'go');
+    const more = () => edgeList(graph, (kind) => kind === 'CALLS').filter((e) => e.startsWith('CALLS extra/more.go'));
+    assert.deepEqual(more(), [
+      'CALLS extra/more.go#More -> lib/go-yaml/yaml.go#Parse',
+      'CALLS extra/more.go#More -> lib/golang-lru/lru.go#Add',
+      'CALLS extra/more.go#More -> reflect_extension.go#RegisterTypeEncoder',
+    ]);
+    // The root package's files say `package json` now (one of them first: the other still says jsoniter).
+    const renamed = async (file: string) => parse(file, tree.get(file)!.replace(/^package jsoniter$/m, 'package json'));
+    graph.apply({ upsert: [await renamed('reflect_extension.go')] });
+    assert.equal(intoRoot(graph).length, 7, 'iter.go and the others still say jsoniter');
+    graph.apply({ upsert: await Promise.all(['iter.go', 'iter_int.go', 'stream.go', 'stream_int.go'].map(renamed)) });
+    assert.deepEqual(intoRoot(graph), ['IMPORTS extra/time_as_int64_codec.go -> dir:.'], '`jsoniter.` names nothing now');
+    assert.ok(more().includes('CALLS extra/more.go#More -> reflect_extension.go#RegisterTypeEncoder'), 'the alias still binds');
   });
 });
 

@@ -1,7 +1,8 @@
 // Incremental equals from-scratch for Go: random Go edit sequences over cobra 1.6.1 (Debian) — rename a
 // function or method, delete a type, add or remove an import, break the syntax, append a function,
-// move a file to another package folder (a vendored one too), edit, add or delete a go.mod — and after
-// each edit the incrementally maintained graph must equal a fresh build of the same tree. Replayable by seed.
+// change a file's or a folder's package clause (what an import without an alias binds), move a file
+// to another package folder (a vendored one too), edit, add or delete a go.mod — and after each edit
+// the incrementally maintained graph must equal a fresh build of the same tree. Replayable by seed.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -93,6 +94,16 @@ const edits: Record<string, GoEdit> = {
     tree.set(dest, tree.get(file)!);
     tree.delete(file);
     return { describe: `move ${file} → ${dest}`, upsert: [dest], remove: [file] };
+  },
+  packageClause(tree, random) {
+    // What an import without an alias binds: doc/*.go name cobra's root package `cobra.` by its clause.
+    // One file, or the whole folder as a package rename does.
+    const file = pick(files(tree), random);
+    if (!file) return null;
+    const clause = pick(['cobra', 'cobra2', 'doc', 'main', 'cobra_test'], random)!;
+    const folder = random() < 0.5 ? files(tree).filter((p) => path.posix.dirname(p) === path.posix.dirname(file)) : [file];
+    for (const p of folder) tree.set(p, tree.get(p)!.replace(/^package \w+$/m, `package ${clause}`));
+    return { describe: `package ${clause} in ${folder.join(', ')}`, upsert: folder, remove: [] };
   },
   goMod(tree, random) {
     // The module path names every package; `replace` and nested modules move imports between folders.

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, buildGraph, edgeList, readTree, treeConfig } from './helpers';
+import { FIXTURES, buildGraph, edgeList, parse, readTree, treeConfig } from './helpers';
 
 test('RANGER example in Rust: exact nodes and edges', async () => {
   const graph = await buildGraph(readTree(path.join(FIXTURES, 'ranger-rs')), 'ranger-rs');
@@ -192,7 +192,8 @@ test('Rust paths across modules and crates: use forms, pub use chains, impls in 
   ];
   for (const edge of expected) assert.ok(edges.includes(edge), `${edge}\nnot among:\n${edges.join('\n')}`);
   assert.equal(graph.graph.getNodeAttributes(`${circle}#Circle`).qname, 'my_core::shapes::circle::Circle');
-  assert.equal(graph.graph.getNodeAttributes('app/src/util/helpers.rs#run').qname, 'app(bin)::util::helpers::run');
+  // `#[path = "util/helpers.rs"] mod helpers;` in main.rs: rustc's module `helpers`, whatever the folder.
+  assert.equal(graph.graph.getNodeAttributes('app/src/util/helpers.rs#run').qname, 'app(bin)::helpers::run');
   assert.deepEqual(graph.importStats().unresolvedSamples, []);
   // `use super::*` in `mod tests` imports the file's own module: no edge from a module to itself.
   assert.ok(!edges.includes(`IMPORTS ${circle} -> ${circle}`));
@@ -322,4 +323,44 @@ test('the same trait implemented for a type in several files is one INHERITS edg
   graph.apply({ remove: ['core/src/from_a.rs'], config: treeConfig(tree) });
   assert.deepEqual(inherits(), ['INHERITS core/src/shapes/circle.rs#Circle -> ext:rs:std::convert::From']);
   assert.equal(owner(), 'core/src/from_b.rs');
+});
+
+test('module paths follow the `mod` tree (tokio 1.24.2\'s loom from Debian): `#[path]` twins under cfg macros, children of a non-mod.rs file', async () => {
+  const tree = readTree(path.join(FIXTURES, 'real', 'tokio-modules'));
+  const graph = await buildGraph(tree, 'tokio');
+  const loom = 'src/loom/std';
+  const imports = edgeList(graph, (kind) => kind === 'IMPORTS').filter((e) => e.startsWith(`IMPORTS ${loom}/atomic_u64`) && !e.includes('ext:'));
+  assert.deepEqual(imports, [
+    // atomic_u64.rs: `cfg_has_atomic_u64! { #[path = "atomic_u64_native.rs"] mod imp; }`, the as_mutex twin, and
+    // `pub(crate) use imp::{AtomicU64, StaticAtomicU64};`: one module `imp`, its names from whichever file defines them.
+    `IMPORTS ${loom}/atomic_u64.rs -> ${loom}/atomic_u64_as_mutex.rs`,
+    `IMPORTS ${loom}/atomic_u64.rs -> ${loom}/atomic_u64_as_mutex.rs#AtomicU64`,
+    `IMPORTS ${loom}/atomic_u64.rs -> ${loom}/atomic_u64_native.rs`,
+    `IMPORTS ${loom}/atomic_u64.rs -> ${loom}/atomic_u64_native.rs#StaticAtomicU64`,
+    // atomic_u64_as_mutex.rs: `#[path = "atomic_u64_static_const_new.rs"] mod static_macro;` (and the once_cell twin),
+    // `pub(crate) use static_macro::StaticAtomicU64;`
+    `IMPORTS ${loom}/atomic_u64_as_mutex.rs -> ${loom}/atomic_u64_static_const_new.rs`,
+    `IMPORTS ${loom}/atomic_u64_as_mutex.rs -> ${loom}/atomic_u64_static_const_new.rs#StaticAtomicU64`,
+    `IMPORTS ${loom}/atomic_u64_as_mutex.rs -> ${loom}/atomic_u64_static_once_cell.rs`,
+    // `use super::AtomicU64;` in static_macro: super is `imp` (by its folder it was `std`, which has no AtomicU64 item)
+    `IMPORTS ${loom}/atomic_u64_static_const_new.rs -> ${loom}/atomic_u64_as_mutex.rs#AtomicU64`,
+    `IMPORTS ${loom}/atomic_u64_static_once_cell.rs -> ${loom}/atomic_u64_as_mutex.rs#AtomicU64`,
+  ]);
+  // runtime/metrics/io.rs: `use crate::loom::sync::atomic::{AtomicU64, …}` through loom's `pub use self::std::*` and
+  // the inline `sync::atomic` re-export of `atomic_u64::{AtomicU64, …}`: tokio's own type, where it was std's.
+  const io = edgeList(graph).filter((e) => e.startsWith('IMPORTS src/runtime/metrics/io.rs') || e.startsWith('CALLS src/runtime/metrics/io.rs#IoDriverMetrics.incr_fd_count'));
+  assert.deepEqual(io, [
+    `CALLS src/runtime/metrics/io.rs#IoDriverMetrics.incr_fd_count -> ${loom}/atomic_u64_as_mutex.rs#AtomicU64.fetch_add`,
+    'IMPORTS src/runtime/metrics/io.rs -> ext:rs:std::sync::atomic::Ordering::Relaxed',
+    `IMPORTS src/runtime/metrics/io.rs -> ${loom}/atomic_u64_as_mutex.rs#AtomicU64`,
+  ]);
+  assert.equal(graph.graph.getNodeAttributes(`${loom}/atomic_u64_as_mutex.rs#AtomicU64`).qname, 'tokio::loom::std::atomic_u64::imp::AtomicU64');
+  assert.equal(graph.graph.getNodeAttributes(`${loom}/atomic_u64_static_const_new.rs#StaticAtomicU64`).qname, 'tokio::loom::std::atomic_u64::imp::static_macro::StaticAtomicU64');
+
+  // Without the declarations the files fall back to their folder's names, incrementally as from scratch.
+  const text = tree.get(`${loom}/atomic_u64.rs`)!.replace(/cfg_(not_)?has_atomic_u64! \{[^}]*\}/g, '');
+  tree.set(`${loom}/atomic_u64.rs`, text);
+  graph.apply({ upsert: [await parse(`${loom}/atomic_u64.rs`, text)] });
+  assert.equal(graph.graph.getNodeAttributes(`${loom}/atomic_u64_as_mutex.rs#AtomicU64`).qname, 'tokio::loom::std::atomic_u64_as_mutex::AtomicU64');
+  assert.deepEqual(edgeList(graph), edgeList(await buildGraph(tree, 'tokio')));
 });

@@ -1,7 +1,8 @@
 // Incremental equals from-scratch for Rust files (the invariant of incremental.test.ts): random
 // edit sequences over the RANGER example crate and the vendored serde_json and tokio files — rename a
 // function, delete a struct or an impl, add or remove a `use`, break the syntax, move a file to
-// another module folder, add or remove a `mod` with its file, edit a Cargo.toml (rename the
+// another module folder, add or remove a `mod` with its file, a `#[path]` module or an inline
+// `mod inner { mod leaf; }` (the `mod` tree places files), edit a Cargo.toml (rename the
 // package, point `[lib] path` elsewhere, delete it, join both crates in a workspace), so stage 2's
 // crates, module paths, `use` resolution and impls across files stay exact; replayable by seed.
 import assert from 'node:assert/strict';
@@ -93,6 +94,36 @@ const operations: Record<string, Operation> = {
     tree.set(file, `pub mod extra;\n${tree.get(file)!}`);
     tree.set(child, 'use super::*;\npub use crate::base::Calculator as Calc;\n/// Extra.\npub struct Extra;\nimpl Extra { pub fn go(&self) -> Calc { Calc } }\n');
     return { describe: `add mod extra to ${file} (${child})`, upsert: [file, child], remove: [] };
+  },
+  pathModule(tree, random) {
+    // `#[path = "…"] mod m;` naming another file of the crate: that file moves to where this says.
+    const file = pick(files(tree), random)!;
+    const target = pick(files(tree).filter((p) => p !== file && p.split('/')[0] === file.split('/')[0]), random);
+    if (!target) return null;
+    const rel = path.posix.relative(path.posix.dirname(file), target);
+    const name = `via_${Math.floor(random() * 100)}`;
+    tree.set(file, `#[path = "${rel}"]\npub mod ${name};\n${tree.get(file)!}`);
+    return { describe: `#[path = "${rel}"] mod ${name} in ${file}`, upsert: [file], remove: [] };
+  },
+  inlineModule(tree, random) {
+    // `mod inner { mod leaf; }`: the leaf's file is in the folder the inline module stands for.
+    const file = pick(files(tree), random)!;
+    const dir = path.posix.dirname(file);
+    const stem = path.posix.basename(file, '.rs');
+    const child = `${stem === 'mod' || stem === 'lib' ? dir : `${dir}/${stem}`}/inner/leaf.rs`;
+    const withFile = !tree.has(child) && random() < 0.7;
+    tree.set(file, `pub mod inner {\n    pub mod leaf;\n    pub use super::*;\n    pub struct Inner;\n}\n${tree.get(file)!}`);
+    if (withFile) tree.set(child, 'pub use crate::base::Calculator;\npub fn leaf() -> super::Inner { super::Inner }\n');
+    return { describe: `add mod inner { mod leaf; } to ${file}${withFile ? ` (${child})` : ''}`, upsert: withFile ? [file, child] : [file], remove: [] };
+  },
+  removeInlineModule(tree, random) {
+    const file = pick(files(tree), random)!;
+    const span = pick(blocks(tree.get(file)!, /^(pub )?mod \w+ \{/), random);
+    if (!span) return null;
+    const lines = tree.get(file)!.split('\n');
+    const removed = lines.splice(span[0], span[1] - span[0]);
+    tree.set(file, lines.join('\n'));
+    return { describe: `delete "${removed[0]}" from ${file}`, upsert: [file], remove: [] };
   },
   removeFile(tree, random) {
     const file = pick(files(tree), random)!;

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  childModuleFiles, modulePathOf, owningCrate, parseCargoManifest, resolvePath, workspaceMemberDirs,
-  type CrateTarget,
+  childModuleFiles, modDeclarationsOf, modulePathOf, movedModules, owningCrate, parseCargoManifest, resolvePath, rustModulePath,
+  withModDeclarations, workspaceMemberDirs, type CrateTarget, type ModTreeInput,
 } from '../../src/core/graph/rustModules';
 import { extractFile } from '../../src/core/parse/extract';
 import { ParserPool } from '../../src/core/parse/parser';
@@ -152,6 +152,66 @@ describe('the module tree (real layout: serde_json)', () => {
     assert.equal(owningCrate('src/bin/tool/helper.rs', targets)?.name, 'tool');
     assert.equal(owningCrate('tests/common/mod.rs', targets)?.name, 'it');
     assert.equal(owningCrate('benches/b.rs', targets), null);
+  });
+});
+
+const rustPool = new ParserPool();
+const rustFile = (file: string, text: string) => extractFile(rustPool, file, 'rust', text);
+
+describe('the `mod` tree (real: tokio 1.24.2\'s loom, test/fixtures/real/tokio-modules)', () => {
+  // lib.rs `mod loom;` → loom/mod.rs `cfg_not_loom! { mod std; }` → loom/std/mod.rs `mod atomic_u64;` →
+  // atomic_u64.rs (not a mod.rs) `cfg_…! { #[path = "atomic_u64_native.rs"] mod imp; }` and the same
+  // `mod imp` at "atomic_u64_as_mutex.rs", which declares `#[path = "atomic_u64_static_const_new.rs"]
+  // mod static_macro;` (and the once_cell twin): `#[path]` is relative to the declaring file's folder.
+  const layout = async (): Promise<ModTreeInput> => {
+    const tree = readTree(path.join(REAL, 'tokio-modules'));
+    const files = await Promise.all([...tree].filter(([p]) => p.endsWith('.rs')).map(([p, text]) => rustFile(p, text)));
+    return { manifests: [{ path: 'Cargo.toml', text: tree.get('Cargo.toml')! }], paths: new Set(tree.keys()), modDeclarations: withModDeclarations(new Map(), files, []) };
+  };
+
+  test('module paths follow `mod` declarations, `#[path]` and cfg twins; files no `mod` reaches keep their folder', async () => {
+    const input = await layout();
+    assert.deepEqual(input.modDeclarations.get('src/loom/std/atomic_u64.rs'), [
+      { name: 'imp', inline: [], path: 'atomic_u64_native.rs' },
+      { name: 'imp', inline: [], path: 'atomic_u64_as_mutex.rs' },
+    ]);
+    const module = (file: string) => rustModulePath(file, input)?.join('::');
+    assert.equal(module('src/loom/std/atomic_u64.rs'), 'tokio::loom::std::atomic_u64');
+    assert.equal(module('src/loom/std/atomic_u64_native.rs'), 'tokio::loom::std::atomic_u64::imp', 'the folder says atomic_u64_native');
+    assert.equal(module('src/loom/std/atomic_u64_as_mutex.rs'), 'tokio::loom::std::atomic_u64::imp');
+    assert.equal(module('src/loom/std/atomic_u64_static_const_new.rs'), 'tokio::loom::std::atomic_u64::imp::static_macro');
+    assert.equal(module('src/loom/std/atomic_u64_static_once_cell.rs'), 'tokio::loom::std::atomic_u64::imp::static_macro');
+    // runtime/metrics/io.rs: its parents are not vendored, so no `mod` reaches it: the folder rule.
+    assert.equal(module('src/runtime/metrics/io.rs'), 'tokio::runtime::metrics::io');
+  });
+
+  test('which files a declaration moves: added, removed, inline, and a folder-named file a `#[path]` module displaces', async () => {
+    const manifests = [{ path: 'Cargo.toml', text: '[package]\nname = "app"\n' }];
+    const paths = new Set(['src/lib.rs', 'src/a.rs', 'src/a/x.rs', 'src/imp.rs', 'src/sys.rs', 'src/inner/leaf.rs']);
+    const input = async (lib: string, a = 'mod x;\n'): Promise<ModTreeInput> => ({
+      manifests,
+      paths,
+      modDeclarations: withModDeclarations(new Map(), [await rustFile('src/lib.rs', lib), await rustFile('src/a.rs', a)], []),
+    });
+    const before = await input('mod a;\n');
+    const module = (layout: ModTreeInput, file: string) => rustModulePath(file, layout)?.join('::') ?? null;
+    assert.equal(module(before, 'src/a/x.rs'), 'app::a::x', 'a.rs is no mod.rs: its children are in a/');
+    assert.equal(module(before, 'src/imp.rs'), 'app::imp', 'unreached: the folder rule');
+    // `#[path = "imp.rs"] mod sys;`: imp.rs is `sys` now, and sys.rs, which no `mod` reaches, would be `sys` too: it is no module.
+    const after = await input('mod a;\n#[path = "imp.rs"]\nmod sys;\npub mod inner { pub mod leaf; }\n');
+    assert.equal(module(after, 'src/imp.rs'), 'app::sys');
+    assert.equal(module(after, 'src/sys.rs'), null);
+    assert.equal(module(after, 'src/inner/leaf.rs'), 'app::inner::leaf');
+    assert.deepEqual(movedModules(before, after).sort(), ['src/imp.rs', 'src/sys.rs']);
+    assert.deepEqual(movedModules(after, await input('mod a;\n', '')), ['src/imp.rs', 'src/sys.rs'], 'a/x.rs and inner/leaf.rs keep their paths: the folder rule says the same');
+  });
+
+  test('the declaration map changes only when a file\'s declarations do (module paths memoise on it)', async () => {
+    const first = withModDeclarations(new Map(), [await rustFile('src/lib.rs', 'mod a;\n')], []);
+    assert.equal(withModDeclarations(first, [await rustFile('src/lib.rs', 'mod a;\nfn body_edit() {}\n')], []), first);
+    assert.deepEqual(modDeclarationsOf(await rustFile('src/lib.rs', 'fn f() { mod local; }\n')), [], 'a `mod` in a function body is not followed');
+    assert.notEqual(withModDeclarations(first, [await rustFile('src/lib.rs', 'mod b;\n')], []), first);
+    assert.deepEqual([...withModDeclarations(first, [], ['src/lib.rs']).keys()], []);
   });
 });
 

@@ -6,6 +6,8 @@
 //   pkg:<lang>:<package>#<Name>           a top-level name of the package: provided by the file defining it
 //   pkg:<lang>:<scope>#<Type>.<method>    a method declared away from its type (SymbolDef.receiver):
 //                                         provided by the file declaring the method
+//   pkg:<lang>:<package>=<name>           the name the package calls itself (Go's `package` clause):
+//                                         provided by every file of the package that states it
 //
 // A lookup consumes exactly the keys it asked for, so adding `Bar` to a package re-resolves only the
 // files that looked `Bar` up there (and found nothing, or something else), and an edit inside a body
@@ -15,17 +17,20 @@
 // - Go: the package is the folder, named by its import path (go.mod module path + folder), so
 //   `packageOf` returns that path and `func (s *Server) run()` in another file of the folder provides
 //   `pkg:go:<path>#Server.run`. The path depends on the go.mod files' module paths (`layoutKey`):
-//   changing one re-keys every Go file; import resolution consumes `manifest:go.mod`.
+//   changing one re-keys every Go file; import resolution consumes `manifest:go.mod`. An import
+//   without an alias binds the package's clause name (`github.com/json-iterator/go` → `jsoniter`),
+//   which importers ask for by `pkg:go:<path>=<name>`: a clause edit re-resolves exactly them.
 // - Rust: `packageOf` returns the module path (`tokio::runtime`, the crate's name for `crate`), and
 //   `receiverScope` the crate, because `impl T` may sit in any module of the crate:
 //   `pkg:rust:<crate>#T.method`. A module is one file plus its inline modules (`mod inner {}`:
 //   package `<module>::inner`), so a package has one file, not many; which crate and module a file
-//   is depends on the Cargo.toml files and on which files exist (the ProjectLayout).
+//   is depends on the Cargo.toml files, on which files exist and on the `mod` declarations (the
+//   ProjectLayout): a declaration added or removed re-keys the files it moves (movedFiles).
 import type { FileGraph, SymbolDef } from '../parse/fileGraph';
 import type { ManifestFile } from '../workspace/projectConfig';
 import { goImportPath, goModulesOf } from './goModules';
 import { dirOf } from './moduleKeys';
-import { crateLayout, crateId, rustModulePath } from './rustModules';
+import { crateLayout, crateId, movedModules, rustModuleOf, rustModulePath, type ModDeclaration } from './rustModules';
 import type { ExternalFamily, Language } from './schema';
 
 /** What a scheme may read besides the file itself. */
@@ -34,6 +39,8 @@ export interface ProjectLayout {
   manifests: readonly ManifestFile[];
   /** Every file path of the repository: a new set whenever a file is added or removed. */
   paths: ReadonlySet<string>;
+  /** Rust files' `mod x;` declarations (rustModules.ts withModDeclarations): a new map whenever one changes. */
+  modDeclarations: ReadonlyMap<string, readonly ModDeclaration[]>;
 }
 
 export interface PackageScheme {
@@ -49,10 +56,14 @@ export interface PackageScheme {
    * the language is re-keyed and re-resolved. Absent when they read the file alone.
    */
   layoutKey?(layout: ProjectLayout): string;
+  /** Files whose package differs between two layouts of the same layoutKey (Rust: a `mod` declaration moved them). */
+  movedFiles?(before: ProjectLayout, after: ProjectLayout): string[];
   /** Whether a method body sees its type's members by bare name (Java); Go reaches them through the receiver only. */
   typeMembersInScope: boolean;
   /** Whether a package is a folder (Go): an import of it points at the Folder node. */
   folderPackages: boolean;
+  /** The name a file says its package has, which an import without an alias binds (Go); absent where imports name what they bind. */
+  clauseName?(file: FileGraph): string | undefined;
   /** A name every file sees without an import (Java's java.lang), as an external name. */
   implicit(name: string): string | undefined;
   /**
@@ -82,6 +93,9 @@ const GO: PackageScheme = {
   layoutKey: (layout) => goModulesOf(layout.manifests).map((m) => `${m.dir}=${m.mod.module}`).join('\n'),
   typeMembersInScope: false,
   folderPackages: true,
+  // A `_test.go` file is compiled only into its package's tests (and `package x_test` is another
+  // package): importers see the clause of the other files.
+  clauseName: (file) => (file.path.endsWith('_test.go') ? undefined : file.package),
   implicit: () => undefined,
   isQualifiedName: () => false,
 };
@@ -90,12 +104,13 @@ const GO: PackageScheme = {
 const RUST: PackageScheme = {
   family: 'rs',
   separator: '::',
-  packageOf: (file, layout) => rustModulePath(file.path, layout.manifests, layout.paths)?.join('::'),
+  packageOf: (file, layout) => rustModulePath(file.path, layout)?.join('::'),
   receiverScope: (file, layout) => {
-    const crate = crateLayout(layout.manifests, layout.paths).crateOf(file.path);
-    return crate ? crateId(crate) : undefined;
+    const place = rustModuleOf(file.path, layout);
+    return place ? crateId(place.crate) : undefined;
   },
   layoutKey: (layout) => crateLayout(layout.manifests, layout.paths).key,
+  movedFiles: movedModules,
   // `impl T { fn a(&self) { b() } }`: a bare `b` is never T's method; members are reached through self.
   typeMembersInScope: false,
   folderPackages: false,
@@ -121,12 +136,19 @@ export function packageMemberKey(language: Language, pkg: string, name: string):
   return `pkg:${language}:${pkg}#${name}`;
 }
 
+/** Provided when a file of `pkg` says the package is called `name` (see PackageScheme.clauseName). */
+export function packageClauseKey(language: Language, pkg: string, name: string): string {
+  return `pkg:${language}:${pkg}=${name}`;
+}
+
 /** Keys a file of a package-scoped language provides (empty for other languages). */
 export function packageProvidedKeys(file: FileGraph, layout: ProjectLayout): string[] {
   const scheme = packageScheme(file.language);
   const pkg = scheme?.packageOf(file, layout);
   if (!scheme || pkg === undefined) return [];
   const keys = new Set([packageKey(file.language, pkg)]);
+  const clause = scheme.clauseName?.(file);
+  if (clause) keys.add(packageClauseKey(file.language, pkg, clause));
   // Rust inline modules are packages nested in the file's (`mod inner {}` → `<pkg>::inner`).
   const nested = (inline: string) => (inline ? `${pkg}${scheme.separator}${inline.split('.').join(scheme.separator)}` : pkg);
   for (const inline of file.inlineModules ?? []) keys.add(packageKey(file.language, nested(inline)));

@@ -11,6 +11,7 @@ import {
   TSCONFIG_KEY, compareRank, manifestKey, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
 import { packageProvidedKeys, packageScheme, type ProjectLayout } from './packageScope';
+import { withModDeclarations } from './rustModules';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
 import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode, type Language } from './schema';
 import { TsConfigSet } from './tsconfig';
@@ -49,6 +50,7 @@ export class RepositoryGraph {
   private manifests: readonly ManifestFile[] = [];
   /** Every file path, replaced (not mutated) when files come or go: package schemes memoise on it. */
   private paths: ReadonlySet<string> = new Set();
+  private modDeclarations: ProjectLayout['modDeclarations'] = new Map();
   private config: ProjectConfig = { tsconfigs: [], manifests: [] };
   private projectConfigJson = JSON.stringify(this.config);
   lastApply: ApplyStats = { resolved: 0 };
@@ -181,6 +183,7 @@ export class RepositoryGraph {
     // Which package a file is in may hang on manifests and on other files (Cargo's crate roots):
     // when that changes, every file of the language is re-keyed and re-resolved (its qnames change).
     if (added.size > 0 || removed.size > 0) this.paths = new Set(this.files.keys());
+    this.modDeclarations = withModDeclarations(this.modDeclarations, changes.upsert ?? [], removed);
     for (const path of this.relaidFiles(layoutBefore, this.layout())) {
       rekeyed.add(path);
       dirty.add(path);
@@ -307,19 +310,23 @@ export class RepositoryGraph {
   }
 
   private layout(): ProjectLayout {
-    return { manifests: this.manifests, paths: this.paths };
+    return { manifests: this.manifests, paths: this.paths, modDeclarations: this.modDeclarations };
   }
 
   /** Files of the languages whose package layout differs between two layouts. */
   private relaidFiles(before: ProjectLayout, after: ProjectLayout): string[] {
-    if (before.manifests === after.manifests && before.paths === after.paths) return [];
+    if (before.manifests === after.manifests && before.paths === after.paths && before.modDeclarations === after.modDeclarations) return [];
     const relaid = new Set<Language>();
+    const moved = new Set<string>();
+    const seen = new Set<Language>();
     for (const file of this.files.values()) {
-      if (relaid.has(file.language)) continue;
+      if (seen.has(file.language)) continue;
+      seen.add(file.language);
       const scheme = packageScheme(file.language);
       if (scheme?.layoutKey && scheme.layoutKey(before) !== scheme.layoutKey(after)) relaid.add(file.language);
+      else for (const path of scheme?.movedFiles?.(before, after) ?? []) if (this.files.has(path)) moved.add(path);
     }
-    return relaid.size === 0 ? [] : [...this.files.values()].filter((f) => relaid.has(f.language)).map((f) => f.path);
+    return [...moved, ...[...this.files.values()].filter((f) => relaid.has(f.language)).map((f) => f.path)];
   }
 
   private world(): World {
@@ -347,6 +354,7 @@ export class RepositoryGraph {
       tsconfigs: this.tsconfigs,
       manifests: this.manifests,
       paths: this.paths,
+      modDeclarations: this.modDeclarations,
     };
   }
 

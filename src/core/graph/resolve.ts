@@ -11,7 +11,7 @@ import {
   ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
-  packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme,
+  packageClauseKey, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme, type ProjectLayout,
 } from './packageScope';
 import { RustPaths } from './rustResolve';
 import type { Target } from './target';
@@ -33,6 +33,8 @@ export interface World {
   manifests: readonly ManifestFile[];
   /** Every file path of the repository (package schemes read it with the manifests: ProjectLayout). */
   paths: ReadonlySet<string>;
+  /** Rust files' `mod` declarations, which place files in the module tree (ProjectLayout). */
+  modDeclarations: ProjectLayout['modDeclarations'];
 }
 
 export type { Target } from './target';
@@ -129,7 +131,7 @@ export class Resolver {
       // A package has no node: `import a.b.*` counts as resolved and draws no edge, unless the package
       // is a folder (Go) or a file (a Rust module).
       const folder = target?.t === 'package' ? this.packageFolder(target) : undefined;
-      const edgeTarget = target?.t === 'package' && target.language === 'rust' ? this.rust.moduleFile(target) : target;
+      const edgeTarget = target?.t === 'package' && target.language === 'rust' ? this.rust.moduleFile(target, file, binding) : target;
       if (folder !== undefined) addEdge('IMPORTS', modId, folderId(folder), binding.line);
       // `mod tests { use super::*; }` imports its own file's module: no edge to itself.
       else if (edgeTarget && edgeTarget.t !== 'package' && this.targetId(edgeTarget) !== modId) addEdge('IMPORTS', modId, this.targetId(edgeTarget), binding.line);
@@ -691,10 +693,18 @@ export class Resolver {
     const own = index.children.get('')?.get(name);
     if (own) return { t: 'symbol', path: file.path, sym: own };
     const binding = index.importsByScope.get('')?.get(name);
-    if (binding) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
+    if (binding && !binding.guessedLocal) return this.bindingTarget(file, binding, this.resolveModule(file, binding.module));
+    // An unaliased import whose guessed name is right comes first: a Go `package fmt_test` file shares
+    // its folder's names here, and `fmt.Println` is not a member of fmt's own `type fmt struct`.
+    const guessed = binding ? this.importNamed(file, binding, name) : null;
+    if (guessed) return guessed;
     const pkg = this.packageOf(file);
     const sibling = pkg === undefined ? null : this.packageMember(file.language, pkg, name, false);
     if (sibling) return sibling;
+    // After the package's own names: asking each unaliased import whether it is `name` costs a key per
+    // import, which only the names that are no package member should pay.
+    const clauseNamed = scheme.clauseName ? this.importByClause(file, name) : null;
+    if (clauseNamed) return clauseNamed;
     this.read(file.path, STAR);
     for (const star of index.starImports) {
       const module = this.resolveModule(file, star.module);
@@ -705,6 +715,33 @@ export class Resolver {
     // java.lang before a guess at a library supertype's members: `String` is java.lang.String, not Iterable.String.
     const implicit = scheme.implicit(name);
     return implicit ? { t: 'external', family: scheme.family, name: implicit } : inherited;
+  }
+
+  /**
+   * The package an import without an alias binds under `name`: a repository package whose files'
+   * `package` clause says `name` (`import "github.com/json-iterator/go"` binds `jsoniter`), else a
+   * package outside the repository whose guessed name (the path's last element) is `name`.
+   */
+  private importByClause(file: FileGraph, name: string): Target | null {
+    // Memoised: every `jsoniter.X` of a file asks again.
+    return this.memoized(`gi\u0000${file.path}\u0000${name}`, () => {
+      for (const binding of file.imports) {
+        const found = binding.guessedLocal ? this.importNamed(file, binding, name) : null;
+        if (found) return found;
+      }
+      return null;
+    });
+  }
+
+  /** What an unaliased import binds under `name`: its package when that says `name`, else nothing. */
+  private importNamed(file: FileGraph, binding: ImportBinding, name: string): Target | null {
+    // Memoised per folder and path: a name no import binds asks every import of the file.
+    const module = this.memoized(`gm\u0000${dirOf(file.path)}\u0000${binding.module}`, () => {
+      const found = this.resolveModule(file, binding.module);
+      return found?.t === 'package' || found?.t === 'external' ? found : null;
+    });
+    if (module?.t !== 'package') return module && binding.local === name ? module : null;
+    return this.provider(packageClauseKey(module.language, module.name, name)) !== undefined ? module : null;
   }
 
   private enclosingClass(file: FileGraph, fromId: string | null): SymbolDef | undefined {

@@ -6,15 +6,18 @@
 //   examples, tests, benches (same auto-discovery under `examples/`, `tests/`, `benches/`) and a
 //   build script (`build.rs`). Every target is its own crate; non-library targets see the library
 //   as an extern crate under its name. Crate names are package or target names with `-` → `_`.
-// - A file's module path inside its crate follows the default layout: the crate root is
-//   `crate`, `src/a.rs` and `src/a/mod.rs` are `crate::a`, `src/a/b.rs` is `crate::a::b`. The
-//   module tree is really built by `mod` declarations (`#[path]` included): childModuleFiles gives
-//   the files one declaration may load, in rustc's order.
+// - A file's module path inside its crate is where the `mod` tree puts it, as rustc builds it from
+//   each crate root: `mod x;` in a crate root or `mod.rs` loads `x.rs` or `x/mod.rs` beside it, in
+//   `a.rs` it loads `a/x.rs` or `a/x/mod.rs`, `#[path = "…"]` names the file, and a declaration
+//   inside `mod inner { … }` looks in `inner/` (childModuleFiles, modTree). A file no declaration
+//   reaches (one loaded by a macro we cannot expand) keeps the default layout: `src/a.rs` and
+//   `src/a/mod.rs` are `crate::a`, `src/a/b.rs` is `crate::a::b`.
 // - Paths in `use` and expressions start at `crate`, `self`, `super`, `::name` (an extern crate) or
 //   a name in scope; resolvePath turns the first three into a module path of the same crate and
 //   lists the candidates for the last (a local name first, then an extern crate).
 import * as posix from 'node:path/posix';
 import { parse as parseToml } from 'smol-toml';
+import type { FileGraph } from '../parse/fileGraph';
 
 export type CrateKind = 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
 
@@ -319,13 +322,131 @@ function buildLayout(manifests: readonly ManifestText[], paths: ReadonlySet<stri
   };
 }
 
+/** A `mod name;` of a file: the inline modules it sits in (`mod a { mod b; }` → ['a']) and its `#[path]`. */
+export interface ModDeclaration {
+  name: string;
+  inline: readonly string[];
+  path?: string;
+}
+
+/** What the module tree is built from: the crates (manifests and files) and every Rust file's `mod` declarations. */
+export interface ModTreeInput {
+  manifests: readonly ManifestText[];
+  paths: ReadonlySet<string>;
+  /** Rust files' `mod x;` declarations by path (files with none absent): a new map whenever one changes. */
+  modDeclarations: ReadonlyMap<string, readonly ModDeclaration[]>;
+}
+
+/** Where a file sits: its crate and its module path inside it (`[]` for the crate root). */
+export interface ModulePlace {
+  crate: CrateTarget;
+  module: string[];
+}
+
+interface ModTree {
+  /** Files some crate root reaches through `mod` declarations. */
+  reached: Map<string, ModulePlace>;
+  /** `<crate id>::<module>` of every reached file: a file no `mod` reaches may not take one of them. */
+  taken: Set<string>;
+}
+
+const trees = new WeakMap<CrateLayout, WeakMap<ReadonlyMap<string, readonly ModDeclaration[]>, ModTree>>();
+
 /**
- * A file's module path with its crate first (`['tokio', 'runtime']` for tokio/src/runtime/mod.rs),
- * by the default layout; null outside every crate. `#[path]` modules and modules declared only
- * inside other crates' trees follow their folder, not their declaration.
+ * The module tree of every crate, computed once per crate layout and declaration map: from each
+ * crate root (in target order: the library first), each `mod x;` loads the first of its candidate
+ * files that exists, as rustc does. A file reached twice (tests' shared `mod support;`) keeps its
+ * first place: rustc compiles it once per crate, the graph has one node per file.
  */
-export function rustModulePath(path: string, manifests: readonly ManifestText[], paths: ReadonlySet<string>): string[] | null {
-  const crate = crateLayout(manifests, paths).crateOf(path);
+function modTree(input: ModTreeInput): ModTree {
+  const crates = crateLayout(input.manifests, input.paths);
+  let byDecls = trees.get(crates);
+  if (!byDecls) trees.set(crates, (byDecls = new WeakMap()));
+  let tree = byDecls.get(input.modDeclarations);
+  if (tree) return tree;
+  tree = { reached: new Map(), taken: new Set() };
+  for (const crate of crates.targets) {
+    if (!input.paths.has(crate.root) || tree.reached.has(crate.root)) continue;
+    const queue: Array<[string, string[]]> = [[crate.root, []]];
+    tree.reached.set(crate.root, { crate, module: [] });
+    while (queue.length > 0) {
+      const [file, module] = queue.shift()!;
+      tree.taken.add([crateId(crate), ...module].join('::'));
+      for (const decl of input.modDeclarations.get(file) ?? []) {
+        const candidates = childModuleFiles(file, decl.name, { isCrateRoot: file === crate.root, inline: decl.inline, pathAttr: decl.path });
+        const child = candidates.find((candidate) => input.paths.has(candidate));
+        if (child === undefined || tree.reached.has(child)) continue;
+        const place = { crate, module: [...module, ...decl.inline, decl.name] };
+        tree.reached.set(child, place);
+        queue.push([child, place.module]);
+      }
+    }
+  }
+  byDecls.set(input.modDeclarations, tree);
+  return tree;
+}
+
+/**
+ * A file's crate and module path: its place in the `mod` tree, else the default layout under the
+ * crate owning its folder, unless a file the tree reaches already is that module (`#[path =
+ * "imp.rs"] mod a;` beside an unused `a.rs`); null outside every crate.
+ */
+export function rustModuleOf(path: string, input: ModTreeInput): ModulePlace | null {
+  const tree = modTree(input);
+  const reached = tree.reached.get(path);
+  if (reached) return reached;
+  const crate = crateLayout(input.manifests, input.paths).crateOf(path);
   const module = crate ? modulePathOf(path, crate.root) : null;
-  return crate && module ? [crateId(crate), ...module] : null;
+  if (!crate || !module || tree.taken.has([crateId(crate), ...module].join('::'))) return null;
+  return { crate, module };
+}
+
+/** A file's module path with its crate first (`['tokio', 'runtime']` for tokio/src/runtime/mod.rs); null outside every crate. */
+export function rustModulePath(path: string, input: ModTreeInput): string[] | null {
+  const place = rustModuleOf(path, input);
+  return place ? [crateId(place.crate), ...place.module] : null;
+}
+
+/** Rust files whose crate or module path differs between two inputs (`mod` declarations or files changed). */
+export function movedModules(before: ModTreeInput, after: ModTreeInput): string[] {
+  const rust = new Set([...before.paths, ...after.paths].filter((p) => p.endsWith('.rs')));
+  const key = (place: ModulePlace | null) => (place ? [crateId(place.crate), ...place.module].join('::') : '');
+  return [...rust].filter((path) => key(rustModuleOf(path, before)) !== key(rustModuleOf(path, after)));
+}
+
+/** A Rust file's `mod x;` declarations at module level or in inline modules (`mod` in a function body is not followed). */
+export function modDeclarationsOf(file: FileGraph): ModDeclaration[] {
+  if (file.language !== 'rust') return [];
+  const out: ModDeclaration[] = [];
+  for (const binding of file.imports) {
+    // `mod x;` is a binding of `self::x` (parse/rust.ts); a `use self::x::{self}` reads the same, and is followed as well.
+    if (binding.imported !== null || binding.module !== `self::${binding.local}`) continue;
+    if (binding.scope !== null && !file.inlineModules?.includes(binding.scope)) continue;
+    const decl: ModDeclaration = { name: binding.local, inline: binding.scope ? binding.scope.split('.') : [] };
+    if (binding.path !== undefined) decl.path = binding.path;
+    out.push(decl);
+  }
+  return out;
+}
+
+/**
+ * The declaration map after some files changed or went away: the same map when no file's
+ * declarations changed (module paths memoise on its identity), else a new one.
+ */
+export function withModDeclarations(
+  current: ReadonlyMap<string, readonly ModDeclaration[]>,
+  upserted: readonly FileGraph[],
+  removed: Iterable<string>,
+): ReadonlyMap<string, readonly ModDeclaration[]> {
+  let next: Map<string, readonly ModDeclaration[]> | undefined;
+  const edit = () => (next ??= new Map(current));
+  for (const path of removed) if (current.has(path)) edit().delete(path);
+  for (const file of upserted) {
+    const decls = modDeclarationsOf(file);
+    const before = (next ?? current).get(file.path);
+    if (JSON.stringify(before ?? []) === JSON.stringify(decls)) continue;
+    if (decls.length > 0) edit().set(file.path, decls);
+    else edit().delete(file.path);
+  }
+  return next ?? current;
 }

@@ -20,7 +20,7 @@ import { manifestKey } from './moduleKeys';
 import { inlineModuleOf, isMacro, packageKey } from './packageScope';
 import type { ProjectLayout } from './packageScope';
 import type { Target } from './target';
-import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModulePath } from './rustModules';
+import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModuleOf, rustModulePath } from './rustModules';
 
 /** The std prelude (Rust 2021) and std's macros: every module sees them without a `use`. */
 const PRELUDE: Record<string, string> = Object.fromEntries([
@@ -70,18 +70,28 @@ export class RustPaths {
    * the file a `mod x;` loads (`#[path]` included).
    */
   bindingModule(file: FileGraph, binding: ImportBinding): Target | { t: 'missing' } {
-    if (declaresModule(binding)) {
-      // `mod x;` in an inline module or with `#[path]` loads a file its folder may not name as that
-      // module (tests' shared `mod support { mod panic; }`): the module that file is, if it is one.
-      const crate = crateLayout(this.world.manifests, this.world.paths).crateOf(file.path);
-      const inline = this.inlineScope(file, binding.scope);
-      for (const loaded of childModuleFiles(file.path, binding.local, { isCrateRoot: crate?.root === file.path, inline, pathAttr: binding.path })) {
-        const module = rustModulePath(loaded, this.world.manifests, this.world.paths)?.join('::');
-        if (module !== undefined && this.r.provider(packageKey('rust', module)) === loaded) return { t: 'package', language: 'rust', name: module };
-      }
-      if (binding.path !== undefined) return { t: 'missing' };
-    }
+    const declared = this.declaredModule(file, binding);
+    if (declared) return { t: 'package', language: 'rust', name: declared.module };
+    if (binding.path !== undefined) return { t: 'missing' };
     return this.module(file, binding.module.split('::'), binding.scope);
+  }
+
+  /**
+   * The file a `mod x;` loads and the module it is. In an inline module or with `#[path]` that file
+   * may be a module its folder does not name (tests' shared `mod support { mod panic; }`). Two
+   * `#[path]` files may be one module under exclusive cfgs (tokio's two `mod imp;` in atomic_u64.rs):
+   * each declaration keeps its file, the module's provider answers for its names.
+   */
+  private declaredModule(file: FileGraph, binding: ImportBinding): { path: string; module: string } | null {
+    if (!declaresModule(binding)) return null;
+    const crate = rustModuleOf(file.path, this.world)?.crate;
+    const inline = this.inlineScope(file, binding.scope);
+    for (const loaded of childModuleFiles(file.path, binding.local, { isCrateRoot: crate?.root === file.path, inline, pathAttr: binding.path })) {
+      if (!this.world.paths.has(loaded)) continue;
+      const module = rustModulePath(loaded, this.world)?.join('::');
+      if (module !== undefined && this.r.provider(packageKey('rust', module)) !== undefined) return { path: loaded, module };
+    }
+    return null;
   }
 
   /** The module a `use` path names from `scope` (an inline module or a function): a package, an External, or missing. */
@@ -192,9 +202,11 @@ export class RustPaths {
     return sym && sym.parent === null && !sym.receiver ? sym : undefined;
   }
 
-  /** The file a module package is (an IMPORTS edge's target). */
-  moduleFile(target: Target): Target | null {
+  /** The file a module package is (an IMPORTS edge's target): for `mod x;`, the file it loads. */
+  moduleFile(target: Target, file: FileGraph, binding: ImportBinding): Target | null {
     if (target.t !== 'package') return target;
+    const declared = this.declaredModule(file, binding);
+    if (declared?.module === target.name) return { t: 'module', path: declared.path };
     const path = this.r.provider(packageKey('rust', target.name));
     return path === undefined ? null : { t: 'module', path };
   }
@@ -202,7 +214,7 @@ export class RustPaths {
   // ---------------------------------------------------------------------------------------------
 
   private modulePath(file: FileGraph): string[] | null {
-    return rustModulePath(file.path, this.world.manifests, this.world.paths);
+    return rustModulePath(file.path, this.world);
   }
 
   private pathStart(file: FileGraph, fromId: string | null, parts: string[], inUse: boolean): { target: Target; rest: string[] } | null {

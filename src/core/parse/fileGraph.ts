@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 5;
+export const PARSER_VERSION = 6;
 
 export interface FileGraph {
   path: string;
@@ -107,6 +107,12 @@ export interface ImportBinding {
   scope: string | null;
   /** Rust `#[path = "…"] mod x;`: the file the attribute names, relative to the declaring file's folder. */
   path?: string;
+  /**
+   * Go: no name was written (`import "github.com/json-iterator/go"`), so the file names the package
+   * by its `package` clause (`jsoniter`), which stage 2 reads when the package is in the repository;
+   * `local` is goimports' guess from the path, kept for packages outside it. Absent after an alias.
+   */
+  guessedLocal?: true;
 }
 
 export interface ExportBinding {

@@ -304,7 +304,9 @@ class GoExtraction {
       if (alias?.type === 'dot') this.imports.push({ local: '', module, imported: '*', line, scope: null });
       else {
         const local = alias?.type === 'blank_identifier' ? '' : alias ? alias.text : assumedPackageName(module);
-        this.imports.push({ local, module, imported: null, line, scope: null });
+        const binding: ImportBinding = { local, module, imported: null, line, scope: null };
+        if (!alias) binding.guessedLocal = true;
+        this.imports.push(binding);
       }
     }
   }
