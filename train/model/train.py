@@ -32,7 +32,7 @@ import bench_eval  # noqa: E402
 from passages import passage  # noqa: E402
 from tokenizer import WordPiece, learn_vocab, tokenizer_config, tokenizer_json  # noqa: E402
 
-MODEL_ID = "cartograph-code-search-v1"
+MODEL_ID = "cartograph-code-search-v2"
 
 # Texts whose token ids and vectors the unit test recomputes through transformers.js.
 REFERENCE_TEXTS = [
@@ -59,7 +59,7 @@ def parse_args():
     p.add_argument("--limit", type=int, default=0, help="train on the first N pairs (after a seeded shuffle); 0: all")
     p.add_argument("--vocab", type=int, default=32000)
     p.add_argument("--min-count", type=int, default=5, help="a word becomes a vocabulary entry of its own only when seen this often")
-    p.add_argument("--dim", type=int, default=256)
+    p.add_argument("--dim", type=int, default=384, help="384: the store's vector column (a longer vector is not persisted)")
     p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch", type=int, default=512)
@@ -113,6 +113,20 @@ class Encoder(torch.nn.Module):
             return pool(self(ids, mask), mask)
         return F.normalize(F.embedding_bag(ids, self.embed.weight, mode="sum", padding_idx=0), dim=-1)
 
+    def pooled_packed(self, flat, offsets):
+        """pooled() of unpadded token lists with a mixer: the lists laid end to end with one [PAD] between
+        them, so the width-3 convolution sees a zero vector past each end, as it sees padding."""
+        n = len(offsets)
+        lengths = torch.diff(torch.cat([offsets, torch.tensor([len(flat)])]))
+        text = torch.repeat_interleave(torch.arange(n), lengths)
+        # Token j of text i goes to position j + i + 1: one separator before each text.
+        position = torch.arange(len(flat)) + text + 1
+        ids = torch.zeros(len(flat) + n + 1, dtype=torch.long)
+        ids[position] = flat
+        h = self.tokens(self.embed(ids).unsqueeze(0), (ids != 0).long().unsqueeze(0))[0]
+        sums = torch.zeros(n, h.shape[1]).index_add_(0, text, h[position])
+        return F.normalize(sums, dim=-1)
+
     def pooled_bags(self, flat, offsets):
         """The same for unpadded token lists (the training batches: no work on padding)."""
         return F.normalize(F.embedding_bag(flat, self.embed.weight, offsets, mode="sum"), dim=-1)
@@ -125,16 +139,10 @@ def pool(h, mask):
 
 def encode_train(model, seqs, dropout, gen):
     """Training-time text vectors; `dropout` drops that share of each text's tokens (its first kept)."""
+    flat, offsets = bags(seqs, dropout, gen)
     if model.conv is None:
-        return model.pooled_bags(*bags(seqs, dropout, gen))
-    ids, mask = batch_tensors(seqs)
-    if dropout > 0:
-        # Dropped tokens become padding.
-        drop = torch.rand(ids.shape, generator=gen) < dropout
-        drop[:, 0] = False
-        ids = ids.masked_fill(drop, 0)
-        mask = (ids != 0).long()
-    return model.pooled(ids, mask)
+        return model.pooled_bags(flat, offsets)
+    return model.pooled_packed(flat, offsets)
 
 
 def batch_tensors(seqs):
@@ -378,8 +386,9 @@ def write_card(report, args, out_dir):
     """MODEL_CARD.md from the template and a run's report (`--card-from REPORT` re-renders it alone)."""
     with open(os.path.join(os.path.dirname(__file__), "MODEL_CARD.template.md"), encoding="utf-8") as f:
         card = f.read()
+    bench = lambda e: f" {e['benchFlat']['all']:.3f} |" if "benchFlat" in e else " – |"  # noqa: E731
     rows = "\n".join(
-        f"| {e['epoch']} | {e['trainLoss']:.3f} | {e['perPackage']['ndcg@10']:.3f} | {e['perPackage']['recall@1']:.3f} | {e['perPackage']['mrr@10']:.3f} | {e['allValidation']['ndcg@10']:.3f} |"
+        f"| {e['epoch']} | {e['trainLoss']:.3f} | {e['perPackage']['ndcg@10']:.3f} | {e['perPackage']['recall@1']:.3f} | {e['perPackage']['mrr@10']:.3f} | {e['allValidation']['ndcg@10']:.3f} |{bench(e)}"
         for e in report["epochs"]
     )
     files = "\n".join(f"| `{name}` | {f['bytes']:,} | `{f['sha256']}` |" for name, f in sorted(report["exported"]["files"].items()))
