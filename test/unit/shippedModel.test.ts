@@ -77,3 +77,15 @@ test('transformers.js tokenizes and embeds as PyTorch did at export', async () =
     await loaded.close();
   }
 });
+
+test('a text with no token (the tokenizer drops punctuation) embeds to the zero vector, not NaN, next to a normal one', async () => {
+  const loaded = await loadSearchModels({ embeddingModel: BUNDLED_EMBEDDING_MODEL });
+  try {
+    const [symbols, empty, words] = await loaded.embedder!.embed(['() -> {}', '', 'Return the size of the file.']);
+    for (const v of [symbols, empty]) assert.ok(v.every((x) => x === 0), `expected zeros, got ${v.slice(0, 4).join(', ')}…`);
+    const norm = Math.hypot(...words);
+    assert.ok(Math.abs(norm - 1) < 1e-4, `a real sentence keeps its unit vector (norm ${norm})`);
+  } finally {
+    await loaded.close();
+  }
+});

@@ -17,7 +17,11 @@ _KEYWORDS = set(
     "def class try finally pass break continue global nonlocal async await print self cls none true false "
     "function const let var new typeof instanceof switch case catch throw this super void of".split()
 )
-_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_CALL = re.compile(r"(?:([A-Za-z_][A-Za-z0-9_]*|\))\s*\.\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# Receivers whose methods the graph resolves: the class's own (`self.x()`, `this.x()`) and a named
+# class's (`Path.exists()`). A call on any other value (`items.append()`) has no edge in the graph,
+# so it is not in the product's `uses` either.
+_RESOLVED_RECEIVERS = {"self", "cls", "this"}
 _TYPE = re.compile(r"\b([A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*)\b")
 
 
@@ -41,7 +45,9 @@ def uses(code: str, own_name: str) -> str:
     seen: dict[str, None] = {}
     body = code.split("\n", 1)[1] if "\n" in code else ""
     for match in _CALL.finditer(body):
-        name = match.group(1)
+        receiver, name = match.group(1), match.group(2)
+        if receiver is not None and receiver not in _RESOLVED_RECEIVERS and not receiver[:1].isupper():
+            continue
         if name.lower() not in _KEYWORDS and name != own_name:
             seen.setdefault(name)
     for match in _TYPE.finditer(code):

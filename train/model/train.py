@@ -28,10 +28,11 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
+import bench_eval  # noqa: E402
 from passages import passage  # noqa: E402
 from tokenizer import WordPiece, learn_vocab, tokenizer_config, tokenizer_json  # noqa: E402
 
-MODEL_ID = "cartograph-code-search-v1"
+MODEL_ID = "cartograph-code-search-v2"
 
 # Texts whose token ids and vectors the unit test recomputes through transformers.js.
 REFERENCE_TEXTS = [
@@ -44,6 +45,8 @@ REFERENCE_TEXTS = [
     "Retry the request up to three times, waiting longer after each failure.",
     "net client\ndef retry(self, request, attempts=3, backoff=2.0)\nuses sleep send RetryError",
     "naïve café — unicode ünïcödé",
+    "Create an :class:`~flask.ctx.AppContext` and call :py:meth:`push` on it.",
+    "Subscribe with an {@link Observer} or {@linkcode next} callbacks (see `subscribe`).",
 ]
 
 
@@ -56,7 +59,7 @@ def parse_args():
     p.add_argument("--limit", type=int, default=0, help="train on the first N pairs (after a seeded shuffle); 0: all")
     p.add_argument("--vocab", type=int, default=32000)
     p.add_argument("--min-count", type=int, default=5, help="a word becomes a vocabulary entry of its own only when seen this often")
-    p.add_argument("--dim", type=int, default=256)
+    p.add_argument("--dim", type=int, default=384, help="384: the store's vector column (a longer vector is not persisted)")
     p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch", type=int, default=512)
@@ -66,6 +69,8 @@ def parse_args():
     p.add_argument("--max-passage", type=int, default=192)
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--hard-negatives", type=int, default=0, help="K > 0: each pair also brings one of its query's K best BM25 passages from its own package (not its own), drawn anew each epoch")
+    p.add_argument("--bench", default=None, help="bench:search dev corpora (bench/search/model-dev-set.ts): flat embedding NDCG@10 reported per epoch, never used to choose")
     p.add_argument("--no-export", action="store_true")
     p.add_argument("--card-from", default=None, help="only re-render <out>/<model id>/MODEL_CARD.md from this training report")
     p.add_argument("--reference", default="test/fixtures/shipped-model-reference.json", help="JSON of fixed texts with their token ids and vectors from the exported model (the unit test's reference)")
@@ -108,6 +113,20 @@ class Encoder(torch.nn.Module):
             return pool(self(ids, mask), mask)
         return F.normalize(F.embedding_bag(ids, self.embed.weight, mode="sum", padding_idx=0), dim=-1)
 
+    def pooled_packed(self, flat, offsets):
+        """pooled() of unpadded token lists with a mixer: the lists laid end to end with one [PAD] between
+        them, so the width-3 convolution sees a zero vector past each end, as it sees padding."""
+        n = len(offsets)
+        lengths = torch.diff(torch.cat([offsets, torch.tensor([len(flat)])]))
+        text = torch.repeat_interleave(torch.arange(n), lengths)
+        # Token j of text i goes to position j + i + 1: one separator before each text.
+        position = torch.arange(len(flat)) + text + 1
+        ids = torch.zeros(len(flat) + n + 1, dtype=torch.long)
+        ids[position] = flat
+        h = self.tokens(self.embed(ids).unsqueeze(0), (ids != 0).long().unsqueeze(0))[0]
+        sums = torch.zeros(n, h.shape[1]).index_add_(0, text, h[position])
+        return F.normalize(sums, dim=-1)
+
     def pooled_bags(self, flat, offsets):
         """The same for unpadded token lists (the training batches: no work on padding)."""
         return F.normalize(F.embedding_bag(flat, self.embed.weight, offsets, mode="sum"), dim=-1)
@@ -116,6 +135,14 @@ class Encoder(torch.nn.Module):
 def pool(h, mask):
     m = mask.unsqueeze(-1).to(h.dtype)
     return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1), dim=-1)
+
+
+def encode_train(model, seqs, dropout, gen):
+    """Training-time text vectors; `dropout` drops that share of each text's tokens (its first kept)."""
+    flat, offsets = bags(seqs, dropout, gen)
+    if model.conv is None:
+        return model.pooled_bags(flat, offsets)
+    return model.pooled_packed(flat, offsets)
 
 
 def batch_tensors(seqs):
@@ -228,6 +255,58 @@ def bm25_ranks(val, k1=1.2, b=0.75):
     return result
 
 
+def bm25_hard_negatives(queries, passages, packages, k, k1=1.2, b=0.75, chunk=512):
+    """Per pair, the indices of the k passages of its own package that BM25 ranks highest for its query,
+    leaving out its own passage and any pair with the same passage or the same query (duplicates
+    that are not negatives). Sparse BM25 weights times binary query vectors, one package at a time."""
+    by_package = {}
+    for i, g in enumerate(packages):
+        by_package.setdefault(g, []).append(i)
+    result = [[] for _ in queries]
+    for members in by_package.values():
+        if len(members) < 2:
+            continue
+        local = {}
+        rows, cols, vals = [], [], []
+        lengths = [len(passages[i]) for i in members]
+        avg = sum(lengths) / len(lengths)
+        df = {}
+        for i in members:
+            for t in set(passages[i]):
+                df[t] = df.get(t, 0) + 1
+        n = len(members)
+        for r, i in enumerate(members):
+            tf = {}
+            for t in passages[i]:
+                tf[t] = tf.get(t, 0) + 1
+            for t, f in tf.items():
+                c = local.setdefault(t, len(local))
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                rows.append(r)
+                cols.append(c)
+                vals.append(idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[r] / avg)))
+        weights = torch.sparse_coo_tensor([rows, cols], vals, (n, len(local))).coalesce()
+        for at in range(0, n, chunk):
+            part = members[at : at + chunk]
+            q = torch.zeros(len(part), len(local))
+            for r, i in enumerate(part):
+                for t in set(queries[i]):
+                    if t in local:
+                        q[r, local[t]] = 1.0
+            scores = torch.sparse.mm(weights, q.T).T  # part x n
+            top = torch.topk(scores, min(n, k + 8), dim=1).indices.tolist()
+            for r, i in enumerate(part):
+                picked = []
+                for j in top[r]:
+                    other = members[j]
+                    if other != i and passages[other] != passages[i] and queries[other] != queries[i]:
+                        picked.append(other)
+                    if len(picked) == k:
+                        break
+                result[i] = picked
+    return result
+
+
 def quantize_rows(weight):
     """int8 per row, symmetric: row * scale ~ weight."""
     scale = weight.abs().amax(1).clamp(min=1e-8) / 127
@@ -307,8 +386,9 @@ def write_card(report, args, out_dir):
     """MODEL_CARD.md from the template and a run's report (`--card-from REPORT` re-renders it alone)."""
     with open(os.path.join(os.path.dirname(__file__), "MODEL_CARD.template.md"), encoding="utf-8") as f:
         card = f.read()
+    bench = lambda e: f" {e['benchFlat']['all']:.3f} |" if "benchFlat" in e else " – |"  # noqa: E731
     rows = "\n".join(
-        f"| {e['epoch']} | {e['trainLoss']:.3f} | {e['perPackage']['ndcg@10']:.3f} | {e['perPackage']['recall@1']:.3f} | {e['perPackage']['mrr@10']:.3f} | {e['allValidation']['ndcg@10']:.3f} |"
+        f"| {e['epoch']} | {e['trainLoss']:.3f} | {e['perPackage']['ndcg@10']:.3f} | {e['perPackage']['recall@1']:.3f} | {e['perPackage']['mrr@10']:.3f} | {e['allValidation']['ndcg@10']:.3f} |{bench(e)}"
         for e in report["epochs"]
     )
     files = "\n".join(f"| `{name}` | {f['bytes']:,} | `{f['sha256']}` |" for name, f in sorted(report["exported"]["files"].items()))
@@ -373,6 +453,12 @@ def main():
         "packages": [r["package"] for r in validation],
     }
     unk = sum(s.count(tok.unk) for s in tp) / max(1, sum(len(s) for s in tp))
+    hard = None
+    if args.hard_negatives:
+        t_mine = time.time()
+        hard = bm25_hard_negatives(tq, tp, [r["package"] for r in train], args.hard_negatives)
+        print(f"BM25 hard negatives: {sum(1 for h in hard if h)} of {len(hard)} pairs have some; {time.time() - t_mine:.0f}s", flush=True)
+    bench = bench_eval.load(args.bench, tok, args.max_query, args.max_passage) if args.bench else None
     prep_s = time.time() - started
     print(f"{len(train)} train pairs, {len(validation)} validation; vocab {len(vocab)}; passage tokens mean {sum(map(len, tp)) / len(tp):.1f}, [UNK] share {unk:.4f}; prep {prep_s:.0f}s", flush=True)
 
@@ -398,23 +484,16 @@ def main():
         losses = []
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
-            if model.conv is None:
-                qv = model.pooled_bags(*bags([tq[i] for i in idx]))
-                pv = model.pooled_bags(*bags([tp[i] for i in idx], args.token_dropout, gen))
-            else:
-                q_ids, q_mask = batch_tensors([tq[i] for i in idx])
-                p_ids, p_mask = batch_tensors([tp[i] for i in idx])
-                if args.token_dropout > 0:
-                    # Dropped tokens become padding; a passage keeps at least its first token.
-                    drop = torch.rand(p_ids.shape, generator=gen) < args.token_dropout
-                    drop[:, 0] = False
-                    p_ids = p_ids.masked_fill(drop, 0)
-                    p_mask = (p_ids != 0).long()
-                qv = model.pooled(q_ids, q_mask)
-                pv = model.pooled(p_ids, p_mask)
+            p_lists = [tp[i] for i in idx]
+            if hard is not None:
+                # One of the query's hard negatives, drawn anew each epoch; they join the batch's passages.
+                p_lists += [tp[hard[i][int(torch.randint(len(hard[i]), (1,), generator=gen))]] for i in idx if hard[i]]
+            qv = encode_train(model, [tq[i] for i in idx], 0.0, gen)
+            pv = encode_train(model, p_lists, args.token_dropout, gen)
             logits = logit_scale.exp().clamp(max=100) * qv @ pv.T
             target = torch.arange(len(idx))
-            loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.T, target)) / 2
+            # Query -> every passage of the batch (hard negatives included); passage -> every query.
+            loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits[:, : len(idx)].T, target)) / 2
             optim.zero_grad()
             loss.backward()
             optim.step()
@@ -426,6 +505,9 @@ def main():
             if step % 20 == 0:
                 report["loss"].append({"step": step, "epoch": epoch, "loss": sum(losses[-20:]) / len(losses[-20:])})
         ev = evaluate(model, val)
+        if bench is not None:
+            ev["benchFlat"] = bench_eval.evaluate(lambda seqs: embed_all(model, seqs), bench)
+            print(f"  bench:search flat embedding NDCG@10 {json.dumps({k: round(v, 3) for k, v in ev['benchFlat'].items()})}", flush=True)
         entry = {"epoch": epoch, "trainLoss": sum(losses) / max(1, len(losses)), "seconds": time.time() - t0, "temperature": 1 / logit_scale.exp().item(), **ev}
         report["epochs"].append(entry)
         pp, av = ev["perPackage"], ev["allValidation"]

@@ -193,7 +193,7 @@ export class EmbeddingJob {
 }
 
 /**
- * Vectors shorter than the store's column zero-padded to it (the shipped model's 256 dimensions in the
+ * Vectors shorter than the store's column zero-padded to it (a 256-d model, such as the first shipped one, in the
  * 384-wide column): dot products and norms are unchanged, and reading back keeps the model's first
  * `dim`. Longer ones are left as they are, for the store to refuse.
  */

@@ -100,7 +100,7 @@ export async function loadTransformersEmbedder(model: string, options: Transform
     const run = async (texts: string[]): Promise<Float32Array[]> => {
       const output = (await extractor(texts, { pooling: 'mean', normalize: true })) as { data: Float32Array; dims: number[] };
       const dim = output.dims[output.dims.length - 1];
-      return texts.map((_, i) => output.data.slice(i * dim, (i + 1) * dim));
+      return texts.map((_, i) => similarToNothing(output.data.slice(i * dim, (i + 1) * dim)));
     };
     // The vector length is the model's hidden size: read it from one real forward pass, not a config guess.
     const dim = (await run(['dimension probe']))[0].length;
@@ -117,6 +117,14 @@ export async function loadTransformersEmbedder(model: string, options: Transform
       },
     };
   });
+}
+
+/**
+ * A text without a single token (the shipped model drops punctuation, so `()` has none) mean-pools to
+ * 0/0: NaN everywhere, which sorts unpredictably. The zero vector instead: cosine 0 with every node.
+ */
+function similarToNothing(vector: Float32Array): Float32Array {
+  return vector.every(Number.isFinite) ? vector : new Float32Array(vector.length);
 }
 
 export async function loadTransformersReranker(model: string, options: TransformersOptions = {}): Promise<Reranker & Closable> {
