@@ -134,7 +134,7 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   if (method && cls) {
     const clsId = symbolId(q.query.path, cls.localId);
     const around = wordsAround(q);
-    for (const { id, share, receiver, base } of receiverMembersNamed(graph, q, clsId, around)) add(id, 0.5 + 0.4 * share, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
+    for (const { id, share, receiver, base } of receiverMembersNamed(graph, q, clsId, symbolId(q.query.path, method.localId), around)) add(id, 0.5 + 0.4 * share, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
   }
   // A method being typed in a subclass (`def ren` under `class X(Base)`, no method yet): the bases'
   // methods whose name starts so, nearest base first.
@@ -280,11 +280,11 @@ const MAX_RECEIVERS = 4;
 
 /**
  * Members whose name shares words with `around` (with that share) of what `self.` and `self.attr.`
- * reach from the class `clsId` of the buffer: its bases and the classes owning the most members its
- * code uses already (MAX_RECEIVERS), each with its ancestors, four levels; `receiver` is the class
+ * reach from the class `clsId` of the buffer: its bases, the classes owning the most members its
+ * code uses already and the classes the method `methodId` names (MAX_RECEIVERS each), each with its ancestors, four levels; `receiver` is the class
  * looked into, `base` whether it is one of the bases (the fact shown is INHERITS, else USES).
  */
-function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, around: ReadonlySet<string>): Array<{ id: string; share: number; receiver: string; base: boolean }> {
+function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, methodId: string, around: ReadonlySet<string>): Array<{ id: string; share: number; receiver: string; base: boolean }> {
   const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
   const owners = new Map<string, number>();
   for (const edge of q.edges) {
@@ -294,8 +294,11 @@ function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, around
     });
   }
   const used = [...owners.entries()].filter(([id]) => !bases.includes(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_RECEIVERS).map(([id]) => id);
+  // ...and the classes the method being written names itself (a parameter's annotation: `app: "Flask"` is what `app.` reaches).
+  const named = q.edges.filter((e) => e.source === methodId && graph.hasNode(e.target) && graph.getNodeAttributes(e.target).kind === 'Class').map((e) => e.target);
+  const receivers = [...new Set([...bases, ...used, ...named.slice(0, MAX_RECEIVERS)])];
   const out: Array<{ id: string; share: number; receiver: string; base: boolean }> = [];
-  for (const receiver of [...bases, ...used]) for (const m of inheritedMembersNamed(graph, [receiver], around)) out.push({ ...m, receiver, base: bases.includes(receiver) });
+  for (const receiver of receivers) for (const m of inheritedMembersNamed(graph, [receiver], around)) out.push({ ...m, receiver, base: bases.includes(receiver) });
   return out;
 }
 
