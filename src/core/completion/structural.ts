@@ -288,10 +288,10 @@ function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, method
   const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
   const owners = new Map<string, number>();
   for (const edge of q.edges) {
-    if (!edge.source.startsWith(`${clsId}.`) || !graph.hasNode(edge.target)) continue;
-    graph.forEachInEdge(edge.target, (_e, has) => {
-      if (has.kind === 'HAS_METHOD' || has.kind === 'HAS_FIELD') owners.set(has.source, (owners.get(has.source) ?? 0) + 1);
-    });
+    if (!edge.source.startsWith(`${clsId}.`)) continue;
+    // A member's owner is in its id (`app.py#Flask.config`), not read from its in-edges: a busy member has thousands.
+    const owner = edge.target.slice(0, edge.target.lastIndexOf('.'));
+    if (owner.includes('#') && graph.hasNode(owner) && graph.hasDirectedEdge(owner, edge.target)) owners.set(owner, (owners.get(owner) ?? 0) + 1);
   }
   const used = [...owners.entries()].filter(([id]) => !bases.includes(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_RECEIVERS).map(([id]) => id);
   // ...and the classes the method being written names itself (a parameter's annotation: `app: "Flask"` is what `app.` reaches).
