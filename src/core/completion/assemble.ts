@@ -10,7 +10,7 @@ import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
 import { DefinitionNames } from './definitionNames';
-import { shareOfWordsAround, structuralCandidates, wordsAround, type Triple } from './structural';
+import { structuralCandidates, wordsAround, wordsAroundShare, type Triple } from './structural';
 import { blockTokens, countTokens } from './tokens';
 import { planWindow } from './window';
 
@@ -125,9 +125,8 @@ export class ContextAssembler {
     let t = performance.now();
     // A skeleton lists first the members named near the cursor and those made of its words (`error_handler_spec`
     // of a 60-member base in `_find_error_handler`): the compact skeletons show ten.
-    const around = wordsAround(q);
-    const aboutCursor = new Map<string, boolean>();
-    const listedFirst = { has: (name: string) => nearby.has(name) || (aboutCursor.get(name) ?? aboutCursor.set(name, shareOfWordsAround(name, around) > 0).get(name)!) };
+    const aboutCursor = wordsAroundShare(wordsAround(q));
+    const listedFirst = { has: (name: string) => nearby.has(name) || aboutCursor(name) > 0 };
     const graphCandidates: Candidate[] = structuralCandidates(g, q, this.definitionNames)
       .slice(0, MAX_GRAPH_CANDIDATES)
       .map((s) => ({

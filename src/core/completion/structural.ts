@@ -133,8 +133,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // in `do_teardown_request`.
   if (method && cls) {
     const clsId = symbolId(q.query.path, cls.localId);
-    const around = wordsAround(q);
-    for (const { id, share, receiver, base } of receiverMembersNamed(graph, q, clsId, symbolId(q.query.path, method.localId), around)) add(id, 0.5 + 0.4 * share, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
+    const share = wordsAroundShare(wordsAround(q));
+    for (const { id, share: s, receiver, base } of receiverMembersNamed(graph, q, clsId, symbolId(q.query.path, method.localId), share)) add(id, 0.5 + 0.4 * s, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
   }
   // A method being typed in a subclass (`def ren` under `class X(Base)`, no method yet): the bases'
   // methods whose name starts so, nearest base first.
@@ -260,15 +260,18 @@ export function wordsAround(q: QueryGraph): Set<string> {
 }
 
 /**
- * The share of `name`'s words that are among `around`, a word counting when one spelling starts the
- * other (`preprocess` / `preprocessors`, `default` / `defaults`): 0 for a name of no such word.
+ * Per name, the share of its words that are among `around`, a word counting when one spelling starts
+ * the other (`preprocess` / `preprocessors`, `default` / `defaults`): 0 for a name of no such word.
+ * Each word is matched once per request, however many members are asked about.
  */
-export function shareOfWordsAround(name: string, around: ReadonlySet<string>): number {
-  const words = nameWords(name);
-  if (words.length === 0) return 0;
+export function wordsAroundShare(around: ReadonlySet<string>): (name: string) => number {
   const stems = [...around].filter((w) => w.length >= STEM_LENGTH);
-  const matches = (w: string) => around.has(w) || (w.length >= STEM_LENGTH && stems.some((a) => a.startsWith(w) || w.startsWith(a)));
-  return words.filter(matches).length / words.length;
+  const known = new Map<string, boolean>();
+  const matches = (w: string) => known.get(w) ?? known.set(w, around.has(w) || (w.length >= STEM_LENGTH && stems.some((a) => a.startsWith(w) || w.startsWith(a)))).get(w)!;
+  return (name) => {
+    const words = nameWords(name);
+    return words.length === 0 ? 0 : words.filter(matches).length / words.length;
+  };
 }
 /** Words shorter than this match only whole (`url` is not the start of `urlencode`'s meaning). */
 const STEM_LENGTH = 5;
@@ -279,12 +282,12 @@ const MAX_INHERITED_MEMBERS = 400;
 const MAX_RECEIVERS = 4;
 
 /**
- * Members whose name shares words with `around` (with that share) of what `self.` and `self.attr.`
+ * Members whose name shares words around the cursor (with that share, `shareOf`) of what `self.` and `self.attr.`
  * reach from the class `clsId` of the buffer: its bases, the classes owning the most members its
  * code uses already and the classes the method `methodId` names (MAX_RECEIVERS each), each with its ancestors, four levels; `receiver` is the class
  * looked into, `base` whether it is one of the bases (the fact shown is INHERITS, else USES).
  */
-function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, methodId: string, around: ReadonlySet<string>): Array<{ id: string; share: number; receiver: string; base: boolean }> {
+function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, methodId: string, shareOf: (name: string) => number): Array<{ id: string; share: number; receiver: string; base: boolean }> {
   const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
   const owners = new Map<string, number>();
   for (const edge of q.edges) {
@@ -298,12 +301,12 @@ function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, method
   const named = q.edges.filter((e) => e.source === methodId && graph.hasNode(e.target) && graph.getNodeAttributes(e.target).kind === 'Class').map((e) => e.target);
   const receivers = [...new Set([...bases, ...used, ...named.slice(0, MAX_RECEIVERS)])];
   const out: Array<{ id: string; share: number; receiver: string; base: boolean }> = [];
-  for (const receiver of receivers) for (const m of inheritedMembersNamed(graph, [receiver], around)) out.push({ ...m, receiver, base: bases.includes(receiver) });
+  for (const receiver of receivers) for (const m of inheritedMembersNamed(graph, [receiver], shareOf)) out.push({ ...m, receiver, base: bases.includes(receiver) });
   return out;
 }
 
-/** Members of `classes` and their ancestors (four levels) whose name shares words with `around`, with that share. */
-function inheritedMembersNamed(graph: Graph, classes: string[], around: ReadonlySet<string>): Array<{ id: string; share: number }> {
+/** Members of `classes` and their ancestors (four levels) whose name shares words around the cursor, with that share. */
+function inheritedMembersNamed(graph: Graph, classes: string[], shareOf: (name: string) => number): Array<{ id: string; share: number }> {
   const out: Array<{ id: string; share: number }> = [];
   const seen = new Set<string>();
   let level = classes.filter((c) => graph.hasNode(c));
@@ -316,7 +319,7 @@ function inheritedMembersNamed(graph: Graph, classes: string[], around: Readonly
       graph.forEachOutEdge(c, (_e, edge) => {
         if (edge.kind === 'INHERITS') next.push(edge.target);
         else if ((edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD') && looked++ < MAX_INHERITED_MEMBERS) {
-          const share = shareOfWordsAround(graph.getNodeAttributes(edge.target).name, around);
+          const share = shareOf(graph.getNodeAttributes(edge.target).name);
           if (share > 0) out.push({ id: edge.target, share });
         }
       });
