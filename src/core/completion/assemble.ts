@@ -10,7 +10,7 @@ import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
 import { DefinitionNames } from './definitionNames';
-import { structuralCandidates, wordsAround, wordsAroundShare, type Triple } from './structural';
+import { structuralCandidates, type Triple } from './structural';
 import { blockTokens, countTokens } from './tokens';
 import { planWindow } from './window';
 
@@ -123,10 +123,6 @@ export class ContextAssembler {
     const imported = new Set(q.file.imports.map((b) => b.imported ?? '').filter((name) => name !== '' && name !== '*'));
 
     let t = performance.now();
-    // A skeleton lists first the members named near the cursor and those made of its words (`error_handler_spec`
-    // of a 60-member base in `_find_error_handler`): the compact skeletons show ten.
-    const aboutCursor = wordsAroundShare(wordsAround(q));
-    const listedFirst = { has: (name: string) => nearby.has(name) || aboutCursor(name) > 0 };
     const graphCandidates: Candidate[] = structuralCandidates(g, q, this.definitionNames)
       .slice(0, MAX_GRAPH_CANDIDATES)
       .map((s) => ({
@@ -135,7 +131,7 @@ export class ContextAssembler {
         title: nodeLabel(g, s.id),
         origin: 'graph' as const,
         relevance: s.score,
-        renderings: renderNode(g, this.sources, s.id, listedFirst, imported),
+        renderings: renderNode(g, this.sources, s.id, nearby, imported),
         triples: s.triples.filter((t) => informative(t, q.query.path, enclosing)),
       }));
     timingsMs.structural = performance.now() - t;

@@ -31,11 +31,10 @@ const MINIMAL_MEMBERS = 5;
 
 /**
  * Renderings from richest to most compact: the packer enters each pick in its most compact form and
- * enriches the most relevant while the budget lasts. `nearby`: the member names a skeleton lists
- * first (names just typed, names made of the cursor's words). `imported`: names the buffer imports already,
+ * enriches the most relevant while the budget lasts. `imported`: names the buffer imports already,
  * left out of module skeletons (the buffer shows them; the names not imported yet are the news).
  */
-export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: Pick<ReadonlySet<string>, 'has'>, imported: ReadonlySet<string> = new Set()): Rendering[] {
+export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearby: ReadonlySet<string>, imported: ReadonlySet<string> = new Set()): Rendering[] {
   const node = graph.getNodeAttributes(id);
   const python = node.language === 'python';
   if (node.kind === 'Class' || node.kind === 'Interface' || node.kind === 'Enum' || node.kind === 'Module' || (node.kind === 'TypeAlias' && hasMembers(graph, id))) {
@@ -156,7 +155,7 @@ function hasMembers(graph: Graph, id: string): boolean {
   return graph.someOutEdge(id, (_e, edge) => edge.kind === 'HAS_FIELD' || edge.kind === 'HAS_METHOD');
 }
 
-function membersOf(graph: Graph, id: string, isModule: boolean, nearby: Pick<ReadonlySet<string>, 'has'>): GraphNode[] {
+function membersOf(graph: Graph, id: string, isModule: boolean, nearby: ReadonlySet<string>): GraphNode[] {
   const members: GraphNode[] = [];
   graph.forEachOutEdge(id, (_e, edge) => {
     const wanted = isModule ? edge.kind === 'CONTAINS' : edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD';
@@ -165,8 +164,10 @@ function membersOf(graph: Graph, id: string, isModule: boolean, nearby: Pick<Rea
     if (isModule && m.kind === 'Module') return;
     members.push(m);
   });
-  // Names about the cursor (just typed, or of its words) first, then public methods, public fields, private members; source order within.
-  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? 2 : 1);
+  // Names just typed first, then public methods, public fields, private members; source order within.
+  // A Rust struct is its fields (its methods live in impl blocks, often in other files): fields first.
+  const fieldRank = graph.getNodeAttributes(id).language === 'rust' ? 1 : 2;
+  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? fieldRank : 1);
   return members.sort((a, b) => rank(a) - rank(b) || (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
 }
 

@@ -253,7 +253,7 @@ function nameWords(name: string): string[] {
 }
 
 /** The words of the definitions around the cursor, the identifiers just before it and (FIM) the lines after it. */
-export function wordsAround(q: QueryGraph): Set<string> {
+function wordsAround(q: QueryGraph): Set<string> {
   const following = q.query.suffix.split('\n').slice(0, FOLLOWING_LINES).join('\n');
   const identifiers = `${q.partialStatement}\n${following}`.match(/[A-Za-z_$][\w$]*/g) ?? [];
   return new Set([...q.enclosing.map((s) => s.name), ...q.nearby.slice(0, 30), ...identifiers].flatMap(nameWords));
@@ -264,7 +264,7 @@ export function wordsAround(q: QueryGraph): Set<string> {
  * the other (`preprocess` / `preprocessors`, `default` / `defaults`): 0 for a name of no such word.
  * Each word is matched once per request, however many members are asked about.
  */
-export function wordsAroundShare(around: ReadonlySet<string>): (name: string) => number {
+function wordsAroundShare(around: ReadonlySet<string>): (name: string) => number {
   const stems = [...around].filter((w) => w.length >= STEM_LENGTH);
   const known = new Map<string, boolean>();
   const matches = (w: string) => known.get(w) ?? known.set(w, around.has(w) || (w.length >= STEM_LENGTH && stems.some((a) => a.startsWith(w) || w.startsWith(a)))).get(w)!;
