@@ -165,9 +165,7 @@ function membersOf(graph: Graph, id: string, isModule: boolean, nearby: Readonly
     members.push(m);
   });
   // Names just typed first, then public methods, public fields, private members; source order within.
-  // A Rust struct is its fields (its methods live in impl blocks, often in other files): fields first.
-  const fieldRank = graph.getNodeAttributes(id).language === 'rust' ? 1 : 2;
-  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? fieldRank : 1);
+  const rank = (m: GraphNode) => (nearby.has(m.name) ? 0 : m.name.startsWith('_') && !m.name.startsWith('__') ? 3 : m.kind === 'Field' ? 2 : 1);
   return members.sort((a, b) => rank(a) - rank(b) || (a.range?.startLine ?? 0) - (b.range?.startLine ?? 0));
 }
 
