@@ -282,10 +282,11 @@ const MAX_INHERITED_MEMBERS = 400;
 const MAX_RECEIVERS = 4;
 
 /**
- * Members whose name shares words around the cursor (with that share, `shareOf`) of what `self.` and `self.attr.`
- * reach from the class `clsId` of the buffer: its bases, the classes owning the most members its
- * code uses already and the classes the method `methodId` names (MAX_RECEIVERS each), each with its ancestors, four levels; `receiver` is the class
- * looked into, `base` whether it is one of the bases (the fact shown is INHERITS, else USES).
+ * Of what `self.` and `self.attr.` reach from the buffer's class `clsId`, the members whose name
+ * shares words around the cursor (with that share, `shareOf`). Looked into: its bases, the classes
+ * owning the most members its code uses already and the classes the method `methodId` names
+ * (MAX_RECEIVERS each), each with its ancestors, four levels; `receiver` is the class looked into,
+ * `base` whether it is one of the bases (the fact shown is INHERITS, else USES).
  */
 function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, methodId: string, shareOf: (name: string) => number): Array<{ id: string; share: number; receiver: string; base: boolean }> {
   const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
