@@ -93,4 +93,26 @@ describe('the cursor in real Flask', () => {
     assert.ok(candidates.includes('blueprints.py'), 'the module imported above');
     assert.ok(!candidates.includes('cli.py') && !candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
   });
+
+  it("nothing after the cursor in `Flask._find_error_handler`: the base `Scaffold`'s `error_handler_spec` (used nowhere above in app.py) is in the context, by the method's words", async () => {
+    const { graph, assembler } = await flask();
+    const q = await cursorAt(graph, FLASK, 'app.py', 'handler_map = self.error_handler_spec[name][c]', false);
+    assert.equal(q.enclosing[0]?.localId, 'Flask._find_error_handler');
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames);
+    const spec = candidates.find((c) => c.id === 'scaffold.py#Scaffold.error_handler_spec');
+    assert.ok(spec, 'offered');
+    assert.deepEqual(spec.triples[0], { source: 'app.py#Flask', kind: 'INHERITS', target: 'scaffold.py#Scaffold' });
+    // Only the members made of the cursor's words: not every member of the 60 the base has.
+    assert.ok(!candidates.some((c) => c.id === 'scaffold.py#Scaffold.send_static_file'), 'a member of other words');
+    const ctx = assembler.fuse(q, { budgetTokens: 2048, mmrLambda: 0.7 });
+    assert.ok(ctx.snippets.some((s) => s.covers.includes('scaffold.py#Scaffold.error_handler_spec')), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
+  it('nothing after the cursor in `RequestContext.pop`: `self.app.` reaches the members of `Flask`, which the class already uses (`do_teardown_request`)', async () => {
+    const { graph, assembler } = await flask();
+    const q = await cursorAt(graph, FLASK, 'ctx.py', 'self.app.do_teardown_request(exc)', false);
+    const teardown = structuralCandidates(graph.graph, q, assembler.definitionNames).find((c) => c.id === 'app.py#Flask.do_teardown_request');
+    assert.ok(teardown, 'offered');
+    assert.deepEqual(teardown.triples[0], { source: 'ctx.py#RequestContext', kind: 'USES', target: 'app.py#Flask' });
+  });
 });

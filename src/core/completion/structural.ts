@@ -126,6 +126,16 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       add(overridden, 0.95, { source: symbolId(q.query.path, method.localId), kind: 'OVERRIDES', target: overridden });
     }
   }
+  // The code being written in a method reads and calls `self.x` and `self.app.x`; with nothing after
+  // the cursor to name x, the members of the enclosing class's bases and of the classes whose members
+  // its methods use (`self.app`'s `Flask`), made of the words the method and the lines before the
+  // cursor are made of: `self.error_handler_spec` in `_find_error_handler`, `self.teardown_request_funcs`
+  // in `do_teardown_request`.
+  if (method && cls) {
+    const clsId = symbolId(q.query.path, cls.localId);
+    const share = wordsAroundShare(wordsAround(q));
+    for (const { id, share: s, receiver, base } of receiverMembersNamed(graph, q, clsId, symbolId(q.query.path, method.localId), share)) add(id, 0.5 + 0.4 * s, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
+  }
   // A method being typed in a subclass (`def ren` under `class X(Base)`, no method yet): the bases'
   // methods whose name starts so, nearest base first.
   const typed = methodNameBeingTyped(q);
@@ -242,14 +252,90 @@ function nameWords(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
 }
 
+/** The words of the definitions around the cursor, the identifiers just before it and (FIM) the lines after it. */
+function wordsAround(q: QueryGraph): Set<string> {
+  const following = q.query.suffix.split('\n').slice(0, FOLLOWING_LINES).join('\n');
+  const identifiers = `${q.partialStatement}\n${following}`.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  return new Set([...q.enclosing.map((s) => s.name), ...q.nearby.slice(0, 30), ...identifiers].flatMap(nameWords));
+}
+
+/**
+ * Per name, the share of its words that are among `around`, a word counting when one spelling starts
+ * the other (`preprocess` / `preprocessors`, `default` / `defaults`): 0 for a name of no such word.
+ * Each word is matched once per request, however many members are asked about.
+ */
+function wordsAroundShare(around: ReadonlySet<string>): (name: string) => number {
+  const stems = [...around].filter((w) => w.length >= STEM_LENGTH);
+  const known = new Map<string, boolean>();
+  const matches = (w: string) => known.get(w) ?? known.set(w, around.has(w) || (w.length >= STEM_LENGTH && stems.some((a) => a.startsWith(w) || w.startsWith(a)))).get(w)!;
+  return (name) => {
+    const words = nameWords(name);
+    return words.length === 0 ? 0 : words.filter(matches).length / words.length;
+  };
+}
+/** Words shorter than this match only whole (`url` is not the start of `urlencode`'s meaning). */
+const STEM_LENGTH = 5;
+/** Members of a class hierarchy looked at for one request: bounded by the hierarchy, not the repository. */
+const MAX_INHERITED_MEMBERS = 400;
+
+/** Classes (besides the bases) whose members the enclosing class's methods use that are looked into. */
+const MAX_RECEIVERS = 4;
+
+/**
+ * Of what `self.` and `self.attr.` reach from the buffer's class `clsId`, the members whose name
+ * shares words around the cursor (with that share, `shareOf`). Looked into: its bases, the classes
+ * owning the most members its code uses already and the classes the method `methodId` names
+ * (MAX_RECEIVERS each), each with its ancestors, four levels; `receiver` is the class looked into,
+ * `base` whether it is one of the bases (the fact shown is INHERITS, else USES).
+ */
+function receiverMembersNamed(graph: Graph, q: QueryGraph, clsId: string, methodId: string, shareOf: (name: string) => number): Array<{ id: string; share: number; receiver: string; base: boolean }> {
+  const bases = q.edges.filter((e) => e.kind === 'INHERITS' && e.source === clsId).map((e) => e.target);
+  const owners = new Map<string, number>();
+  for (const edge of q.edges) {
+    if (!edge.source.startsWith(`${clsId}.`)) continue;
+    // A member's owner is in its id (`app.py#Flask.config`), not read from its in-edges: a busy member has thousands.
+    const owner = edge.target.slice(0, edge.target.lastIndexOf('.'));
+    if (owner.includes('#') && graph.hasNode(owner) && graph.hasDirectedEdge(owner, edge.target)) owners.set(owner, (owners.get(owner) ?? 0) + 1);
+  }
+  const used = [...owners.entries()].filter(([id]) => !bases.includes(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_RECEIVERS).map(([id]) => id);
+  // ...and the classes the method being written names itself (a parameter's annotation: `app: "Flask"` is what `app.` reaches).
+  const named = q.edges.filter((e) => e.source === methodId && graph.hasNode(e.target) && graph.getNodeAttributes(e.target).kind === 'Class').map((e) => e.target);
+  const receivers = [...new Set([...bases, ...used, ...named.slice(0, MAX_RECEIVERS)])];
+  const out: Array<{ id: string; share: number; receiver: string; base: boolean }> = [];
+  for (const receiver of receivers) for (const m of inheritedMembersNamed(graph, [receiver], shareOf)) out.push({ ...m, receiver, base: bases.includes(receiver) });
+  return out;
+}
+
+/** Members of `classes` and their ancestors (four levels) whose name shares words around the cursor, with that share. */
+function inheritedMembersNamed(graph: Graph, classes: string[], shareOf: (name: string) => number): Array<{ id: string; share: number }> {
+  const out: Array<{ id: string; share: number }> = [];
+  const seen = new Set<string>();
+  let level = classes.filter((c) => graph.hasNode(c));
+  let looked = 0;
+  for (let depth = 0; depth < 4 && level.length > 0 && looked < MAX_INHERITED_MEMBERS; depth++) {
+    const next: string[] = [];
+    for (const c of level) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      graph.forEachOutEdge(c, (_e, edge) => {
+        if (edge.kind === 'INHERITS') next.push(edge.target);
+        else if ((edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD') && looked++ < MAX_INHERITED_MEMBERS) {
+          const share = shareOf(graph.getNodeAttributes(edge.target).name);
+          if (share > 0) out.push({ id: edge.target, share });
+        }
+      });
+    }
+    level = next;
+  }
+  return out;
+}
+
 /**
  * Per name, in [0, 1]: the share of its distinctive words (not common among the candidates) that
  * the definitions around the cursor and the identifiers just before it are made of.
  */
 function wordAffinity(q: QueryGraph, names: string[]): number[] {
-  const following = q.query.suffix.split('\n').slice(0, FOLLOWING_LINES).join('\n');
-  const identifiers = `${q.partialStatement}\n${following}`.match(/[A-Za-z_$][\w$]*/g) ?? [];
-  const around = new Set([...q.enclosing.map((s) => s.name), ...q.nearby.slice(0, 30), ...identifiers].flatMap(nameWords));
+  const around = wordsAround(q);
   const split = names.map(nameWords);
   const frequency = new Map<string, number>();
   for (const words of split) for (const w of new Set(words)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
