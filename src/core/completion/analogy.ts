@@ -9,6 +9,7 @@
 import type { GraphEdge } from '../graph/schema';
 import { symbolId } from '../graph/schema';
 import type { SymbolDef } from '../parse/fileGraph';
+import { identifierWords } from '../search/identifiers';
 import { spelling } from './definitionNames';
 import type { QueryGraph } from './queryGraph';
 
@@ -26,18 +27,13 @@ export interface Analogue {
 /** Siblings on each side of the definition being written that count: parallel code is near. */
 const SIBLINGS_EACH_SIDE = 12;
 
-/** `$ZodNanoID` → zod, nano, id; `ZodCIDRv4` → zod, cidrv4; `get_queryset` → get, queryset. */
-export function nameParts(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
-}
-
 /**
  * What tells two names apart: their words less the words both start and end with
  * (`ZodMiniEmail`, `ZodMiniCIDRv4` → `email`, `cidrv4`); undefined when either is left empty.
  */
 function distinctParts(a: string, b: string): [string, string] | undefined {
-  const x = nameParts(a);
-  const y = nameParts(b);
+  const x = identifierWords(a);
+  const y = identifierWords(b);
   let head = 0;
   while (head < x.length && head < y.length && x[head] === y[head]) head++;
   let tail = 0;

@@ -7,6 +7,7 @@ import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { folderId, moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
+import { identifierWords } from '../search/identifiers';
 import { analogues } from './analogy';
 import { literalAtCursor } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
@@ -249,7 +250,7 @@ const FOLLOWING_LINES = 6;
 
 /** `$ZodCheckNumberFormat` → zod, check, number, format; `NUMBER_FORMAT_RANGES` → number, format, ranges. */
 function nameWords(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  return identifierWords(name).filter((w) => w.length >= 3);
 }
 
 /** The words of the definitions around the cursor, the identifiers just before it and (FIM) the lines after it. */

@@ -17,7 +17,7 @@
 //   lists the candidates for the last (a local name first, then an extern crate).
 import * as posix from 'node:path/posix';
 import { parse as parseToml } from 'smol-toml';
-import type { FileGraph } from '../parse/fileGraph';
+import type { FileGraph, ImportBinding } from '../parse/fileGraph';
 
 export type CrateKind = 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
 
@@ -414,13 +414,20 @@ export function movedModules(before: ModTreeInput, after: ModTreeInput): string[
   return [...rust].filter((path) => key(rustModuleOf(path, before)) !== key(rustModuleOf(path, after)));
 }
 
+/**
+ * Whether an import binding is a `mod x;` declaration: parse/rust.ts records one as a binding of
+ * `self::x` (with its `#[path]`); a `use self::x::{self}` reads the same, and is followed as well.
+ */
+export function declaresModule(binding: ImportBinding): boolean {
+  return binding.imported === null && binding.module === `self::${binding.local}`;
+}
+
 /** A Rust file's `mod x;` declarations at module level or in inline modules (`mod` in a function body is not followed). */
 export function modDeclarationsOf(file: FileGraph): ModDeclaration[] {
   if (file.language !== 'rust') return [];
   const out: ModDeclaration[] = [];
   for (const binding of file.imports) {
-    // `mod x;` is a binding of `self::x` (parse/rust.ts); a `use self::x::{self}` reads the same, and is followed as well.
-    if (binding.imported !== null || binding.module !== `self::${binding.local}`) continue;
+    if (!declaresModule(binding)) continue;
     if (binding.scope !== null && !file.inlineModules?.includes(binding.scope)) continue;
     const decl: ModDeclaration = { name: binding.local, inline: binding.scope ? binding.scope.split('.') : [] };
     if (binding.path !== undefined) decl.path = binding.path;

@@ -20,7 +20,7 @@ import { manifestKey } from './moduleKeys';
 import { inlineModuleOf, isMacro, packageKey } from './packageScope';
 import type { ProjectLayout } from './packageScope';
 import type { Target } from './target';
-import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, rustModuleOf, rustModulePath } from './rustModules';
+import { SYSROOT_CRATES, childModuleFiles, crateId, crateLayout, declaresModule, rustModuleOf, rustModulePath } from './rustModules';
 
 /** The std prelude (Rust 2021) and std's macros: every module sees them without a `use`. */
 const PRELUDE: Record<string, string> = Object.fromEntries([
@@ -53,11 +53,6 @@ export interface ResolverAccess {
 }
 
 const CARGO = manifestKey('Cargo.toml');
-
-/** `mod x;` (its binding `{local: 'x', module: 'self::x'}`, or with `#[path]`), not a `use`. */
-function declaresModule(binding: ImportBinding): boolean {
-  return binding.path !== undefined || (binding.imported === null && binding.module === `self::${binding.local}`);
-}
 
 export class RustPaths {
   constructor(
