@@ -93,16 +93,22 @@ async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<stri
   return out;
 }
 
-const groupsOf = (examples: PackageExamples[]): Group[] => examples.flatMap((e) => e.queries.map((q) => ({ features: q.features, labels: q.labels, keys: q.keys })));
+type TargetGroup = Group & { target: 'function' | 'class' };
+const groupsOf = (examples: PackageExamples[]): TargetGroup[] => examples.flatMap((e) => e.queries.map((q) => ({ features: q.features, labels: q.labels, keys: q.keys, target: q.target })));
+
+/** Validation NDCG@10 of all queries (what the choice is made on), and of function (bench:search's kind) and class queries apart. */
+function scores(groups: TargetGroup[], weights: RerankerWeights | undefined): { all: number; function: number; class: number } {
+  return { all: evaluate(groups, weights), function: evaluate(groups.filter((g) => g.target === 'function'), weights), class: evaluate(groups.filter((g) => g.target === 'class'), weights) };
+}
 
 interface VariantReport {
   variant: string;
   trainPackages: string[];
   validationPackages: string[];
   trainQueries: number;
-  validationQueries: number;
-  /** Validation NDCG@10 over the candidate lists (queries whose function is not among the 50 count 0 either way). */
-  validation: Record<string, number>;
+  validationQueries: { function: number; class: number };
+  /** Validation NDCG@10 over the candidate lists (queries whose answer is not among the 50 count 0 either way). */
+  validation: Record<string, { all: number; function: number; class: number }>;
   chosen: string;
   seconds: Record<string, number>;
 }
@@ -110,16 +116,16 @@ interface VariantReport {
 function trainVariant(variant: string, trainSet: PackageExamples[], validationSet: PackageExamples[]): { weights: RerankerWeights; report: VariantReport } {
   const trainGroups = groupsOf(trainSet);
   const validationGroups = groupsOf(validationSet);
-  const validation: Record<string, number> = { fusion: evaluate(validationGroups, undefined) };
+  const validation: VariantReport['validation'] = { fusion: scores(validationGroups, undefined) };
   const seconds: Record<string, number> = {};
   let best: { name: string; weights: RerankerWeights; ndcg: number } | undefined;
   for (const config of CONFIGS) {
     const t = performance.now();
     const weights = train(trainGroups, [...FEATURES], { ...config, seed: SEED });
     seconds[config.name] = Math.round(performance.now() - t) / 1000;
-    const ndcg = evaluate(validationGroups, weights);
-    validation[config.name] = ndcg;
-    console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} (fusion ${validation.fusion.toFixed(4)}), ${seconds[config.name]} s`);
+    validation[config.name] = scores(validationGroups, weights);
+    const ndcg = validation[config.name].all;
+    console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} (fusion ${validation.fusion.all.toFixed(4)}), ${seconds[config.name]} s`);
     if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
   }
   return {
@@ -129,7 +135,7 @@ function trainVariant(variant: string, trainSet: PackageExamples[], validationSe
       trainPackages: trainSet.map((e) => e.package),
       validationPackages: validationSet.map((e) => e.package),
       trainQueries: trainGroups.length,
-      validationQueries: validationGroups.length,
+      validationQueries: { function: validationGroups.filter((g) => g.target === 'function').length, class: validationGroups.filter((g) => g.target === 'class').length },
       validation,
       chosen: best!.name,
       seconds,
@@ -160,22 +166,24 @@ async function main(): Promise<void> {
         loss: 'RankNet pairwise logistic, each query weighted equally',
         seed: SEED,
         candidates: 'the plain fusion\'s best 50 (lexical, and with a model vector seeds + MCTS)',
-        queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package), index = the package with docstrings stripped, as bench:search`,
+        queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package) and class (at most ${MAX_QUERIES / 5}), index = the package with docstrings stripped, as bench:search`,
         trainPackages: report.trainPackages,
         validationPackages: report.validationPackages,
         trainQueries: report.trainQueries,
         validationQueries: report.validationQueries,
-        validationNdcg10: Object.fromEntries(Object.entries(report.validation).map(([k, v]) => [k, Number(v.toFixed(4))])),
+        validationNdcg10: Object.fromEntries(Object.entries(report.validation).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([t, x]) => [t, Number(x.toFixed(4))]))])),
       },
     };
   }
-  fs.writeFileSync(outFile, `${JSON.stringify(file, null, 1)}\n`);
+  // One line per array of numbers: a diff of a retraining shows which weights moved.
+  fs.writeFileSync(outFile, `${JSON.stringify(file, null, 1).replace(/\[[^[\]{}]*\]/g, (list) => list.replace(/\s+/g, ''))}\n`);
   if (!rerankerFor(modelId, false, file)) throw new Error('the written weights do not load');
-  console.log('| weight set | train queries (packages) | validation queries (packages) | fusion | linear | mlp-8 | mlp-16 | shipped |');
+  console.log('Validation NDCG@10, all queries / function queries / class queries:\n');
+  console.log('| weight set | train queries (packages) | validation queries: function + class (packages) | fusion | linear | mlp-8 | mlp-16 | shipped |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const r of reports) {
-    const v = (k: string) => (r.validation[k] ?? NaN).toFixed(3);
-    console.log(`| ${r.variant} | ${r.trainQueries} (${r.trainPackages.length}) | ${r.validationQueries} (${r.validationPackages.length}) | ${v('fusion')} | ${v('linear')} | ${v('mlp-8')} | ${v('mlp-16')} | ${r.chosen} |`);
+    const v = (k: string) => (r.validation[k] ? [r.validation[k].all, r.validation[k].function, r.validation[k].class].map((x) => x.toFixed(3)).join(' / ') : '–');
+    console.log(`| ${r.variant} | ${r.trainQueries} (${r.trainPackages.length}) | ${r.validationQueries.function} + ${r.validationQueries.class} (${r.validationPackages.length}) | ${v('fusion')} | ${v('linear')} | ${v('mlp-8')} | ${v('mlp-16')} | ${r.chosen} |`);
   }
   const seconds = Math.round((performance.now() - started) / 1000);
   console.log(`\nwrote ${path.relative(root, outFile)} in ${seconds} s`);

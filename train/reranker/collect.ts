@@ -11,12 +11,15 @@ import type { LoadedModels } from '../../src/core/models/loader';
 import type { ParserPool } from '../../src/core/parse/parser';
 import { createSearcher } from '../../src/core/search';
 import { candidateFeatures, FEATURES, RERANK_DEPTH, type Candidate, type RerankQuery } from '../../src/core/search/rerank';
-import { groundTruth, keyOf, stripCopy } from '../../bench/search/corpus';
+import { groundTruth, keyOf, stripCopy, type GroundTruth } from '../../bench/search/corpus';
+import { firstSentence, wordCount } from '../../bench/search/metrics';
 import { unpack, type Source } from '../data/sources';
 
 /** One query's candidates (at most RERANK_DEPTH), in the fused order. */
 export interface QueryExample {
   query: string;
+  /** What the query documents: a function or method (as in bench:search), or a class. */
+  target: 'function' | 'class';
   /** Relevance key of each candidate (overloads share one) and whether it is the query's function. */
   keys: string[];
   labels: number[];
@@ -33,8 +36,25 @@ export interface PackageExamples {
   queries: QueryExample[];
 }
 
-/** Queries per package at most (every k-th documented function): a few large packages would otherwise dominate. */
+/** Function queries per package at most (every k-th documented function; a fifth as many class queries): a few large packages would otherwise dominate. */
 export const MAX_QUERIES = 300;
+
+/**
+ * Classes documented the way groundTruth wants functions documented (a first sentence of >= 3 words):
+ * without them the reranker would only ever have seen a function be the answer, and learn to bury
+ * every class a user asks for.
+ */
+function classTruth(engine: Engine): GroundTruth[] {
+  const out: GroundTruth[] = [];
+  engine.graph.graph.forEachNode((id, a) => {
+    const query = a.kind === 'Class' ? firstSentence(a.doc) : '';
+    if (wordCount(query) >= 3) out.push({ id, key: keyOf(id), kind: a.kind, name: a.name, qname: a.qname, path: a.path, query });
+  });
+  return out.sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/** Every k-th, so that at most `max` are kept. */
+const sample = <T>(items: T[], max: number): T[] => items.filter((_x, i) => i % Math.max(1, Math.ceil(items.length / max)) === 0);
 
 /** The package's own library files copied into `work/<name>` (tests, vendored code and other languages left out). */
 function libraryCopy(source: Source, cache: string, work: string): string {
@@ -57,6 +77,7 @@ export async function collectPackage(source: Source, cache: string, work: string
   const original = await Engine.open(dir, { storeDir: null });
   await original.index();
   const gt = groundTruth(original);
+  const classes = classTruth(original);
   await original.close();
   const strip = await stripCopy(dir, pool);
   const engine = await Engine.open(strip.dir, { storeDir: null });
@@ -64,8 +85,7 @@ export async function collectPackage(source: Source, cache: string, work: string
     await engine.index();
     const graph = engine.graph.graph;
     const all = gt.filter((g) => graph.hasNode(g.id));
-    const step = Math.max(1, Math.ceil(all.length / MAX_QUERIES));
-    const queries = all.filter((_g, i) => i % step === 0);
+    const queries = [...sample(all, MAX_QUERIES).map((g) => ({ ...g, target: 'function' as const })), ...sample(classes.filter((g) => graph.hasNode(g.id)), MAX_QUERIES / 5).map((g) => ({ ...g, target: 'class' as const }))];
     const out: PackageExamples[] = [];
     for (const variant of variants) {
       const models = variant.loaded ? (await embedForSearch(engine, variant.loaded)).models : undefined;
@@ -81,7 +101,7 @@ export async function collectPackage(source: Source, cache: string, work: string
         const { query, candidates } = got;
         const top = candidates.slice(0, RERANK_DEPTH);
         const keys = top.map((c) => keyOf(c.id));
-        examples.push({ query: q.query, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => candidateFeatures(graph, query, c)) });
+        examples.push({ query: q.query, target: q.target, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => candidateFeatures(graph, query, c)) });
       }
       out.push({ package: source.name, version: source.version, variant: variant.id, features: [...FEATURES], documented: all.length, queries: examples });
     }

@@ -10,7 +10,7 @@ import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
 import { CONTAINMENT_KINDS, modelFreeScorers } from './modelFreeScorers';
 import { modelScorers } from './modelScorers';
-import { rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
+import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
 import type { SearchHit, Via } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -106,8 +106,9 @@ export async function naturalLanguageSearch(
 }
 
 /** The fused list in the reranker's order, its scores squashed into (0, 1); the plain fusion without one. */
-function learnedOrder(graph: Graph, query: RerankQuery, fused: Fused[], reranker: RerankerWeights | undefined, onCandidates: NaturalLanguageOptions['onCandidates']): SearchHit[] {
+function learnedOrder(graph: Graph, asked: RerankQuery, fused: Fused[], reranker: RerankerWeights | undefined, onCandidates: NaturalLanguageOptions['onCandidates']): SearchHit[] {
   const candidates = fused.map((f) => f.candidate);
+  const query = forCandidates(asked, candidates);
   onCandidates?.(query, candidates);
   if (!reranker) return fused.map(({ hit, candidate }) => asHit(hit, candidate.fused));
   return rerank(graph, query, candidates, reranker).map(({ candidate, score }) => asHit(fused[candidate.fusedRank].hit, 1 / (1 + Math.exp(-score))));

@@ -33,12 +33,14 @@ export interface RerankQuery {
   words: Set<string>;
   /** Cosine between the query's embedding and a node's stored vector (undefined: no vector / no model). */
   cosine?: (id: string) => number | undefined;
+  /** The best cosine among this query's candidates (set by {@link forCandidates}): a cosine means more next to its query's best. */
+  bestCosine?: number;
 }
 
 /** The feature names, in the order of the vectors and of the weights (docs/benchmarks.md lists their meaning). */
 export const FEATURES = [
   'lexical', 'lexicalRecipRank', 'inLexical',
-  'cosine', 'hasVector', 'vectorRecipRank',
+  'cosine', 'cosineGap', 'hasVector', 'vectorRecipRank',
   'mcts', 'mctsRecipRank',
   'fused', 'fusedRecipRank',
   'nameCoverage', 'queryInName', 'contextOverlap', 'signatureOverlap', 'pathOverlap', 'bodyOverlap', 'queryWords',
@@ -63,6 +65,16 @@ const stemmedWords = (text: string): string[] => searchableWords(text).map(stem)
 
 export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): RerankQuery {
   return { words: new Set(stemmedWords(query)), cosine };
+}
+
+/** The query as the features of these candidates need it (their best cosine). */
+export function forCandidates(query: RerankQuery, candidates: Candidate[]): RerankQuery {
+  let best: number | undefined;
+  for (const c of candidates.slice(0, RERANK_DEPTH)) {
+    const cos = query.cosine?.(c.id);
+    if (cos !== undefined && (best === undefined || cos > best)) best = cos;
+  }
+  return { ...query, bestCosine: best };
 }
 
 /** Share of `words` the query says (0 when there are none). */
@@ -100,7 +112,7 @@ export function candidateFeatures(graph: Graph, query: RerankQuery, c: Candidate
   const raw = identifierWords(node.name);
   return [
     c.lists.lexical?.score ?? 0, recip(c.lists.lexical?.rank), c.lists.lexical ? 1 : 0,
-    cosine ?? 0, cosine === undefined ? 0 : 1, recip(c.lists.vector?.rank),
+    cosine ?? 0, cosine === undefined || query.bestCosine === undefined ? 0 : cosine - query.bestCosine, cosine === undefined ? 0 : 1, recip(c.lists.vector?.rank),
     c.lists.mcts?.score ?? 0, recip(c.lists.mcts?.rank),
     c.fused, recip(c.fusedRank),
     overlap(nameWords, query.words), query.words.size === 0 ? 0 : queryInName / query.words.size,
