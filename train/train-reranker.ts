@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_EMBEDDING_MODEL } from '../src/core/models/bundled';
 import { loadSearchModels } from '../src/core/models/loader';
 import { ParserPool } from '../src/core/parse/parser';
-import { FEATURES, MODEL_FREE, rerankerFor, type RerankerFile, type RerankerWeights } from '../src/core/search/rerank';
+import { BASE_FEATURES, FEATURES, MODEL_FREE, rerankerFor, rerankQuery, withQueryFeatures, type RerankerFile, type RerankerWeights } from '../src/core/search/rerank';
 import { evaluationReason } from './data/exclusions';
 import type { Source } from './data/sources';
 import { validationPackages } from './data/split';
@@ -65,7 +65,7 @@ function cached(variant: string, s: Source): PackageExamples | undefined {
   const file = cacheFile(variant, s.name);
   if (values.fresh || !fs.existsSync(file)) return undefined;
   const examples = JSON.parse(fs.readFileSync(file, 'utf8')) as PackageExamples;
-  return examples.version === s.version && examples.features.join() === FEATURES.join() ? examples : undefined;
+  return examples.version === s.version && examples.features.join() === BASE_FEATURES.join() ? examples : undefined;
 }
 
 async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<string, PackageExamples[]>> {
@@ -94,7 +94,13 @@ async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<stri
 }
 
 type TargetGroup = Group & { target: 'function' | 'class' };
-const groupsOf = (examples: PackageExamples[]): TargetGroup[] => examples.flatMap((e) => e.queries.map((q) => ({ features: q.features, labels: q.labels, keys: q.keys, target: q.target })));
+const groupsOf = (examples: PackageExamples[]): TargetGroup[] =>
+  examples.flatMap((e) =>
+    e.queries.map((q) => {
+      const query = rerankQuery(q.query);
+      return { features: q.features.map((x) => withQueryFeatures(query, x)), labels: q.labels, keys: q.keys, target: q.target };
+    }),
+  );
 
 /** Validation NDCG@10 of all queries (what the choice is made on), and of function (bench:search's kind) and class queries apart. */
 function scores(groups: TargetGroup[], weights: RerankerWeights | undefined): { all: number; function: number; class: number } {

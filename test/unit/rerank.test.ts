@@ -96,6 +96,15 @@ test('the features of a real method are the ones documented', () => {
   assert.equal(f.callers, Math.log1p(callers));
   assert.equal(f.lines, Math.log1p(node.range!.endLine - node.range!.startLine + 1));
   assert.equal(f.nameWords, Math.log1p(2));
+  assert.deepEqual([f.typeAsked, f.typeAskedClass, f.typeAskedCallable], [0, 0, 0], 'a verb asks for an action');
+  // A noun phrase asks for a type: crossed with the candidate's kind (flask's Flask class, then the method).
+  const typeQuery = rerankQuery('The flask object implements a WSGI application and acts as the central object');
+  assert.equal(typeQuery.typeAsked, false, '"the" alone is as common before functions');
+  const asked = rerankQuery('A WSGI application that acts as the central object');
+  const flaskClass = graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith('app.Flask') && graph.getNodeAttribute(n, 'kind') === 'Class')!;
+  const typed = (node: string) => candidateFeatures(graph, asked, { id: node, fused: 1, fusedRank: 0, lists: {} }).slice(-3);
+  assert.deepEqual(typed(flaskClass), [1, 1, 0]);
+  assert.deepEqual(typed(id), [1, 0, 1]);
   const plain = candidateFeatures(graph, rerankQuery('Convert the return value'), { id, fused: 1, fusedRank: 0, lists: {} });
   assert.deepEqual([plain[FEATURES.indexOf('cosine')], plain[FEATURES.indexOf('hasVector')], plain[FEATURES.indexOf('inLexical')]], [0, 0, 0]);
 });

@@ -10,7 +10,7 @@ import { embedForSearch } from '../../src/core/models/embedForSearch';
 import type { LoadedModels } from '../../src/core/models/loader';
 import type { ParserPool } from '../../src/core/parse/parser';
 import { createSearcher } from '../../src/core/search';
-import { candidateFeatures, FEATURES, RERANK_DEPTH, type Candidate, type RerankQuery } from '../../src/core/search/rerank';
+import { baseFeatures, BASE_FEATURES, RERANK_DEPTH, type Candidate, type RerankQuery } from '../../src/core/search/rerank';
 import { groundTruth, keyOf, stripCopy, type GroundTruth } from '../../bench/search/corpus';
 import { firstSentence, wordCount } from '../../bench/search/metrics';
 import { unpack, type Source } from '../data/sources';
@@ -23,6 +23,7 @@ export interface QueryExample {
   /** Relevance key of each candidate (overloads share one) and whether it is the query's function. */
   keys: string[];
   labels: number[];
+  /** BASE_FEATURES per candidate; the query's own features are added when training (withQueryFeatures). */
   features: number[][];
 }
 
@@ -101,9 +102,9 @@ export async function collectPackage(source: Source, cache: string, work: string
         const { query, candidates } = got;
         const top = candidates.slice(0, RERANK_DEPTH);
         const keys = top.map((c) => keyOf(c.id));
-        examples.push({ query: q.query, target: q.target, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => candidateFeatures(graph, query, c)) });
+        examples.push({ query: q.query, target: q.target, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => baseFeatures(graph, query, c)) });
       }
-      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...FEATURES], documented: all.length, queries: examples });
+      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...BASE_FEATURES], documented: all.length, queries: examples });
     }
     return out;
   } finally {

@@ -35,10 +35,12 @@ export interface RerankQuery {
   cosine?: (id: string) => number | undefined;
   /** The best cosine among this query's candidates (set by {@link forCandidates}): a cosine means more next to its query's best. */
   bestCosine?: number;
+  /** The query reads like the description of a type, not of an action ("A mapping that…", "Base class for…", "Raised when…"). */
+  typeAsked: boolean;
 }
 
-/** The feature names, in the order of the vectors and of the weights (docs/benchmarks.md lists their meaning). */
-export const FEATURES = [
+/** The features of a candidate (docs/benchmarks.md lists their meaning); what `npm run train:reranker` caches per package. */
+export const BASE_FEATURES = [
   'lexical', 'lexicalRecipRank', 'inLexical',
   'cosine', 'cosineGap', 'hasVector', 'vectorRecipRank',
   'mcts', 'mctsRecipRank',
@@ -48,6 +50,20 @@ export const FEATURES = [
   'private', 'dunder', 'testPath',
   'callers', 'lines', 'nameWords',
 ] as const;
+
+/**
+ * The query's kind of question, alone and crossed with the candidate's kind: docstrings describe a
+ * function with a verb ("Return…", "Parse…") and a class with a noun phrase ("A…", "Base class for…");
+ * so do people asking for either. Without these a reranker learns "the answer is a function" (the
+ * usual case) and buries every class.
+ */
+const QUERY_FEATURES = ['typeAsked', 'typeAskedClass', 'typeAskedCallable'] as const;
+
+/** The feature names, in the order of the vectors and of the weights. */
+export const FEATURES = [...BASE_FEATURES, ...QUERY_FEATURES] as const;
+
+/** First words of a query that describe a type (counted on the training packages' class and function docstrings). */
+const TYPE_OPENERS = new Set(['a', 'an', 'base', 'abstract', 'mixin', 'subclass', 'class', 'exception', 'raised', 'represents', 'represent', 'wrapper', 'interface']);
 
 /** Candidates reranked per query: the fused list's best; the rest keep their order below them. */
 export const RERANK_DEPTH = 50;
@@ -64,7 +80,8 @@ const stem = (w: string): string => {
 const stemmedWords = (text: string): string[] => searchableWords(text).map(stem);
 
 export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): RerankQuery {
-  return { words: new Set(stemmedWords(query)), cosine };
+  // "class" as a word of its own: `response_class` names a value, not the kind of answer.
+  return { words: new Set(stemmedWords(query)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
 }
 
 /** The query as the features of these candidates need it (their best cosine). */
@@ -88,6 +105,19 @@ function overlap(words: string[], query: Set<string>): number {
 const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec)(\/|$)|(^|\/)(test_[^/]*|[^/]*_test\.py|conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$/;
 
 export function candidateFeatures(graph: Graph, query: RerankQuery, c: Candidate): number[] {
+  return withQueryFeatures(query, baseFeatures(graph, query, c));
+}
+
+/** The base features followed by the query's own (QUERY_FEATURES), which need nothing but the query and the base. */
+export function withQueryFeatures(query: Pick<RerankQuery, 'typeAsked'>, base: number[]): number[] {
+  const asked = query.typeAsked ? 1 : 0;
+  const isClass = base[BASE_FEATURES.indexOf('isClass')];
+  const callable = base[BASE_FEATURES.indexOf('isFunction')] + base[BASE_FEATURES.indexOf('isMethod')];
+  return [...base, asked, asked * isClass, asked * callable];
+}
+
+/** The candidate's features in BASE_FEATURES order. */
+export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): number[] {
   const node = graph.getNodeAttributes(c.id);
   const nameWords = stemmedWords(node.name);
   const parts = qnameParts(node.qname);
