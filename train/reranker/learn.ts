@@ -4,6 +4,8 @@
 // The scorer is the product's own (`rerankerScore` in src/core/search/rerank.ts), so what is trained
 // is exactly what runs.
 import { rerankerScore, type RerankerWeights } from '../../src/core/search/rerank';
+// mulberry32: two runs draw the same initial weights and batches.
+import { rng as seeded } from '../../test/support/rng';
 
 /** A query's candidates: feature rows and 0/1 labels (the relevant function), plus relevance keys for NDCG. */
 export interface Group {
@@ -21,17 +23,6 @@ export interface TrainOptions {
   seed: number;
 }
 
-/** mulberry32: a seeded generator, so two runs draw the same initial weights and batches. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Per-feature mean and standard deviation over every candidate (a constant feature gets std 1). */
 export function standardisation(groups: Group[], width: number): { mean: number[]; std: number[] } {
