@@ -124,6 +124,9 @@ test('on real code the model-free weights rank at least as well as the plain fus
   assert.ok(queries.length > 100, `${queries.length} flask queries`);
   const fusion = await flaskNdcg({ rerank: false });
   const learned = await flaskNdcg({});
+  const said = (await createSearcher(engine).search(queries[0].query)).reason;
+  assert.match(said, /ordered by the learned reranker/);
+  assert.doesNotMatch((await createSearcher(engine, { rerank: false }).search(queries[0].query)).reason, /reranker/);
   assert.ok(learned >= fusion - 0.005, `reranked ${learned.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
   // The same search with the weights negated: proves the reranker is what orders the hits.
   const set = WEIGHTS.sets[MODEL_FREE];

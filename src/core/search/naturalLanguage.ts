@@ -101,7 +101,8 @@ export async function naturalLanguageSearch(
   if (!reranker && !options.onCandidates) return fused.slice(0, limit).map(({ hit, candidate }) => asHit(hit, candidate.fused));
   t = performance.now();
   const reranked = learnedOrder(graph, rerankQuery(query, cosine), fused, reranker, options.onCandidates);
-  timingsMs.rerank = performance.now() - t;
+  // Present only when the learned reranker ordered the hits: the search's reason says so.
+  if (reranker) timingsMs.rerank = performance.now() - t;
   return reranked.slice(0, limit);
 }
 
