@@ -48,7 +48,7 @@ const DJANGO_QUERIES = Number(values['django-queries'] ?? 200);
 const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
 
 type Searcher = { search(query: string, limit?: number, context?: { fromPath?: string }): Promise<SearchResult> };
-type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean }; models?: () => SearchModels | undefined }) => Searcher;
+type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean }; models?: () => SearchModels | undefined; rerank?: boolean }) => Searcher;
 
 async function loadSearcher(): Promise<{ create?: SearcherFactory; status: string }> {
   const file = path.join(__dirname, '..', 'src', 'core', 'search', 'index.ts');
@@ -86,6 +86,8 @@ interface ModelRuns {
   cartographModels: CartographRun | null;
   /** The same with MCTS off: lexical + vector seeds fused, nothing else. */
   cartographModelsNoMcts: CartographRun | null;
+  /** The default path without the learned reranker (the plain fusion of the lists). */
+  cartographModelsFusion: CartographRun | null;
 }
 
 interface EntityMetrics {
@@ -122,6 +124,8 @@ interface CorpusResult {
   indexMs: number;
   bm25: RankingMetrics & { documents: number; buildMs: number; latency: Latency };
   cartograph: CartographRun | null;
+  /** Model-free without the learned reranker: the lexical list alone (src/core/search/rerank.ts). */
+  cartographFusion: CartographRun | null;
   /** Ablation: the same searcher with RANGER's MCTS forced on, scored by the lexical stand-in scorers. */
   cartographMcts: CartographRun | null;
   /** Only with model flags (null otherwise): see ModelRuns. */
@@ -237,9 +241,11 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   let cartographRuns: { ranked: string[]; relevant: Set<string> }[] | undefined;
   let cartograph: CartographRun | null = null;
   let cartographMcts: CartographRun | null = null;
+  let cartographFusion: CartographRun | null = null;
   if (create) {
     searcher = create(engine);
     ({ metrics: cartograph, runs: cartographRuns } = await runCartograph(searcher, queries));
+    ({ metrics: cartographFusion } = await runCartograph(create(engine, { rerank: false }), queries));
     ({ metrics: cartographMcts } = await runCartograph(create(engine, { mcts: { enabled: true } }), queries));
   }
   const models = loaded ? await runModels(engine, queries, loaded, create) : null;
@@ -272,6 +278,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     indexMs,
     bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
     cartograph,
+    cartographFusion,
     cartographMcts,
     models,
     entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
@@ -319,7 +326,8 @@ async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedM
   }
   const cartographModels = create ? (await runCartograph(create(engine, { models: () => models }), queries)).metrics : null;
   const cartographModelsNoMcts = create ? (await runCartograph(create(engine, { models: () => models, mcts: { enabled: false } }), queries)).metrics : null;
-  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels, cartographModelsNoMcts };
+  const cartographModelsFusion = create ? (await runCartograph(create(engine, { models: () => models, rerank: false }), queries)).metrics : null;
+  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels, cartographModelsNoMcts, cartographModelsFusion };
 }
 
 async function benchDjango(create: SearcherFactory | undefined, n: number, loaded: LoadedModels | undefined) {
@@ -372,6 +380,8 @@ async function benchDjango(create: SearcherFactory | undefined, n: number, loade
       out.modelsEmbedding = { nodes: (embedding?.embedded ?? 0) + (embedding?.reused ?? 0), ms: performance.now() - t };
       const withModels = create(engine, { models: () => models });
       out.cartographModelsNaturalLanguage = await time((q) => withModels.search(q.query, LIMIT));
+      const fusionOnly = create(engine, { models: () => models, rerank: false });
+      out.cartographModelsFusionNaturalLanguage = await time((q) => fusionOnly.search(q.query, LIMIT));
     }
   } else {
     out.cartographNaturalLanguage = null;
@@ -441,6 +451,7 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
       out.push(`| Cartograph natural-language + MCTS (lexical scorers, 250 ms budget) | ${ms1(d.cartographMctsNaturalLanguage.p50)} | ${ms1(d.cartographMctsNaturalLanguage.p95)} |`);
       if (d.cartographModelsNaturalLanguage) {
         out.push(`| Cartograph natural-language with the models (embedding pass: ${d.modelsEmbedding.nodes} nodes in ${ms1(d.modelsEmbedding.ms / 1000)} s) | ${ms1(d.cartographModelsNaturalLanguage.p50)} | ${ms1(d.cartographModelsNaturalLanguage.p95)} |`);
+        out.push(`| the same, plain fusion (no learned reranker) | ${ms1(d.cartographModelsFusionNaturalLanguage.p50)} | ${ms1(d.cartographModelsFusionNaturalLanguage.p95)} |`);
       }
       out.push(`| Cartograph entity | ${ms1(d.cartographEntity.p50)} | ${ms1(d.cartographEntity.p95)} |`);
       out.push(`| Cartograph natural-language, first query after a save (10 saves of db/models/query.py) | ${ms1(d.cartographFirstQueryAfterSave.p50)} | ${ms1(d.cartographFirstQueryAfterSave.p95)} |`);
@@ -463,10 +474,12 @@ function modelTable(results: CorpusResult[], warning: string | null): string[] {
     out.push(m ? `| ${corpus} | ${name} | ${f3(m.ndcg10)} | ${f3(m.recall10)} | ${f3(m.mrr10)} | ${ms1(m.latency?.p50)} | ${ms1(m.latency?.p95)} |` : `| ${corpus} | ${name} | ${why} | | | | |`);
   const paths: [string, (r: CorpusResult) => (RankingMetrics & { latency?: Latency }) | null | undefined, string?][] = [
     ['BM25', (r) => r.bm25],
-    ['Cartograph model-free', (r) => r.cartograph],
+    ['Cartograph model-free, plain fusion (no learned reranker)', (r) => r.cartographFusion],
+    ['Cartograph model-free (default: learned reranker where trained)', (r) => r.cartograph],
     ['flat embedding search', (r) => r.models?.flatEmbedding, 'no embedding model loaded'],
     ['Cartograph + models, vector seeds without MCTS', (r) => r.models?.cartographModelsNoMcts],
-    ['Cartograph + models (vectors + MCTS)', (r) => r.models?.cartographModels],
+    ['Cartograph + models (vectors + MCTS), plain fusion (no learned reranker)', (r) => r.models?.cartographModelsFusion],
+    ['Cartograph + models (vectors + MCTS; default: learned reranker where trained)', (r) => r.models?.cartographModels],
   ];
   for (const r of results) for (const [name, pick, why] of paths) row(r.corpus, name, pick(r), why);
   // Query-weighted over the corpora (latency is per corpus only).

@@ -9,6 +9,9 @@ import type { FileGraph } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';
 import { languageOf } from '../../src/core/parse/languages';
 import { isProjectFile, projectConfigDirs, projectConfigFrom, type ProjectConfig } from '../../src/core/workspace/projectConfig';
+import { rng } from '../support/rng';
+
+export { rng };
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const pool = new ParserPool();
@@ -91,17 +94,6 @@ export function edgeList(graph: RepositoryGraph, filter?: (kind: string) => bool
   return out.sort();
 }
 
-/** Deterministic pseudo-random numbers (mulberry32) so a failing sequence can be replayed by seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One random edit of a file tree: what changed, for the incremental update. */
 export interface TreeEdit {

@@ -148,7 +148,8 @@ test("the shipped model's vector seeds count half in the fused ranking; other mo
   const scoreOfVectorOnlyHit = async (embedderId: string) => {
     const models = fakeModels(calls);
     const withId = { ...models, reranker: undefined, embedder: { ...models.embedder!, id: embedderId } };
-    const searcher = createSearcher({ graph: ranger }, { models: () => withId, mcts: { enabled: false } });
+    // The fusion's own scores: the learned reranker (on by default for the shipped model) rescales them.
+    const searcher = createSearcher({ graph: ranger }, { models: () => withId, mcts: { enabled: false }, rerank: false });
     const hit = (await searcher.search('inverse multiplication', 10)).hits.find((h) => h.id === 'extended.py#quick_add');
     assert.equal(hit?.via, 'vector', 'found by its vector alone: no word of the query matches it');
     return hit.score;

@@ -146,7 +146,8 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
         if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };
         const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, options, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
-        return { query, route: routed.route, reason: `${routed.reason} (${scoring})`, hits, timingsMs };
+        const reranked = timingsMs.rerank === undefined ? '' : '; ordered by the learned reranker';
+        return { query, route: routed.route, reason: `${routed.reason} (${scoring}${reranked})`, hits, timingsMs };
       }
       const nearby = context.fromPath ? nearness(engine.graph.graph, context.fromPath) : undefined;
       const subjects = (await entities.get()).lookup(routed.subject, limit, nearby);

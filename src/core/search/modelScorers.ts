@@ -21,7 +21,7 @@ const VECTOR_SEEDS = 50;
  */
 export const MIN_SEED_SIMILARITY = 0.2;
 
-export async function modelScorers(graph: Graph, query: string, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[] }> {
+export async function modelScorers(graph: Graph, query: string, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[]; cosine?: (id: string) => number | undefined }> {
   const { embedder, reranker, vectors } = models;
   const queryVector = embedder ? (await embedder.embed([query]))[0] : undefined;
   const seeds: SearchHit[] =
@@ -30,18 +30,22 @@ export async function modelScorers(graph: Graph, query: string, models: SearchMo
       : [];
   let fallbackScorers: MctsScorers | undefined;
   const fallback = () => (fallbackScorers ??= lexical());
-  const similarity: MctsScorers['similarity'] =
+  // The bi-encoder's similarity of a node with a stored vector; also a feature of the learned reranker (rerank.ts).
+  const cosine =
     queryVector && vectors
-      ? async (q, ids) => {
-          const fallbackScores = await fallback().similarity(q, ids);
-          return ids.map((id, i) => {
-            const v = vectors.get(id);
-            return v ? dot(queryVector, v) : fallbackScores[i];
-          });
+      ? (id: string) => {
+          const v = vectors.get(id);
+          return v ? dot(queryVector, v) : undefined;
         }
-      : (q, ids) => fallback().similarity(q, ids);
+      : undefined;
+  const similarity: MctsScorers['similarity'] = cosine
+    ? async (q, ids) => {
+        const fallbackScores = await fallback().similarity(q, ids);
+        return ids.map((id, i) => cosine(id) ?? fallbackScores[i]);
+      }
+    : (q, ids) => fallback().similarity(q, ids);
   const relevance: MctsScorers['relevance'] = reranker ? (q, ids) => reranker.score(q, ids.map((id) => nodeText(graph, id))) : (q, ids) => fallback().relevance(q, ids);
-  return { scorers: { similarity, relevance }, seeds };
+  return { scorers: { similarity, relevance }, seeds, cosine };
 }
 
 /** Cosine of two L2-normalised vectors. */

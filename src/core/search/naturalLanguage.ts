@@ -10,6 +10,7 @@ import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
 import { CONTAINMENT_KINDS, modelFreeScorers } from './modelFreeScorers';
 import { modelScorers } from './modelScorers';
+import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
 import type { SearchHit, Via } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -28,9 +29,16 @@ export interface NaturalLanguageOptions {
   seedRoots?: number;
   /** Weight of each list in the fused ranking (each list's scores are first divided by its best). */
   weights?: Partial<Record<FusedVia, number>>;
+  /**
+   * The learned reranker over the fused candidates (rerank.ts): on by default where a weight set was
+   * trained for the models in use; `false` keeps the plain fusion (the benchmarks' "before" rows).
+   */
+  rerank?: boolean;
+  /** @internal The reranker's weight file (default: the shipped rerankerWeights.json); tests pass altered ones. */
+  rerankerFile?: RerankerFile;
+  /** @internal What the reranker sees of each query, before it reorders: `npm run train:reranker` collects it. */
+  onCandidates?: (query: RerankQuery, candidates: Candidate[]) => void;
 }
-
-type FusedVia = 'lexical' | 'vector' | 'mcts';
 
 /** Interactive default: a query typed into a QuickPick must not wait for 200 full expansions. */
 const MCTS_BUDGET_MS = 250;
@@ -54,11 +62,13 @@ export async function naturalLanguageSearch(
   // Built only when asked for: spreading the matches up the containment tree is wasted when MCTS is off.
   const lexicalScorers = () => modelFreeScorers(graph, matches);
   let scorers: (() => MctsScorers) = lexicalScorers;
+  let cosine: RerankQuery['cosine'];
   const withModel = Boolean(models?.embedder || models?.reranker);
   if (models && withModel) {
     t = performance.now();
     const withModels = await modelScorers(graph, query, models, lexicalScorers);
     scorers = () => withModels.scorers;
+    cosine = withModels.cosine;
     if (withModels.seeds.length > 0) lists.push(withModels.seeds);
     timingsMs.vector = performance.now() - t;
   }
@@ -86,8 +96,26 @@ export async function naturalLanguageSearch(
   }
   // The shipped model is a small bag-of-tokens encoder: its lists count for less next to the lexical one.
   const modelWeights = models?.embedder?.id === BUNDLED_EMBEDDING_MODEL ? SHIPPED_MODEL_FUSION : {};
-  return fuse(lists, limit, { ...WEIGHTS, ...modelWeights, ...options.weights });
+  const fused = fuse(lists, { ...WEIGHTS, ...modelWeights, ...options.weights });
+  const reranker = options.rerank === false ? undefined : rerankerFor(models?.embedder?.id, Boolean(models?.reranker), options.rerankerFile);
+  if (!reranker && !options.onCandidates) return fused.slice(0, limit).map(({ hit, candidate }) => asHit(hit, candidate.fused));
+  t = performance.now();
+  const reranked = learnedOrder(graph, rerankQuery(query, cosine), fused, reranker, options.onCandidates);
+  // Present only when the learned reranker ordered the hits: the search's reason says so.
+  if (reranker) timingsMs.rerank = performance.now() - t;
+  return reranked.slice(0, limit);
 }
+
+/** The fused list in the reranker's order, its scores squashed into (0, 1); the plain fusion without one. */
+function learnedOrder(graph: Graph, asked: RerankQuery, fused: Fused[], reranker: RerankerWeights | undefined, onCandidates: NaturalLanguageOptions['onCandidates']): SearchHit[] {
+  const candidates = fused.map((f) => f.candidate);
+  const query = forCandidates(asked, candidates);
+  onCandidates?.(query, candidates);
+  if (!reranker) return fused.map(({ hit, candidate }) => asHit(hit, candidate.fused));
+  return rerank(graph, query, candidates, reranker).map(({ candidate, score }) => asHit(fused[candidate.fusedRank].hit, 1 / (1 + Math.exp(-score))));
+}
+
+const asHit = (hit: SearchHit, score: number): SearchHit => ({ id: hit.id, score, via: hit.via as Via, ...(hit.path ? { path: hit.path } : {}) });
 
 /** The node that contains `id` (module of a function, class of a method), if any. */
 function containerOf(graph: Graph, id: string): string | undefined {
@@ -98,30 +126,38 @@ function containerOf(graph: Graph, id: string): string | undefined {
   return parent;
 }
 
-/** Sum of each list's normalised score times its weight; a hit keeps the `via` that gave it most, and the MCTS path when it has one. */
-function fuse(lists: SearchHit[][], limit: number, weights: Record<FusedVia, number>): SearchHit[] {
-  const fused = new Map<string, { hit: SearchHit; score: number; best: number }>();
+interface Fused {
+  /** The hit that gave the candidate most (its `via`), with the MCTS path when one list had it. */
+  hit: SearchHit;
+  candidate: Candidate;
+}
+
+/** Sum of each list's normalised score times its weight, best first; each candidate keeps where every list put it (the reranker's features). */
+function fuse(lists: SearchHit[][], weights: Record<FusedVia, number>): Fused[] {
+  const fused = new Map<string, Fused & { best: number }>();
   for (const list of lists) {
     const top = list[0]?.score;
     if (!top || top <= 0) continue;
-    for (const hit of list) {
-      const part = weights[hit.via as FusedVia] * Math.max(0, hit.score / top);
+    list.forEach((hit, rank) => {
+      const via = hit.via as FusedVia;
+      const normalised = Math.max(0, hit.score / top);
+      const part = weights[via] * normalised;
       const entry = fused.get(hit.id);
       if (!entry) {
-        fused.set(hit.id, { hit, score: part, best: part });
-        continue;
+        fused.set(hit.id, { hit, best: part, candidate: { id: hit.id, fused: part, fusedRank: 0, lists: { [via]: { score: normalised, rank } } } });
+        return;
       }
-      entry.score += part;
+      entry.candidate.fused += part;
+      entry.candidate.lists[via] ??= { score: normalised, rank };
       const path = entry.hit.path ?? hit.path;
       if (part > entry.best) {
         entry.best = part;
         entry.hit = hit;
       }
       if (path) entry.hit = { ...entry.hit, path };
-    }
+    });
   }
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1))
-    .slice(0, limit)
-    .map(({ hit, score }) => ({ id: hit.id, score, via: hit.via as Via, ...(hit.path ? { path: hit.path } : {}) }));
+  const ranked = [...fused.values()].sort((a, b) => b.candidate.fused - a.candidate.fused || (a.hit.id < b.hit.id ? -1 : 1));
+  ranked.forEach((f, i) => (f.candidate.fusedRank = i));
+  return ranked.map(({ hit, candidate }) => ({ hit, candidate }));
 }

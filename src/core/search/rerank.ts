@@ -1,0 +1,201 @@
+// A learned reranker of our own (issue 17): the natural-language path's fused candidates (the best 50)
+// are re-scored by a small model over features the product already has or computes in microseconds
+// per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
+// candidate's name, class/module, signature and path say, its kind, whether it is private or a test,
+// how many callers it has. Weights are trained by `npm run train:reranker` on packages that are never
+// benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own") and shipped in
+// rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
+// other model keeps the plain fusion, since its scores mean something else.
+import type { MultiDirectedGraph } from 'graphology';
+import { stemmer } from 'stemmer';
+import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
+import { identifierWords } from './identifiers';
+import { searchableWords } from './lexical';
+import shipped from './rerankerWeights.json';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** The lists fused before reranking. */
+export type FusedVia = 'lexical' | 'vector' | 'mcts';
+
+/** One fused candidate: where each list put it (score divided by the list's best, 0-based rank). */
+export interface Candidate {
+  id: string;
+  /** Today's fused score (weighted sum of the lists' normalised scores) and its 0-based rank. */
+  fused: number;
+  fusedRank: number;
+  lists: Partial<Record<FusedVia, { score: number; rank: number }>>;
+}
+
+/** What the features need of the query, computed once per query. */
+export interface RerankQuery {
+  /** Stemmed searchable words of the query, distinct. */
+  words: Set<string>;
+  /** Cosine between the query's embedding and a node's stored vector (undefined: no vector / no model). */
+  cosine?: (id: string) => number | undefined;
+  /** The best cosine among this query's candidates (set by {@link forCandidates}): a cosine means more next to its query's best. */
+  bestCosine?: number;
+  /** The query reads like the description of a type, not of an action ("A mapping that…", "Base class for…", "Raised when…"). */
+  typeAsked: boolean;
+}
+
+/** The features of a candidate (docs/benchmarks.md lists their meaning); what `npm run train:reranker` caches per package. */
+export const BASE_FEATURES = [
+  'lexical', 'lexicalRecipRank', 'inLexical',
+  'cosine', 'cosineGap', 'hasVector', 'vectorRecipRank',
+  'mcts', 'mctsRecipRank',
+  'fused', 'fusedRecipRank',
+  'nameCoverage', 'queryInName', 'contextOverlap', 'signatureOverlap', 'pathOverlap', 'bodyOverlap', 'queryWords',
+  'isFunction', 'isMethod', 'isClass', 'isOtherKind',
+  'private', 'dunder', 'testPath',
+  'callers', 'lines', 'nameWords',
+] as const;
+
+/**
+ * The query's kind of question, alone and crossed with the candidate's kind: docstrings describe a
+ * function with a verb ("Return…", "Parse…") and a class with a noun phrase ("A…", "Base class for…");
+ * so do people asking for either. Without these a reranker learns "the answer is a function" (the
+ * usual case) and buries every class.
+ */
+const QUERY_FEATURES = ['typeAsked', 'typeAskedClass', 'typeAskedCallable'] as const;
+
+/** The feature names, in the order of the vectors and of the weights. */
+export const FEATURES = [...BASE_FEATURES, ...QUERY_FEATURES] as const;
+
+/** First words of a query that describe a type (counted on the training packages' class and function docstrings). */
+const TYPE_OPENERS = new Set(['a', 'an', 'base', 'abstract', 'mixin', 'subclass', 'class', 'exception', 'raised', 'represents', 'represent', 'wrapper', 'interface']);
+
+/** Candidates reranked per query: the fused list's best; the rest keep their order below them. */
+export const RERANK_DEPTH = 50;
+
+const stems = new Map<string, string>();
+const stem = (w: string): string => {
+  let s = stems.get(w);
+  if (s === undefined) {
+    if (stems.size > 50_000) stems.clear();
+    stems.set(w, (s = stemmer(w)));
+  }
+  return s;
+};
+const stemmedWords = (text: string): string[] => searchableWords(text).map(stem);
+
+export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): RerankQuery {
+  // "class" as a word of its own: `response_class` names a value, not the kind of answer.
+  return { words: new Set(stemmedWords(query)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
+}
+
+/** The query as the features of these candidates need it (their best cosine). */
+export function forCandidates(query: RerankQuery, candidates: Candidate[]): RerankQuery {
+  let best: number | undefined;
+  for (const c of candidates.slice(0, RERANK_DEPTH)) {
+    const cos = query.cosine?.(c.id);
+    if (cos !== undefined && (best === undefined || cos > best)) best = cos;
+  }
+  return { ...query, bestCosine: best };
+}
+
+/** Share of `words` the query says (0 when there are none). */
+function overlap(words: string[], query: Set<string>): number {
+  if (words.length === 0) return 0;
+  let hit = 0;
+  for (const w of words) if (query.has(w)) hit++;
+  return hit / words.length;
+}
+
+const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec)(\/|$)|(^|\/)(test_[^/]*|[^/]*_test\.py|conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$/;
+
+export function candidateFeatures(graph: Graph, query: RerankQuery, c: Candidate): number[] {
+  return withQueryFeatures(query, baseFeatures(graph, query, c));
+}
+
+/** The base features followed by the query's own (QUERY_FEATURES), which need nothing but the query and the base. */
+export function withQueryFeatures(query: Pick<RerankQuery, 'typeAsked'>, base: number[]): number[] {
+  const asked = query.typeAsked ? 1 : 0;
+  const isClass = base[BASE_FEATURES.indexOf('isClass')];
+  const callable = base[BASE_FEATURES.indexOf('isFunction')] + base[BASE_FEATURES.indexOf('isMethod')];
+  return [...base, asked, asked * isClass, asked * callable];
+}
+
+/** The candidate's features in BASE_FEATURES order. */
+export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): number[] {
+  const node = graph.getNodeAttributes(c.id);
+  const nameWords = stemmedWords(node.name);
+  const parts = qnameParts(node.qname);
+  const context = stemmedWords(parts.slice(0, -1).slice(-3).join(' '));
+  // The parameters and annotations, without the name the signature starts with.
+  const signature = stemmedWords(node.signature.replace(node.name, ' '));
+  const pathWords = stemmedWords(node.path.replace(/\.[a-z]+$/, ''));
+  const body: string[] = [];
+  let callers = 0;
+  graph.forEachOutEdge(c.id, (_e, edge, _s, target) => {
+    if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(...stemmedWords(graph.getNodeAttributes(target).name));
+  });
+  graph.forEachInEdge(c.id, (_e, edge) => {
+    if (edge.kind === 'CALLS') callers++;
+  });
+  const nameSet = new Set(nameWords);
+  let queryInName = 0;
+  for (const w of query.words) if (nameSet.has(w)) queryInName++;
+  const recip = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (1 + rank));
+  const cosine = query.cosine?.(c.id);
+  const kind = node.kind;
+  const raw = identifierWords(node.name);
+  return [
+    c.lists.lexical?.score ?? 0, recip(c.lists.lexical?.rank), c.lists.lexical ? 1 : 0,
+    cosine ?? 0, cosine === undefined || query.bestCosine === undefined ? 0 : cosine - query.bestCosine, cosine === undefined ? 0 : 1, recip(c.lists.vector?.rank),
+    c.lists.mcts?.score ?? 0, recip(c.lists.mcts?.rank),
+    c.fused, recip(c.fusedRank),
+    overlap(nameWords, query.words), query.words.size === 0 ? 0 : queryInName / query.words.size,
+    overlap(context, query.words), overlap(signature, query.words), overlap(pathWords, query.words), overlap(body, query.words), Math.log1p(query.words.size),
+    kind === 'Function' ? 1 : 0, kind === 'Method' ? 1 : 0, kind === 'Class' ? 1 : 0, kind === 'Function' || kind === 'Method' || kind === 'Class' ? 0 : 1,
+    /^_[^_]/.test(node.name) || /^_$/.test(node.name) ? 1 : 0, /^__.*__$/.test(node.name) ? 1 : 0, TEST_PATH.test(node.path) ? 1 : 0,
+    Math.log1p(callers), Math.log1p(node.range ? node.range.endLine - node.range.startLine + 1 : 0), Math.log1p(raw.length),
+  ];
+}
+
+/** A trained scorer: standardise each feature, then a linear layer, or one hidden layer (tanh) and a linear output. */
+export interface RerankerWeights {
+  features: string[];
+  mean: number[];
+  std: number[];
+  /** Hidden layer: one row of input weights per unit, and its biases; absent for a linear model. */
+  hidden?: { weights: number[][]; bias: number[] };
+  /** Output weights (one per hidden unit, or per feature for a linear model). */
+  output: number[];
+  bias: number;
+}
+
+export function rerankerScore(weights: RerankerWeights, x: number[]): number {
+  const z = x.map((v, i) => (v - weights.mean[i]) / weights.std[i]);
+  const h = weights.hidden ? weights.hidden.weights.map((row, j) => Math.tanh(row.reduce((s, w, i) => s + w * z[i], weights.hidden!.bias[j]))) : z;
+  return h.reduce((s, v, i) => s + v * weights.output[i], weights.bias);
+}
+
+/** The shipped file: weight sets by the model they were trained with ("model-free" without one), and how they were trained. */
+export interface RerankerFile {
+  version: number;
+  features: string[];
+  sets: Record<string, RerankerWeights & { trained: Record<string, unknown> }>;
+}
+
+/** Key of the model-free weight set. */
+export const MODEL_FREE = 'model-free';
+
+/**
+ * The weight set for this search, or undefined to keep the plain fusion: the shipped model's set when
+ * it is the embedder (and no cross-encoder changes what MCTS scores mean), the model-free set when no
+ * model is loaded. A file whose features differ from this code's is ignored rather than misread.
+ */
+export function rerankerFor(embedderId: string | undefined, crossEncoder: boolean, file: RerankerFile = shipped as RerankerFile): RerankerWeights | undefined {
+  if (crossEncoder || file.features.join() !== FEATURES.join()) return undefined;
+  const set = file.sets[embedderId ?? MODEL_FREE];
+  return set && set.features.join() === FEATURES.join() ? set : undefined;
+}
+
+/** The candidates reordered by the learned score (best first); those below RERANK_DEPTH follow in their order. */
+export function rerank(graph: Graph, query: RerankQuery, candidates: Candidate[], weights: RerankerWeights): { candidate: Candidate; score: number }[] {
+  const top = candidates.slice(0, RERANK_DEPTH).map((candidate) => ({ candidate, score: rerankerScore(weights, candidateFeatures(graph, query, candidate)) }));
+  top.sort((a, b) => b.score - a.score || a.candidate.fusedRank - b.candidate.fusedRank);
+  const floor = top.length ? top[top.length - 1].score : 0;
+  return [...top, ...candidates.slice(RERANK_DEPTH).map((candidate, i) => ({ candidate, score: floor - 1 - i }))];
+}

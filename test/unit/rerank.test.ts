@@ -1,0 +1,143 @@
+// The learned reranker of natural-language search (src/core/search/rerank.ts): the shipped weight file
+// loads for the models it was trained with and for none other, it was trained on training packages
+// only, its features on real code are what docs/benchmarks.md says, and on a real corpus (flask,
+// docstrings stripped as bench:search does) it ranks the documented functions at least as well as
+// the plain fusion, while the same weights turned upside down rank them far worse.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Engine } from '../../src/core/engine';
+import { BUNDLED_EMBEDDING_MODEL } from '../../src/core/models/bundled';
+import { ParserPool } from '../../src/core/parse/parser';
+import { createSearcher } from '../../src/core/search';
+import { candidateFeatures, FEATURES, MODEL_FREE, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
+import { groundTruth, keyOf, stripCopy } from '../../bench/search/corpus';
+import { firstSentence, rankingMetrics, wordCount } from '../../bench/search/metrics';
+import { evaluationReason } from '../../train/data/exclusions';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const WEIGHTS = JSON.parse(fs.readFileSync(path.join(REPO, 'src/core/search/rerankerWeights.json'), 'utf8')) as RerankerFile;
+const FLASK = path.join(REPO, 'test/fixtures/real/flask');
+
+test('the shipped weights load for the shipped model and model-free, and for no other model or with a cross-encoder', () => {
+  assert.deepEqual(WEIGHTS.features, [...FEATURES]);
+  for (const key of [BUNDLED_EMBEDDING_MODEL, MODEL_FREE]) {
+    const set = key === MODEL_FREE ? rerankerFor(undefined, false) : rerankerFor(key, false);
+    assert.ok(set, `no weight set for ${key}`);
+    assert.equal(set.mean.length, FEATURES.length);
+    assert.equal(set.std.length, FEATURES.length);
+    assert.ok(set.std.every((s) => s > 0));
+    const width = set.hidden ? set.hidden.weights.length : FEATURES.length;
+    assert.equal(set.output.length, width);
+    for (const row of set.hidden?.weights ?? []) assert.equal(row.length, FEATURES.length);
+    assert.ok(Number.isFinite(rerankerScore(set, FEATURES.map(() => 0.5))));
+  }
+  assert.equal(rerankerFor('Xenova/all-MiniLM-L6-v2', false), undefined);
+  assert.equal(rerankerFor(BUNDLED_EMBEDDING_MODEL, true), undefined, 'a cross-encoder changes what the MCTS scores mean');
+  const stale: RerankerFile = { ...WEIGHTS, features: ['lexical'] };
+  assert.equal(rerankerFor(BUNDLED_EMBEDDING_MODEL, false, stale), undefined, 'weights for other features are not misread');
+});
+
+test('every weight set was trained and validated on training packages only, split by package', () => {
+  const dev = ['python3-flask', 'python3-requests', 'python3-click', 'python3-werkzeug', 'rxjs'];
+  for (const [key, set] of Object.entries(WEIGHTS.sets)) {
+    const trained = set.trained as { trainPackages: string[]; validationPackages: string[] };
+    assert.ok(trained.trainPackages.length > 0 && trained.validationPackages.length > 0, key);
+    for (const name of [...trained.trainPackages, ...trained.validationPackages]) {
+      assert.equal(evaluationReason({ kind: name.startsWith('python3-') ? 'debian' : 'npm', name }), null, `${key} trained on ${name}`);
+      assert.ok(!dev.includes(name) && !name.startsWith('python3-django'), `${key} trained on ${name}`);
+    }
+    assert.deepEqual(trained.trainPackages.filter((n) => trained.validationPackages.includes(n)), [], `${key}: a package on both sides`);
+  }
+});
+
+let engine: Engine;
+let stripped: string;
+before(async () => {
+  const original = await Engine.open(FLASK, { storeDir: null });
+  await original.index();
+  queries = groundTruth(original).map((g) => ({ query: g.query, key: g.key, id: g.id }));
+  original.graph.graph.forEachNode((id, a) => {
+    const query = a.kind === 'Class' ? firstSentence(a.doc) : '';
+    if (wordCount(query) >= 3) classQueries.push({ query, key: keyOf(id), id });
+  });
+  await original.close();
+  stripped = (await stripCopy(FLASK, new ParserPool())).dir;
+  engine = await Engine.open(stripped, { storeDir: null });
+  await engine.index();
+});
+after(async () => {
+  await engine.close();
+  fs.rmSync(path.dirname(stripped), { recursive: true, force: true });
+});
+let queries: { query: string; key: string; id: string }[] = [];
+/** Flask's documented classes, asked the same way: a reranker that only ever saw functions answer would bury them. */
+const classQueries: { query: string; key: string; id: string }[] = [];
+
+test('the features of a real method are the ones documented', () => {
+  const graph = engine.graph.graph;
+  const id = graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith('Flask.make_response'))!;
+  assert.ok(id, 'flask has Flask.make_response');
+  const query = { ...rerankQuery('Convert the return value from a view function to an instance of response_class', (n) => (n === id ? 0.42 : undefined)), bestCosine: 0.5 };
+  const x = candidateFeatures(graph, query, { id, fused: 1.5, fusedRank: 2, lists: { lexical: { score: 0.8, rank: 1 }, mcts: { score: 0.5, rank: 4 } } });
+  const f = Object.fromEntries(FEATURES.map((name, i) => [name, x[i]]));
+  let callers = 0;
+  graph.forEachInEdge(id, (_e, edge) => void (edge.kind === 'CALLS' && callers++));
+  const node = graph.getNodeAttributes(id);
+  assert.deepEqual(
+    { lexical: f.lexical, lexicalRecipRank: f.lexicalRecipRank, inLexical: f.inLexical, cosine: f.cosine, cosineGap: Number(f.cosineGap.toFixed(6)), hasVector: f.hasVector, vectorRecipRank: f.vectorRecipRank, mcts: f.mcts, mctsRecipRank: f.mctsRecipRank, fused: f.fused, fusedRecipRank: f.fusedRecipRank },
+    { lexical: 0.8, lexicalRecipRank: 0.5, inLexical: 1, cosine: 0.42, cosineGap: -0.08, hasVector: 1, vectorRecipRank: 0, mcts: 0.5, mctsRecipRank: 0.2, fused: 1.5, fusedRecipRank: 1 / 3 },
+  );
+  // make_response: "response" is in the query (response_class), "make" is not.
+  assert.equal(f.nameCoverage, 0.5);
+  assert.equal(f.contextOverlap, 0, 'flask app Flask: none in the query');
+  assert.deepEqual([f.isFunction, f.isMethod, f.isClass, f.isOtherKind, f.private, f.dunder, f.testPath], [0, 1, 0, 0, 0, 0, 0]);
+  assert.equal(f.callers, Math.log1p(callers));
+  assert.equal(f.lines, Math.log1p(node.range!.endLine - node.range!.startLine + 1));
+  assert.equal(f.nameWords, Math.log1p(2));
+  assert.deepEqual([f.typeAsked, f.typeAskedClass, f.typeAskedCallable], [0, 0, 0], 'a verb asks for an action');
+  // A noun phrase asks for a type: crossed with the candidate's kind (flask's Flask class, then the method).
+  const typeQuery = rerankQuery('The flask object implements a WSGI application and acts as the central object');
+  assert.equal(typeQuery.typeAsked, false, '"the" alone is as common before functions');
+  const asked = rerankQuery('A WSGI application that acts as the central object');
+  const flaskClass = graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith('app.Flask') && graph.getNodeAttribute(n, 'kind') === 'Class')!;
+  const typed = (node: string) => candidateFeatures(graph, asked, { id: node, fused: 1, fusedRank: 0, lists: {} }).slice(-3);
+  assert.deepEqual(typed(flaskClass), [1, 1, 0]);
+  assert.deepEqual(typed(id), [1, 0, 1]);
+  const plain = candidateFeatures(graph, rerankQuery('Convert the return value'), { id, fused: 1, fusedRank: 0, lists: {} });
+  assert.deepEqual([plain[FEATURES.indexOf('cosine')], plain[FEATURES.indexOf('hasVector')], plain[FEATURES.indexOf('inLexical')]], [0, 0, 0]);
+});
+
+/** NDCG@10 of model-free search over flask's docstring queries, with the given reranker choice. */
+async function flaskNdcg(options: { rerank?: boolean; rerankerFile?: RerankerFile }, asked = queries): Promise<number> {
+  const searcher = createSearcher(engine, options);
+  const runs = [];
+  for (const q of asked) {
+    const hits = (await searcher.search(q.query, 20)).hits;
+    runs.push({ ranked: [...new Set(hits.map((h) => keyOf(h.id)))].slice(0, 10), relevant: new Set([q.key]) });
+  }
+  return rankingMetrics(runs).ndcg10;
+}
+
+test('on real code the model-free weights rank at least as well as the plain fusion; inverted, they rank far worse', async () => {
+  assert.ok(queries.length > 100, `${queries.length} flask queries`);
+  const fusion = await flaskNdcg({ rerank: false });
+  const learned = await flaskNdcg({});
+  const said = (await createSearcher(engine).search(queries[0].query)).reason;
+  assert.match(said, /ordered by the learned reranker/);
+  assert.doesNotMatch((await createSearcher(engine, { rerank: false }).search(queries[0].query)).reason, /reranker/);
+  assert.ok(learned >= fusion - 0.005, `reranked ${learned.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
+  // The same search with the weights negated: proves the reranker is what orders the hits.
+  const set = WEIGHTS.sets[MODEL_FREE];
+  const inverted: RerankerFile = { ...WEIGHTS, sets: { [MODEL_FREE]: { ...set, output: set.output.map((w) => -w), bias: -set.bias } } };
+  const worse = await flaskNdcg({ rerankerFile: inverted });
+  assert.ok(worse < fusion - 0.1, `inverted weights ${worse.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
+});
+
+test('on real code documented classes are not buried under functions', async () => {
+  assert.ok(classQueries.length >= 10, `${classQueries.length} flask class queries`);
+  const fusion = await flaskNdcg({ rerank: false }, classQueries);
+  const learned = await flaskNdcg({}, classQueries);
+  assert.ok(learned >= fusion - 0.05, `class queries: reranked ${learned.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
+});
