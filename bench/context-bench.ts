@@ -296,8 +296,8 @@ const ORACLES: Record<Corpus['language'], { source: RegExp; answers: (root: stri
 };
 
 function corpora(): Corpus[] {
-  // httpx, marshmallow and mobx: corpora nobody tuned the context on, measured only when named (--corpora).
-  const unseen = ['httpx', 'marshmallow'].filter((name) => ONLY?.includes(name));
+  // httpx, marshmallow, attr and mobx: corpora nobody tuned the context on, measured only when named (--corpora).
+  const unseen = ['httpx', 'marshmallow', 'attr'].filter((name) => ONLY?.includes(name));
   if (unseen.some((name) => !fs.existsSync(path.join(CORPORA, name)))) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit', env: { ...process.env, UNSEEN: '1' } });
   const versions = corpusVersions();
   const list: Corpus[] = ['flask', 'werkzeug', 'click', 'requests', ...unseen].map((name) => ({ name, dir: path.join(CORPORA, name), version: versions[`python3-${name}`] ?? '', language: 'python' }));
