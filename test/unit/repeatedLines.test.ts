@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
-import { structuralCandidates } from '../../src/core/completion/structural';
+import { inParameterList, structuralCandidates } from '../../src/core/completion/structural';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
@@ -57,6 +57,12 @@ describe('the line a repeated line is followed by elsewhere in the buffer (real 
     const { candidates } = await at('headers: typing.Optional[HeaderTypes] = None,', 0, true);
     const members = candidates.filter((c) => /\.__\w+__$/.test(c.id) || c.triples.some((t) => t.source === '_client.py#BaseClient' && t.kind === 'USES'));
     assert.deepEqual(members.map((c) => c.id), []);
+  });
+
+  it('a parameter list is told from parentheses of the body (a call or a condition continued over lines)', async () => {
+    assert.equal(inParameterList((await at('headers: typing.Optional[HeaderTypes] = None,', 0, true)).q), true);
+    assert.equal(inParameterList((await at('        follow_redirects=follow_redirects,', 2, true)).q), false, 'the arguments of `self._send_handling_auth(` in Client.send');
+    assert.equal(inParameterList((await at('self._timeout = Timeout(timeout)', 0, true)).q), false);
   });
 
   it('what is typed on the line already picks among the lines that followed (`cookies: ` is not the `headers` line)', async () => {

@@ -425,14 +425,23 @@ function repeatedSuccessors(q: QueryGraph): Array<{ id: string; share: number }>
   return [...used].map(([id, share]) => ({ id, share }));
 }
 
-/** Whether the cursor is in the parameter list of the function it is in (its header's parenthesis is still open). */
-function inParameterList(q: QueryGraph): boolean {
+/**
+ * Whether the cursor is in the parameter list of the function it is in: the parenthesis after the
+ * function's name on its header is still open (not one of its body, `if (a\n and b)`).
+ */
+export function inParameterList(q: QueryGraph): boolean {
   const fn = q.enclosing[0];
   if (!fn || (fn.kind !== 'Function' && fn.kind !== 'Method')) return false;
   let offset = 0;
-  for (let line = 0; line < fn.range.startLine && offset >= 0; line++) offset = q.query.prefix.indexOf('\n', offset) + 1;
-  const open = openBrackets(q.query.prefix, offset);
-  return open.length > 0 && q.query.prefix[open[0]] === '(';
+  for (let line = 0; line < fn.range.startLine; line++) {
+    const next = q.query.prefix.indexOf('\n', offset);
+    if (next < 0) return false;
+    offset = next + 1;
+  }
+  const header = new RegExp(`\\b${fn.name.replace(/[$]/g, '\\$')}\\s*\\(`).exec(q.query.prefix.slice(offset));
+  if (!header) return false;
+  const paren = offset + header.index + header[0].length - 1;
+  return openBrackets(q.query.prefix, offset)[0] === paren;
 }
 
 /**
