@@ -180,7 +180,25 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // `operate` import `createOperatorSubscriber`): with nothing below the cursor to name it yet, the
   // likeliest next import is what code of the same kind imports.
   if (around.size > 0) {
-    for (const { id, share } of coImported(graph, q)) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
+    for (const { id, share } of coImported(graph, q, importedTargets(q))) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
+  }
+  // ...and the same inside a brace import not closed yet (`import {\n  createAction,\n  ⟨cursor⟩`,
+  // nothing after it): the module comes last, so no import edge exists yet; the definitions its
+  // names stand for (when each is one or two definitions of the repository) are the anchors.
+  const block = names ? openImportBlock(q) : [];
+  if (block.length > 0 && names) {
+    const anchors = block.flatMap((name) => {
+      const ids = names.named(name);
+      return ids.length > 0 && ids.length <= 2 ? ids : [];
+    });
+    // The module most of them are defined in (no barrel between): its skeleton lists the names left to import.
+    const modules = new Map<string, number>();
+    for (const id of anchors) if (graph.hasNode(id)) modules.set(moduleId(graph.getNodeAttributes(id).path), (modules.get(moduleId(graph.getNodeAttributes(id).path)) ?? 0) + 1);
+    const home = [...modules].filter(([, n]) => n >= 2 && n * 2 >= anchors.length).map(([id]) => id);
+    for (const id of home) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+    // Through a barrel (`from "../internal"`) no one module says what comes next: more co-imports do.
+    const limit = home.length > 0 ? MAX_CO_IMPORTS : MAX_BLOCK_CO_IMPORTS;
+    for (const { id, share } of coImported(graph, q, new Set([...importedTargets(q), ...anchors]), limit)) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
   }
   // The cursor inside an object literal: the next line is another key of the type it is checked
   // against. Typed literals are references already (the extractor's contextual types); for the
@@ -629,14 +647,19 @@ function unboundNames(q: QueryGraph): string[] {
 /** Files importing one definition that are looked at, and the definitions offered from what they import. */
 const MAX_IMPORTERS = 40;
 const MAX_CO_IMPORTS = 6;
+/**
+ * Inside an open import block whose names live in many modules (a barrel), the next line is one
+ * more name and little else is known about the code to come (the block is often all the buffer
+ * holds): more of the likeliest names are offered, one signature line each.
+ */
+const MAX_BLOCK_CO_IMPORTS = 24;
 
 /**
  * Definitions that the other files importing the buffer's imported definitions import too, by the
  * share of those files that do (at least two files); the buffer's own imports left out. Read from
  * the graph's IMPORTS edges, at most MAX_IMPORTERS files per imported definition.
  */
-function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: number }> {
-  const own = new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
+function coImported(graph: Graph, q: QueryGraph, own: ReadonlySet<string>, limit = MAX_CO_IMPORTS): Array<{ id: string; share: number }> {
   const importers = new Set<string>();
   for (const target of own) {
     if (!graph.hasNode(target) || graph.getNodeAttributes(target).kind === 'Module') continue;
@@ -657,8 +680,28 @@ function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: num
   return [...counts.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_CO_IMPORTS)
+    .slice(0, limit)
     .map(([id, n]) => ({ id, share: n / importers.size }));
+}
+
+/** What the buffer's import edges point at. */
+function importedTargets(q: QueryGraph): Set<string> {
+  return new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
+}
+
+/** How far back an open brace import is looked for. */
+const MAX_IMPORT_BLOCK_CHARS = 4000;
+
+/**
+ * The names of the brace import or re-export the cursor is in while it is still open
+ * (`import {\n  a,\n  b,\n  ⟨cursor⟩` with no `}` yet: TypeScript/JavaScript); empty elsewhere.
+ */
+function openImportBlock(q: QueryGraph): string[] {
+  if (q.query.language === 'python' || q.enclosing.length > 0) return [];
+  const tail = q.query.prefix.slice(-MAX_IMPORT_BLOCK_CHARS);
+  const open = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^{}]*)$/.exec(tail);
+  if (!open) return [];
+  return [...open[1].matchAll(/(?:^|[,\s])(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+[A-Za-z_$][\w$]*)?\s*(?=,|$)/g)].map((m) => m[1]);
 }
 
 /** Modules after the one imported nearest above the cursor that the next import line is likely to name. */
