@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
-import { structuralCandidates } from '../../src/core/completion/structural';
+import { openImportBlock, structuralCandidates } from '../../src/core/completion/structural';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
@@ -40,8 +40,12 @@ describe('an import block not closed yet (real TanStack Query)', () => {
     assert.ok(context.snippets.some((s) => s.covers.includes('utils.ts#replaceData')), context.snippets.map((s) => s.title).join(' | '));
   });
 
-  it('a closed import block proposes no module of its own (the import edges say it)', async () => {
-    const { ids } = await at('import type { QueryClient } from \'./queryClient\'');
-    assert.notEqual(ids[0], 'utils.ts');
+  it('the block is read up to the cursor, and left to the import edges once the code after the cursor closes it with its module', async () => {
+    const { q } = await at('replaceData,');
+    assert.deepEqual(openImportBlock(q), ['isServer', 'isValidTimeout', 'noop']);
+    const lines = fs.readFileSync(path.join(TANSTACK, 'queryObserver.ts'), 'utf8').split('\n');
+    const fim = await buildQueryGraph(extractInProcess(), graph, { ...q.query, suffix: `\n${lines.slice(lines.findIndex((l) => l.trim() === 'replaceData,') + 1).join('\n')}` });
+    assert.deepEqual(openImportBlock(fim), []);
+    assert.ok(fim.edges.some((e) => e.kind === 'IMPORTS' && e.target.startsWith('utils.ts')), 'the import is parsed');
   });
 });

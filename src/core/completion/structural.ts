@@ -694,13 +694,14 @@ const MAX_IMPORT_BLOCK_CHARS = 4000;
 
 /**
  * The names of the brace import or re-export the cursor is in while it is still open
- * (`import {\n  a,\n  b,\n  ⟨cursor⟩` with no `}` yet: TypeScript/JavaScript); empty elsewhere.
+ * (`import {\n  a,\n  b,\n  ⟨cursor⟩` with no `} from` after it: TypeScript/JavaScript); empty elsewhere.
  */
-function openImportBlock(q: QueryGraph): string[] {
+export function openImportBlock(q: QueryGraph): string[] {
   if (q.query.language === 'python' || q.enclosing.length > 0) return [];
   const tail = q.query.prefix.slice(-MAX_IMPORT_BLOCK_CHARS);
   const open = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^{}]*)$/.exec(tail);
-  if (!open) return [];
+  // Closed after the cursor with its module (fill-in-the-middle): the import edges say it already.
+  if (!open || /^[^{}]*\}\s*from\b/.test(q.query.suffix)) return [];
   return [...open[1].matchAll(/(?:^|[,\s])(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+[A-Za-z_$][\w$]*)?\s*(?=,|$)/g)].map((m) => m[1]);
 }
 
