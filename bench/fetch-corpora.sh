@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fills bench/.corpora/ (gitignored) with real code nobody here wrote, for benchmarks and large tests:
 #   django, flask, requests, click, werkzeug  <- Debian 12 packages (apt-get download + dpkg-deb -x)
+#   httpx, marshmallow, attr                  <- Debian 12 packages too, only with UNSEEN=1: corpora no
+#                                                one tuned the completion context on (bench:context --corpora)
 #   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
 #   tokio                                     <- Debian 12 librust-tokio-dev (the crate folder: src/, tests/, Cargo.toml)
 #   rust-crates                               <- 10 Debian 12 librust-*-dev crates side by side (clap, serde, regex, ...)
@@ -14,6 +16,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="${CORPORA_DIR:-$HERE/.corpora}"
 DEBIAN_PACKAGES=(python3-django python3-flask python3-requests python3-click python3-werkzeug)
+# Held out from tuning (issue 19): fetched on demand by bench:context, which sets UNSEEN=1.
+[[ "${UNSEEN:-0}" == 1 ]] && DEBIAN_PACKAGES+=(python3-httpx python3-marshmallow python3-attr)
 NPM_TS_PACKAGE="effect@3.22.4"
 NPM_TS_NAME="effect"
 

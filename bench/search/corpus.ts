@@ -29,6 +29,13 @@ export const TS_PACKAGE: TsPackage = { name: 'rxjs', version: '7.8.1', sources: 
 /** zod ships its sources too; v4 (core + classic API) without its tests and locale tables. */
 export const ZOD_PACKAGE: TsPackage = { name: 'zod', version: '4.6.7', sources: 'src/v4', skip: /(^|\/)(tests|locales)(\/|$)/ };
 
+/**
+ * mobx ships its TypeScript sources too (MIT). Held out from tuning: no completion-context change was
+ * developed on it (issue 19's check that the figures hold on code never looked at); bench:context
+ * measures it only when `--corpora mobx` names it.
+ */
+export const MOBX_PACKAGE: TsPackage = { name: 'mobx', version: '7.1.3', sources: 'src' };
+
 /** `bench/.corpora/<name>/src` from `npm pack <name>@<version>` (fetched once; the version is recorded in VERSIONS). */
 export function ensureTsPackage(pkg: TsPackage = TS_PACKAGE): string {
   const { name, version } = pkg;

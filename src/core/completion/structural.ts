@@ -9,7 +9,7 @@ import { folderId, moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
 import { identifierWords } from '../search/identifiers';
 import { analogues } from './analogy';
-import { literalAtCursor } from './literalAtCursor';
+import { literalAtCursor, openBrackets } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -38,6 +38,8 @@ export interface RepositoryNames {
   named(name: string): readonly string[];
   /** Members called `name` of interfaces, object type aliases and classes. */
   typesWithMember(name: string): readonly TypeMember[];
+  /** Members called `name` of Python classes. */
+  classesWithMember(name: string): readonly TypeMember[];
   /** Top-level definitions of a file by spelling (definitionNames.ts `spelling`). */
   inFile(path: string, key: string): readonly string[];
 }
@@ -132,7 +134,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // its methods use (`self.app`'s `Flask`), made of the words the method and the lines before the
   // cursor are made of: `self.error_handler_spec` in `_find_error_handler`, `self.teardown_request_funcs`
   // in `do_teardown_request`.
-  if (method && cls) {
+  // Not while the method's parameter list is being written: a signature names types, not `self.x`.
+  if (method && cls && !inParameterList(q)) {
     const clsId = symbolId(q.query.path, cls.localId);
     const share = wordsAroundShare(wordsAround(q));
     for (const { id, share: s, receiver, base } of receiverMembersNamed(graph, q, clsId, symbolId(q.query.path, method.localId), share)) add(id, 0.5 + 0.4 * s, { source: clsId, kind: base ? 'INHERITS' : 'USES', target: receiver });
@@ -147,6 +150,11 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       add(overridden, 0.95, { source: clsId, kind: 'OVERRIDES', target: overridden });
     }
   }
+
+  // The line before the cursor stands elsewhere in the buffer too (a parameter list repeated over a
+  // family of methods, a chain of similar assignments or branches): what followed it there is the
+  // likeliest next line, so the definitions those lines use are what this one needs.
+  for (const { id, share } of repeatedSuccessors(q)) add(id, 0.75 + 0.2 * share, { source: q.query.path, kind: 'USES', target: id });
 
   // The cursor in a block of imports: the line most likely imports another name of a module the
   // lines around it import from (an `__init__.py` re-exporting its package one name per line), or of
@@ -172,13 +180,37 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // `operate` import `createOperatorSubscriber`): with nothing below the cursor to name it yet, the
   // likeliest next import is what code of the same kind imports.
   if (around.size > 0) {
-    for (const { id, share } of coImported(graph, q)) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
+    for (const { id, share } of coImported(graph, q, importedTargets(q))) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
+  }
+  // ...and the same inside a brace import not closed yet (`import {\n  createAction,\n  ⟨cursor⟩`,
+  // nothing after it): the module comes last, so no import edge exists yet; the definitions its
+  // names stand for (when each is one or two definitions of the repository) are the anchors.
+  const block = names ? openImportBlock(q) : [];
+  if (block.length > 0 && names) {
+    const anchors = block.flatMap((name) => {
+      const ids = names.named(name);
+      return ids.length > 0 && ids.length <= 2 ? ids : [];
+    });
+    // The module most of them are defined in (no barrel between): its skeleton lists the names left to import.
+    const modules = new Map<string, number>();
+    for (const id of anchors) if (graph.hasNode(id)) modules.set(moduleId(graph.getNodeAttributes(id).path), (modules.get(moduleId(graph.getNodeAttributes(id).path)) ?? 0) + 1);
+    const home = [...modules].filter(([, n]) => n >= 2 && n * 2 >= anchors.length).map(([id]) => id);
+    for (const id of home) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
+    // Through a barrel (`from "../internal"`) no one module says what comes next: more co-imports do.
+    const limit = home.length > 0 ? MAX_CO_IMPORTS : MAX_BLOCK_CO_IMPORTS;
+    for (const { id, share } of coImported(graph, q, new Set([...importedTargets(q), ...anchors]), limit)) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
   }
   // The cursor inside an object literal: the next line is another key of the type it is checked
   // against. Typed literals are references already (the extractor's contextual types); for the
   // others, the types declaring most of the literal's keys (or a member whose type is a key's literal value).
   if (names && q.query.language !== 'python') {
     for (const { id, score } of typesOfLiteral(graph, q, names)) add(id, score, { source: q.query.path, kind: 'USES', target: id });
+  }
+
+  // Python: a value the graph cannot type (an unannotated parameter, a call's result): the classes
+  // declaring most of the members the function uses on it are what its next use needs.
+  if (names && q.query.language === 'python') {
+    for (const { id, score } of classesOfUntypedValues(q, names)) add(id, score, { source: q.query.path, kind: 'USES', target: id });
   }
 
   // What the definition being written's siblings use, transposed to its own name (`ZodEmail` uses
@@ -321,7 +353,10 @@ function inheritedMembersNamed(graph: Graph, classes: string[], shareOf: (name: 
       graph.forEachOutEdge(c, (_e, edge) => {
         if (edge.kind === 'INHERITS') next.push(edge.target);
         else if ((edge.kind === 'HAS_METHOD' || edge.kind === 'HAS_FIELD') && looked++ < MAX_INHERITED_MEMBERS) {
-          const share = shareOf(graph.getNodeAttributes(edge.target).name);
+          const name = graph.getNodeAttributes(edge.target).name;
+          // `__init__` shares its one word with every constructor; dunders are called by the language, not written as `x.__init__`.
+          if (DUNDER.test(name)) return;
+          const share = shareOf(name);
           if (share > 0) out.push({ id: edge.target, share });
         }
       });
@@ -329,6 +364,102 @@ function inheritedMembersNamed(graph: Graph, classes: string[], shareOf: (name: 
     level = next;
   }
   return out;
+}
+
+const DUNDER = /^__\w+__$/;
+
+/** Lines of the buffer repeating the lines around the cursor that are looked at (the nearest first). */
+const MAX_REPEATS = 24;
+/** Neighbouring text shorter than this (`else:`, `*,`, `self,`) repeats by chance: the key takes the next line too. */
+const MIN_REPEATED_LINE = 12;
+/** Lines a key is made of at most. */
+const MAX_KEY_LINES = 3;
+
+/**
+ * Definitions used on the lines that stand, elsewhere in the buffer, where the cursor's line stands:
+ * after the lines that precede the cursor, or before the lines that follow it (fill-in-the-middle).
+ * A family of methods repeats one parameter list (httpx's `params: …[QueryParamTypes] = None,` is
+ * followed by `headers: …[HeaderTypes]` in every method of the client), a chain of branches or
+ * assignments repeats its shape. With the share of those lines using each definition. Such a line
+ * must start with what is typed on the cursor's line so far, and counts double when both
+ * neighbours agree; lines that start with a long enough typed text count too. The neighbours are
+ * the nearest non-blank lines, more of them while their text is short (`*,` after `url: URLTypes,`).
+ */
+function repeatedSuccessors(q: QueryGraph): Array<{ id: string; share: number }> {
+  const lines = `${q.query.prefix}${q.query.suffix}`.split('\n');
+  const code = (line: number) => lines[line]?.trim() ?? '';
+  const step = (from: number, by: number) => {
+    let line = from + by;
+    while (line >= 0 && line < lines.length && code(line) === '') line += by;
+    return line;
+  };
+  const inside = (line: number) => line >= 0 && line < lines.length;
+  /** The texts of the non-blank lines from `from` on in direction `by`, until long enough. */
+  const key = (from: number, by: number): string[] => {
+    const texts: string[] = [];
+    for (let line = step(from, by); inside(line) && texts.length < MAX_KEY_LINES; line = step(line, by)) {
+      texts.push(code(line));
+      if (texts.join('').length >= MIN_REPEATED_LINE) return texts;
+    }
+    return [];
+  };
+  /** Whether the lines from `line` on in direction `by` read `texts`. */
+  const reads = (line: number, by: number, texts: string[]) => {
+    for (const text of texts) {
+      if (!inside(line) || code(line) !== text) return false;
+      line = step(line, by);
+    }
+    return true;
+  };
+  const typed = q.partialStatement.trim();
+  const votes = new Map<number, number>();
+  const nearest = (a: number, b: number) => Math.abs(a - q.cursorLine) - Math.abs(b - q.cursorLine);
+  // Above: the lines the cursor's line follows; below (FIM only: a prefix has nothing after it): those it precedes.
+  const above = key(q.cursorLine, -1);
+  const below = q.query.suffix.trim() === '' ? [] : key(q.cursorLine, 1);
+  for (const [texts, by] of [[above, -1], [below, 1]] as const) {
+    if (texts.length === 0) continue;
+    const found: number[] = [];
+    for (let line = 0; line < lines.length; line++) {
+      if (line === q.cursorLine || code(line) !== texts[0] || !reads(line, by, texts)) continue;
+      const candidate = step(line, -by);
+      if (candidate !== q.cursorLine && inside(candidate) && code(candidate).startsWith(typed)) found.push(candidate);
+    }
+    for (const line of [...new Set(found)].sort(nearest).slice(0, MAX_REPEATS)) votes.set(line, (votes.get(line) ?? 0) + 1);
+  }
+  // What is typed already begins other lines of the buffer (`cookies: typing.Optional[`): those are its likeliest ends.
+  if (typed.length >= MIN_REPEATED_LINE) {
+    const started = lines.flatMap((_, line) => (line !== q.cursorLine && code(line).startsWith(typed) ? [line] : []));
+    for (const line of started.sort(nearest).slice(0, MAX_REPEATS)) if (!votes.has(line)) votes.set(line, 1);
+  }
+  if (votes.size === 0) return [];
+  const total = [...votes.values()].reduce((a, b) => a + b, 0);
+  const used = new Map<string, number>();
+  for (const [id, at] of q.useLines) {
+    let v = 0;
+    for (const [line, weight] of votes) if (at.includes(line)) v += weight;
+    if (v > 0) used.set(id, v / total);
+  }
+  return [...used].map(([id, share]) => ({ id, share }));
+}
+
+/**
+ * Whether the cursor is in the parameter list of the function it is in: the parenthesis after the
+ * function's name on its header is still open (not one of its body, `if (a\n and b)`).
+ */
+export function inParameterList(q: QueryGraph): boolean {
+  const fn = q.enclosing[0];
+  if (!fn || (fn.kind !== 'Function' && fn.kind !== 'Method')) return false;
+  let offset = 0;
+  for (let line = 0; line < fn.range.startLine; line++) {
+    const next = q.query.prefix.indexOf('\n', offset);
+    if (next < 0) return false;
+    offset = next + 1;
+  }
+  const header = new RegExp(`\\b${fn.name.replace(/[$]/g, '\\$')}\\s*\\(`).exec(q.query.prefix.slice(offset));
+  if (!header) return false;
+  const paren = offset + header.index + header[0].length - 1;
+  return openBrackets(q.query.prefix, offset)[0] === paren;
 }
 
 /**
@@ -402,6 +533,69 @@ function typesOfLiteral(graph: Graph, q: QueryGraph, names: RepositoryNames): Ar
     .map(({ id, o, share }) => ({ id, score: 0.6 + 0.25 * share + (o.values > 0 ? 0.15 : 0) }));
 }
 
+/** Values near the cursor whose class is looked for, and classes offered for each. */
+const MAX_UNTYPED_VALUES = 3;
+const MAX_CLASSES_PER_VALUE = 2;
+/** Lines around the cursor within which a value's uses make it what the next line is about. */
+const UNTYPED_VALUE_LINES = 12;
+/** A member name declared by more classes than this (`name`, `get`) tells no class apart. */
+const MAX_MEMBER_HOLDERS = 24;
+
+/**
+ * Classes of the values the function at the cursor uses members of without the graph knowing their
+ * type (requests' `resp` in `resolve_redirects(self, resp, req, …)`: `resp.history`, `resp.raw`,
+ * `resp.is_redirect` → `Response`), as a type checker infers them from the callers: the classes
+ * declaring most of the member names used on the value (each weighted by how few classes declare
+ * it), at least two of them and half their weight. Values used near the cursor count; `self`,
+ * `cls` and names the buffer imports or defines at top level (modules, classes) are left to the resolver.
+ */
+function classesOfUntypedValues(q: QueryGraph, names: RepositoryNames): Array<{ id: string; score: number }> {
+  const fn = q.enclosing.find((s) => s.kind === 'Function' || s.kind === 'Method');
+  if (!fn) return [];
+  const lines = `${q.query.prefix}${q.query.suffix}`.split('\n');
+  const bound = new Set(['self', 'cls', ...q.file.imports.map((b) => b.local), ...q.file.symbols.filter((s) => s.parent === null).map((s) => s.name)]);
+  const values = new Map<string, { members: Set<string>; distance: number }>();
+  const last = Math.min(lines.length - 1, fn.range.endLine);
+  for (let line = fn.range.startLine; line <= last; line++) {
+    if (line === q.cursorLine) continue;
+    const text = lines[line].replace(/#.*$/, '').replace(/(["'])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+    for (const m of text.matchAll(/(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)/g)) {
+      if (bound.has(m[1])) continue;
+      const v = values.get(m[1]) ?? values.set(m[1], { members: new Set(), distance: Infinity }).get(m[1])!;
+      v.members.add(m[2]);
+      v.distance = Math.min(v.distance, Math.abs(line - q.cursorLine));
+    }
+  }
+  const near = [...values.entries()]
+    .filter(([, v]) => v.members.size >= 2 && v.distance <= UNTYPED_VALUE_LINES)
+    .sort((a, b) => a[1].distance - b[1].distance || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_UNTYPED_VALUES);
+  const out: Array<{ id: string; score: number }> = [];
+  for (const [, v] of near) {
+    const owners = new Map<string, { keys: number; weight: number }>();
+    let total = 0;
+    for (const member of v.members) {
+      const holders = new Set(names.classesWithMember(member).map((m) => m.owner));
+      if (holders.size === 0 || holders.size > MAX_MEMBER_HOLDERS) continue;
+      const weight = 1 / holders.size;
+      total += weight;
+      for (const owner of holders) {
+        const o = owners.get(owner) ?? owners.set(owner, { keys: 0, weight: 0 }).get(owner)!;
+        o.keys++;
+        o.weight += weight;
+      }
+    }
+    const ranked = [...owners.entries()]
+      .map(([id, o]) => ({ id, keys: o.keys, share: o.weight / total }))
+      .filter((r) => r.keys >= 2 && r.share >= 0.5)
+      .sort((a, b) => b.share - a.share || b.keys - a.keys || (a.id < b.id ? -1 : 1))
+      .slice(0, MAX_CLASSES_PER_VALUE);
+    const proximity = Math.exp(-v.distance / PROXIMITY_LINES);
+    for (const r of ranked) out.push({ id: r.id, score: 0.5 + 0.2 * r.share + 0.2 * proximity });
+  }
+  return out;
+}
+
 /** Types that extend `id`, two levels down, at most MAX_SUBTYPES: they have its members. */
 function subtypes(graph: Graph, id: string): string[] {
   const out: string[] = [];
@@ -453,14 +647,19 @@ function unboundNames(q: QueryGraph): string[] {
 /** Files importing one definition that are looked at, and the definitions offered from what they import. */
 const MAX_IMPORTERS = 40;
 const MAX_CO_IMPORTS = 6;
+/**
+ * Inside an open import block whose names live in many modules (a barrel), the next line is one
+ * more name and little else is known about the code to come (the block is often all the buffer
+ * holds): more of the likeliest names are offered, one signature line each.
+ */
+const MAX_BLOCK_CO_IMPORTS = 24;
 
 /**
  * Definitions that the other files importing the buffer's imported definitions import too, by the
  * share of those files that do (at least two files); the buffer's own imports left out. Read from
  * the graph's IMPORTS edges, at most MAX_IMPORTERS files per imported definition.
  */
-function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: number }> {
-  const own = new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
+function coImported(graph: Graph, q: QueryGraph, own: ReadonlySet<string>, limit = MAX_CO_IMPORTS): Array<{ id: string; share: number }> {
   const importers = new Set<string>();
   for (const target of own) {
     if (!graph.hasNode(target) || graph.getNodeAttributes(target).kind === 'Module') continue;
@@ -481,8 +680,29 @@ function coImported(graph: Graph, q: QueryGraph): Array<{ id: string; share: num
   return [...counts.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_CO_IMPORTS)
+    .slice(0, limit)
     .map(([id, n]) => ({ id, share: n / importers.size }));
+}
+
+/** What the buffer's import edges point at. */
+function importedTargets(q: QueryGraph): Set<string> {
+  return new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
+}
+
+/** How far back an open brace import is looked for. */
+const MAX_IMPORT_BLOCK_CHARS = 4000;
+
+/**
+ * The names of the brace import or re-export the cursor is in while it is still open
+ * (`import {\n  a,\n  b,\n  ⟨cursor⟩` with no `} from` after it: TypeScript/JavaScript); empty elsewhere.
+ */
+export function openImportBlock(q: QueryGraph): string[] {
+  if (q.query.language === 'python' || q.enclosing.length > 0) return [];
+  const tail = q.query.prefix.slice(-MAX_IMPORT_BLOCK_CHARS);
+  const open = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^{}]*)$/.exec(tail);
+  // Closed after the cursor with its module (fill-in-the-middle): the import edges say it already.
+  if (!open || /^[^{}]*\}\s*from\b/.test(q.query.suffix)) return [];
+  return [...open[1].matchAll(/(?:^|[,\s])(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+[A-Za-z_$][\w$]*)?\s*(?=,|$)/g)].map((m) => m[1]);
 }
 
 /** Modules after the one imported nearest above the cursor that the next import line is likely to name. */
