@@ -76,6 +76,11 @@ function checkManifest() {
   for (const s of manifest.evaluation) {
     if (!evaluationReason(s)) throw new Error(`train/manifest.json lists ${s.kind}:${s.name} as evaluation, but no exclusion rule (train/data/exclusions.ts) holds it out`);
   }
+  for (const s of [...manifest.training, ...manifest.evaluation]) {
+    if (s.licenseScope !== undefined && (s.kind !== 'debian' || !['package', 'files'].includes(s.licenseScope))) {
+      throw new Error(`train/manifest.json: ${s.kind}:${s.name} has licenseScope "${s.licenseScope}"; only Debian sources take "package" or "files"`);
+    }
+  }
 }
 
 async function evaluationHashes(): Promise<{ hashes: Set<string>; perSource: Record<string, number> }> {
@@ -109,6 +114,8 @@ async function evaluationHashes(): Promise<{ hashes: Set<string>; perSource: Rec
 interface SourceReport {
   name: string; kind: SourceKind; version: string; language: string; license: string[]; accepted: boolean; reason?: string;
   files: number; functions: number; documented: number; kept: number; removedAsEvaluation?: number; split?: string;
+  /** Per-file license reading: library files left out, and the licenses that left them out. */
+  refusedByLicense?: { files: number; licenses: string[]; paths: string[] };
 }
 
 async function main() {
@@ -121,7 +128,7 @@ async function main() {
   if (values['licenses-only']) {
     for (const s of [...training]) {
       const u = unpack(s, cache);
-      console.log(JSON.stringify({ kind: s.kind, name: s.name, version: s.version, ...u.license, files: u.files.length }));
+      console.log(JSON.stringify({ kind: s.kind, name: s.name, version: s.version, ...u.license, files: u.files.length, refusedByLicense: u.refusedByLicense }));
     }
     return;
   }
@@ -134,6 +141,7 @@ async function main() {
     const u = unpack(s, cache);
     const language = s.kind === 'debian' ? 'python' : 'typescript';
     const report: SourceReport = { name: s.name, kind: s.kind, version: s.version, language, license: u.license.licenses, accepted: u.license.ok, files: u.files.length, functions: 0, documented: 0, kept: 0 };
+    if (u.refusedByLicense) report.refusedByLicense = { files: u.refusedByLicense.files.length, licenses: u.refusedByLicense.licenses, paths: u.refusedByLicense.files };
     sources.push(report);
     if (!u.license.ok) {
       report.reason = u.license.reason;
@@ -149,9 +157,9 @@ async function main() {
       const functions = await functionsOf(pool, f.rel, f.language, text);
       for (const fn of functions) {
         report.functions++;
-        if (!fn.symbol.doc) continue;
+        if (!fn.doc) continue;
         report.documented++;
-        const { sentence, paragraph } = summarise(fn.symbol.doc);
+        const { sentence, paragraph } = summarise(fn.doc);
         const trivial = trivialReason(sentence);
         if (trivial) {
           bump(dropped, `docstring ${trivial}`);

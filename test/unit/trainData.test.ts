@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { summarise, trivialReason } from '../../train/data/docstrings';
 import { evaluationReason, isLibraryPath } from '../../train/data/exclusions';
-import { checkDebianCopyright, checkNpmLicense, licenseFamily } from '../../train/data/licenses';
+import { checkDebianCopyright, checkDebianCopyrightFiles, checkNpmLicense, licenseFamily, patternCovers } from '../../train/data/licenses';
 import { normalisedTokens } from '../../train/data/normalise';
-import { functionsOf } from '../../train/data/pairs';
+import { functionsOf, tripleSlashDoc } from '../../train/data/pairs';
 import { validationPackages } from '../../train/data/split';
 import { pool } from './helpers';
 
@@ -47,6 +47,72 @@ test('a DEP-5 copyright file is accepted only when every upstream stanza is perm
   assert.equal(checkDebianCopyright(ATTR_COPYRIGHT.replace('License: Expat\n\nFiles: debian', 'License: BSD-3-clause and GPL-2\n\nFiles: debian')).ok, false);
   // Free-form copyright files are refused, not guessed.
   assert.match(checkDebianCopyright('This package was debianized by someone.\nIt is MIT licensed.\n').reason, /machine-readable/);
+});
+
+// python3-pandas 1.5.3+dfsg-2, usr/share/doc/python3-pandas/copyright (stanzas shortened, texts left out).
+const PANDAS_COPYRIGHT = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: pandas
+
+Files: *
+Copyright: 2008-2011 AQR Capital Management, LLC
+License: BSD-3
+
+Files: pandas/_libs/src/klib/*
+Copyright: 2008, 2009, 2011 by Attractive Chaos
+License: Expat
+
+Files: pandas/core/accessor.py
+Copyright: 2014 Uber Technologies
+License: Apache-2.0 and BSD-3
+
+Files: pandas/tests/io/data/html/banklist.html
+  pandas/tests/io/data/csv/banklist.csv
+Copyright: Federal Deposit Insurance Corporation
+License: public-domain
+
+Files: pandas/io/formats/style_render.py
+Copyright: made up for this test: a module under a license outside the list
+License: GPL-3+
+
+Files: debian/*
+Copyright: 2011-2018, Yaroslav Halchenko
+License: GPL-2+
+`;
+
+test('per-file reading: a file is read only when every stanza that covers it is permissive', () => {
+  // The package-level reading refuses pandas for its public-domain test data (and here a GPL module).
+  assert.equal(checkDebianCopyright(PANDAS_COPYRIGHT).ok, false);
+  const files = ['pandas/core/frame.py', 'pandas/core/accessor.py', 'pandas/io/formats/style_render.py', 'pandas/io/formats/style.py'];
+  const check = checkDebianCopyrightFiles(PANDAS_COPYRIGHT, files);
+  assert.equal(check.ok, true, check.reason);
+  assert.deepEqual(check.admitted, ['pandas/core/frame.py', 'pandas/core/accessor.py', 'pandas/io/formats/style.py']);
+  assert.deepEqual(check.refused, ['pandas/io/formats/style_render.py'], 'the GPL stanza covers this module although `*` is BSD');
+  assert.deepEqual(check.refusedLicenses, ['GPL-3+']);
+  assert.deepEqual(check.licenses, ['BSD-3', 'Apache-2.0 and BSD-3'], 'the licenses of the files admitted, not of the refused ones');
+  // Stricter than DEP-5's "last paragraph wins": a later permissive stanza does not rescue a file a
+  // non-permissive one also names.
+  const overridden = `${PANDAS_COPYRIGHT}\nFiles: pandas/io/formats/*\nCopyright: x\nLicense: BSD-3\n`;
+  assert.deepEqual(checkDebianCopyrightFiles(overridden, files).refused, ['pandas/io/formats/style_render.py']);
+  // A non-permissive catch-all refuses everything, and so does a file no stanza covers.
+  const catchAllGpl = PANDAS_COPYRIGHT.replace('Files: *\nCopyright: 2008-2011 AQR Capital Management, LLC\nLicense: BSD-3', 'Files: *\nCopyright: x\nLicense: GPL-2+');
+  assert.equal(checkDebianCopyrightFiles(catchAllGpl, files).ok, false);
+  const noCatchAll = PANDAS_COPYRIGHT.replace('Files: *\n', 'Files: pandas/core/*\n');
+  assert.deepEqual(checkDebianCopyrightFiles(noCatchAll, files).admitted, ['pandas/core/frame.py', 'pandas/core/accessor.py']);
+  assert.match(checkDebianCopyrightFiles('Free-form text, MIT.\n', files).reason, /machine-readable/);
+});
+
+test('a Files: pattern is matched against installed paths, also below the source tree\'s own folder', () => {
+  // matplotlib's source keeps the package under lib/: the stanza still covers the installed module.
+  assert.equal(patternCovers('lib/matplotlib/sankey.py', 'matplotlib/sankey.py'), true);
+  assert.equal(patternCovers('src/pint/*', 'pint/util.py'), true);
+  assert.equal(patternCovers('*', 'pint/util.py'), true);
+  assert.equal(patternCovers('*/_vendor/*', 'pkg/_vendor/six.py'), true);
+  assert.equal(patternCovers('pandas/_libs/src/parser/tokenizer.*', 'pandas/_libs/src/parser/tokenizer.py'), true);
+  // Files outside the installed tree cover nothing we read.
+  assert.equal(patternCovers('doc/*', 'pint/util.py'), false);
+  assert.equal(patternCovers('cextern/wcslib/*', 'astropy/wcs/wcs.py'), false);
+  assert.equal(patternCovers('pandas/core/frame.py', 'pandas/core/frame.pyi'), false);
+  assert.equal(patternCovers('pandas/io/*.py', 'pandas/io/x_py'), false, '`.` is literal');
 });
 
 test('license short names map to the five permissive families and nothing else', () => {
@@ -154,11 +220,50 @@ test('pairs carry the code without its docstring, dedented, and the normalised t
   assert.equal(tokens.filter((t) => t === '"').length, 2, 'one string left, its quotes unified');
 });
 
+test('TypeScript `///` comments above a definition are its documentation (ProseMirror style), `@internal` ones are not', async () => {
+  // prosemirror-state 1.4.4 src/state.ts (shortened)
+  const src = [
+    'export class EditorState {',
+    '  /// @internal',
+    '  constructor(readonly config: Configuration) {}',
+    '',
+    '  /// The plugins that are active in this state.',
+    '  get plugins(): readonly Plugin[] {',
+    '    return this.config.plugins',
+    '  }',
+    '',
+    '  /// Apply the given transaction to produce a new state.',
+    '  apply(tr: Transaction): EditorState {',
+    '    return this.applyTransaction(tr).state',
+    '  }',
+    '',
+    '  // Not documentation: two slashes.',
+    '  toJSON(): any { return {} }',
+    '',
+    '  /// Verbose variant of [`apply`](#state.EditorState.apply) that',
+    '  /// returns the precise transactions that were applied.',
+    '  applyTransaction(rootTr: Transaction): { state: EditorState } {',
+    '    return { state: this }',
+    '  }',
+    '}',
+  ].join('\n');
+  const docs = Object.fromEntries((await functionsOf(pool, 'state.ts', 'typescript', src)).map((f) => [f.symbol.name, f.doc]));
+  assert.equal(docs.constructor, '');
+  assert.equal(docs.apply, 'Apply the given transaction to produce a new state.');
+  assert.equal(docs.toJSON, '');
+  assert.equal(docs.applyTransaction, 'Verbose variant of [`apply`](#state.EditorState.apply) that\nreturns the precise transactions that were applied.');
+  assert.equal(summarise(docs.applyTransaction).sentence, 'Verbose variant of apply that returns the precise transactions that were applied.');
+  assert.equal(tripleSlashDoc(['//// a divider', 'f()'], 1), '', 'four slashes are not a doc comment');
+});
+
 test('evaluation code is held out by rule, including packages named after it', () => {
   for (const name of ['python3-django', 'python3-django-filters', 'python3-djangorestframework', 'python3-sqlalchemy-utils', 'python3-jinja2', 'python3-flask', 'python3-numpy', 'python3-scipy', 'python3-pygments', 'python3-docutils']) {
     assert.ok(evaluationReason({ kind: 'debian', name }), name);
   }
   assert.ok(evaluationReason({ kind: 'npm', name: 'rxjs' }));
+  assert.match(evaluationReason({ kind: 'debian', name: 'python3-rx' }) ?? '', /port of the bench:search dev corpus rxjs/);
+  for (const name of ['python3-attr', 'python3-httpx', 'python3-marshmallow']) assert.match(evaluationReason({ kind: 'debian', name }) ?? '', /bench:context/, name);
+  assert.ok(evaluationReason({ kind: 'npm', name: 'mobx' }));
   assert.equal(evaluationReason({ kind: 'debian', name: 'python3-flask-sqlalchemy' }), null, 'flask is held out by exact name');
   assert.equal(evaluationReason({ kind: 'debian', name: 'python3-networkx' }), null);
   assert.equal(evaluationReason({ kind: 'debian', name: 'python3-numpydoc' }), null);

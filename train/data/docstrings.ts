@@ -2,7 +2,7 @@
 // markup reduced to the words a person would type, and a filter for docstrings that say nothing.
 import { firstSentence, leadingParagraph, wordCount } from '../../bench/search/metrics';
 
-/** Inline markup -> its text: `{@link Foo bar}` -> bar, :func:`x` -> x, ``x`` -> x, `x` -> x, **x** -> x, %%x%% (ethers) -> x. */
+/** Inline markup -> its text: `{@link Foo bar}` -> bar, :func:`x` -> x, ``x`` -> x, `x` -> x, **x** -> x, %%x%% (ethers) -> x, [x](#ref) (Markdown, ProseMirror's `///`) -> x. */
 export function plainText(text: string): string {
   return text
     .replace(/\{@(?:link|linkcode|linkplain)\s+([^}\s|]+)(?:[\s|]+([^}]*))?\}/g, (_, target: string, label?: string) => (label?.trim() || target))
@@ -12,6 +12,7 @@ export function plainText(text: string): string {
     .replace(/`([^`]+)`_?/g, '$1')
     .replace(/\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*/g, (_, a?: string, b?: string) => a ?? b ?? '')
     .replace(/%%([^%\s]+)%%/g, '$1')
+    .replace(/\[([^\]\n]+)\]\([^)\s]*\)/g, '$1')
     .replace(/<\/?[a-z][^>]*>/gi, '')
     .replace(/\s+/g, ' ')
     .trim();

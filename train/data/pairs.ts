@@ -13,6 +13,8 @@ import { normalisedHash } from './normalise';
 
 export interface FunctionCode {
   symbol: SymbolDef;
+  /** The extractor's docstring/JSDoc, or for TypeScript the `///` comment right above the definition; '' when none. */
+  doc: string;
   /** The definition's source with every docstring/JSDoc inside it removed, dedented. */
   code: string;
   /** normalise.ts's hash of the definition. */
@@ -33,16 +35,34 @@ export async function functionsOf(pool: ParserPool, filePath: string, language: 
   if (!tree) throw new Error(`tree-sitter returned no tree for ${filePath}`);
   try {
     const out: FunctionCode[] = [];
+    let lines: string[] | undefined;
     for (const symbol of functions) {
       const { startLine, startCol, endLine, endCol } = symbol.range;
       const node = tree.rootNode.descendantForPosition({ row: startLine, column: startCol }, { row: endLine, column: endCol });
       if (!node) continue;
-      out.push({ symbol, code: strippedCode(node, text, language), hash: normalisedHash(node) });
+      const doc = symbol.doc || (ts ? tripleSlashDoc(lines ??= text.split('\n'), startLine) : '');
+      out.push({ symbol, doc, code: strippedCode(node, text, language), hash: normalisedHash(node) });
     }
     return out;
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The run of `///` line comments right above line `line` (0-based), as one text: ProseMirror, Lezer and
+ * CodeMirror document their API this way, which the extractor (JSDoc only) does not read. '' when
+ * there is none or it marks the definition `@internal` (not API: its comment is for maintainers).
+ */
+export function tripleSlashDoc(lines: readonly string[], line: number): string {
+  const doc: string[] = [];
+  for (let i = line - 1; i >= 0; i--) {
+    const m = /^\s*\/\/\/(?!\/)\s?(.*)$/.exec(lines[i]);
+    if (!m) break;
+    doc.unshift(m[1].trimEnd());
+  }
+  const text = doc.join('\n').trim();
+  return /(^|\s)@internal\b/.test(text) ? '' : text;
 }
 
 /** The node's text without docstrings/JSDoc, with the indentation of its first line removed from every line. */

@@ -6,12 +6,17 @@ import * as path from 'node:path';
 import type { Language } from '../../src/core/graph/schema';
 import type { SourceKind } from './exclusions';
 import { isLibraryPath } from './exclusions';
-import { checkDebianCopyright, checkNpmLicense, type LicenseCheck } from './licenses';
+import { checkDebianCopyright, checkDebianCopyrightFiles, checkNpmLicense, type LicenseCheck } from './licenses';
 
 export interface Source {
   kind: SourceKind;
   name: string;
   version: string;
+  /**
+   * Debian only. `package` (the default): every upstream stanza must be permissive. `files`: the
+   * per-file reading (licenses.ts checkDebianCopyrightFiles), chosen in the manifest after review.
+   */
+  licenseScope?: 'package' | 'files';
 }
 
 export interface Unpacked {
@@ -19,6 +24,8 @@ export interface Unpacked {
   root: string;
   license: LicenseCheck;
   files: { rel: string; language: Language }[];
+  /** Per-file reading only: library files left out because a stanza covering them is not permissive. */
+  refusedByLicense?: { files: string[]; licenses: string[] };
 }
 
 const PYTHON_DIST = 'usr/lib/python3/dist-packages';
@@ -40,7 +47,7 @@ export function unpack(source: Source, cache: string, { allFiles = false } = {})
 
 type PathFilter = (rel: string) => boolean;
 
-function unpackDeb({ name, version }: Source, cache: string, keep: PathFilter): Unpacked {
+function unpackDeb({ name, version, licenseScope }: Source, cache: string, keep: PathFilter): Unpacked {
   const debs = path.join(cache, 'deb');
   const dest = path.join(cache, 'src', `${name}_${version}`);
   fs.mkdirSync(debs, { recursive: true });
@@ -55,12 +62,17 @@ function unpackDeb({ name, version }: Source, cache: string, keep: PathFilter): 
     run('dpkg-deb', ['-x', path.join(debs, deb), dest], debs);
     fs.writeFileSync(path.join(dest, '.done'), '');
   }
-  const copyright = path.join(dest, 'usr/share/doc', name, 'copyright');
-  const license = fs.existsSync(copyright)
-    ? checkDebianCopyright(fs.readFileSync(copyright, 'utf8'))
-    : { ok: false, licenses: [], families: [], reason: `no usr/share/doc/${name}/copyright in the package` };
   const root = path.join(dest, PYTHON_DIST);
-  return { root, license, files: libraryFiles(root, (rel) => (rel.endsWith('.py') ? 'python' : undefined), keep) };
+  const files = libraryFiles(root, (rel) => (rel.endsWith('.py') ? 'python' : undefined), keep);
+  const copyright = path.join(dest, 'usr/share/doc', name, 'copyright');
+  if (!fs.existsSync(copyright)) {
+    return { root, files, license: { ok: false, licenses: [], families: [], reason: `no usr/share/doc/${name}/copyright in the package` } };
+  }
+  const text = fs.readFileSync(copyright, 'utf8');
+  if (licenseScope !== 'files') return { root, files, license: checkDebianCopyright(text) };
+  const { admitted, refused, refusedLicenses, ...license } = checkDebianCopyrightFiles(text, files.map((f) => f.rel));
+  const keepFile = new Set(admitted);
+  return { root, license, files: files.filter((f) => keepFile.has(f.rel)), refusedByLicense: { files: refused, licenses: refusedLicenses } };
 }
 
 function unpackNpm({ name, version }: Source, cache: string, keep: PathFilter): Unpacked {
