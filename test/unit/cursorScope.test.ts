@@ -69,6 +69,18 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     assert.ok(ctx.snippets.some((s) => s.covers.includes('queryObserver.ts#QueryObserver')), ctx.snippets.map((s) => s.title).join('\n'));
   });
 
+  it("an export list whose `from` is not written yet: the module of the names listed so far, and its names that sort after the last one (`partialMatchKey` after `noop`)", async () => {
+    const { graph, assembler } = await tanstack();
+    const q = await cursorAt(graph, TANSTACK, 'index.ts', '  partialMatchKey,', false);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames);
+    const at = candidates.findIndex((c) => c.id === 'utils.ts#partialMatchKey');
+    assert.ok(at >= 0 && at < 10, `among the first candidates: ${at}`);
+    // Names listed already are not offered again.
+    assert.ok(!candidates.some((c) => c.id === 'utils.ts#noop' || c.id === 'utils.ts#hashKey'));
+    const ctx = assembler.fuse(q, { budgetTokens: 1024, mmrLambda: 0.7 });
+    assert.ok(ctx.snippets.some((s) => s.covers.includes('utils.ts#partialMatchKey')), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
   it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
     const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);

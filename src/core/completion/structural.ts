@@ -168,6 +168,11 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       if (++count === MAX_UNBOUND_NAMES) break;
     }
   }
+  // A brace list of names still open above the cursor (`export {\n  _lt as lt,\n  _gte as gte,\n  ⟨cursor⟩`, its
+  // `from` not written yet): the module defining the names listed so far, and its definitions that come next in it.
+  if (names && q.query.language !== 'python') {
+    for (const id of nextListedDefinitions(graph, q, names)) add(id, 0.9, { source: q.query.path, kind: 'IMPORTS', target: id });
+  }
   // ...and what the files importing the same definitions import besides (operators that import
   // `operate` import `createOperatorSubscriber`): with nothing below the cursor to name it yet, the
   // likeliest next import is what code of the same kind imports.
@@ -449,6 +454,55 @@ function unboundNames(q: QueryGraph): string[] {
   }
   return [...out];
 }
+
+/** Definitions offered after the last name of an open import or export list, per order (sorted, the module's). */
+const NEXT_LISTED = 4;
+
+/**
+ * In an `import {` or `export {` list still open at the cursor: the file whose exported definitions
+ * are most of the names listed so far (the module the list will name), and its exported definitions
+ * that follow the last listed one in source order (lists are written in the module's order or
+ * alphabetically: the next names in both orders, when the list is sorted so far), not listed yet.
+ */
+function nextListedDefinitions(graph: Graph, q: QueryGraph, names: RepositoryNames): string[] {
+  if (q.enclosing.length > 0) return [];
+  const open = /(?:^|\n)[ \t]*(?:import|export)(?:[ \t]+type)?[ \t]*\{([^{}]*)$/.exec(q.query.prefix.slice(-MAX_LIST_CHARS));
+  if (!open) return [];
+  // `_lt as lt`, `type X`: the name taken from the module is the first.
+  const listed = open[1].replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ' ').split(',').map((entry) => /^\s*(?:type\s+)?([A-Za-z_$][\w$]*)/.exec(entry)?.[1]).filter((n): n is string => n !== undefined);
+  if (listed.length === 0) return [];
+  const byFile = new Map<string, string[]>();
+  for (const name of listed) {
+    for (const id of names.named(name)) {
+      const file = graph.hasNode(id) ? graph.getNodeAttributes(id).path : undefined;
+      if (file && file !== q.query.path) (byFile.get(file) ?? byFile.set(file, []).get(file)!).push(id);
+    }
+  }
+  const [file, ids] = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0] ?? [];
+  if (!file || !ids || !graph.hasNode(moduleId(file))) return [];
+  const defined: Array<{ id: string; line: number }> = [];
+  graph.forEachOutEdge(moduleId(file), (_e, edge) => {
+    const node = graph.getNodeAttributes(edge.target);
+    if (edge.kind === 'CONTAINS' && node.exported && RETRIEVABLE.has(node.kind) && node.kind !== 'Module') defined.push({ id: edge.target, line: node.range?.startLine ?? 0 });
+  });
+  defined.sort((a, b) => a.line - b.line);
+  const nameOf = (id: string) => graph.getNodeAttributes(id).name;
+  const taken = new Set(listed);
+  const inSourceOrder = defined.slice(defined.findIndex((d) => d.id === ids[ids.length - 1]) + 1).map((d) => d.id);
+  // A list sorted so far goes on in sorted order: the module's names that sort after the last listed one.
+  const key = (name: string) => name.toLowerCase();
+  const sorted = listed.length >= 2 && listed.every((n, i) => i === 0 || key(listed[i - 1]) <= key(n));
+  const lastKey = key(listed[listed.length - 1]);
+  const inListOrder = sorted ? defined.map((d) => d.id).filter((id) => key(nameOf(id)) > lastKey).sort((a, b) => (key(nameOf(a)) < key(nameOf(b)) ? -1 : 1)) : [];
+  const out = new Set<string>();
+  for (const order of [inListOrder, inSourceOrder]) {
+    for (const id of order.filter((id) => !taken.has(nameOf(id))).slice(0, NEXT_LISTED)) out.add(id);
+  }
+  return [...out];
+}
+
+/** How far back an open import or export list is looked for. */
+const MAX_LIST_CHARS = 4_000;
 
 /** Files importing one definition that are looked at, and the definitions offered from what they import. */
 const MAX_IMPORTERS = 40;
