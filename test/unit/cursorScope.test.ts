@@ -16,6 +16,7 @@ import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const TANSTACK = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');
 const FLASK = path.join(FIXTURES, 'real', 'flask');
+const ZOD = path.join(FIXTURES, 'real', 'zod', 'src');
 
 /** A real fixture's graph and assembler, built once for the tests that ask for it. */
 function fixture(root: string, name: string): () => Promise<{ graph: RepositoryGraph; assembler: ContextAssembler }> {
@@ -24,6 +25,7 @@ function fixture(root: string, name: string): () => Promise<{ graph: RepositoryG
 }
 const tanstack = fixture(TANSTACK, 'query-core');
 const flask = fixture(FLASK, 'flask');
+const zod = fixture(ZOD, 'zod');
 
 /** The query graph with the cursor at the start of the first line of `file` that `marks` (that line left out); `fim` keeps the code after it. */
 async function cursorAt(graph: RepositoryGraph, root: string, file: string, marks: string, fim: boolean) {
@@ -88,6 +90,19 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     const ids = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     const filters = ids.indexOf('types.ts#RefetchQueryFilters');
     assert.ok(filters >= 0 && filters < 10, `the method's own parameter type ranks among the first: ${filters}`);
+  });
+});
+
+describe('between top-level definitions (real zod classic schemas)', () => {
+  it('after `interface ZodX`, what the definitions that followed earlier interfaces use: `core.$constructor`, first (the other candidates are what the file imports)', async () => {
+    const { graph, assembler } = await zod();
+    for (const name of ['ZodStringFormat', 'ZodNumber', 'ZodAny']) {
+      const q = await cursorAt(graph, ZOD, 'classic/schemas.ts', `export const ${name}: core.$constructor<${name}>`, false);
+      assert.equal(q.enclosing.length, 0);
+      const [first] = structuralCandidates(graph.graph, q, assembler.definitionNames);
+      assert.equal(first?.id, 'core/core.ts#$constructor', name);
+      assert.ok(first.score >= 0.9, `${name}: ${first.score}`);
+    }
   });
 });
 
