@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { analogues } from '../../src/core/completion/analogy';
+import { analogues, commonSiblingUses } from '../../src/core/completion/analogy';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
 import { structuralCandidates } from '../../src/core/completion/structural';
@@ -119,6 +119,18 @@ describe('the cursor in real Flask', () => {
     const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     assert.ok(candidates.includes('blueprints.py'), 'the module imported above');
     assert.ok(!candidates.includes('cli.py') && !candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
+  });
+
+  it("what every sibling uses as is: at the top of `flask.json.load`'s body, `current_app` (its siblings `dumps`, `dump`, `loads` all read it), the first candidate", async () => {
+    const { graph, assembler } = await flask();
+    const lines = fs.readFileSync(path.join(FLASK, 'json/__init__.py'), 'utf8').split('\n');
+    const at = lines.findIndex((l, i) => l.includes('if app is not None:') && lines.slice(0, i).some((b) => b.startsWith('def load(')));
+    const q = await buildQueryGraph(extractInProcess(), graph, { path: 'json/__init__.py', language: 'python', prefix: `${lines.slice(0, at).join('\n')}\n    `, suffix: '' });
+    assert.equal(q.enclosing[0]?.localId, 'load');
+    const common = commonSiblingUses(q);
+    assert.deepEqual(common[0] && [common[0].id, common[0].share], ['globals.py#current_app', 1]);
+    const rank = structuralCandidates(graph.graph, q, assembler.definitionNames).findIndex((c) => c.id === 'globals.py#current_app');
+    assert.equal(rank, 0, "the first candidate");
   });
 
   it("nothing after the cursor in `Flask._find_error_handler`: the base `Scaffold`'s `error_handler_spec` (used nowhere above in app.py) is in the context, by the method's words", async () => {

@@ -8,7 +8,7 @@ import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { folderId, moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
 import { identifierWords } from '../search/identifiers';
-import { analogues } from './analogy';
+import { analogues, commonSiblingUses } from './analogy';
 import { literalAtCursor } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
@@ -194,6 +194,9 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       add(a.id, a.votes >= 2 ? 0.95 : 0.8, { source: a.edge.source, kind: a.edge.kind, target: a.edge.target });
     }
   }
+
+  // ...and what most of them use as is, which the definition being written does not use yet.
+  for (const u of commonSiblingUses(q).slice(0, MAX_ANALOGUES)) add(u.id, 0.55 + 0.4 * u.share, { source: u.edge.source, kind: u.edge.kind, target: u.edge.target });
 
   // Between top-level definitions: the one being started is likely of the kind that followed the
   // last one's kind before (an `interface ZodX` is followed by `const ZodX = core.$constructor(…)`),
