@@ -280,6 +280,9 @@ class TsExtraction {
   private lastParamProp = -1;
   private lastLocal = -1;
 
+  /** Names declared as type parameters anywhere in the file (boundedChain). */
+  private typeParamNames: Set<string> | undefined;
+
   constructor(private readonly src: string) {}
 
   // --- scope stack ------------------------------------------------------------------------
@@ -399,6 +402,13 @@ class TsExtraction {
    */
   private boundedChain(at: Node, chain: string[] | null, depth = 0): string[] | null {
     if (!chain || chain.length !== 1 || depth > 3) return chain;
+    // Most annotations name no type parameter: one pass over the tree lists the file's, once.
+    if (!this.typeParamNames) {
+      let root: Node = at;
+      while (root.parent) root = root.parent;
+      this.typeParamNames = new Set(root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
+    }
+    if (!this.typeParamNames.has(chain[0])) return chain;
     for (let n: Node | null = at.parent; n; n = n.parent) {
       const declared = n.childForFieldName('type_parameters');
       const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
