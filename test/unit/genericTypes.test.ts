@@ -37,6 +37,12 @@ describe('generic types (real zod and TanStack Query)', () => {
     assert.ok(!zod.some((e) => e.startsWith('USES classic/schemas.ts#ZodEnum@2 ->') && e.endsWith('.entries')), 'no member reached');
   });
 
+  it('an untyped parameter of a function assigned to a variable declared with a function type alias: `const nullableProcessor: Processor<schemas.$ZodNullable> = (schema, ctx, json, params) => { json.nullable = true }`', () => {
+    // type Processor<T …> = (schema: T, ctx: ToJSONSchemaContext, json: JSONSchema.BaseSchema, params: ProcessParams) => void
+    const out = zod.filter((e) => e.startsWith('USES core/json-schema-processors.ts#nullableProcessor ->'));
+    assert.ok(out.includes('USES core/json-schema-processors.ts#nullableProcessor -> core/json-schema.ts#JSONSchema.nullable'), out.join('\n'));
+  });
+
   it('a parameter typed by a type parameter reaches the members of its constraint: `defaultMutationOptions<T extends MutationOptions<…>>(options?: T)` → `options.mutationKey`', () => {
     const out = tanstack.filter((e) => e.startsWith('USES queryClient.ts#QueryClient.defaultMutationOptions ->'));
     assert.ok(out.includes('USES queryClient.ts#QueryClient.defaultMutationOptions -> types.ts#MutationOptions.mutationKey'), out.join('\n'));

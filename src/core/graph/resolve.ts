@@ -45,10 +45,10 @@ type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 const CALL_RESULT = '()';
 /**
  * A chain step for an untyped parameter of a function passed to a call (TypeScript extractor,
- * `callbackParam`): argument j's parameter i, and what fixes the callee's type parameters there
+ * `callbackParam`): argument j's parameter i (`=`: the function type alias a variable is declared with), and what fixes the callee's type parameters there
  * (`t=` explicit type arguments, `r=` the declared type's arguments matched to the return type's).
  */
-const CALLBACK_PARAM = /^\((\d+)\.(\d+)(?:;([tr])=(.*))?\)$/;
+const CALLBACK_PARAM = /^\((\d+|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
 
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
@@ -530,7 +530,7 @@ export class Resolver {
     if (callee.t !== 'symbol') return null;
     const calleeFile = this.world.file(callee.path);
     // A call names the value: the function of an interface and function declared under one name (`$constructor`).
-    const fn = callee.sym.kind === 'Function' || callee.sym.kind === 'Method' ? callee.sym : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
+    const fn = callee.sym.kind === 'Function' || callee.sym.kind === 'Method' || (callee.sym.kind === 'TypeAlias' && step[1] === '=') ? callee.sym : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
     const declared = fn?.callbacks?.[`${step[1]}.${step[2]}`];
     if (!declared || !calleeFile) return null;
     let found: { target: Target; partial: boolean } | null;

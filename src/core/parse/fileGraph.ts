@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 7;
+export const PARSER_VERSION = 8;
 
 export interface FileGraph {
   path: string;

@@ -424,10 +424,18 @@ class TsExtraction {
    * type parameters and the generic return type's arguments, which say what T is at a call (SymbolDef.callbacks).
    */
   private setCallbacks(frame: Frame, fn: Node | null): void {
-    const params = fn?.childForFieldName('parameters');
+    // `type Handler<T> = (event: T, ctx: Ctx) => void`: the alias is the function type, key `=.i`.
+    const aliased = fn?.type === 'type_alias_declaration' ? fn.childForFieldName('value') : null;
+    const params = aliased ? (aliased.type === 'function_type' ? aliased.childForFieldName('parameters') : null) : fn?.childForFieldName('parameters');
     if (!fn || !params) return;
     const callbacks: Record<string, string[]> = {};
-    parameterNodes(params).forEach((param, j) => {
+    if (aliased) {
+      parameterNodes(params).forEach((p, i) => {
+        const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
+        if (chain) callbacks[`=.${i}`] = chain;
+      });
+    }
+    if (!aliased) parameterNodes(params).forEach((param, j) => {
       const type = param.childForFieldName('type')?.firstNamedChild;
       const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
       if (!inner) return;
@@ -465,6 +473,16 @@ class TsExtraction {
     const fn = list ? list.parent : param.parent;
     if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
     const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
+    // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
+    const holder = fn.parent?.type === 'variable_declarator' && fn.parent.childForFieldName('value')?.startIndex === fn.startIndex ? fn.parent : null;
+    const typed = holder?.childForFieldName('type')?.firstNamedChild;
+    const alias = typed ? this.typeChain(typed) : null;
+    if (alias && i >= 0) {
+      const args = typed!.type === 'generic_type' ? typed!.childForFieldName('type_arguments') : null;
+      const fixed = args ? `;t=${args.namedChildren.filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',')}` : '';
+      (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
+      return;
+    }
     const args = fn.parent;
     const call = args?.type === 'arguments' ? args.parent : null;
     const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
@@ -821,6 +839,7 @@ class TsExtraction {
     // `type A = B`: A's members are B's.
     this.setType(frame, this.typeChain(value));
     if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
+    this.setCallbacks(frame, node);
   }
 
   /**
