@@ -429,21 +429,20 @@ class TsExtraction {
     const params = aliased ? (aliased.type === 'function_type' ? aliased.childForFieldName('parameters') : null) : fn?.childForFieldName('parameters');
     if (!fn || !params) return;
     const callbacks: Record<string, string[]> = {};
-    if (aliased) {
-      parameterNodes(params).forEach((p, i) => {
+    // Parameter i of a function type's parameter list, by its declared type, under key `${at}.${i}`.
+    const record = (list: Node, at: string) =>
+      parameterNodes(list).forEach((p, i) => {
         const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
-        if (chain) callbacks[`=.${i}`] = chain;
+        if (chain) callbacks[`${at}.${i}`] = chain;
+      });
+    if (aliased) record(params, '=');
+    else {
+      parameterNodes(params).forEach((param, j) => {
+        const type = param.childForFieldName('type')?.firstNamedChild;
+        const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
+        if (inner) record(inner, String(j));
       });
     }
-    if (!aliased) parameterNodes(params).forEach((param, j) => {
-      const type = param.childForFieldName('type')?.firstNamedChild;
-      const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
-      if (!inner) return;
-      parameterNodes(inner).forEach((p, i) => {
-        const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
-        if (chain) callbacks[`${j}.${i}`] = chain;
-      });
-    });
     if (Object.keys(callbacks).length === 0) return;
     frame.sym.callbacks = callbacks;
     const declared = fn.childForFieldName('type_parameters');
@@ -473,13 +472,13 @@ class TsExtraction {
     const fn = list ? list.parent : param.parent;
     if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
     const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
+    const argChains = (args: Node | null | undefined) => (args?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
     // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
     const holder = fn.parent?.type === 'variable_declarator' && fn.parent.childForFieldName('value')?.startIndex === fn.startIndex ? fn.parent : null;
     const typed = holder?.childForFieldName('type')?.firstNamedChild;
     const alias = typed ? this.typeChain(typed) : null;
     if (alias && i >= 0) {
-      const args = typed!.type === 'generic_type' ? typed!.childForFieldName('type_arguments') : null;
-      const fixed = args ? `;t=${args.namedChildren.filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',')}` : '';
+      const fixed = typed!.type === 'generic_type' ? `;t=${argChains(typed!.childForFieldName('type_arguments'))}` : '';
       (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
       return;
     }
@@ -489,7 +488,6 @@ class TsExtraction {
     const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
     if (!args || !call || !chain || i < 0) return;
     const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
-    const argChains = (list: Node | null | undefined) => (list?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
     let fixed = '';
     const explicit = call.childForFieldName('type_arguments');
     const declarator = call.parent?.type === 'variable_declarator' ? call.parent : null;
