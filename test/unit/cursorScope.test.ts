@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { analogues } from '../../src/core/completion/analogy';
+import { analogues, commonSiblingUses } from '../../src/core/completion/analogy';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
 import { structuralCandidates } from '../../src/core/completion/structural';
@@ -16,6 +16,7 @@ import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const TANSTACK = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');
 const FLASK = path.join(FIXTURES, 'real', 'flask');
+const ZOD = path.join(FIXTURES, 'real', 'zod', 'src');
 
 /** A real fixture's graph and assembler, built once for the tests that ask for it. */
 function fixture(root: string, name: string): () => Promise<{ graph: RepositoryGraph; assembler: ContextAssembler }> {
@@ -24,6 +25,7 @@ function fixture(root: string, name: string): () => Promise<{ graph: RepositoryG
 }
 const tanstack = fixture(TANSTACK, 'query-core');
 const flask = fixture(FLASK, 'flask');
+const zod = fixture(ZOD, 'zod');
 
 /** The query graph with the cursor at the start of the first line of `file` that `marks` (that line left out); `fim` keeps the code after it. */
 async function cursorAt(graph: RepositoryGraph, root: string, file: string, marks: string, fim: boolean) {
@@ -69,6 +71,18 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     assert.ok(ctx.snippets.some((s) => s.covers.includes('queryObserver.ts#QueryObserver')), ctx.snippets.map((s) => s.title).join('\n'));
   });
 
+  it("an export list whose `from` is not written yet: the module of the names listed so far, and its names that sort after the last one (`partialMatchKey` after `noop`)", async () => {
+    const { graph, assembler } = await tanstack();
+    const q = await cursorAt(graph, TANSTACK, 'index.ts', '  partialMatchKey,', false);
+    const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames);
+    const at = candidates.findIndex((c) => c.id === 'utils.ts#partialMatchKey');
+    assert.ok(at >= 0 && at < 10, `among the first candidates: ${at}`);
+    // Names listed already are not offered again as next names (the module's skeleton, offered too, lists them among the rest).
+    assert.ok(!candidates.some((c) => (c.id === 'utils.ts#noop' || c.id === 'utils.ts#hashKey') && c.triples.some((t) => t.kind === 'IMPORTS' && t.source === 'index.ts')));
+    const ctx = assembler.fuse(q, { budgetTokens: 1024, mmrLambda: 0.7 });
+    assert.ok(ctx.snippets.some((s) => s.covers.includes('utils.ts#partialMatchKey')), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
   it('with nothing after the cursor, the open function it is in still encloses it (its braces are closed before parsing)', async () => {
     const { graph, assembler } = await tanstack();
     const q = await cursorAt(graph, TANSTACK, 'queryClient.ts', 'cancelRefetch: options.cancelRefetch ?? true,', false);
@@ -76,6 +90,19 @@ describe('the definition the cursor is in, and its siblings (real TanStack Query
     const ids = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     const filters = ids.indexOf('types.ts#RefetchQueryFilters');
     assert.ok(filters >= 0 && filters < 10, `the method's own parameter type ranks among the first: ${filters}`);
+  });
+});
+
+describe('between top-level definitions (real zod classic schemas)', () => {
+  it('after `interface ZodX`, what the definitions that followed earlier interfaces use: `core.$constructor`, first (the other candidates are what the file imports)', async () => {
+    const { graph, assembler } = await zod();
+    for (const name of ['ZodStringFormat', 'ZodNumber', 'ZodAny']) {
+      const q = await cursorAt(graph, ZOD, 'classic/schemas.ts', `export const ${name}: core.$constructor<${name}>`, false);
+      assert.equal(q.enclosing.length, 0);
+      const [first] = structuralCandidates(graph.graph, q, assembler.definitionNames);
+      assert.equal(first?.id, 'core/core.ts#$constructor', name);
+      assert.ok(first.score >= 0.9, `${name}: ${first.score}`);
+    }
   });
 });
 
@@ -92,6 +119,18 @@ describe('the cursor in real Flask', () => {
     const candidates = structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
     assert.ok(candidates.includes('blueprints.py'), 'the module imported above');
     assert.ok(!candidates.includes('cli.py') && !candidates.includes('config.py'), candidates.slice(0, 20).join(', '));
+  });
+
+  it("what every sibling uses as is: at the top of `flask.json.load`'s body, `current_app` (its siblings `dumps`, `dump`, `loads` all read it), the first candidate", async () => {
+    const { graph, assembler } = await flask();
+    const lines = fs.readFileSync(path.join(FLASK, 'json/__init__.py'), 'utf8').split('\n');
+    const at = lines.findIndex((l, i) => l.includes('if app is not None:') && lines.slice(0, i).some((b) => b.startsWith('def load(')));
+    const q = await buildQueryGraph(extractInProcess(), graph, { path: 'json/__init__.py', language: 'python', prefix: `${lines.slice(0, at).join('\n')}\n    `, suffix: '' });
+    assert.equal(q.enclosing[0]?.localId, 'load');
+    const common = commonSiblingUses(q);
+    assert.deepEqual(common[0] && [common[0].id, common[0].share], ['globals.py#current_app', 1]);
+    const rank = structuralCandidates(graph.graph, q, assembler.definitionNames).findIndex((c) => c.id === 'globals.py#current_app');
+    assert.equal(rank, 0, "the first candidate");
   });
 
   it("nothing after the cursor in `Flask._find_error_handler`: the base `Scaffold`'s `error_handler_spec` (used nowhere above in app.py) is in the context, by the method's words", async () => {

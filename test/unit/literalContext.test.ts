@@ -27,6 +27,13 @@ describe('the object literal at the cursor', () => {
     assert.deepEqual([...nested!.values], [['quoted', 'v']]);
   });
 
+  it('with nothing after the cursor (writing at the end of a file, the literal not closed yet), the keys written so far', () => {
+    const { prefix } = cursorAtLine('mutation.ts', 136);
+    assert.deepEqual(literalAtCursor(prefix, ''), { keys: ['type'], values: new Map([['type', 'observerAdded']]) });
+    assert.deepEqual(literalAtCursor('push({\n  code: "too_big",\n  input,\n  ', '\n  }\n}\n')?.keys, ['code', 'input'], 'a suffix that closes an enclosing block, not the literal');
+    assert.equal(literalAtCursor('function f(a) {\n  ', ''), undefined, 'a function body');
+  });
+
   it('is not fooled by blocks, strings and comments', () => {
     assert.equal(literalAtCursor('function f(a) {\n  const x = 1;\n  ', '\n}'), undefined, 'a function body');
     assert.equal(literalAtCursor('items.forEach((x) => {\n  ', '\n})'), undefined, 'an arrow body');
@@ -45,6 +52,13 @@ describe('types of an untyped literal in the context (real TanStack Query)', () 
 
   it('the notify event a `{ type: \'observerAdded\', observer }` literal is: its interface is in the context with the member the line needs', async () => {
     const ctx = await assembler.assemble({ path: 'mutation.ts', language: 'typescript', ...cursorAtLine('mutation.ts', 136) }, DEFAULT_ASSEMBLE_OPTIONS);
+    const covers = new Set(ctx.snippets.flatMap((s) => s.covers));
+    assert.ok(covers.has('mutationCache.ts#NotifyEventMutationObserverAdded.mutation'), ctx.snippets.map((s) => s.title).join('\n'));
+  });
+
+  it('with nothing after the cursor, the keys above it still pick the event type', async () => {
+    const { prefix } = cursorAtLine('mutation.ts', 136);
+    const ctx = await assembler.assemble({ path: 'mutation.ts', language: 'typescript', prefix, suffix: '' }, DEFAULT_ASSEMBLE_OPTIONS);
     const covers = new Set(ctx.snippets.flatMap((s) => s.covers));
     assert.ok(covers.has('mutationCache.ts#NotifyEventMutationObserverAdded.mutation'), ctx.snippets.map((s) => s.title).join('\n'));
   });

@@ -76,8 +76,35 @@ export function analogues(q: QueryGraph, spelledIn: SpelledIn, nodeName: (id: st
   return [...found.values()].map(({ id, votes, edge }) => ({ id, votes, edge })).sort((a, b) => b.votes - a.votes || (a.id < b.id ? -1 : 1));
 }
 
+/** Share of the siblings a use must have to be their common one. */
+const COMMON_USE_SHARE = 0.5;
+
+/**
+ * What most of the enclosing definition's nearest siblings use as is (`inst._zod.processJSONSchema = …`
+ * in every schema's initializer, a base's method every override calls) and it does not use yet,
+ * with the share of the siblings that do, most shared first.
+ */
+export function commonSiblingUses(q: QueryGraph): Array<{ id: string; share: number; edge: GraphEdge }> {
+  const self = q.enclosing[0];
+  if (!self) return [];
+  const siblings = nearestSiblings(q.query.path, q.file.symbols, self);
+  if (siblings.size < 2) return [];
+  const selfId = symbolId(q.query.path, self.localId);
+  const own = new Set(q.edges.filter((e) => e.source === selfId).map((e) => e.target));
+  const users = new Map<string, { from: Set<string>; edge: GraphEdge }>();
+  for (const edge of q.edges) {
+    if ((edge.kind !== 'CALLS' && edge.kind !== 'USES' && edge.kind !== 'INHERITS') || !siblings.has(edge.source) || own.has(edge.target)) continue;
+    const u = users.get(edge.target) ?? users.set(edge.target, { from: new Set(), edge }).get(edge.target)!;
+    u.from.add(edge.source);
+  }
+  return [...users.entries()]
+    .map(([id, u]) => ({ id, share: u.from.size / siblings.size, edge: u.edge }))
+    .filter((u) => u.share >= COMMON_USE_SHARE)
+    .sort((a, b) => b.share - a.share || (a.id < b.id ? -1 : 1));
+}
+
 /** Ids (in the buffer's file) of the definitions of `self`'s kind under its parent, the nearest on each side, with their names. */
-function nearestSiblings(path: string, symbols: readonly SymbolDef[], self: SymbolDef): Map<string, string> {
+export function nearestSiblings(path: string, symbols: readonly SymbolDef[], self: SymbolDef): Map<string, string> {
   const peers = symbols.filter((s) => s.parent === self.parent && s.kind === self.kind);
   const at = peers.indexOf(self);
   const near = peers.slice(Math.max(0, at - SIBLINGS_EACH_SIDE), at).concat(peers.slice(at + 1, at + 1 + SIBLINGS_EACH_SIDE));

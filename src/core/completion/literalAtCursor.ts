@@ -23,8 +23,10 @@ export function literalAtCursor(prefix: string, suffix: string): LiteralAtCursor
   const open = innermostOpen(prefix, start);
   if (open < 0 || prefix[open] !== '{' || !opensObject(prefix, open)) return undefined;
   const before = topLevelText(prefix.slice(open + 1), false);
-  const after = topLevelText(suffix, true);
-  if (before === undefined || after === undefined) return undefined;
+  // Nothing after the cursor closes the literal (writing at the end of a file, or the literal not
+  // closed yet): the keys written so far are all it has.
+  const after = topLevelText(suffix, true) ?? { text: '' };
+  if (before === undefined) return undefined;
   const keys: string[] = [];
   const values = new Map<string, string>();
   for (const segment of `${before.text},${after.text}`.split(',')) {

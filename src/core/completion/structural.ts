@@ -8,7 +8,7 @@ import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
 import { folderId, moduleId, symbolId } from '../graph/schema';
 import type { TypeMember } from './definitionNames';
 import { identifierWords } from '../search/identifiers';
-import { analogues } from './analogy';
+import { analogues, commonSiblingUses } from './analogy';
 import { literalAtCursor, openBrackets } from './literalAtCursor';
 import type { QueryGraph } from './queryGraph';
 
@@ -176,6 +176,10 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       if (++count === MAX_UNBOUND_NAMES) break;
     }
   }
+  // A brace list of names still open above the cursor (`export {\n  _lt as lt,\n  _gte as gte,\n  ⟨cursor⟩`, its
+  // `from` not written yet): the module defining the names listed so far, and its definitions that come next in it.
+  const list = openImportList(q);
+  for (const id of names && list ? nextListedDefinitions(graph, q, names, list.names) : []) add(id, 0.9, { source: q.query.path, kind: 'IMPORTS', target: id });
   // ...and what the files importing the same definitions import besides (operators that import
   // `operate` import `createOperatorSubscriber`): with nothing below the cursor to name it yet, the
   // likeliest next import is what code of the same kind imports.
@@ -185,9 +189,8 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
   // ...and the same inside a brace import not closed yet (`import {\n  createAction,\n  ⟨cursor⟩`,
   // nothing after it): the module comes last, so no import edge exists yet; the definitions its
   // names stand for (when each is one or two definitions of the repository) are the anchors.
-  const block = names ? openImportBlock(q) : [];
-  if (block.length > 0 && names) {
-    const anchors = block.flatMap((name) => {
+  if (names && list && !list.closedAfter && list.names.length > 0) {
+    const anchors = list.names.flatMap((name) => {
       const ids = names.named(name);
       return ids.length > 0 && ids.length <= 2 ? ids : [];
     });
@@ -221,6 +224,14 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       add(a.id, a.votes >= 2 ? 0.95 : 0.8, { source: a.edge.source, kind: a.edge.kind, target: a.edge.target });
     }
   }
+
+  // ...and what most of them use as is, which the definition being written does not use yet.
+  for (const u of commonSiblingUses(q).slice(0, MAX_ANALOGUES)) add(u.id, 0.55 + 0.4 * u.share, { source: u.edge.source, kind: u.edge.kind, target: u.edge.target });
+
+  // Between top-level definitions: the one being started is likely of the kind that followed the
+  // last one's kind before (an `interface ZodX` is followed by `const ZodX = core.$constructor(…)`),
+  // and uses what most definitions of that kind there use.
+  for (const { id, share } of nextDefinitionUses(graph, q)) add(id, 0.6 + 0.35 * share, { source: q.query.path, kind: 'USES', target: id });
 
   // One hop out from the seeds: owners and bases of classes, callees of functions.
   for (const seed of [...found.values()]) {
@@ -644,6 +655,78 @@ function unboundNames(q: QueryGraph): string[] {
   return [...out];
 }
 
+/** Earlier definitions of the predicted kind whose uses are counted, and the share of them a target needs. */
+const MAX_FOLLOWERS = 8;
+const MIN_FOLLOWER_SHARE = 0.5;
+
+/**
+ * At module level, after the buffer's top-level definitions: the definitions that followed earlier
+ * ones of the last definition's kind (its followers, nearest first) predict the next; the repository
+ * definitions at least half of them use, with that share. Nothing when no follower uses anything outside the buffer.
+ */
+function nextDefinitionUses(graph: Graph, q: QueryGraph): Array<{ id: string; share: number }> {
+  if (q.enclosing.length > 0) return [];
+  const top = q.file.symbols.filter((s) => s.parent === null && s.range.endLine < q.cursorLine).sort((a, b) => a.range.startLine - b.range.startLine);
+  const last = top[top.length - 1];
+  if (!last) return [];
+  const followers: string[] = [];
+  for (let i = top.length - 2; i >= 0 && followers.length < MAX_FOLLOWERS; i--) {
+    if (top[i].kind === last.kind && top[i + 1].kind !== last.kind) followers.push(symbolId(q.query.path, top[i + 1].localId));
+  }
+  if (followers.length < 2) return [];
+  const counts = new Map<string, Set<string>>();
+  const sources = new Set(followers);
+  for (const edge of q.edges) {
+    if (!sources.has(edge.source) || edge.kind === 'IMPORTS' || !graph.hasNode(edge.target)) continue;
+    (counts.get(edge.target) ?? counts.set(edge.target, new Set()).get(edge.target)!).add(edge.source);
+  }
+  return [...counts.entries()]
+    .map(([id, users]) => ({ id, share: users.size / followers.length }))
+    .filter((u) => u.share >= MIN_FOLLOWER_SHARE)
+    .sort((a, b) => b.share - a.share || (a.id < b.id ? -1 : 1));
+}
+
+/** Definitions offered after the last name of an open import or export list, per order (sorted, the module's). */
+const NEXT_LISTED = 4;
+
+/**
+ * In an `import {` or `export {` list still open at the cursor: the file whose exported definitions
+ * are most of the names listed so far (the module the list will name), and its exported definitions
+ * that follow the last listed one in source order (lists are written in the module's order or
+ * alphabetically: the next names in both orders, when the list is sorted so far), not listed yet.
+ */
+function nextListedDefinitions(graph: Graph, q: QueryGraph, names: RepositoryNames, listed: string[]): string[] {
+  if (listed.length === 0) return [];
+  const byFile = new Map<string, string[]>();
+  for (const name of listed) {
+    for (const id of names.named(name)) {
+      const file = graph.hasNode(id) ? graph.getNodeAttributes(id).path : undefined;
+      if (file && file !== q.query.path) (byFile.get(file) ?? byFile.set(file, []).get(file)!).push(id);
+    }
+  }
+  const [file, ids] = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0] ?? [];
+  if (!file || !ids || !graph.hasNode(moduleId(file))) return [];
+  const defined: Array<{ id: string; line: number }> = [];
+  graph.forEachOutEdge(moduleId(file), (_e, edge) => {
+    const node = graph.getNodeAttributes(edge.target);
+    if (edge.kind === 'CONTAINS' && node.exported && RETRIEVABLE.has(node.kind) && node.kind !== 'Module') defined.push({ id: edge.target, line: node.range?.startLine ?? 0 });
+  });
+  defined.sort((a, b) => a.line - b.line);
+  const nameOf = (id: string) => graph.getNodeAttributes(id).name;
+  const taken = new Set(listed);
+  const inSourceOrder = defined.slice(defined.findIndex((d) => d.id === ids[ids.length - 1]) + 1).map((d) => d.id);
+  // A list sorted so far goes on in sorted order: the module's names that sort after the last listed one.
+  const key = (name: string) => name.toLowerCase();
+  const sorted = listed.length >= 2 && listed.every((n, i) => i === 0 || key(listed[i - 1]) <= key(n));
+  const lastKey = key(listed[listed.length - 1]);
+  const inListOrder = sorted ? defined.map((d) => d.id).filter((id) => key(nameOf(id)) > lastKey).sort((a, b) => (key(nameOf(a)) < key(nameOf(b)) ? -1 : 1)) : [];
+  const out = new Set<string>();
+  for (const order of [inListOrder, inSourceOrder]) {
+    for (const id of order.filter((id) => !taken.has(nameOf(id))).slice(0, NEXT_LISTED)) out.add(id);
+  }
+  return [...out];
+}
+
 /** Files importing one definition that are looked at, and the definitions offered from what they import. */
 const MAX_IMPORTERS = 40;
 const MAX_CO_IMPORTS = 6;
@@ -689,20 +772,22 @@ function importedTargets(q: QueryGraph): Set<string> {
   return new Set(q.edges.filter((e) => e.kind === 'IMPORTS').map((e) => e.target));
 }
 
-/** How far back an open brace import is looked for. */
-const MAX_IMPORT_BLOCK_CHARS = 4000;
+/** How far back an open brace import or export list is looked for. */
+const MAX_LIST_CHARS = 4_000;
 
 /**
- * The names of the brace import or re-export the cursor is in while it is still open
- * (`import {\n  a,\n  b,\n  ⟨cursor⟩` with no `} from` after it: TypeScript/JavaScript); empty elsewhere.
+ * The brace import or re-export list the cursor is in while it is still open (`import {\n  a,\n  b as c,\n
+ * ⟨cursor⟩`: TypeScript/JavaScript; undefined elsewhere): the names taken from the module (`b` of `b as c`,
+ * `X` of `type X`), and whether the code after the cursor closes it with its module (fill-in-the-middle:
+ * the import edges then say which module it is).
  */
-export function openImportBlock(q: QueryGraph): string[] {
-  if (q.query.language === 'python' || q.enclosing.length > 0) return [];
-  const tail = q.query.prefix.slice(-MAX_IMPORT_BLOCK_CHARS);
-  const open = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^{}]*)$/.exec(tail);
-  // Closed after the cursor with its module (fill-in-the-middle): the import edges say it already.
-  if (!open || /^[^{}]*\}\s*from\b/.test(q.query.suffix)) return [];
-  return [...open[1].matchAll(/(?:^|[,\s])(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+[A-Za-z_$][\w$]*)?\s*(?=,|$)/g)].map((m) => m[1]);
+export function openImportList(q: QueryGraph): { names: string[]; closedAfter: boolean } | undefined {
+  if (q.query.language === 'python' || q.enclosing.length > 0) return undefined;
+  const open = /(?:^|\n)\s*(?:import|export)\s*(?:type\s+)?\{([^{}]*)$/.exec(q.query.prefix.slice(-MAX_LIST_CHARS));
+  if (!open) return undefined;
+  const listed = open[1].replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ' ');
+  const names = [...listed.matchAll(/(?:^|[,\s])(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+[A-Za-z_$][\w$]*)?\s*(?=,|$)/g)].map((m) => m[1]);
+  return { names, closedAfter: /^[^{}]*\}\s*from\b/.test(q.query.suffix) };
 }
 
 /** Modules after the one imported nearest above the cursor that the next import line is likely to name. */

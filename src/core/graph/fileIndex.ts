@@ -101,7 +101,8 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
   };
   for (const [scope, names] of index.children) {
     // A field's type is part of what dependents read through it (`state.app.jinja_env`).
-    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '']);
+    // ...and a function's callback parameter types (an untyped parameter of a callback passed to it).
+    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
   }
   for (const [scope, names] of index.importsByScope) {
     for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);

@@ -43,6 +43,12 @@ type ModuleResult = Target | { t: 'asset' } | { t: 'missing' } | null;
 
 /** A chain step for a call's result (`make().run` → ['make', '()', 'run']), as the extractors write it. */
 const CALL_RESULT = '()';
+/**
+ * A chain step for an untyped parameter of a function passed to a call (TypeScript extractor,
+ * `callbackParam`): argument j's parameter i (`=`: the function type alias a variable is declared with), and what fixes the callee's type parameters there
+ * (`t=` explicit type arguments, `r=` the declared type's arguments matched to the return type's).
+ */
+const CALLBACK_PARAM = /^\((\d+|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
 
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
@@ -514,6 +520,31 @@ export class Resolver {
     return (kind === 'Function' || kind === 'Method') && target.sym.type ? this.typeOf(target.path, target.sym) : null;
   }
 
+  /**
+   * The type of an untyped parameter of a function passed to `callee` (the CALLBACK_PARAM step): the
+   * callee's declared callback parameter type, read in the callee's file; when that is one of the
+   * callee's type parameters, the type argument fixing it at the call, read where the call is.
+   * A type of the repository, else nothing.
+   */
+  private callbackParameter(callee: Target, step: RegExpExecArray, file: FileGraph, fromId: string | null): Target | null {
+    if (callee.t !== 'symbol') return null;
+    const calleeFile = this.world.file(callee.path);
+    // A call names the value: the function of an interface and function declared under one name (`$constructor`).
+    const fn = callee.sym.kind === 'Function' || callee.sym.kind === 'Method' || (callee.sym.kind === 'TypeAlias' && step[1] === '=') ? callee.sym : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
+    const declared = fn?.callbacks?.[`${step[1]}.${step[2]}`];
+    if (!declared || !calleeFile) return null;
+    let found: { target: Target; partial: boolean } | null;
+    if (declared.length === 1 && fn!.typeParams?.includes(declared[0])) {
+      const fixedBy = step[3] === 't' ? fn!.typeParams : fn!.returnArgs ?? [];
+      const arg = step[4]?.split(',')[fixedBy.indexOf(declared[0])];
+      found = arg ? this.resolveChain(file, fromId, arg.split('.')) : null;
+    } else {
+      found = this.resolveChain(calleeFile, fn!.localId, declared);
+    }
+    const t = found && !found.partial ? found.target : null;
+    return t?.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
+  }
+
   private pythonModuleMember(path: string, name: string): Target | null {
     return this.memoized(`pm\u0000${path}\u0000${name}`, () => {
       const file = this.world.file(path);
@@ -787,7 +818,7 @@ export class Resolver {
       if (!current && rest.length > 0) return this.qualifiedName(file, chain);
     }
     if (!current) return null;
-    return this.walk(current, rest);
+    return this.walk(current, rest, { file, fromId });
   }
 
   /** `com.google.gson.Gson.fromJson` written out in code: the longest package prefix, then members. */
@@ -802,14 +833,15 @@ export class Resolver {
     return { target: { t: 'external', family: scheme.family, name: chain.join('.') }, partial: false };
   }
 
-  private walk(start: Target, rest: string[]): { target: Target; partial: boolean } | null {
+  private walk(start: Target, rest: string[], at?: { file: FileGraph; fromId: string | null }): { target: Target; partial: boolean } | null {
     let current = start;
     for (const [i, name] of rest.entries()) {
-      const next = this.member(current, name);
+      const callback = CALLBACK_PARAM.exec(name);
+      const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.member(current, name);
       if (!next) {
-        // An unknown call result, here or ahead (`x = _cv.get(); x.attr`): what the chain reaches is
-        // unknown, and not a use of its head; the callee is recorded where the call itself is captured.
-        if (rest.indexOf(CALL_RESULT, i) >= 0) return null;
+        // An unknown call result or callback parameter, here or ahead (`x = _cv.get(); x.attr`): what
+        // the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
+        if (rest.slice(i).some((step) => step === CALL_RESULT || CALLBACK_PARAM.test(step))) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 6;
+export const PARSER_VERSION = 8;
 
 export interface FileGraph {
   path: string;
@@ -86,6 +86,16 @@ export interface SymbolDef {
    * module scope. Absent when the type is in the same file (then `parent` is its localId).
    */
   receiver?: string[];
+  /**
+   * TypeScript functions and methods taking a callback (`make(name: string, init: (inst: T) => void)`):
+   * `j.i` (parameter j's function type, its parameter i) → the declared type as a name chain, so an
+   * untyped parameter of a function passed to a call is typed (resolve.ts, callback steps).
+   */
+  callbacks?: Record<string, string[]>;
+  /** The function's type parameters, in order, when `callbacks` names one. */
+  typeParams?: string[];
+  /** The type parameter each type argument of a generic return type is (`): Box<T, D>` → ['T', 'D']; '' for another type). */
+  returnArgs?: string[];
 }
 
 export interface ImportBinding {

@@ -280,6 +280,9 @@ class TsExtraction {
   private lastParamProp = -1;
   private lastLocal = -1;
 
+  /** Names declared as type parameters anywhere in the file (boundedChain). */
+  private typeParamNames: Set<string> | undefined;
+
   constructor(private readonly src: string) {}
 
   // --- scope stack ------------------------------------------------------------------------
@@ -388,7 +391,110 @@ class TsExtraction {
   }
 
   private annotationChain(typeAnnotation: Node | null): string[] | null {
-    return typeAnnotation ? this.typeChain(typeAnnotation.firstNamedChild) : null;
+    const type = typeAnnotation?.firstNamedChild ?? null;
+    return type ? this.boundedChain(type, this.typeChain(type)) : null;
+  }
+
+  /**
+   * A type parameter stands for its constraint, else its default, as the checker reads members of a
+   * value of that type (`_zod: Internals` with `Internals extends $ZodTypeInternals` → $ZodTypeInternals;
+   * `schema: S` with `S extends Schema`, `Schema extends $ZodType` → $ZodType). Other chains unchanged.
+   */
+  private boundedChain(at: Node, chain: string[] | null, depth = 0): string[] | null {
+    if (!chain || chain.length !== 1 || depth > 3) return chain;
+    // Most annotations name no type parameter: one pass over the tree lists the file's, once.
+    if (!this.typeParamNames) {
+      let root: Node = at;
+      while (root.parent) root = root.parent;
+      this.typeParamNames = new Set(root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
+    }
+    if (!this.typeParamNames.has(chain[0])) return chain;
+    for (let n: Node | null = at.parent; n; n = n.parent) {
+      const declared = n.childForFieldName('type_parameters');
+      const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
+      if (!param) continue;
+      const bound = (param.childForFieldName('constraint') ?? param.childForFieldName('value'))?.firstNamedChild ?? null;
+      return bound ? this.boundedChain(param, this.typeChain(bound), depth + 1) : null;
+    }
+    return chain;
+  }
+
+  /**
+   * Parameters whose declared type is a function type (`init: (inst: T, def: D) => void`), with the
+   * type parameters and the generic return type's arguments, which say what T is at a call (SymbolDef.callbacks).
+   */
+  private setCallbacks(frame: Frame, fn: Node | null): void {
+    // `type Handler<T> = (event: T, ctx: Ctx) => void`: the alias is the function type, key `=.i`.
+    const aliased = fn?.type === 'type_alias_declaration' ? fn.childForFieldName('value') : null;
+    const params = aliased ? (aliased.type === 'function_type' ? aliased.childForFieldName('parameters') : null) : fn?.childForFieldName('parameters');
+    if (!fn || !params) return;
+    const callbacks: Record<string, string[]> = {};
+    // Parameter i of a function type's parameter list, by its declared type, under key `${at}.${i}`.
+    const record = (list: Node, at: string) =>
+      parameterNodes(list).forEach((p, i) => {
+        const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
+        if (chain) callbacks[`${at}.${i}`] = chain;
+      });
+    if (aliased) record(params, '=');
+    else {
+      parameterNodes(params).forEach((param, j) => {
+        const type = param.childForFieldName('type')?.firstNamedChild;
+        const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
+        if (inner) record(inner, String(j));
+      });
+    }
+    if (Object.keys(callbacks).length === 0) return;
+    frame.sym.callbacks = callbacks;
+    const declared = fn.childForFieldName('type_parameters');
+    const typeParams = (declared?.namedChildren ?? []).map((p) => (p?.type === 'type_parameter' && p.childForFieldName('name') ? this.text(p.childForFieldName('name')!) : '')).filter(Boolean);
+    if (typeParams.length > 0) frame.sym.typeParams = typeParams;
+    const returned = fn.childForFieldName('return_type')?.firstNamedChild;
+    const args = returned?.type === 'generic_type' ? returned.childForFieldName('type_arguments')?.namedChildren ?? [] : [];
+    const returnArgs = args.filter((a) => a && a.type !== 'comment').map((a) => (a!.type === 'type_identifier' && typeParams.includes(this.text(a!)) ? this.text(a!) : ''));
+    if (returnArgs.some(Boolean)) frame.sym.returnArgs = returnArgs;
+  }
+
+  /**
+   * An untyped parameter of a function passed to a call (`make("x", (inst, def) => …)`): typed by the
+   * callee's declared callback parameter, found where the callee is resolved. The chain is the
+   * callee's, then a step `(j.i)` (argument j, its parameter i) carrying what fixes the callee's type
+   * parameters here: explicit type arguments (`;t=` `make<Foo>(…)`) or the declared type the result is
+   * assigned to (`;r=` `const x: Box<Foo> = make(…)`), each a dotted chain, comma-separated.
+   */
+  private callbackParam(node: Node, name: string, frame: Frame): void {
+    let param: Node = node;
+    const wrapper = node.parent;
+    if (wrapper?.type === 'required_parameter' || wrapper?.type === 'optional_parameter') {
+      if (wrapper.childForFieldName('type') || wrapper.childForFieldName('pattern')?.startIndex !== node.startIndex) return;
+      param = wrapper;
+    }
+    const list = param.parent?.type === 'formal_parameters' ? param.parent : null;
+    const fn = list ? list.parent : param.parent;
+    if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
+    const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
+    const argChains = (args: Node | null | undefined) => (args?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
+    // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
+    const holder = fn.parent?.type === 'variable_declarator' && fn.parent.childForFieldName('value')?.startIndex === fn.startIndex ? fn.parent : null;
+    const typed = holder?.childForFieldName('type')?.firstNamedChild;
+    const alias = typed ? this.typeChain(typed) : null;
+    if (alias && i >= 0) {
+      const fixed = typed!.type === 'generic_type' ? `;t=${argChains(typed!.childForFieldName('type_arguments'))}` : '';
+      (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
+      return;
+    }
+    const args = fn.parent;
+    const call = args?.type === 'arguments' ? args.parent : null;
+    const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+    const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
+    if (!args || !call || !chain || i < 0) return;
+    const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
+    let fixed = '';
+    const explicit = call.childForFieldName('type_arguments');
+    const declarator = call.parent?.type === 'variable_declarator' ? call.parent : null;
+    const declared = declarator?.childForFieldName('type')?.firstNamedChild;
+    if (explicit) fixed = `;t=${argChains(explicit)}`;
+    else if (declared?.type === 'generic_type') fixed = `;r=${argChains(declared.childForFieldName('type_arguments'))}`;
+    (frame.types ??= new Map()).set(name, [...chain, `(${j}.${i}${fixed})`]);
   }
 
   /**
@@ -505,6 +611,7 @@ class TsExtraction {
     const signature = this.header(node, body ? body.startIndex : node.endIndex);
     const frame = this.define('Function', name, node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
     this.setType(frame, this.returnChain(node));
+    this.setCallbacks(frame, node);
     if (this.defaultDecls.has(node.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
   }
 
@@ -532,6 +639,7 @@ class TsExtraction {
     const doc = statement ? this.docOf(statement) : '';
     const frame = this.define('Function', name, node, signature, doc, { exportedSelf: statement ? this.isExported(statement) : false });
     this.setType(frame, this.returnChain(value));
+    this.setCallbacks(frame, value);
   }
 
   /** Module- or namespace-level `const/let/var` statements. */
@@ -632,6 +740,7 @@ class TsExtraction {
     const signature = this.header(node, body ? body.startIndex : node.endIndex);
     const frame = this.define('Method', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
     this.setType(frame, this.returnChain(node));
+    this.setCallbacks(frame, node);
   }
 
   private onField(node: Node): void {
@@ -696,6 +805,7 @@ class TsExtraction {
     const kind: SymbolKind = node.type === 'method_signature' ? 'Method' : 'Field';
     const frame = this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
     this.setType(frame, kind === 'Method' ? this.returnChain(node) : this.annotationChain(node.childForFieldName('type')));
+    if (kind === 'Method') this.setCallbacks(frame, node);
   }
 
   private onEnum(node: Node): void {
@@ -727,6 +837,7 @@ class TsExtraction {
     // `type A = B`: A's members are B's.
     this.setType(frame, this.typeChain(value));
     if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
+    this.setCallbacks(frame, node);
   }
 
   /**
@@ -1029,12 +1140,13 @@ class TsExtraction {
     this.skipStarts.add(node.startIndex);
     this.lastParam = { start: node.startIndex, name, frame };
     if (frame) (frame.locals ??= new Set()).add(name);
+    if (frame) this.callbackParam(node, name, frame);
   }
 
   private onParamType(node: Node): void {
     const param = this.lastParam;
     if (!param || !param.frame) return;
-    const chain = this.typeChain(node);
+    const chain = this.boundedChain(node, this.typeChain(node));
     if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
   }
 
@@ -1313,6 +1425,11 @@ class TsExtraction {
   references(): Reference[] {
     return [...this.refs.values()];
   }
+}
+
+/** The parameters of a parameter list, comments left out. */
+function parameterNodes(list: Node): Node[] {
+  return list.namedChildren.filter((p): p is Node => p !== null && p.type !== 'comment');
 }
 
 /** Where an entry of an object literal or destructuring pattern names its key, and the literal or pattern nested in it. */
