@@ -140,7 +140,8 @@ test('bad arguments give a tool error with a message, and the server goes on ans
 });
 
 test('survives a deleted store folder and a file with broken syntax', async () => {
-  fs.rmSync(path.join(root, '.cartograph'), { recursive: true, force: true });
+  // The running server may be writing into the store as it goes (ENOTEMPTY mid-removal): retry as a user's `rm` would be retried.
+  fs.rmSync(path.join(root, '.cartograph'), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   fs.writeFileSync(path.join(root, 'broken.py'), 'def still_fine():\n    return 1\n\n\ndef half_written(x:\n    return x +\n');
   const found = await eventually('search_code', { query: 'still_fine' }, (a) => a.text.includes('broken.py'));
   assert.match(found.text, /broken\.still_fine {2}broken\.py:1/);
