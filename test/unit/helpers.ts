@@ -17,6 +17,16 @@ export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const pool = new ParserPool();
 
 /** Every source file and project config file (go.mod, tsconfig.json…) under `dir` as repo-relative path → text. */
+/**
+ * tokio 1.24.2's `mod` tree (test/fixtures/real/tokio-modules) with the `src/lib.rs` that declares it,
+ * kept once, in the tokio fixture (the same file), in path order as readTree gives it.
+ */
+export function tokioModulesTree(): Map<string, string> {
+  const tree = readTree(path.join(FIXTURES, 'real', 'tokio-modules'));
+  tree.set('src/lib.rs', fs.readFileSync(path.join(FIXTURES, 'real', 'tokio', 'src', 'lib.rs'), 'utf8'));
+  return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 export function readTree(dir: string, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (abs: string, rel: string) => {

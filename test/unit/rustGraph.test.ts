@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, buildGraph, edgeList, parse, readTree, treeConfig } from './helpers';
+import { FIXTURES, buildGraph, edgeList, parse, readTree, tokioModulesTree, treeConfig } from './helpers';
 
 test('RANGER example in Rust: exact nodes and edges', async () => {
   const graph = await buildGraph(readTree(path.join(FIXTURES, 'ranger-rs')), 'ranger-rs');
@@ -326,7 +326,7 @@ test('the same trait implemented for a type in several files is one INHERITS edg
 });
 
 test('module paths follow the `mod` tree (tokio 1.24.2\'s loom from Debian): `#[path]` twins under cfg macros, children of a non-mod.rs file', async () => {
-  const tree = readTree(path.join(FIXTURES, 'real', 'tokio-modules'));
+  const tree = tokioModulesTree();
   const graph = await buildGraph(tree, 'tokio');
   const loom = 'src/loom/std';
   const imports = edgeList(graph, (kind) => kind === 'IMPORTS').filter((e) => e.startsWith(`IMPORTS ${loom}/atomic_u64`) && !e.includes('ext:'));

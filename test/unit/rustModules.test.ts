@@ -11,7 +11,7 @@ import {
 } from '../../src/core/graph/rustModules';
 import { extractFile } from '../../src/core/parse/extract';
 import { ParserPool } from '../../src/core/parse/parser';
-import { FIXTURES, readTree } from './helpers';
+import { FIXTURES, readTree, tokioModulesTree } from './helpers';
 
 const REAL = path.join(FIXTURES, 'real');
 const manifestText = (...parts: string[]) => fs.readFileSync(path.join(REAL, ...parts), 'utf8');
@@ -164,7 +164,7 @@ describe('the `mod` tree (real: tokio 1.24.2\'s loom, test/fixtures/real/tokio-m
   // `mod imp` at "atomic_u64_as_mutex.rs", which declares `#[path = "atomic_u64_static_const_new.rs"]
   // mod static_macro;` (and the once_cell twin): `#[path]` is relative to the declaring file's folder.
   const layout = async (): Promise<ModTreeInput> => {
-    const tree = readTree(path.join(REAL, 'tokio-modules'));
+    const tree = tokioModulesTree();
     const files = await Promise.all([...tree].filter(([p]) => p.endsWith('.rs')).map(([p, text]) => rustFile(p, text)));
     return { manifests: [{ path: 'Cargo.toml', text: tree.get('Cargo.toml')! }], paths: new Set(tree.keys()), modDeclarations: withModDeclarations(new Map(), files, []) };
   };

@@ -9,12 +9,12 @@
 //     signatures and docstrings, the names its code mentions, and at a lower weight its string literals
 //     and comments (where error messages and dict keys an issue quotes live).
 import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../graph/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { forEachSliced } from '../eventLoop';
 import { searchableWords } from './lexical';
+import { memoizedStemmer } from './stems';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -73,7 +73,7 @@ export class FileIndex {
   private readonly docs = new Map<string, FileDoc>();
   /** Stem → number of files containing it: which words of a long question are specific. */
   private readonly fileCounts = new Map<string, number>();
-  private readonly stems = new Map<string, string>();
+  private readonly stem = memoizedStemmer();
 
   /** Indexes every file of the graph in slices (the event loop stays free in between). */
   static async build(files: () => Iterable<string>, fileGraph: (path: string) => FileGraph | undefined, sliceMs = 8): Promise<FileIndex> {
@@ -128,12 +128,6 @@ export class FileIndex {
     }
   }
 
-  /** Memoized: a repository's words are a few thousand distinct ones, each stemmed once. */
-  private stem(word: string): string {
-    let stem = this.stems.get(word);
-    if (stem === undefined) this.stems.set(word, (stem = stemmer(word)));
-    return stem;
-  }
 
   /** Every file whose text matches, scored relative to the best one (1). */
   scores(terms: string): Map<string, number> {

@@ -5,12 +5,12 @@
 // configuration values", code says `load_config`. A query searches its key terms (keyTerms.ts), so
 // a pasted issue costs about what a one-line question costs.
 import MiniSearch, { type Options } from 'minisearch';
-import { stemmer } from 'stemmer';
 import type { MultiDirectedGraph } from 'graphology';
 import { localIdOf, type GraphEdge, type GraphNode } from '../graph/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { identifierWords } from './identifiers';
 import { keyTerms, type KeyTerm } from './keyTerms';
+import { memoizedStemmer } from './stems';
 import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
 import { forEachSliced } from '../eventLoop';
@@ -105,14 +105,7 @@ export class LexicalIndex {
     return JSON.stringify(this.search);
   }
 
-  /** Stems by word: on Django 380k words are 6.9k distinct ones (stemming them all: ~200 ms of each build; memoized: ~25 ms). */
-  private readonly stems = new Map<string, string>();
-
-  private stem(term: string): string {
-    let stem = this.stems.get(term);
-    if (stem === undefined) this.stems.set(term, (stem = stemmer(term)));
-    return stem;
-  }
+  private readonly stem = memoizedStemmer();
 
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
   private readonly docs = new Map<string, Doc>();

@@ -7,10 +7,10 @@
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
-import { stemmer } from 'stemmer';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
 import { searchableWords } from './lexical';
+import { memoizedStemmer } from './stems';
 import shipped from './rerankerWeights.json';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -68,15 +68,7 @@ const TYPE_OPENERS = new Set(['a', 'an', 'base', 'abstract', 'mixin', 'subclass'
 /** Candidates reranked per query: the fused list's best; the rest keep their order below them. */
 export const RERANK_DEPTH = 50;
 
-const stems = new Map<string, string>();
-const stem = (w: string): string => {
-  let s = stems.get(w);
-  if (s === undefined) {
-    if (stems.size > 50_000) stems.clear();
-    stems.set(w, (s = stemmer(w)));
-  }
-  return s;
-};
+const stem = memoizedStemmer(50_000);
 const stemmedWords = (text: string): string[] => searchableWords(text).map(stem);
 
 export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): RerankQuery {
