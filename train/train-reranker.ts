@@ -17,7 +17,7 @@ import { BASE_FEATURES, FEATURES, MODEL_FREE, rerankerFor, rerankQuery, withQuer
 import { evaluationReason } from './data/exclusions';
 import type { Source } from './data/sources';
 import { validationPackages } from './data/split';
-import { collectPackage, MAX_QUERIES, type PackageExamples } from './reranker/collect';
+import { collectPackage, MAX_CLASS_QUERIES, MAX_QUERIES, type PackageExamples } from './reranker/collect';
 import { evaluate, train, type Group, type TrainOptions } from './reranker/learn';
 import { HELD_OUT, OTHERS } from './reranker/packages';
 
@@ -65,7 +65,7 @@ function cached(variant: string, s: Source): PackageExamples | undefined {
   const file = cacheFile(variant, s.name);
   if (values.fresh || !fs.existsSync(file)) return undefined;
   const examples = JSON.parse(fs.readFileSync(file, 'utf8')) as PackageExamples;
-  return examples.version === s.version && examples.features.join() === BASE_FEATURES.join() ? examples : undefined;
+  return examples.version === s.version && examples.features.join() === BASE_FEATURES.join() && examples.maxQueries?.join() === [MAX_QUERIES, MAX_CLASS_QUERIES].join() ? examples : undefined;
 }
 
 async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<string, PackageExamples[]>> {
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
         loss: 'RankNet pairwise logistic, each query weighted equally',
         seed: SEED,
         candidates: 'the plain fusion\'s best 50 (lexical, and with a model vector seeds + MCTS)',
-        queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package) and class (at most ${MAX_QUERIES / 5}), index = the package with docstrings stripped, as bench:search`,
+        queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package) and class (at most ${MAX_CLASS_QUERIES}), index = the package with docstrings stripped, as bench:search`,
         trainPackages: report.trainPackages,
         validationPackages: report.validationPackages,
         trainQueries: report.trainQueries,
