@@ -40,9 +40,9 @@ export interface PackageExamples {
 }
 
 /**
- * Function and class queries per package at most (every k-th documented one): a few large packages would
- * otherwise dominate. 300 / 60 gave the model's weight set 3.5k training queries, too few for an MLP;
- * 800 / 160 keeps every function of all but six packages.
+ * Function and class queries collected per package at most (every k-th documented one): 800 / 160 keeps
+ * every function of all but six packages, for a validation set of 2.7k queries. Training takes fewer of
+ * the large packages (TRAIN_QUERIES in train-reranker.ts), or they would dominate.
  */
 export const MAX_QUERIES = 800;
 export const MAX_CLASS_QUERIES = 160;
@@ -62,7 +62,7 @@ function classTruth(engine: Engine): GroundTruth[] {
 }
 
 /** Every k-th, so that at most `max` are kept. */
-const sample = <T>(items: T[], max: number): T[] => items.filter((_x, i) => i % Math.max(1, Math.ceil(items.length / max)) === 0);
+export const sample = <T>(items: T[], max: number): T[] => items.filter((_x, i) => i % Math.max(1, Math.ceil(items.length / max)) === 0);
 
 /** The package's own library files copied into `work/<name>` (tests, vendored code and other languages left out). */
 function libraryCopy(source: Source, cache: string, work: string): string {
