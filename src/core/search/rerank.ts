@@ -2,9 +2,9 @@
 // are re-scored by a small model over features the product already has or computes in microseconds
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
 // candidate's name, class/module, signature, path, callees and callers say, how many other candidates
-// share its file, its kind, whether it is private or a test, how many callers it has. Weights are trained by `npm run train:reranker` on packages that are never
-// benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own") and shipped in
-// rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
+// share its file, its kind, whether it is private or a test, how many callers it has. Weights are
+// trained by `npm run train:reranker` on packages that are never benchmarked (train/reranker/,
+// docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
