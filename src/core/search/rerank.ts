@@ -4,7 +4,8 @@
 // candidate's name, class/module, signature, path, callees and callers say, how many other candidates
 // share its file, its kind, whether it is private or a test, how many callers it has. Weights are
 // trained by `npm run train:reranker` on packages that are never benchmarked (train/reranker/,
-// docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
+// docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in
+// rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
