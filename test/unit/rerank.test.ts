@@ -11,7 +11,7 @@ import { Engine } from '../../src/core/engine';
 import { BUNDLED_EMBEDDING_MODEL } from '../../src/core/models/bundled';
 import { ParserPool } from '../../src/core/parse/parser';
 import { createSearcher } from '../../src/core/search';
-import { candidateFeatures, FEATURES, MODEL_FREE, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
+import { candidateFeatures, FEATURES, forCandidates, MODEL_FREE, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
 import { groundTruth, keyOf, stripCopy } from '../../bench/search/corpus';
 import { firstSentence, rankingMetrics, wordCount } from '../../bench/search/metrics';
 import { evaluationReason } from '../../train/data/exclusions';
@@ -107,6 +107,41 @@ test('the features of a real method are the ones documented', () => {
   assert.deepEqual(typed(id), [1, 0, 1]);
   const plain = candidateFeatures(graph, rerankQuery('Convert the return value'), { id, fused: 1, fusedRank: 0, lists: {} });
   assert.deepEqual([plain[FEATURES.indexOf('cosine')], plain[FEATURES.indexOf('hasVector')], plain[FEATURES.indexOf('inLexical')]], [0, 0, 0]);
+});
+
+test('the neighbourhood features: the query words its class, callees and callers say, and the other candidates of its file', () => {
+  const graph = engine.graph.graph;
+  const byQname = (suffix: string) => graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith(suffix))!;
+  const id = byQname('Flask.make_response');
+  const callers: string[] = [];
+  graph.forEachInEdge(id, (_e, edge, source) => void (edge.kind === 'CALLS' && callers.push(graph.getNodeAttribute(source, 'name'))));
+  assert.ok(callers.includes('finalize_request'), `make_response's callers: ${callers.join(', ')}`);
+  const at = (query: string, candidate = id, rank = 0) => {
+    const x = candidateFeatures(graph, rerankQuery(query), { id: candidate, fused: 1, fusedRank: rank, lists: {} });
+    return Object.fromEntries(FEATURES.map((name, i) => [name, x[i]]));
+  };
+  // "finalize" and "request": 2 of the 3 query words ("the" is no search word) are a caller's; "flask": the class's.
+  const f = at('finalize the flask request');
+  assert.equal(f.queryInCallers, 2 / 3);
+  assert.equal(f.queryInContext, 1 / 3);
+  assert.equal(at('convert the return value').queryInCallers, 0);
+  // A word of a name the method calls (e.g. its response class) counts in queryInBody.
+  const callees: string[] = [];
+  graph.forEachOutEdge(id, (_e, edge, _s, target) => void (edge.kind === 'CALLS' && callees.push(graph.getNodeAttribute(target, 'name'))));
+  assert.ok(callees.length > 0, 'make_response calls something');
+  assert.ok(at(callees[0].replace(/_/g, ' ')).queryInBody > 0, `a query naming ${callees[0]}`);
+  // Siblings: two other candidates from app.py (fused ranks 0 and 5), one from another file.
+  const sameFile = graph.nodes().filter((n) => n !== id && graph.getNodeAttribute(n, 'path') === graph.getNodeAttribute(id, 'path') && graph.getNodeAttribute(n, 'kind') === 'Method').slice(0, 2);
+  const elsewhere = graph.nodes().find((n) => graph.getNodeAttribute(n, 'kind') === 'Function' && graph.getNodeAttribute(n, 'path') !== graph.getNodeAttribute(id, 'path'))!;
+  const candidates = [sameFile[0], elsewhere, id, sameFile[1]].map((c, i) => ({ id: c, fused: 1 - i / 10, fusedRank: i === 3 ? 5 : i, lists: {} }));
+  const query = forCandidates(graph, rerankQuery('convert the return value'), candidates);
+  const sib = (c: (typeof candidates)[number]) => {
+    const x = candidateFeatures(graph, query, c);
+    return [x[FEATURES.indexOf('siblings')], x[FEATURES.indexOf('siblingRecipRank')]];
+  };
+  assert.deepEqual(sib(candidates[2]), [Math.log1p(2), 1], 'make_response: two others in app.py, the best at rank 0');
+  assert.deepEqual(sib(candidates[0]), [Math.log1p(2), 1 / 3], 'the rank-0 one: its best sibling is make_response at rank 2');
+  assert.deepEqual(sib(candidates[1]), [0, 0], 'alone in its file');
 });
 
 /** NDCG@10 of model-free search over flask's docstring queries, with the given reranker choice. */

@@ -33,12 +33,19 @@ export interface PackageExamples {
   /** The weight set these were collected for: an embedding model's id, or "model-free". */
   variant: string;
   features: string[];
+  /** The caps the queries were sampled with (MAX_QUERIES, MAX_CLASS_QUERIES): a cache made with others is remade. */
+  maxQueries: [number, number];
   documented: number;
   queries: QueryExample[];
 }
 
-/** Function queries per package at most (every k-th documented function; a fifth as many class queries): a few large packages would otherwise dominate. */
-export const MAX_QUERIES = 300;
+/**
+ * Function and class queries collected per package at most (every k-th documented one): 800 / 160 keeps
+ * every function of all but six packages, for a validation set of 2.7k queries. Training takes fewer of
+ * the large packages (TRAIN_QUERIES in train-reranker.ts), or they would dominate.
+ */
+export const MAX_QUERIES = 800;
+export const MAX_CLASS_QUERIES = 160;
 
 /**
  * Classes documented the way groundTruth wants functions documented (a first sentence of >= 3 words):
@@ -55,7 +62,7 @@ function classTruth(engine: Engine): GroundTruth[] {
 }
 
 /** Every k-th, so that at most `max` are kept. */
-const sample = <T>(items: T[], max: number): T[] => items.filter((_x, i) => i % Math.max(1, Math.ceil(items.length / max)) === 0);
+export const sample = <T>(items: T[], max: number): T[] => items.filter((_x, i) => i % Math.max(1, Math.ceil(items.length / max)) === 0);
 
 /** The package's own library files copied into `work/<name>` (tests, vendored code and other languages left out). */
 function libraryCopy(source: Source, cache: string, work: string): string {
@@ -86,7 +93,7 @@ export async function collectPackage(source: Source, cache: string, work: string
     await engine.index();
     const graph = engine.graph.graph;
     const all = gt.filter((g) => graph.hasNode(g.id));
-    const queries = [...sample(all, MAX_QUERIES).map((g) => ({ ...g, target: 'function' as const })), ...sample(classes.filter((g) => graph.hasNode(g.id)), MAX_QUERIES / 5).map((g) => ({ ...g, target: 'class' as const }))];
+    const queries = [...sample(all, MAX_QUERIES).map((g) => ({ ...g, target: 'function' as const })), ...sample(classes.filter((g) => graph.hasNode(g.id)), MAX_CLASS_QUERIES).map((g) => ({ ...g, target: 'class' as const }))];
     const out: PackageExamples[] = [];
     for (const variant of variants) {
       const models = variant.loaded ? (await embedForSearch(engine, variant.loaded)).models : undefined;
@@ -104,7 +111,7 @@ export async function collectPackage(source: Source, cache: string, work: string
         const keys = top.map((c) => keyOf(c.id));
         examples.push({ query: q.query, target: q.target, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => baseFeatures(graph, query, c)) });
       }
-      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...BASE_FEATURES], documented: all.length, queries: examples });
+      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...BASE_FEATURES], maxQueries: [MAX_QUERIES, MAX_CLASS_QUERIES], documented: all.length, queries: examples });
     }
     return out;
   } finally {

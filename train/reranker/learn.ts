@@ -15,6 +15,12 @@ export interface Group {
 }
 
 export interface TrainOptions {
+  /**
+   * 'ranknet': every (relevant, other) pair counts the same. 'lambdarank': each pair's gradient is
+   * weighted by how much NDCG@10 would change if the two swapped places in the current order, so
+   * that the training spends itself on the top of the list, where the metric (and a user) looks.
+   */
+  loss?: 'ranknet' | 'lambdarank';
   hidden: number;
   epochs: number;
   learningRate: number;
@@ -129,9 +135,12 @@ export function train(groups: Group[], features: string[], options: TrainOptions
         const positives = g.labels.flatMap((l, i) => (l === 1 ? [i] : []));
         const negatives = g.labels.flatMap((l, i) => (l === 0 ? [i] : []));
         const pairs = positives.length * negatives.length;
+        const gain = options.loss === 'lambdarank' ? swapGains(scores) : undefined;
         for (const a of positives)
           for (const b of negatives) {
-            const d = 1 / (1 + Math.exp(scores[a] - scores[b])) / pairs;
+            const weight = gain ? Math.abs(gain[a] - gain[b]) : 1 / pairs;
+            if (weight === 0) continue;
+            const d = weight / (1 + Math.exp(scores[a] - scores[b]));
             dScore[a] -= d;
             dScore[b] += d;
           }
@@ -149,6 +158,16 @@ export function train(groups: Group[], features: string[], options: TrainOptions
     }
   }
   return p.weights(norm, features);
+}
+
+/** Each candidate's NDCG@10 gain at its place in the order of `scores` (1/log2(rank + 2) in the top 10, else 0): a swap of two changes NDCG by their difference. */
+export function swapGains(scores: number[]): number[] {
+  const order = scores.map((_s, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  const gain = new Array<number>(scores.length).fill(0);
+  order.forEach((candidate, rank) => {
+    if (rank < 10) gain[candidate] = 1 / Math.log2(rank + 2);
+  });
+  return gain;
 }
 
 /** NDCG@10 of one ranking of keys with one relevant key (overloads collapsed as bench:search does). */

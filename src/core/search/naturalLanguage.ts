@@ -109,7 +109,7 @@ export async function naturalLanguageSearch(
 /** The fused list in the reranker's order, its scores squashed into (0, 1); the plain fusion without one. */
 function learnedOrder(graph: Graph, asked: RerankQuery, fused: Fused[], reranker: RerankerWeights | undefined, onCandidates: NaturalLanguageOptions['onCandidates']): SearchHit[] {
   const candidates = fused.map((f) => f.candidate);
-  const query = forCandidates(asked, candidates);
+  const query = forCandidates(graph, asked, candidates);
   onCandidates?.(query, candidates);
   if (!reranker) return fused.map(({ hit, candidate }) => asHit(hit, candidate.fused));
   return rerank(graph, query, candidates, reranker).map(({ candidate, score }) => asHit(fused[candidate.fusedRank].hit, 1 / (1 + Math.exp(-score))));

@@ -1,9 +1,10 @@
 // A learned reranker of our own (issue 17): the natural-language path's fused candidates (the best 50)
 // are re-scored by a small model over features the product already has or computes in microseconds
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
-// candidate's name, class/module, signature and path say, its kind, whether it is private or a test,
-// how many callers it has. Weights are trained by `npm run train:reranker` on packages that are never
-// benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own") and shipped in
+// candidate's name, class/module, signature, path, callees and callers say, how many other candidates
+// share its file, its kind, whether it is private or a test, how many callers it has. Weights are
+// trained by `npm run train:reranker` on packages that are never benchmarked (train/reranker/,
+// docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
@@ -37,6 +38,8 @@ export interface RerankQuery {
   bestCosine?: number;
   /** The query reads like the description of a type, not of an action ("A mapping that…", "Base class for…", "Raised when…"). */
   typeAsked: boolean;
+  /** Fused ranks of the candidates in each file (set by {@link forCandidates}), best first: a file several candidates come from is likely the answer's. */
+  fileRanks?: Map<string, number[]>;
 }
 
 /** The features of a candidate (docs/benchmarks.md lists their meaning); what `npm run train:reranker` caches per package. */
@@ -46,6 +49,7 @@ export const BASE_FEATURES = [
   'mcts', 'mctsRecipRank',
   'fused', 'fusedRecipRank',
   'nameCoverage', 'queryInName', 'contextOverlap', 'signatureOverlap', 'pathOverlap', 'bodyOverlap', 'queryWords',
+  'queryInContext', 'queryInBody', 'queryInCallers', 'siblings', 'siblingRecipRank',
   'isFunction', 'isMethod', 'isClass', 'isOtherKind',
   'private', 'dunder', 'testPath',
   'callers', 'lines', 'nameWords',
@@ -76,14 +80,29 @@ export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): Rera
   return { words: new Set(stemmedWords(query)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
 }
 
-/** The query as the features of these candidates need it (their best cosine). */
-export function forCandidates(query: RerankQuery, candidates: Candidate[]): RerankQuery {
+/** The query as the features of these candidates need it (their best cosine, the files they come from). */
+export function forCandidates(graph: Graph, query: RerankQuery, candidates: Candidate[]): RerankQuery {
   let best: number | undefined;
+  const fileRanks = new Map<string, number[]>();
   for (const c of candidates.slice(0, RERANK_DEPTH)) {
     const cos = query.cosine?.(c.id);
     if (cos !== undefined && (best === undefined || cos > best)) best = cos;
+    const file = graph.getNodeAttribute(c.id, 'path');
+    const ranks = fileRanks.get(file);
+    if (ranks) ranks.push(c.fusedRank);
+    else fileRanks.set(file, [c.fusedRank]);
   }
-  return { ...query, bestCosine: best };
+  for (const ranks of fileRanks.values()) ranks.sort((a, b) => a - b);
+  return { ...query, bestCosine: best, fileRanks };
+}
+
+/** Share of the query's words that `words` say (0 for an empty query). */
+function coverage(words: Iterable<string>, query: Set<string>): number {
+  if (query.size === 0) return 0;
+  const said = new Set(words);
+  let hit = 0;
+  for (const w of query) if (said.has(w)) hit++;
+  return hit / query.size;
 }
 
 /** Share of `words` the query says (0 when there are none). */
@@ -118,16 +137,20 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   const signature = stemmedWords(node.signature.replace(node.name, ' '));
   const pathWords = stemmedWords(node.path.replace(/\.[a-z]+$/, ''));
   const body: string[] = [];
+  const callerWords: string[] = [];
   let callers = 0;
   graph.forEachOutEdge(c.id, (_e, edge, _s, target) => {
     if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(...stemmedWords(graph.getNodeAttributes(target).name));
   });
-  graph.forEachInEdge(c.id, (_e, edge) => {
-    if (edge.kind === 'CALLS') callers++;
+  graph.forEachInEdge(c.id, (_e, edge, source) => {
+    if (edge.kind !== 'CALLS') return;
+    callers++;
+    // The callers' names say what the candidate is used for; a few are enough (a popular helper has hundreds).
+    if (callers <= 20) callerWords.push(...stemmedWords(graph.getNodeAttributes(source).name));
   });
-  const nameSet = new Set(nameWords);
-  let queryInName = 0;
-  for (const w of query.words) if (nameSet.has(w)) queryInName++;
+  // The other candidates of this file: how many, and the best fused rank among them.
+  const fileRanks = query.fileRanks?.get(node.path) ?? [];
+  const siblingBest = fileRanks.find((r) => r !== c.fusedRank);
   const recip = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (1 + rank));
   const cosine = query.cosine?.(c.id);
   const kind = node.kind;
@@ -137,8 +160,10 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
     cosine ?? 0, cosine === undefined || query.bestCosine === undefined ? 0 : cosine - query.bestCosine, cosine === undefined ? 0 : 1, recip(c.lists.vector?.rank),
     c.lists.mcts?.score ?? 0, recip(c.lists.mcts?.rank),
     c.fused, recip(c.fusedRank),
-    overlap(nameWords, query.words), query.words.size === 0 ? 0 : queryInName / query.words.size,
+    overlap(nameWords, query.words), coverage(nameWords, query.words),
     overlap(context, query.words), overlap(signature, query.words), overlap(pathWords, query.words), overlap(body, query.words), Math.log1p(query.words.size),
+    coverage(context, query.words), coverage(body, query.words), coverage(callerWords, query.words),
+    Math.log1p(Math.max(0, fileRanks.length - 1)), recip(siblingBest),
     kind === 'Function' ? 1 : 0, kind === 'Method' ? 1 : 0, kind === 'Class' ? 1 : 0, kind === 'Function' || kind === 'Method' || kind === 'Class' ? 0 : 1,
     /^_[^_]/.test(node.name) || /^_$/.test(node.name) ? 1 : 0, /^__.*__$/.test(node.name) ? 1 : 0, TEST_PATH.test(node.path) ? 1 : 0,
     Math.log1p(callers), Math.log1p(node.range ? node.range.endLine - node.range.startLine + 1 : 0), Math.log1p(raw.length),
