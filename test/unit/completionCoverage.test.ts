@@ -94,3 +94,20 @@ describe('a Rust struct in the context is its fields first (real tokio)', () => 
     assert.deepEqual(minimal.covers.slice(1, 5).sort(), ['buf', 'inner', 'seek_state', 'written'].map((f) => `${id}.${f}`), minimal.code);
   });
 });
+
+describe('what a skeleton leaves out is named (real Flask)', () => {
+  it('two compact skeletons that each leave members out repeat no line: the marker says whose they are', async () => {
+    const graph = await buildGraph(readTree(FLASK), 'flask');
+    const sources = new SourceFiles(FLASK, graph);
+    const compact = (id: string) => renderNode(graph.graph, sources, id, new Set()).at(-1)!;
+    const flask = compact('app.py#Flask');
+    const blueprint = compact('blueprints.py#Blueprint');
+    const module = compact('helpers.py');
+    for (const [r, whose] of [[flask, 'of Flask'], [blueprint, 'of Blueprint'], [module, 'in helpers.py']] as const) {
+      const marker = r.code.split('\n').at(-1)!;
+      assert.match(marker, new RegExp(`^\\s*# … \\d+ more ${whose}$`), r.code);
+    }
+    const lines = [flask, blueprint, module].flatMap((r) => r.code.split('\n').map((l) => l.trim()));
+    assert.equal(new Set(lines).size, lines.length, 'no line twice');
+  });
+});
