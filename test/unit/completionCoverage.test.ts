@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
-import { renderNode } from '../../src/core/completion/snippets';
+import { outlineTextKey, renderNode, withoutShown } from '../../src/core/completion/snippets';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
@@ -95,19 +95,31 @@ describe('a Rust struct in the context is its fields first (real tokio)', () => 
   });
 });
 
-describe('what a skeleton leaves out is named (real Flask)', () => {
-  it('two compact skeletons that each leave members out repeat no line: the marker says whose they are', async () => {
+describe('a skeleton\'s "… N more" line repeats no other (real Flask)', () => {
+  it('the plain line while no other snippet shows it; its owner named once another does', async () => {
     const graph = await buildGraph(readTree(FLASK), 'flask');
-    const sources = new SourceFiles(FLASK, graph);
-    const compact = (id: string) => renderNode(graph.graph, sources, id, new Set()).at(-1)!;
-    const flask = compact('app.py#Flask');
-    const blueprint = compact('blueprints.py#Blueprint');
-    const module = compact('helpers.py');
-    for (const [r, whose] of [[flask, 'of Flask'], [blueprint, 'of Blueprint'], [module, 'in helpers.py']] as const) {
-      const marker = r.code.split('\n').at(-1)!;
-      assert.match(marker, new RegExp(`^\\s*# … \\d+ more ${whose}$`), r.code);
+    const compact = renderNode(graph.graph, new SourceFiles(FLASK, graph), 'app.py#Flask', new Set()).at(-1)!;
+    const marker = compact.code.split('\n').at(-1)!;
+    assert.match(marker, /^ {4}# … \d+ more$/, compact.code);
+    assert.equal(withoutShown(compact, 'app.py', new Map()), compact, 'nothing shown: unchanged');
+    const named = withoutShown(compact, 'app.py', new Map([[outlineTextKey(marker), 'outline']]))!;
+    assert.equal(named.code.split('\n').at(-1), `${marker} of Flask`);
+    assert.deepEqual(named.covers, compact.covers);
+  });
+
+  it('in assembled contexts no two snippets show the same line, "… N more" lines included', async () => {
+    const assembler = new ContextAssembler(await buildGraph(readTree(FLASK), 'flask'), FLASK);
+    let markers = 0;
+    for (const file of ['app.py', 'blueprints.py', 'scaffold.py', 'sessions.py', 'views.py']) {
+      const text = fs.readFileSync(path.join(FLASK, file), 'utf8');
+      for (const share of [0.3, 0.6, 0.9]) {
+        const cut = text.indexOf('\n', Math.floor(text.length * share)) + 1;
+        const ctx = await assembler.assemble({ path: file, language: 'python', prefix: text.slice(0, cut), suffix: '' });
+        const lines = ctx.snippets.flatMap((s) => s.code.split('\n').map((l) => l.trim()).filter((l) => /^# … \d+ more/.test(l)));
+        markers += lines.length;
+        assert.equal(new Set(lines).size, lines.length, `${file} at ${share}: ${lines.join(' | ')}`);
+      }
     }
-    const lines = [flask, blueprint, module].flatMap((r) => r.code.split('\n').map((l) => l.trim()));
-    assert.equal(new Set(lines).size, lines.length, 'no line twice');
+    assert.ok(markers > 10, `skeletons leave members out in these contexts (${markers} lines)`);
   });
 });
