@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
 import { outlineTextKey, renderNode, withoutShown } from '../../src/core/completion/snippets';
+import { packContext } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
@@ -121,5 +122,27 @@ describe('a skeleton\'s "… N more" line repeats no other (real Flask)', () => 
       }
     }
     assert.ok(markers > 10, `skeletons leave members out in these contexts (${markers} lines)`);
+  });
+});
+
+describe('a method declared away from its type is one line in the context (real cobra)', () => {
+  it("`func (c *Command) MarkFlagsRequiredTogether` in flag_groups.go: Command's skeleton and the method's own outline do not both show it", async () => {
+    const root = path.join(FIXTURES, 'real', 'cobra');
+    const graph = await buildGraph(readTree(root), 'cobra');
+    const sources = new SourceFiles(root, graph);
+    const method = 'flag_groups.go#Command.MarkFlagsRequiredTogether';
+    const skeleton = renderNode(graph.graph, sources, 'command.go#Command', new Set([method]))[0];
+    const at = skeleton.ids!.indexOf(method);
+    assert.ok(at > 0, skeleton.code);
+    assert.equal(skeleton.lineFiles?.[at], 'flag_groups.go', 'the member line stands in the file declaring the method');
+    const candidate = (key: string, file: string, relevance: number) => ({
+      key, path: file, title: key, origin: 'graph' as const, relevance, renderings: renderNode(graph.graph, sources, key, new Set([method])), triples: [],
+    });
+    const chosen = packContext([candidate('command.go#Command', 'command.go', 1), candidate(method, 'flag_groups.go', 0.9)], {
+      budgetTokens: 4096, lambda: 0.7, cost: (_c, r) => Math.ceil(r.code.length / 4),
+    });
+    const lines = chosen.flatMap((ch) => ch.rendering.code.split('\n').map((l) => l.trim()));
+    assert.equal(lines.filter((l) => l.startsWith('func (c *Command) MarkFlagsRequiredTogether')).length, 1, lines.join('\n'));
+    assert.ok(chosen.some((ch) => ch.rendering.covers.includes(method)), 'still covered');
   });
 });

@@ -119,7 +119,7 @@ function addShown(shown: Map<string, 'code' | 'outline'>, path: string, renderin
       continue;
     }
     if (rendering.outline) shown.set(outlineTextKey(code[i]), 'outline');
-    const key = `${path}:${line}`;
+    const key = `${rendering.lineFiles?.[i] ?? path}:${line}`;
     if (!rendering.outline) shown.set(key, 'code');
     else if (!shown.has(key)) shown.set(key, 'outline');
   }

@@ -17,6 +17,12 @@ export interface Rendering {
    * lines that stand for none (`… 14 more`); lets packing drop what another snippet already shows.
    */
   lines?: Array<number | null>;
+  /**
+   * The file a line stands in where that is not the candidate's: a member declared away from its
+   * type (a Go method in another file of the package, a Rust `impl` elsewhere in the crate), so the
+   * snippet of that method and the type's skeleton know they show one line.
+   */
+  lineFiles?: Array<string | undefined>;
   /** Outlines: the node each line of `code` is the header (or docstring) of, so a line left out takes its claim in `covers` with it. */
   ids?: Array<string | null>;
   /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
@@ -56,15 +62,18 @@ export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearb
       // The class's own header and docstring stand for its first line, each member for its own.
       const sourceLines: Array<number | null> = [...header.map(() => start(node)), ...doc.map(() => start(node)), ...shown.map((m) => start(m))];
       const ids: Array<string | null> = [...header.map(() => id), ...doc.map(() => id), ...shown.map((m) => m.id)];
+      const away = shown.some((m) => m.path !== node.path);
+      const lineFiles = away ? [...header.map(() => undefined), ...doc.map(() => undefined), ...shown.map((m) => (m.path !== node.path ? m.path : undefined))] : undefined;
       let marker: string | undefined;
       if (members.length > shown.length) {
         const plain = `${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`;
         lines.push(plain);
         sourceLines.push(null);
         ids.push(null);
+        lineFiles?.push(undefined);
         marker = `${plain} ${node.kind === 'Module' ? `in ${node.name}` : `of ${node.name}`}`;
       }
-      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true, ...(marker ? { namedMarker: marker } : {}) };
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true, ...(lineFiles ? { lineFiles } : {}), ...(marker ? { namedMarker: marker } : {}) };
     };
     const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
     return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
@@ -118,12 +127,13 @@ export function withoutShown(rendering: Rendering, path: string, shown: Readonly
   const keep = lines.map((line, i) => {
     if (line === null) return true;
     if (rendering.outline && i > 0 && shown.has(outlineTextKey(code[i]))) return false;
-    const seen = shown.get(`${path}:${line}`);
+    const seen = shown.get(`${rendering.lineFiles?.[i] ?? path}:${line}`);
     return seen === undefined || (seen === 'outline' && !rendering.outline);
   });
   if (keep.every(Boolean)) return rendering;
   if (!lines.some((line, i) => line !== null && keep[i])) return undefined;
   const trimmed: Rendering = { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: lines.filter((_, i) => keep[i]) };
+  if (rendering.lineFiles) trimmed.lineFiles = rendering.lineFiles.filter((_, i) => keep[i]);
   if (rendering.ids) {
     // A member left out for its text is not shown (its namesake elsewhere is); one left out for its source line is.
     const textDropped = new Set(rendering.ids.filter((id, i) => id !== null && !keep[i] && shown.has(outlineTextKey(code[i]))));
