@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
+import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
 import { outlineTextKey, renderNode, withoutShown } from '../../src/core/completion/snippets';
+import { structuralCandidates } from '../../src/core/completion/structural';
 import { packContext } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { FIXTURES, buildGraph, readTree } from './helpers';
@@ -144,5 +146,22 @@ describe('a method declared away from its type is one line in the context (real 
     const lines = chosen.flatMap((ch) => ch.rendering.code.split('\n').map((l) => l.trim()));
     assert.equal(lines.filter((l) => l.startsWith('func (c *Command) MarkFlagsRequiredTogether')).length, 1, lines.join('\n'));
     assert.ok(chosen.some((ch) => ch.rendering.covers.includes(method)), 'still covered');
+  });
+});
+
+describe('the top of a file offers what its folder imports (real Flask)', () => {
+  it('views.py before its first line: `current_app`, which most Flask modules import (views.py does two lines down)', async () => {
+    const graph = await buildGraph(readTree(FLASK), 'flask');
+    const assembler = new ContextAssembler(graph, FLASK);
+    const text = fs.readFileSync(path.join(FLASK, 'views.py'), 'utf8');
+    const candidates = async (prefix: string) => {
+      const q = await buildQueryGraph(extractInProcess(), graph, { path: 'views.py', language: 'python', prefix, suffix: '' });
+      return structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
+    };
+    const top = await candidates('');
+    assert.ok(top.slice(0, 3).includes('globals.py#current_app'), top.join(', '));
+    // After the first import line, still above every definition: still offered.
+    const second = await candidates(text.slice(0, text.indexOf('from . import typing')));
+    assert.ok(second.includes('globals.py#current_app'), second.join(', '));
   });
 });
