@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ContextAssembler } from '../../src/core/completion/assemble';
-import { renderNode } from '../../src/core/completion/snippets';
+import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
+import { outlineTextKey, renderNode, withoutShown } from '../../src/core/completion/snippets';
+import { structuralCandidates } from '../../src/core/completion/structural';
+import { packContext } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
@@ -92,5 +95,73 @@ describe('a Rust struct in the context is its fields first (real tokio)', () => 
     const renderings = renderNode(graph.graph, new SourceFiles(root, graph), id, new Set());
     const minimal = renderings[renderings.length - 1];
     assert.deepEqual(minimal.covers.slice(1, 5).sort(), ['buf', 'inner', 'seek_state', 'written'].map((f) => `${id}.${f}`), minimal.code);
+  });
+});
+
+describe('a skeleton\'s "… N more" line repeats no other (real Flask)', () => {
+  it('the plain line while no other snippet shows it; its owner named once another does', async () => {
+    const graph = await buildGraph(readTree(FLASK), 'flask');
+    const compact = renderNode(graph.graph, new SourceFiles(FLASK, graph), 'app.py#Flask', new Set()).at(-1)!;
+    const marker = compact.code.split('\n').at(-1)!;
+    assert.match(marker, /^ {4}# … \d+ more$/, compact.code);
+    assert.equal(withoutShown(compact, 'app.py', new Map()), compact, 'nothing shown: unchanged');
+    const named = withoutShown(compact, 'app.py', new Map([[outlineTextKey(marker), 'outline']]))!;
+    assert.equal(named.code.split('\n').at(-1), `${marker} of Flask`);
+    assert.deepEqual(named.covers, compact.covers);
+  });
+
+  it('in assembled contexts no two snippets show the same line, "… N more" lines included', async () => {
+    const assembler = new ContextAssembler(await buildGraph(readTree(FLASK), 'flask'), FLASK);
+    let markers = 0;
+    for (const file of ['app.py', 'blueprints.py', 'scaffold.py', 'sessions.py', 'views.py']) {
+      const text = fs.readFileSync(path.join(FLASK, file), 'utf8');
+      for (const share of [0.3, 0.6, 0.9]) {
+        const cut = text.indexOf('\n', Math.floor(text.length * share)) + 1;
+        const ctx = await assembler.assemble({ path: file, language: 'python', prefix: text.slice(0, cut), suffix: '' });
+        const lines = ctx.snippets.flatMap((s) => s.code.split('\n').map((l) => l.trim()).filter((l) => /^# … \d+ more/.test(l)));
+        markers += lines.length;
+        assert.equal(new Set(lines).size, lines.length, `${file} at ${share}: ${lines.join(' | ')}`);
+      }
+    }
+    assert.ok(markers > 10, `skeletons leave members out in these contexts (${markers} lines)`);
+  });
+});
+
+describe('a method declared away from its type is one line in the context (real cobra)', () => {
+  it("`func (c *Command) MarkFlagsRequiredTogether` in flag_groups.go: Command's skeleton and the method's own outline do not both show it", async () => {
+    const root = path.join(FIXTURES, 'real', 'cobra');
+    const graph = await buildGraph(readTree(root), 'cobra');
+    const sources = new SourceFiles(root, graph);
+    const method = 'flag_groups.go#Command.MarkFlagsRequiredTogether';
+    const skeleton = renderNode(graph.graph, sources, 'command.go#Command', new Set([method]))[0];
+    const at = skeleton.ids!.indexOf(method);
+    assert.ok(at > 0, skeleton.code);
+    assert.equal(skeleton.lineFiles?.[at], 'flag_groups.go', 'the member line stands in the file declaring the method');
+    const candidate = (key: string, file: string, relevance: number) => ({
+      key, path: file, title: key, origin: 'graph' as const, relevance, renderings: renderNode(graph.graph, sources, key, new Set([method])), triples: [],
+    });
+    const chosen = packContext([candidate('command.go#Command', 'command.go', 1), candidate(method, 'flag_groups.go', 0.9)], {
+      budgetTokens: 4096, lambda: 0.7, cost: (_c, r) => Math.ceil(r.code.length / 4),
+    });
+    const lines = chosen.flatMap((ch) => ch.rendering.code.split('\n').map((l) => l.trim()));
+    assert.equal(lines.filter((l) => l.startsWith('func (c *Command) MarkFlagsRequiredTogether')).length, 1, lines.join('\n'));
+    assert.ok(chosen.some((ch) => ch.rendering.covers.includes(method)), 'still covered');
+  });
+});
+
+describe('the top of a file offers what its folder imports (real Flask)', () => {
+  it('views.py before its first line: `current_app`, which most Flask modules import (views.py does two lines down)', async () => {
+    const graph = await buildGraph(readTree(FLASK), 'flask');
+    const assembler = new ContextAssembler(graph, FLASK);
+    const text = fs.readFileSync(path.join(FLASK, 'views.py'), 'utf8');
+    const candidates = async (prefix: string) => {
+      const q = await buildQueryGraph(extractInProcess(), graph, { path: 'views.py', language: 'python', prefix, suffix: '' });
+      return structuralCandidates(graph.graph, q, assembler.definitionNames).map((c) => c.id);
+    };
+    const top = await candidates('');
+    assert.ok(top.slice(0, 3).includes('globals.py#current_app'), top.join(', '));
+    // After the first import line, still above every definition: still offered.
+    const second = await candidates(text.slice(0, text.indexOf('from . import typing')));
+    assert.ok(second.includes('globals.py#current_app'), second.join(', '));
   });
 });

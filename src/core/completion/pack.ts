@@ -113,9 +113,13 @@ function shownLines(chosen: readonly Chosen[]): Map<string, 'code' | 'outline'> 
 function addShown(shown: Map<string, 'code' | 'outline'>, path: string, rendering: Rendering): void {
   const code = rendering.outline ? rendering.code.split('\n') : [];
   for (const [i, line] of (rendering.lines ?? []).entries()) {
-    if (line === null) continue;
+    if (line === null) {
+      // A skeleton's `… 14 more` line: a second skeleton showing the same one names its owner (withoutShown).
+      if (rendering.namedMarker !== undefined) shown.set(outlineTextKey(code[i]), 'outline');
+      continue;
+    }
     if (rendering.outline) shown.set(outlineTextKey(code[i]), 'outline');
-    const key = `${path}:${line}`;
+    const key = `${rendering.lineFiles?.[i] ?? path}:${line}`;
     if (!rendering.outline) shown.set(key, 'code');
     else if (!shown.has(key)) shown.set(key, 'outline');
   }

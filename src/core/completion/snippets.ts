@@ -17,10 +17,23 @@ export interface Rendering {
    * lines that stand for none (`… 14 more`); lets packing drop what another snippet already shows.
    */
   lines?: Array<number | null>;
+  /**
+   * The file a line stands in where that is not the candidate's: a member declared away from its
+   * type (a Go method in another file of the package, a Rust `impl` elsewhere in the crate), so the
+   * snippet of that method and the type's skeleton know they show one line.
+   */
+  lineFiles?: Array<string | undefined>;
   /** Outlines: the node each line of `code` is the header (or docstring) of, so a line left out takes its claim in `covers` with it. */
   ids?: Array<string | null>;
   /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
   outline?: boolean;
+  /**
+   * A skeleton's `… 14 more` line naming whose members they are (`… 14 more`), which
+   * withoutShown puts in its place when another snippet shows the same plain line: two skeletons
+   * leaving out as many members repeated one line (1.4–2.0% of a context's lines on marshmallow),
+   * while naming every one costs tokens the context needs (2–4 each: −3 definitions at 1,024 on click).
+   */
+  namedMarker?: string;
 }
 
 /** Definitions up to this many lines are shown whole. */
@@ -49,12 +62,18 @@ export function renderNode(graph: Graph, sources: SourceFiles, id: string, nearb
       // The class's own header and docstring stand for its first line, each member for its own.
       const sourceLines: Array<number | null> = [...header.map(() => start(node)), ...doc.map(() => start(node)), ...shown.map((m) => start(m))];
       const ids: Array<string | null> = [...header.map(() => id), ...doc.map(() => id), ...shown.map((m) => m.id)];
+      const away = shown.some((m) => m.path !== node.path);
+      const lineFiles = away ? [...header.map(() => undefined), ...doc.map(() => undefined), ...shown.map((m) => (m.path !== node.path ? m.path : undefined))] : undefined;
+      let marker: string | undefined;
       if (members.length > shown.length) {
-        lines.push(`${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`);
+        const plain = `${indent}${python ? '#' : '//'} … ${members.length - shown.length} more`;
+        lines.push(plain);
         sourceLines.push(null);
         ids.push(null);
+        lineFiles?.push(undefined);
+        marker = `${plain} ${node.kind === 'Module' ? `in ${node.name}` : `of ${node.name}`}`;
       }
-      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true };
+      return { code: lines.join('\n'), covers: [id, ...shown.map((m) => m.id)], lines: sourceLines, ids, outline: true, ...(lineFiles ? { lineFiles } : {}), ...(marker ? { namedMarker: marker } : {}) };
     };
     const richer = members.length > COMPACT_MEMBERS ? [skeleton(FULL_MEMBERS)] : [];
     return [...richer, skeleton(COMPACT_MEMBERS), skeleton(MINIMAL_MEMBERS, false)];
@@ -93,20 +112,28 @@ export function outlineTextKey(line: string): string {
  * lines shown verbatim, an outline drops lines shown in any form. An outline also drops a member
  * line whose text another outline shows (keys from outlineTextKey): an override with its base's
  * signature (`def to_info_dict(self) -> t.Dict[str, t.Any]: ...` in five subclass skeletons) says
- * nothing new. Undefined when nothing of its own is left (only lines that stand for no source, like `… 14 more`).
+ * nothing new. A skeleton's `… 14 more` line that `shown` holds already names its owner (namedMarker).
+ * Undefined when nothing of its own is left (only lines that stand for no source, like `… 14 more`).
  */
 export function withoutShown(rendering: Rendering, path: string, shown: ReadonlyMap<string, 'code' | 'outline'>): Rendering | undefined {
-  if (!rendering.lines) return rendering;
+  const lines = rendering.lines;
+  if (!lines) return rendering;
   const code = rendering.code.split('\n');
-  const keep = rendering.lines.map((line, i) => {
+  const markerAt = rendering.namedMarker === undefined ? -1 : lines.lastIndexOf(null);
+  if (markerAt >= 0 && shown.has(outlineTextKey(code[markerAt]))) {
+    code[markerAt] = rendering.namedMarker!;
+    rendering = { ...rendering, code: code.join('\n') };
+  }
+  const keep = lines.map((line, i) => {
     if (line === null) return true;
     if (rendering.outline && i > 0 && shown.has(outlineTextKey(code[i]))) return false;
-    const seen = shown.get(`${path}:${line}`);
+    const seen = shown.get(`${rendering.lineFiles?.[i] ?? path}:${line}`);
     return seen === undefined || (seen === 'outline' && !rendering.outline);
   });
   if (keep.every(Boolean)) return rendering;
-  if (!rendering.lines.some((line, i) => line !== null && keep[i])) return undefined;
-  const trimmed: Rendering = { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: rendering.lines.filter((_, i) => keep[i]) };
+  if (!lines.some((line, i) => line !== null && keep[i])) return undefined;
+  const trimmed: Rendering = { ...rendering, code: code.filter((_, i) => keep[i]).join('\n'), lines: lines.filter((_, i) => keep[i]) };
+  if (rendering.lineFiles) trimmed.lineFiles = rendering.lineFiles.filter((_, i) => keep[i]);
   if (rendering.ids) {
     // A member left out for its text is not shown (its namesake elsewhere is); one left out for its source line is.
     const textDropped = new Set(rendering.ids.filter((id, i) => id !== null && !keep[i] && shown.has(outlineTextKey(code[i]))));

@@ -176,6 +176,9 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
       if (++count === MAX_UNBOUND_NAMES) break;
     }
   }
+  // At the top of a file, before any definition (often nothing else is written yet): what the other
+  // files of its folder import is what this one is likely to import.
+  for (const { id, share } of folderImports(graph, q)) add(id, 0.55 + 0.4 * share, { source: q.query.path, kind: 'IMPORTS', target: id });
   // A brace list of names still open above the cursor (`export {\n  _lt as lt,\n  _gte as gte,\n  ⟨cursor⟩`, its
   // `from` not written yet): the module defining the names listed so far, and its definitions that come next in it.
   const list = openImportList(q);
@@ -765,6 +768,43 @@ function coImported(graph: Graph, q: QueryGraph, own: ReadonlySet<string>, limit
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit)
     .map(([id, n]) => ({ id, share: n / importers.size }));
+}
+
+/** Definitions offered from the folder's imports, and the share of its other files that import one to be offered. */
+const MAX_FOLDER_IMPORTS = 6;
+const MIN_FOLDER_SHARE = 0.3;
+
+/**
+ * With the cursor above the buffer's first definition (outside any): the definitions most of the
+ * other files of the buffer's folder import (at least two files and MIN_FOLDER_SHARE of them), by
+ * that share; the buffer's own imports and definitions left out.
+ */
+function folderImports(graph: Graph, q: QueryGraph): Array<{ id: string; share: number }> {
+  if (q.enclosing.length > 0 || q.file.symbols.some((s) => s.range.startLine < q.cursorLine)) return [];
+  const slash = q.query.path.lastIndexOf('/');
+  const folder = folderId(slash < 0 ? '' : q.query.path.slice(0, slash));
+  if (!graph.hasNode(folder)) return [];
+  const siblings: string[] = [];
+  graph.forEachOutEdge(folder, (_e, edge) => {
+    if (edge.kind === 'CONTAINS' && edge.target !== q.query.path && graph.getNodeAttributes(edge.target).kind === 'Module') siblings.push(edge.target);
+  });
+  const own = importedTargets(q);
+  const counts = new Map<string, number>();
+  for (const file of siblings) {
+    const seen = new Set<string>();
+    graph.forEachOutEdge(file, (_e, edge) => {
+      if (edge.kind !== 'IMPORTS' || own.has(edge.target) || seen.has(edge.target)) return;
+      const target = graph.getNodeAttributes(edge.target);
+      if (target.kind === 'External' || target.path === q.query.path) return;
+      seen.add(edge.target);
+      counts.set(edge.target, (counts.get(edge.target) ?? 0) + 1);
+    });
+  }
+  return [...counts.entries()]
+    .filter(([, n]) => n >= 2 && n >= MIN_FOLDER_SHARE * siblings.length)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_FOLDER_IMPORTS)
+    .map(([id, n]) => ({ id, share: n / siblings.length }));
 }
 
 /** What the buffer's import edges point at. */

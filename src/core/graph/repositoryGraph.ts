@@ -5,6 +5,7 @@
 // files that consulted something the change can affect (see moduleKeys.ts).
 import { MultiDirectedGraph } from 'graphology';
 import type { FileGraph } from '../parse/fileGraph';
+import { ambientGlobalKeys, isAmbientGlobalKey } from './ambientGlobals';
 import { ChangeSet } from './changeSet';
 import { changedInterfaceKeys } from './fileIndex';
 import {
@@ -179,7 +180,10 @@ export class RepositoryGraph {
     }
     // A file of a package-scoped language provides a key per top-level name: an edit can change them.
     const rekeyed = new Set(rekey);
-    for (const file of changes.upsert ?? []) if (packageScheme(file.language)) rekeyed.add(file.path);
+    // So does a file declaring ambient globals (or one that did: `declare global` removed).
+    for (const file of changes.upsert ?? []) {
+      if (packageScheme(file.language) || file.symbols.some((s) => s.global) || this.providedBy.get(file.path)?.some(isAmbientGlobalKey)) rekeyed.add(file.path);
+    }
     // Which package a file is in may hang on manifests and on other files (Cargo's crate roots):
     // when that changes, every file of the language is re-keyed and re-resolved (its qnames change).
     if (added.size > 0 || removed.size > 0) this.paths = new Set(this.files.keys());
@@ -191,7 +195,7 @@ export class RepositoryGraph {
     for (const path of rekeyed) {
       const file = this.files.get(path);
       const before = this.providedBy.get(path) ?? [];
-      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.layout())] : [];
+      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.layout()), ...ambientGlobalKeys(file)] : [];
       // Only keys gained or lost change a lookup's answer (a body edit keeps every key).
       const kept = new Set(after);
       for (const key of before) {

@@ -4,6 +4,7 @@
 // re-resolve exactly the files an edit can affect.
 import { flat } from '../flatString';
 import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
+import { ambientGlobalKey } from './ambientGlobals';
 import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import { goImportPath, goModulesOf, resolveGoImport } from './goModules';
@@ -692,10 +693,23 @@ export class Resolver {
           if (found) return found;
         }
       }
-    } else if (file.language !== 'go' && JS_GLOBALS.has(name)) {
-      return { t: 'external', family: 'js', name };
+    } else if (file.language !== 'go') {
+      if (JS_GLOBALS.has(name)) return { t: 'external', family: 'js', name };
+      return this.ambientGlobal(name);
     }
     return null;
+  }
+
+  /** A name a declaration file of the repository declares for every file (ambientGlobals.ts). */
+  private ambientGlobal(name: string): Target | null {
+    return this.memoized(`ag\u0000${name}`, () => {
+      const path = this.provider(ambientGlobalKey(name));
+      const file = path === undefined ? undefined : this.world.file(path);
+      if (path === undefined || !file) return null;
+      this.read(path, scopeName('', name));
+      const sym = indexOf(file).children.get('')?.get(name);
+      return sym?.global ? { t: 'symbol', path, sym } : null;
+    });
   }
 
   /**

@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../graph/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 8;
+export const PARSER_VERSION = 9;
 
 export interface FileGraph {
   path: string;
@@ -92,6 +92,11 @@ export interface SymbolDef {
    * untyped parameter of a function passed to a call is typed (resolve.ts, callback steps).
    */
   callbacks?: Record<string, string[]>;
+  /**
+   * TypeScript: a name every file of the repository sees without an import (a top-level declaration
+   * of a script `.d.ts`, or one inside `declare global {}`); stage 2 keys it (graph/ambientGlobals.ts).
+   */
+  global?: true;
   /** The function's type parameters, in order, when `callbacks` names one. */
   typeParams?: string[];
   /** The type parameter each type argument of a generic return type is (`): Box<T, D>` → ['T', 'D']; '' for another type). */

@@ -122,6 +122,7 @@ const REFS_TAIL = `
 (member_expression object: (this)) @thismember
 (identifier) @id
 (shorthand_property_identifier) @id
+(shorthand_property_identifier_pattern) @bind
 `;
 
 const QUERIES = new Map<TSLanguage, Query>();
@@ -226,6 +227,42 @@ const NOT_A_USE_PARENTS = new Set([
   'namespace_export', 'export_statement', 'jsx_closing_element', 'nested_type_identifier', 'nested_identifier',
   'labeled_statement', 'break_statement', 'continue_statement',
 ]);
+
+/** Where an identifier no declaration binds is still no use of a global: JSX tag names (`<div>`) besides the above. */
+const FREE_NAME_PARENTS_SKIPPED = new Set([
+  ...NOT_A_USE_PARENTS, 'jsx_opening_element', 'jsx_self_closing_element', 'jsx_closing_element',
+]);
+
+/** Node types and the field that binds a name there (`null`: every identifier child binds). */
+const BINDING_FIELDS: ReadonlyMap<string, string | null> = new Map([
+  ['variable_declarator', 'name'], ['required_parameter', 'pattern'], ['optional_parameter', 'pattern'],
+  ['arrow_function', 'parameter'], ['catch_clause', 'parameter'], ['for_in_statement', 'left'],
+  ['function_declaration', 'name'], ['function_expression', 'name'], ['generator_function_declaration', 'name'],
+  ['generator_function', 'name'], ['pair_pattern', 'value'], ['assignment_pattern', 'left'],
+  ['index_signature', 'name'], ['array_pattern', null], ['rest_pattern', null], ['formal_parameters', null],
+]);
+
+/**
+ * Every name some declaration of the file binds (variables, parameters, destructured names, catch
+ * and loop variables, definitions at any depth), wherever it stands: what is left of the file's
+ * identifiers is free, i.e. a global. Scopes are ignored: a name bound anywhere is never taken for
+ * a global (a miss costs one unused global, a false global would cost a wrong edge).
+ */
+function boundNames(captures: QueryCapture[], symbols: readonly SymbolDef[]): Set<string> {
+  const bound = new Set(['arguments', ...symbols.map((s) => s.name)]);
+  for (const { name, node } of captures) {
+    if (name === 'bind') {
+      bound.add(node.text);
+      continue;
+    }
+    if (name !== 'id' || node.type !== 'identifier') continue;
+    const parent = node.parent;
+    const field = parent ? BINDING_FIELDS.get(parent.type) : undefined;
+    if (field === undefined) continue;
+    if (field === null || parent!.childForFieldName(field)?.startIndex === node.startIndex) bound.add(node.text);
+  }
+  return bound;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Definition scopes
@@ -1192,6 +1229,7 @@ class TsExtraction {
     const moduleNames = new Set<string>();
     for (const sym of this.table.symbols) if (sym.parent === null && sym.name !== 'default') moduleNames.add(sym.name);
     for (const imp of this.imports) if (imp.local && imp.scope === null) moduleNames.add(imp.local);
+    const bound = boundNames(captures, this.table.symbols);
 
     // Frames in position order (ancestors first) for attribution.
     const frames = this.frames.slice().sort((a, b) => a.start - b.start || b.end - a.end);
@@ -1322,7 +1360,14 @@ class TsExtraction {
           if (skip.has(start) || calleeStarts.has(start)) break;
           const id = this.src.slice(start, node.endIndex);
           if (!moduleNames.has(id)) {
-            this.typedLocalMember(node, id, frameAt(start), calleeIds);
+            const frame = frameAt(start);
+            this.typedLocalMember(node, id, frame, calleeIds);
+            // Bound nowhere in the file: a global, which a declaration file may declare (graph/ambientGlobals.ts).
+            if (!bound.has(id) && !JS_GLOBALS.has(id) && node.parent && !FREE_NAME_PARENTS_SKIPPED.has(node.parent.type)) {
+              const parent = node.parent;
+              const chain = (parent.type === 'member_expression' && parent.startIndex === start && plainChain(this.text(parent))) || [id];
+              this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
+            }
             break;
           }
           const frame = frameAt(start);
@@ -1499,7 +1544,7 @@ function documents(statement: Node): boolean {
   return DOCUMENTABLE_STATEMENTS.has(statement.type);
 }
 
-export function extractTypeScript(root: Node, _filePath: string, language: Language): Extracted {
+export function extractTypeScript(root: Node, filePath: string, language: Language): Extracted {
   const tsLanguage = root.tree.language;
   const query = queryFor(tsLanguage, dialectOf(language));
   // Node offsets index the whole source; the root starts after leading whitespace, so pad it back.
@@ -1509,6 +1554,7 @@ export function extractTypeScript(root: Node, _filePath: string, language: Langu
   x.defs(captures);
   x.settleExports();
   x.refsPass(captures);
+  markAmbientGlobals(root, filePath, x.table.symbols);
   return {
     doc: fileDoc(root, src),
     symbols: x.table.symbols,
@@ -1517,4 +1563,29 @@ export function extractTypeScript(root: Node, _filePath: string, language: Langu
     refs: x.references(),
     texts: x.texts.result(),
   };
+}
+
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/**
+ * Names every file sees without importing them (SymbolDef.global): the top-level declarations of a
+ * declaration file that is a script (no top-level import or export: `declare const __DEV__: boolean`
+ * in `global.d.ts`), and what `declare global { … }` declares anywhere. Only the block's own
+ * top-level declarations: nesting stays as the block's transparency made it (module level).
+ */
+function markAmbientGlobals(root: Node, filePath: string, symbols: SymbolDef[]): void {
+  const blocks: Node[] = [];
+  let module = false;
+  for (const child of root.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'import_statement' || child.type === 'export_statement' || child.type === 'import_alias') module = true;
+    else if (child.type === 'ambient_declaration' && child.children.some((c) => c?.type === 'global')) {
+      const body = child.namedChildren.find((c) => c?.type === 'statement_block');
+      if (body) blocks.push(body);
+    }
+  }
+  const script = !module && DECLARATION_FILE.test(filePath);
+  if (!script && blocks.length === 0) return;
+  const inBlock = (line: number) => blocks.some((b) => b.startPosition.row <= line && line <= b.endPosition.row);
+  for (const sym of symbols) if (sym.parent === null && (script || inBlock(sym.range.startLine))) sym.global = true;
 }
