@@ -428,6 +428,12 @@ def write_card(report, args, out_dir):
         "VOCAB": f"{report['vocab']:,}",
         "DIM": str(args.dim),
         "MIXER": ", mixed with its neighbours by one residual width-3 convolution" if args.mixer == "conv" else "",
+        "POOLING": (
+            "the sum of its token vectors weighted by a softmax over the text's tokens of a learnt score (one learnt vector dotted with each token vector: attention pooling, so that informative tokens dominate)"
+            if getattr(args, "pooling", "mean") == "attention"
+            else "the mean of its token vectors"
+        ),
+        "POOLING_EXPORT": " (each token vector already multiplied by its softmax weight and by the text's token count, so the mean over the attention mask is the weighted sum)" if getattr(args, "pooling", "mean") == "attention" else "",
         "TRAIN_PAIRS": f"{report['trainPairs']:,}",
         "VAL_PAIRS": f"{report['validationPairs']:,}",
         "SOURCES": report.get("sources", "the sources in train/manifest.json"),
