@@ -8,7 +8,8 @@ Validation splits move when the manifest grows (it is by package, seeded over th
 figure from one training report is not comparable with another's. `--packages-from` keeps only the
 validation pairs of packages held out by an older data report (its `pairs.validationPackages`):
 packages neither model was trained on. Each model reads the texts with its own tokenizer; the int8
-rows times their scales are what the product's ONNX session computes (bag models only).
+rows times their scales, then the pooling's per-token scaling, are what the product's ONNX session
+computes (models without a mixer).
 """
 
 import argparse
@@ -24,26 +25,31 @@ sys.path.insert(0, os.path.dirname(__file__))
 import bench_eval  # noqa: E402
 from passages import passage  # noqa: E402
 from tokenizer import WordPiece  # noqa: E402
-from train import bm25_ranks, embed_all, evaluate, metrics, read  # noqa: E402
+from train import Encoder, bm25_ranks, embed_all, evaluate, metrics, read  # noqa: E402
 
 
 class ExportedBag(torch.nn.Module):
-    """forward() as the exported graph: row lookup times its scale, padding masked (pooling is the caller's)."""
+    """forward() as the exported graph: row lookup times its scale, then the encoder's own per-token output
+    (padding masked; with attention pooling, each vector scaled by its weight). Pooling is the caller's."""
 
-    def __init__(self, rows, scale):
+    def __init__(self, rows, scale, score):
         super().__init__()
         self.rows = rows
         self.scale = scale
+        self.inner = Encoder(rows.shape[0], rows.shape[1], "none", "mean" if score is None else "attention")
+        if score is not None:
+            with torch.no_grad():
+                self.inner.score.weight.copy_(score.reshape(1, -1))
 
     def forward(self, ids, mask):
-        return self.rows[ids].to(torch.float32) * self.scale[ids].unsqueeze(-1) * mask.unsqueeze(-1)
+        return self.inner.tokens(self.rows[ids].to(torch.float32) * self.scale[ids].unsqueeze(-1), mask)
 
 
 def load(model_dir):
     with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
         config = json.load(f)
     if config.get("cartograph", {}).get("mixer", "none") != "none":
-        sys.exit(f"{model_dir}: only bag models (mixer none) can be scored here")
+        sys.exit(f"{model_dir}: only models without a mixer can be scored here")
     with open(os.path.join(model_dir, "tokenizer.json"), encoding="utf-8") as f:
         ids = json.load(f)["model"]["vocab"]
     vocab = [t for t, _ in sorted(ids.items(), key=lambda kv: kv[1])]
@@ -51,7 +57,11 @@ def load(model_dir):
     tensors = [numpy_helper.to_array(t) for t in graph.initializer]
     rows = next(t for t in tensors if t.dtype.name == "int8" and t.ndim == 2 and t.shape[0] == len(vocab))
     scale = next(t for t in tensors if t.dtype.name == "float32" and t.ndim == 1 and t.shape[0] == len(vocab))
-    return WordPiece(vocab), ExportedBag(torch.from_numpy(rows.copy()), torch.from_numpy(scale.copy())).eval()
+    # Attention pooling's score: the one dim x 1 (or 1 x dim) float matrix of the graph.
+    score = None
+    if config.get("cartograph", {}).get("pooling", "mean") == "attention":
+        score = next(torch.from_numpy(t.copy()) for t in tensors if t.dtype.name == "float32" and t.ndim == 2 and sorted(t.shape) == [1, rows.shape[1]])
+    return WordPiece(vocab), ExportedBag(torch.from_numpy(rows.copy()), torch.from_numpy(scale.copy()), score).eval()
 
 
 def main():

@@ -7,7 +7,8 @@ sentence, nodeText-shaped passage: see passages.py). The model is a table of tok
 identifier-aware WordPiece vocabulary (tokenizer.py), optionally followed by a small residual
 convolution over neighbouring tokens; the text's vector is the mean of its token vectors,
 L2-normalised (what transformers.js' feature-extraction pipeline does with `pooling: 'mean',
-normalize: true`). Trained with a symmetric InfoNCE loss over in-batch negatives. Validation after
+normalize: true`), or with `--pooling attention` their sum weighted by a learnt softmax over the
+text's tokens (exported as token vectors already scaled so that the pipeline's mean is that sum). Trained with a symmetric InfoNCE loss over in-batch negatives. Validation after
 every epoch on packages never seen in training: each query ranks every passage of its own package
 (as bench:search ranks one repository), and the whole validation set. The best epoch by validation
 NDCG@10 is exported: ONNX with `input_ids`, `attention_mask` -> `last_hidden_state`, token vectors
@@ -61,6 +62,7 @@ def parse_args():
     p.add_argument("--min-count", type=int, default=5, help="a word becomes a vocabulary entry of its own only when seen this often")
     p.add_argument("--dim", type=int, default=384, help="384: the store's vector column (a longer vector is not persisted)")
     p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
+    p.add_argument("--pooling", choices=["mean", "attention"], default="mean", help="attention: a learnt softmax weight per token instead of the plain mean")
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -83,7 +85,7 @@ def read(path):
 
 
 class Encoder(torch.nn.Module):
-    def __init__(self, vocab: int, dim: int, mixer: str):
+    def __init__(self, vocab: int, dim: int, mixer: str, pooling: str = "mean"):
         super().__init__()
         self.embed = torch.nn.Embedding(vocab, dim, padding_idx=0)
         torch.nn.init.normal_(self.embed.weight, std=0.1)
@@ -93,9 +95,14 @@ class Encoder(torch.nn.Module):
         if self.conv is not None:
             torch.nn.init.zeros_(self.conv.weight)
             torch.nn.init.zeros_(self.conv.bias)
+        # Attention pooling: token t of a text weighs softmax_t(score . h_t) over the text's tokens. Zero at
+        # the start: every token weighs the same, which is mean pooling.
+        self.score = torch.nn.Linear(dim, 1, bias=False) if pooling == "attention" else None
+        if self.score is not None:
+            torch.nn.init.zeros_(self.score.weight)
 
-    def tokens(self, vectors, mask):
-        """Per-token output (`last_hidden_state`) from the looked-up token vectors."""
+    def mixed(self, vectors, mask):
+        """Token vectors after the optional mixer, padding zeroed."""
         m = mask.unsqueeze(-1).to(vectors.dtype)
         h = vectors * m
         if self.conv is not None:
@@ -103,28 +110,51 @@ class Encoder(torch.nn.Module):
             h = h * m
         return h
 
+    def tokens(self, vectors, mask):
+        """Per-token output (`last_hidden_state`) from the looked-up token vectors. With attention pooling each
+        vector is scaled by its softmax weight times the text's token count, so the mean over the valid tokens
+        (transformers.js' `pooling: 'mean'`) is the attention-weighted sum."""
+        h = self.mixed(vectors, mask)
+        if self.score is None:
+            return h
+        m = mask.to(h.dtype)
+        # Padding gets -1e4 before the softmax (weight ~0); a text of padding only gets uniform weights times
+        # its count 0: zero vectors, as with mean pooling.
+        s = self.score(h).squeeze(-1) * m + (m - 1) * 1e4
+        weight = torch.softmax(s, dim=1) * m.sum(1, keepdim=True)
+        return h * weight.unsqueeze(-1)
+
     def forward(self, ids, mask):
         return self.tokens(self.embed(ids), mask)
 
     def pooled(self, ids, mask):
-        """pool(forward(ids, mask)); without a mixer, a sum of rows that never builds the batch x length x dim tensor
-        (the mean's division does not survive the L2 normalisation)."""
-        if self.conv is not None:
+        """pool(forward(ids, mask)); for the bag (mean pooling, no mixer), a sum of rows that never builds the
+        batch x length x dim tensor (the mean's division does not survive the L2 normalisation)."""
+        if self.conv is not None or self.score is not None:
             return pool(self(ids, mask), mask)
         return F.normalize(F.embedding_bag(ids, self.embed.weight, mode="sum", padding_idx=0), dim=-1)
 
     def pooled_packed(self, flat, offsets):
-        """pooled() of unpadded token lists with a mixer: the lists laid end to end with one [PAD] between
-        them, so the width-3 convolution sees a zero vector past each end, as it sees padding."""
+        """pooled() of unpadded token lists with a mixer or attention: the lists laid end to end with one [PAD]
+        between them, so the width-3 convolution sees a zero vector past each end, as it sees padding; the
+        attention softmax runs over each list's own tokens."""
         n = len(offsets)
         lengths = torch.diff(torch.cat([offsets, torch.tensor([len(flat)])]))
         text = torch.repeat_interleave(torch.arange(n), lengths)
-        # Token j of text i goes to position j + i + 1: one separator before each text.
-        position = torch.arange(len(flat)) + text + 1
-        ids = torch.zeros(len(flat) + n + 1, dtype=torch.long)
-        ids[position] = flat
-        h = self.tokens(self.embed(ids).unsqueeze(0), (ids != 0).long().unsqueeze(0))[0]
-        sums = torch.zeros(n, h.shape[1]).index_add_(0, text, h[position])
+        if self.conv is None:
+            h = self.embed(flat)
+        else:
+            # Token j of text i goes to position j + i + 1: one separator before each text.
+            position = torch.arange(len(flat)) + text + 1
+            ids = torch.zeros(len(flat) + n + 1, dtype=torch.long)
+            ids[position] = flat
+            h = self.mixed(self.embed(ids).unsqueeze(0), (ids != 0).long().unsqueeze(0))[0][position]
+        if self.score is not None:
+            s = self.score(h).squeeze(-1)
+            top = torch.full((n,), -1e4).scatter_reduce(0, text, s, "amax", include_self=False)
+            e = torch.exp(s - top[text])
+            h = h * (e / torch.zeros(n).index_add_(0, text, e)[text]).unsqueeze(-1)
+        sums = torch.zeros(n, h.shape[1]).index_add_(0, text, h)
         return F.normalize(sums, dim=-1)
 
     def pooled_bags(self, flat, offsets):
@@ -140,7 +170,7 @@ def pool(h, mask):
 def encode_train(model, seqs, dropout, gen):
     """Training-time text vectors; `dropout` drops that share of each text's tokens (its first kept)."""
     flat, offsets = bags(seqs, dropout, gen)
-    if model.conv is None:
+    if model.conv is None and model.score is None:
         return model.pooled_bags(flat, offsets)
     return model.pooled_packed(flat, offsets)
 
@@ -350,7 +380,7 @@ def export(model, vocab, args, out_dir):
         "hidden_size": args.dim,
         "vocab_size": len(vocab),
         "max_position_embeddings": args.max_passage,
-        "cartograph": {"mixer": args.mixer, "pooling": "mean", "normalize": True, "weights": "int8 per-row token vectors"},
+        "cartograph": {"mixer": args.mixer, "pooling": args.pooling, "normalize": True, "weights": "int8 per-row token vectors"},
     }
     with open(os.path.join(out_dir, "config.json"), "w", encoding="utf-8") as f:
         json.dump(config, f, indent=1)
@@ -398,6 +428,12 @@ def write_card(report, args, out_dir):
         "VOCAB": f"{report['vocab']:,}",
         "DIM": str(args.dim),
         "MIXER": ", mixed with its neighbours by one residual width-3 convolution" if args.mixer == "conv" else "",
+        "POOLING": (
+            "the sum of its token vectors weighted by a softmax over the text's tokens of a learnt score (one learnt vector dotted with each token vector: attention pooling, so that informative tokens dominate)"
+            if getattr(args, "pooling", "mean") == "attention"
+            else "the mean of its token vectors"
+        ),
+        "POOLING_EXPORT": " (each token vector already multiplied by its softmax weight and by the text's token count, so the mean over the attention mask is the weighted sum)" if getattr(args, "pooling", "mean") == "attention" else "",
         "TRAIN_PAIRS": f"{report['trainPairs']:,}",
         "VAL_PAIRS": f"{report['validationPairs']:,}",
         "SOURCES": report.get("sources", "the sources in train/manifest.json"),
@@ -462,7 +498,7 @@ def main():
     prep_s = time.time() - started
     print(f"{len(train)} train pairs, {len(validation)} validation; vocab {len(vocab)}; passage tokens mean {sum(map(len, tp)) / len(tp):.1f}, [UNK] share {unk:.4f}; prep {prep_s:.0f}s", flush=True)
 
-    model = Encoder(len(vocab), args.dim, args.mixer)
+    model = Encoder(len(vocab), args.dim, args.mixer, args.pooling)
     logit_scale = torch.nn.Parameter(torch.tensor(math.log(20.0)))
     optim = torch.optim.Adam(list(model.parameters()) + [logit_scale], lr=args.lr)
     steps_per_epoch = len(tq) // args.batch
