@@ -28,7 +28,7 @@ export interface Rendering {
   /** True when `code` is an outline (signatures, skeleton, a docstring's first sentence) rather than verbatim source: its lines yield to verbatim ones. */
   outline?: boolean;
   /**
-   * A skeleton's `… 14 more` line naming whose members they are (`… 14 more`), which
+   * A skeleton's `… 14 more` line naming whose members they are (`… 14 more of Field`), which
    * withoutShown puts in its place when another snippet shows the same plain line: two skeletons
    * leaving out as many members repeated one line (1.4–2.0% of a context's lines on marshmallow),
    * while naming every one costs tokens the context needs (2–4 each: −3 definitions at 1,024 on click).

@@ -199,7 +199,11 @@ export function structuralCandidates(graph: Graph, q: QueryGraph, names?: Reposi
     });
     // The module most of them are defined in (no barrel between): its skeleton lists the names left to import.
     const modules = new Map<string, number>();
-    for (const id of anchors) if (graph.hasNode(id)) modules.set(moduleId(graph.getNodeAttributes(id).path), (modules.get(moduleId(graph.getNodeAttributes(id).path)) ?? 0) + 1);
+    for (const id of anchors) {
+      if (!graph.hasNode(id)) continue;
+      const module = moduleId(graph.getNodeAttributes(id).path);
+      modules.set(module, (modules.get(module) ?? 0) + 1);
+    }
     const home = [...modules].filter(([, n]) => n >= 2 && n * 2 >= anchors.length).map(([id]) => id);
     for (const id of home) add(id, 0.95, { source: q.query.path, kind: 'IMPORTS', target: id });
     // Through a barrel (`from "../internal"`) no one module says what comes next: more co-imports do.

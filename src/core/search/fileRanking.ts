@@ -128,7 +128,6 @@ export class FileIndex {
     }
   }
 
-
   /** Every file whose text matches, scored relative to the best one (1). */
   scores(terms: string): Map<string, number> {
     const results = this.search.search(terms, { combineWith: 'OR' });
