@@ -6,7 +6,7 @@
 // `npm run train:data`), make bench:search-style queries on each, record the product's candidates and
 // features (cached per package under train/.data/reranker/), hold out a quarter of the model's
 // held-out packages as validation (by package), train a linear and a small MLP scorer, each with
-// RankNet and with LambdaRank, keep the best on validation. Deterministic for the same candidates (seeded).
+// RankNet and with LambdaRank, and boosted trees (LambdaMART), keep the best on validation. Deterministic for the same candidates (seeded).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import type { Source } from './data/sources';
 import { validationPackages } from './data/split';
 import { collectPackage, MAX_CLASS_QUERIES, MAX_QUERIES, sample, type PackageExamples } from './reranker/collect';
 import { evaluate, train, type Group, type TrainOptions } from './reranker/learn';
+import { trainTrees, type TreeOptions } from './reranker/trees';
 import { HELD_OUT, OTHERS } from './reranker/packages';
 
 const { values } = parseArgs({
@@ -47,7 +48,13 @@ const CONFIGS: (Omit<TrainOptions, 'seed'> & { name: string })[] = [
   { name: 'mlp-16', loss: 'ranknet', hidden: 16, epochs: 40, learningRate: 0.01, l2: 1e-4, batch: 32 },
   { name: 'mlp-16-lambda', loss: 'lambdarank', hidden: 16, epochs: 40, learningRate: 0.01, l2: 1e-4, batch: 32 },
 ];
-const LOSSES = { ranknet: 'RankNet pairwise logistic, each query weighted equally', lambdarank: 'LambdaRank: RankNet pairs weighted by |change of NDCG@10| if swapped' };
+/** LambdaMART: up to 300 trees of 16 leaves, the count chosen on validation (docs/benchmarks.md "Boosted trees"). */
+const TREE_CONFIGS: (TreeOptions & { name: string })[] = [{ name: 'trees-16', trees: 300, leaves: 16, learningRate: 0.1, minLeaf: 50, l2: 1, bins: 64 }];
+const LOSSES = {
+  ranknet: 'RankNet pairwise logistic, each query weighted equally',
+  lambdarank: 'LambdaRank: RankNet pairs weighted by |change of NDCG@10| if swapped',
+  lambdamart: 'LambdaMART: boosted regression trees fitted to LambdaRank gradients, Newton leaf values',
+};
 
 interface ManifestSource extends Source { language?: string }
 
@@ -148,6 +155,15 @@ function trainVariant(variant: string, trainSet: PackageExamples[], validationSe
     console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} (fusion ${validation.fusion.all.toFixed(4)}), ${seconds[config.name]} s`);
     if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
   }
+  for (const config of TREE_CONFIGS) {
+    const t = performance.now();
+    const { weights, curve } = trainTrees(trainGroups, validationGroups, [...FEATURES], config);
+    seconds[config.name] = Math.round(performance.now() - t) / 1000;
+    validation[config.name] = scores(validationGroups, weights);
+    const ndcg = validation[config.name].all;
+    console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} with ${weights.trees.length} of ${curve.length} trees, ${seconds[config.name]} s`);
+    if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
+  }
   return {
     weights: best!.weights,
     report: {
@@ -183,7 +199,7 @@ async function main(): Promise<void> {
         command: `npm run train:reranker${modelId === BUNDLED_EMBEDDING_MODEL ? '' : ` -- --embedding-model ${modelId}`}`,
         date: new Date().toISOString().slice(0, 10),
         scorer: report.chosen,
-        loss: LOSSES[CONFIGS.find((c) => c.name === report.chosen)!.loss ?? 'ranknet'],
+        loss: LOSSES[CONFIGS.find((c) => c.name === report.chosen)?.loss ?? (report.chosen.startsWith('trees') ? 'lambdamart' : 'ranknet')],
         seed: SEED,
         candidates: 'the plain fusion\'s best 50 (lexical, and with a model vector seeds + MCTS)',
         queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package, ${TRAIN_QUERIES.function} of them for training) and class (at most ${MAX_CLASS_QUERIES}, ${TRAIN_QUERIES.class} for training), index = the package with docstrings stripped, as bench:search`,
@@ -198,12 +214,13 @@ async function main(): Promise<void> {
   // One line per array of numbers: a diff of a retraining shows which weights moved.
   fs.writeFileSync(outFile, `${JSON.stringify(file, null, 1).replace(/\[[^[\]{}]*\]/g, (list) => list.replace(/\s+/g, ''))}\n`);
   if (!rerankerFor(modelId, false, file)) throw new Error('the written weights do not load');
+  const NAMES = [...CONFIGS, ...TREE_CONFIGS].map((c) => c.name);
   console.log('Validation NDCG@10, all queries / function queries / class queries:\n');
-  console.log(`| weight set | train queries (packages) | validation queries: function + class (packages) | fusion | ${CONFIGS.map((c) => c.name).join(' | ')} | shipped |`);
-  console.log(`|---|---:|---:|---:|${CONFIGS.map(() => '---:|').join('')}---|`);
+  console.log(`| weight set | train queries (packages) | validation queries: function + class (packages) | fusion | ${NAMES.join(' | ')} | shipped |`);
+  console.log(`|---|---:|---:|---:|${NAMES.map(() => '---:|').join('')}---|`);
   for (const r of reports) {
     const v = (k: string) => (r.validation[k] ? [r.validation[k].all, r.validation[k].function, r.validation[k].class].map((x) => x.toFixed(3)).join(' / ') : '–');
-    console.log(`| ${r.variant} | ${r.trainQueries} (${r.trainPackages.length}) | ${r.validationQueries.function} + ${r.validationQueries.class} (${r.validationPackages.length}) | ${v('fusion')} | ${CONFIGS.map((c) => v(c.name)).join(' | ')} | ${r.chosen} |`);
+    console.log(`| ${r.variant} | ${r.trainQueries} (${r.trainPackages.length}) | ${r.validationQueries.function} + ${r.validationQueries.class} (${r.validationPackages.length}) | ${v('fusion')} | ${NAMES.map((name) => v(name)).join(' | ')} | ${r.chosen} |`);
   }
   const seconds = Math.round((performance.now() - started) / 1000);
   console.log(`\nwrote ${path.relative(root, outFile)} in ${seconds} s`);

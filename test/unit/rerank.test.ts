@@ -11,7 +11,8 @@ import { Engine } from '../../src/core/engine';
 import { BUNDLED_EMBEDDING_MODEL } from '../../src/core/models/bundled';
 import { ParserPool } from '../../src/core/parse/parser';
 import { createSearcher } from '../../src/core/search';
-import { candidateFeatures, FEATURES, forCandidates, MODEL_FREE, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
+import { LexicalIndex } from '../../src/core/search/lexical';
+import { candidateFeatures, FEATURES, forCandidates, MODEL_FREE, negated, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
 import { groundTruth, keyOf, stripCopy } from '../../bench/search/corpus';
 import { firstSentence, rankingMetrics, wordCount } from '../../bench/search/metrics';
 import { evaluationReason } from '../../train/data/exclusions';
@@ -25,12 +26,23 @@ test('the shipped weights load for the shipped model and model-free, and for no 
   for (const key of [BUNDLED_EMBEDDING_MODEL, MODEL_FREE]) {
     const set = key === MODEL_FREE ? rerankerFor(undefined, false) : rerankerFor(key, false);
     assert.ok(set, `no weight set for ${key}`);
-    assert.equal(set.mean.length, FEATURES.length);
-    assert.equal(set.std.length, FEATURES.length);
-    assert.ok(set.std.every((s) => s > 0));
-    const width = set.hidden ? set.hidden.weights.length : FEATURES.length;
-    assert.equal(set.output.length, width);
-    for (const row of set.hidden?.weights ?? []) assert.equal(row.length, FEATURES.length);
+    if ('trees' in set) {
+      assert.ok(set.trees.length > 0);
+      for (const tree of set.trees) {
+        assert.ok(tree.feature.every((f) => f >= 0 && f < FEATURES.length));
+        // Every node and leaf is reached from exactly one place: the root, or one child pointer.
+        const children = [...tree.left, ...tree.right];
+        assert.equal(children.filter((c) => c < 0).length, tree.leaf.length);
+        assert.deepEqual(children.filter((c) => c >= 0).sort((a, b) => a - b), tree.feature.slice(1).map((_f, i) => i + 1));
+      }
+    } else {
+      assert.equal(set.mean.length, FEATURES.length);
+      assert.equal(set.std.length, FEATURES.length);
+      assert.ok(set.std.every((s) => s > 0));
+      const width = set.hidden ? set.hidden.weights.length : FEATURES.length;
+      assert.equal(set.output.length, width);
+      for (const row of set.hidden?.weights ?? []) assert.equal(row.length, FEATURES.length);
+    }
     assert.ok(Number.isFinite(rerankerScore(set, FEATURES.map(() => 0.5))));
   }
   assert.equal(rerankerFor('Xenova/all-MiniLM-L6-v2', false), undefined);
@@ -165,7 +177,7 @@ test('on real code the model-free weights rank at least as well as the plain fus
   assert.ok(learned >= fusion - 0.005, `reranked ${learned.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
   // The same search with the weights negated: proves the reranker is what orders the hits.
   const set = WEIGHTS.sets[MODEL_FREE];
-  const inverted: RerankerFile = { ...WEIGHTS, sets: { [MODEL_FREE]: { ...set, output: set.output.map((w) => -w), bias: -set.bias } } };
+  const inverted: RerankerFile = { ...WEIGHTS, sets: { [MODEL_FREE]: negated(set) } };
   const worse = await flaskNdcg({ rerankerFile: inverted });
   assert.ok(worse < fusion - 0.1, `inverted weights ${worse.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
 });
@@ -175,4 +187,37 @@ test('on real code documented classes are not buried under functions', async () 
   const fusion = await flaskNdcg({ rerank: false }, classQueries);
   const learned = await flaskNdcg({}, classQueries);
   assert.ok(learned >= fusion - 0.05, `class queries: reranked ${learned.toFixed(3)} vs fusion ${fusion.toFixed(3)}`);
+});
+
+test("the lexical features: the query words the candidate's own code and strings say, weighted by how rare each is in the repository", async () => {
+  const graph = engine.graph.graph;
+  const lexical = await LexicalIndex.build(graph, undefined, (p) => engine.graph.fileGraph(p));
+  const id = graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith('Flask.make_response'))!;
+  const at = (query: string) => {
+    const x = candidateFeatures(graph, rerankQuery(query, undefined, lexical), { id, fused: 1, fusedRank: 0, lists: {} });
+    return Object.fromEntries(FEATURES.map((name, i) => [name, x[i]]));
+  };
+  // make_response's code mentions `headers` (`headers.update`); only its comments say "unpack", "status" and "tuple".
+  const own = lexical.ownWords(id);
+  assert.match(own.mentions, /\bheaders\b/);
+  assert.doesNotMatch(own.mentions, /unpack|status|tuple/);
+  assert.match(own.strings, /unpack tuple/);
+  const f = at('unpack the status tuple into headers');
+  assert.equal(f.queryInMentions, 1 / 4);
+  assert.equal(f.queryInStrings, 1);
+  assert.equal(f.idfCoverage, 1);
+  assert.equal(f.missingIdf, 0);
+  // A word no node says is the query's rarest: missing, it weighs most.
+  const g = at('unpack the status tuple into zeppelins');
+  const idf = (w: string) => lexical.idf(w);
+  assert.ok(idf('zeppelin') > idf('tupl') && idf('tupl') > idf('flask'), 'rare words weigh more');
+  assert.equal(g.missingIdf, 1);
+  assert.equal(g.idfCoverage, (idf('unpack') + idf('statu') + idf('tupl')) / (idf('unpack') + idf('statu') + idf('tupl') + idf('zeppelin')));
+  // Its name says "make" and "response" of four words: weighted by their rarity, not counted.
+  const h = at('make a response from the view tuple');
+  assert.equal(h.queryInName, 2 / 4);
+  assert.equal(h.idfNameCoverage, (idf('make') + idf('respons')) / (idf('make') + idf('respons') + idf('view') + idf('tupl')));
+  // Without an index every word weighs the same and the code's own words are unknown.
+  const x = candidateFeatures(graph, rerankQuery('unpack the status tuple into headers'), { id, fused: 1, fusedRank: 0, lists: {} });
+  assert.equal(x[FEATURES.indexOf('queryInStrings')], 0);
 });

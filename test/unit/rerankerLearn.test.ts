@@ -1,8 +1,10 @@
 // The reranker's trainer (train/reranker/learn.ts): LambdaRank's swap weights are NDCG@10's, both
-// losses learn a ranking that one feature decides from a random given order, and training is seeded.
+// losses learn a ranking that one feature decides from a random given order, boosted trees learn one a
+// linear scorer cannot, and training is seeded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluate, swapGains, train, type Group } from '../../train/reranker/learn';
+import { trainTrees } from '../../train/reranker/trees';
 import { rng } from '../support/rng';
 
 test('swap gains are each candidate\'s NDCG@10 gain at its place in the score order, and 0 below the top 10', () => {
@@ -44,4 +46,31 @@ test('the same seed trains the same weights', () => {
   const training = groups(50, 4);
   const options = { loss: 'lambdarank' as const, hidden: 4, epochs: 5, learningRate: 0.02, l2: 1e-4, batch: 16, seed: 9 };
   assert.deepEqual(train(training, ['signal', 'noise'], options), train(training, ['signal', 'noise'], options));
+});
+
+/** Queries whose answer is the candidate with feature 0 in a middle band (0.4-0.6): no weight on it orders them, a split does. */
+function bandGroups(n: number, seed: number): Group[] {
+  const random = rng(seed);
+  return Array.from({ length: n }, (_q, qi) => {
+    const answer = Math.floor(random() * 30);
+    const features = Array.from({ length: 30 }, (_c, i) => [i === answer ? 0.4 + random() * 0.2 : random() < 0.5 ? random() * 0.4 : 0.6 + random() * 0.4, random()]);
+    return { features, labels: features.map((_x, i) => (i === answer ? 1 : 0)), keys: features.map((_x, i) => `q${qi}c${i}`) };
+  });
+}
+
+test('LambdaMART learns a band a linear scorer cannot, keeps the tree count that validates best, and is deterministic', () => {
+  const training = bandGroups(200, 5);
+  const validation = bandGroups(100, 6);
+  const options = { trees: 30, leaves: 4, learningRate: 0.3, minLeaf: 20, l2: 1, bins: 32 };
+  const { weights, curve } = trainTrees(training, validation, ['band', 'noise'], options);
+  const linear = train(training, ['band', 'noise'], { loss: 'lambdarank', hidden: 0, epochs: 20, learningRate: 0.02, l2: 1e-4, batch: 16, seed: 3 });
+  const trees = evaluate(validation, weights);
+  // Not 1: quantile bins put the split points a little outside the band, where about one other candidate per query falls.
+  assert.ok(trees > 0.8, `trees: ${trees.toFixed(3)}`);
+  assert.ok(evaluate(validation, linear) < 0.5, `linear: ${evaluate(validation, linear).toFixed(3)}`);
+  assert.equal(curve.length, 30);
+  assert.equal(trees, Math.max(...curve), 'the best count is kept and the product scores it the same');
+  assert.ok(weights.trees.every((t) => t.feature.every((f) => f === 0 || f === 1)));
+  assert.ok(weights.trees[0].feature[0] === 0, 'the first split is on the band feature');
+  assert.deepEqual(trainTrees(training, validation, ['band', 'noise'], options).weights, weights);
 });

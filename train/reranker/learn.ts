@@ -3,7 +3,7 @@
 // query weighing the same, over a linear scorer or one tanh hidden layer, with Adam and a little L2.
 // The scorer is the product's own (`rerankerScore` in src/core/search/rerank.ts), so what is trained
 // is exactly what runs.
-import { rerankerScore, type RerankerWeights } from '../../src/core/search/rerank';
+import { rerankerScore, type NeuralWeights, type RerankerWeights } from '../../src/core/search/rerank';
 // mulberry32: two runs draw the same initial weights and batches.
 import { rng as seeded } from '../../test/support/rng';
 
@@ -57,7 +57,7 @@ class Params {
   ) {
     this.flat = new Float64Array(hidden > 0 ? hidden * width + hidden + hidden + 1 : width + 1);
   }
-  weights(norm: { mean: number[]; std: number[] }, features: string[]): RerankerWeights {
+  weights(norm: { mean: number[]; std: number[] }, features: string[]): NeuralWeights {
     const f = Array.from(this.flat, (v) => Number(v.toPrecision(6)));
     if (this.hidden === 0) return { features, ...norm, output: f.slice(0, this.width), bias: f[this.width] };
     const h = this.hidden;
@@ -106,7 +106,7 @@ function forward(p: Params, z: number[], grad?: Float64Array, scale = 0): number
 }
 
 /** Trains on the groups that have a relevant candidate; returns the product's weight format. */
-export function train(groups: Group[], features: string[], options: TrainOptions): RerankerWeights {
+export function train(groups: Group[], features: string[], options: TrainOptions): NeuralWeights {
   const width = features.length;
   const norm = standardisation(groups, width);
   const usable = groups.filter((g) => g.labels.includes(1) && g.labels.includes(0));

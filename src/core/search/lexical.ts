@@ -162,6 +162,17 @@ export class LexicalIndex {
     return { mentions: cached.mentions.get(local)?.join(' ') ?? '', strings: cached.strings.get(local) ?? '' };
   }
 
+  /** What the node's own code says, as indexed: the names it mentions and its literals and comments ('' each when unknown). */
+  ownWords(id: string): { mentions: string; strings: string } {
+    const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
+    return node ? this.ownText(id, node) : { mentions: '', strings: '' };
+  }
+
+  /** How telling a stemmed word is here: ln(1 + N / (1 + number of nodes that say it)); rare words weigh most. */
+  idf(term: string): number {
+    return Math.log1p(this.search.documentCount / (1 + this.search.documentFrequency(term)));
+  }
+
   /** The query's key terms (keyTerms.ts): every word of a short question, the most telling ones of a long text. */
   terms(text: string): KeyTerm[] {
     return keyTerms(text, {

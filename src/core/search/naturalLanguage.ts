@@ -100,7 +100,7 @@ export async function naturalLanguageSearch(
   const reranker = options.rerank === false ? undefined : rerankerFor(models?.embedder?.id, Boolean(models?.reranker), options.rerankerFile);
   if (!reranker && !options.onCandidates) return fused.slice(0, limit).map(({ hit, candidate }) => asHit(hit, candidate.fused));
   t = performance.now();
-  const reranked = learnedOrder(graph, rerankQuery(query, cosine), fused, reranker, options.onCandidates);
+  const reranked = learnedOrder(graph, rerankQuery(query, cosine, lexical), fused, reranker, options.onCandidates);
   // Present only when the learned reranker ordered the hits: the search's reason says so.
   if (reranker) timingsMs.rerank = performance.now() - t;
   return reranked.slice(0, limit);

@@ -1,7 +1,8 @@
 // A learned reranker of our own (issue 17): the natural-language path's fused candidates (the best 50)
 // are re-scored by a small model over features the product already has or computes in microseconds
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
-// candidate's name, class/module, signature, path, callees and callers say, how many other candidates
+// candidate's name, class/module, signature, path, callees, callers and own code say (each word
+// weighted by how rare it is in the repository, too), how many other candidates
 // share its file, its kind, whether it is private or a test, how many callers it has. Weights are
 // trained by `npm run train:reranker` on packages that are never benchmarked (train/reranker/,
 // docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in
@@ -10,7 +11,7 @@
 import type { MultiDirectedGraph } from 'graphology';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
-import { searchableWords } from './lexical';
+import { searchableWords, type LexicalIndex } from './lexical';
 import { memoizedStemmer } from './stems';
 import shipped from './rerankerWeights.json';
 
@@ -38,6 +39,10 @@ export interface RerankQuery {
   bestCosine?: number;
   /** The query reads like the description of a type, not of an action ("A mapping that…", "Base class for…", "Raised when…"). */
   typeAsked: boolean;
+  /** IDF of each query word in the repository (lexical.ts); 1 each without an index. */
+  idf: Map<string, number>;
+  /** The words each node's own code says (names it mentions, literals and comments), from the lexical index. */
+  ownWords?: LexicalIndex['ownWords'];
   /** Fused ranks of the candidates in each file (set by {@link forCandidates}), best first: a file several candidates come from is likely the answer's. */
   fileRanks?: Map<string, number[]>;
 }
@@ -50,6 +55,7 @@ export const BASE_FEATURES = [
   'fused', 'fusedRecipRank',
   'nameCoverage', 'queryInName', 'contextOverlap', 'signatureOverlap', 'pathOverlap', 'bodyOverlap', 'queryWords',
   'queryInContext', 'queryInBody', 'queryInCallers', 'siblings', 'siblingRecipRank',
+  'queryInMentions', 'queryInStrings', 'idfCoverage', 'idfNameCoverage', 'missingIdf',
   'isFunction', 'isMethod', 'isClass', 'isOtherKind',
   'private', 'dunder', 'testPath',
   'callers', 'lines', 'nameWords',
@@ -75,9 +81,11 @@ export const RERANK_DEPTH = 50;
 const stem = memoizedStemmer(50_000);
 const stemmedWords = (text: string): string[] => searchableWords(text).map(stem);
 
-export function rerankQuery(query: string, cosine?: RerankQuery['cosine']): RerankQuery {
+export function rerankQuery(query: string, cosine?: RerankQuery['cosine'], lexicon?: Pick<LexicalIndex, 'idf' | 'ownWords'>): RerankQuery {
+  const words = new Set(stemmedWords(query));
+  const idf = new Map([...words].map((w) => [w, lexicon ? lexicon.idf(w) : 1]));
   // "class" as a word of its own: `response_class` names a value, not the kind of answer.
-  return { words: new Set(stemmedWords(query)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
+  return { words, idf, ownWords: lexicon && ((id) => lexicon.ownWords(id)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
 }
 
 /** The query as the features of these candidates need it (their best cosine, the files they come from). */
@@ -111,6 +119,28 @@ function overlap(words: string[], query: Set<string>): number {
   let hit = 0;
   for (const w of words) if (query.has(w)) hit++;
   return hit / words.length;
+}
+
+/** IDF-weighted share of the query's words that `said` holds (0 for an empty query). */
+function idfCoverage(said: Set<string>, idf: Map<string, number>): number {
+  let hit = 0;
+  let all = 0;
+  for (const [w, weight] of idf) {
+    all += weight;
+    if (said.has(w)) hit += weight;
+  }
+  return all === 0 ? 0 : hit / all;
+}
+
+/** The most telling query word the candidate says nowhere, next to the query's most telling word (0: it says them all). */
+function missingIdf(said: Set<string>, idf: Map<string, number>): number {
+  let missing = 0;
+  let top = 0;
+  for (const [w, weight] of idf) {
+    top = Math.max(top, weight);
+    if (!said.has(w)) missing = Math.max(missing, weight);
+  }
+  return top === 0 ? 0 : missing / top;
 }
 
 const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec)(\/|$)|(^|\/)(test_[^/]*|[^/]*_test\.py|conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$/;
@@ -152,6 +182,11 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   const fileRanks = query.fileRanks?.get(node.path) ?? [];
   const siblingBest = fileRanks.find((r) => r !== c.fusedRank);
   const recip = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (1 + rank));
+  const own = query.ownWords?.(c.id);
+  const mentions = own ? stemmedWords(own.mentions) : [];
+  const strings = own ? stemmedWords(own.strings) : [];
+  // Everything the candidate itself says (not its callers: they say what it is for, not what it is).
+  const said = new Set([...nameWords, ...context, ...signature, ...pathWords, ...body, ...mentions, ...strings]);
   const cosine = query.cosine?.(c.id);
   const kind = node.kind;
   const raw = identifierWords(node.name);
@@ -164,14 +199,18 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
     overlap(context, query.words), overlap(signature, query.words), overlap(pathWords, query.words), overlap(body, query.words), Math.log1p(query.words.size),
     coverage(context, query.words), coverage(body, query.words), coverage(callerWords, query.words),
     Math.log1p(Math.max(0, fileRanks.length - 1)), recip(siblingBest),
+    coverage(mentions, query.words), coverage(strings, query.words), idfCoverage(said, query.idf), idfCoverage(new Set(nameWords), query.idf), missingIdf(said, query.idf),
     kind === 'Function' ? 1 : 0, kind === 'Method' ? 1 : 0, kind === 'Class' ? 1 : 0, kind === 'Function' || kind === 'Method' || kind === 'Class' ? 0 : 1,
     /^_[^_]/.test(node.name) || /^_$/.test(node.name) ? 1 : 0, /^__.*__$/.test(node.name) ? 1 : 0, TEST_PATH.test(node.path) ? 1 : 0,
     Math.log1p(callers), Math.log1p(node.range ? node.range.endLine - node.range.startLine + 1 : 0), Math.log1p(raw.length),
   ];
 }
 
-/** A trained scorer: standardise each feature, then a linear layer, or one hidden layer (tanh) and a linear output. */
-export interface RerankerWeights {
+/** A trained scorer: a neural one over standardised features, or boosted trees over the raw ones. */
+export type RerankerWeights = NeuralWeights | TreeWeights;
+
+/** Standardise each feature, then a linear layer, or one hidden layer (tanh) and a linear output. */
+export interface NeuralWeights {
   features: string[];
   mean: number[];
   std: number[];
@@ -182,7 +221,44 @@ export interface RerankerWeights {
   bias: number;
 }
 
+/**
+ * One regression tree: internal node i sends a row left when x[feature[i]] <= threshold[i]; a child
+ * index c >= 0 is another internal node, c < 0 the leaf -(c + 1). A tree of one leaf has no nodes.
+ */
+export interface RerankerTree {
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  leaf: number[];
+}
+
+/** Boosted regression trees (LambdaMART, train/reranker/trees.ts): the score is the sum of the trees' leaves. */
+export interface TreeWeights {
+  features: string[];
+  trees: RerankerTree[];
+  bias: number;
+}
+
+/** The leaf a row reaches in one tree. */
+export function treeValue(tree: RerankerTree, x: number[]): number {
+  if (tree.feature.length === 0) return tree.leaf[0];
+  let node = 0;
+  for (;;) {
+    const next = x[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+    if (next < 0) return tree.leaf[-next - 1];
+    node = next;
+  }
+}
+
+/** The same scorer with its order turned upside down (every output negated): tests prove with it that the weights order the hits. */
+export function negated<W extends RerankerWeights>(weights: W): W {
+  if ('trees' in weights) return { ...weights, trees: weights.trees.map((t) => ({ ...t, leaf: t.leaf.map((v) => -v) })), bias: -weights.bias };
+  return { ...weights, output: weights.output.map((w) => -w), bias: -weights.bias };
+}
+
 export function rerankerScore(weights: RerankerWeights, x: number[]): number {
+  if ('trees' in weights) return weights.trees.reduce((s, tree) => s + treeValue(tree, x), weights.bias);
   const z = x.map((v, i) => (v - weights.mean[i]) / weights.std[i]);
   const h = weights.hidden ? weights.hidden.weights.map((row, j) => Math.tanh(row.reduce((s, w, i) => s + w * z[i], weights.hidden!.bias[j]))) : z;
   return h.reduce((s, v, i) => s + v * weights.output[i], weights.bias);
