@@ -1,11 +1,12 @@
 // A learned reranker of our own (issue 17): the natural-language path's fused candidates (the best 50)
 // are re-scored by a small model over features the product already has or computes in microseconds
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
-// candidate's name, class/module, signature, path, callees, callers and own code say (each word
-// weighted by how rare it is in the repository, too), how many other candidates
-// share its file, its kind, whether it is private or a test, how many callers it has. Weights are
-// trained by `npm run train:reranker` on packages that are never benchmarked (train/reranker/,
-// docs/benchmarks.md "A reranker of our own", "A stronger reranker") and shipped in
+// candidate's name, class/module, signature, path, callees, callers and own code say (each word also
+// weighted by how rare it is in the repository), how many other candidates share its file, its kind,
+// whether it is private or a test, how many callers it has. The scorer is boosted regression trees
+// (LambdaMART) or a linear / one-hidden-layer one, whichever validated best. Weights are trained by
+// `npm run train:reranker` on packages that are never benchmarked (train/reranker/, docs/benchmarks.md
+// "A reranker of our own", "A stronger reranker", "Boosted trees") and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
