@@ -198,10 +198,14 @@ test("the lexical features: the query words the candidate's own code and strings
     return Object.fromEntries(FEATURES.map((name, i) => [name, x[i]]));
   };
   // make_response's code mentions `headers` (`headers.update`); only its comments say "unpack", "status" and "tuple".
-  const own = lexical.ownWords(id);
-  assert.match(own.mentions, /\bheaders\b/);
-  assert.doesNotMatch(own.mentions, /unpack|status|tuple/);
-  assert.match(own.strings, /unpack tuple/);
+  const own = lexical.ownTerms(id, ['header', 'unpack', 'statu', 'tupl', 'zeppelin']);
+  assert.deepEqual([...own.mentions], ['header']);
+  assert.deepEqual([...own.strings].sort(), ['header', 'statu', 'tupl', 'unpack']);
+  // Read from the index itself: one loaded from its JSON (a query snapshot: no texts, no file graphs) says the same.
+  const loaded = LexicalIndex.load(graph, lexical.toJSON());
+  assert.deepEqual(loaded.ownTerms(id, ['header', 'unpack', 'statu', 'tupl']), lexical.ownTerms(id, ['header', 'unpack', 'statu', 'tupl']));
+  const query = 'unpack the status tuple into headers';
+  assert.deepEqual(candidateFeatures(graph, rerankQuery(query, undefined, loaded), { id, fused: 1, fusedRank: 0, lists: {} }), candidateFeatures(graph, rerankQuery(query, undefined, lexical), { id, fused: 1, fusedRank: 0, lists: {} }));
   const f = at('unpack the status tuple into headers');
   assert.equal(f.queryInMentions, 1 / 4);
   assert.equal(f.queryInStrings, 1);

@@ -48,6 +48,13 @@ class TermIndex<T> extends MiniSearch<T> {
     return df;
   }
 
+  /** Whether the document's `field` holds the (processed) term: read from the inverted index, which a loaded index keeps (its texts it does not). */
+  fieldHas(id: string, field: string, term: string): boolean {
+    const shortId = this._idToShortId.get(id);
+    const fieldId = this._fieldIds[field];
+    return shortId !== undefined && fieldId !== undefined && (this._index.get(term)?.get(fieldId)?.has(shortId) ?? false);
+  }
+
   /** MiniSearch.loadJSON builds a plain MiniSearch: the same index, given this class's method. */
   static restore<T>(json: string, options: Options<T>): TermIndex<T> {
     return Object.setPrototypeOf(MiniSearch.loadJSON<T>(json, options), TermIndex.prototype) as TermIndex<T>;
@@ -162,10 +169,18 @@ export class LexicalIndex {
     return { mentions: cached.mentions.get(local)?.join(' ') ?? '', strings: cached.strings.get(local) ?? '' };
   }
 
-  /** What the node's own code says, as indexed: the names it mentions and its literals and comments ('' each when unknown). */
-  ownWords(id: string): { mentions: string; strings: string } {
-    const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
-    return node ? this.ownText(id, node) : { mentions: '', strings: '' };
+  /**
+   * Which of these stemmed words the node's own code mentions, and which its literals and comments say,
+   * as indexed: read from the index, so an index loaded from a snapshot (no texts, no file graphs) answers the same.
+   */
+  ownTerms(id: string, words: Iterable<string>): { mentions: Set<string>; strings: Set<string> } {
+    const mentions = new Set<string>();
+    const strings = new Set<string>();
+    for (const w of words) {
+      if (this.search.fieldHas(id, 'mentions', w)) mentions.add(w);
+      if (this.search.fieldHas(id, 'strings', w)) strings.add(w);
+    }
+    return { mentions, strings };
   }
 
   /** How telling a stemmed word is here: ln(1 + N / (1 + number of nodes that say it)); rare words weigh most. */

@@ -42,8 +42,8 @@ export interface RerankQuery {
   typeAsked: boolean;
   /** IDF of each query word in the repository (lexical.ts); 1 each without an index. */
   idf: Map<string, number>;
-  /** The words each node's own code says (names it mentions, literals and comments), from the lexical index. */
-  ownWords?: LexicalIndex['ownWords'];
+  /** Which query words each node's own code says (names it mentions; literals and comments), from the lexical index. */
+  ownTerms?: LexicalIndex['ownTerms'];
   /** Fused ranks of the candidates in each file (set by {@link forCandidates}), best first: a file several candidates come from is likely the answer's. */
   fileRanks?: Map<string, number[]>;
 }
@@ -82,11 +82,11 @@ export const RERANK_DEPTH = 50;
 const stem = memoizedStemmer(50_000);
 const stemmedWords = (text: string): string[] => searchableWords(text).map(stem);
 
-export function rerankQuery(query: string, cosine?: RerankQuery['cosine'], lexicon?: Pick<LexicalIndex, 'idf' | 'ownWords'>): RerankQuery {
+export function rerankQuery(query: string, cosine?: RerankQuery['cosine'], lexicon?: Pick<LexicalIndex, 'idf' | 'ownTerms'>): RerankQuery {
   const words = new Set(stemmedWords(query));
   const idf = new Map([...words].map((w) => [w, lexicon ? lexicon.idf(w) : 1]));
   // "class" as a word of its own: `response_class` names a value, not the kind of answer.
-  return { words, idf, ownWords: lexicon && ((id) => lexicon.ownWords(id)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
+  return { words, idf, ownTerms: lexicon && ((id, words) => lexicon.ownTerms(id, words)), cosine, typeAsked: TYPE_OPENERS.has(identifierWords(query)[0] ?? '') || /\bclass\b/i.test(query) };
 }
 
 /** The query as the features of these candidates need it (their best cosine, the files they come from). */
@@ -183,9 +183,10 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   const fileRanks = query.fileRanks?.get(node.path) ?? [];
   const siblingBest = fileRanks.find((r) => r !== c.fusedRank);
   const recip = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (1 + rank));
-  const own = query.ownWords?.(c.id);
-  const mentions = own ? stemmedWords(own.mentions) : [];
-  const strings = own ? stemmedWords(own.strings) : [];
+  // Only the query's words matter to every feature of the candidate's own code.
+  const own = query.ownTerms?.(c.id, query.words);
+  const mentions = own?.mentions ?? new Set<string>();
+  const strings = own?.strings ?? new Set<string>();
   // Everything the candidate itself says (not its callers: they say what it is for, not what it is).
   const said = new Set([...nameWords, ...context, ...signature, ...pathWords, ...body, ...mentions, ...strings]);
   const cosine = query.cosine?.(c.id);
