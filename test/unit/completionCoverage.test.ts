@@ -165,3 +165,26 @@ describe('the top of a file offers what its folder imports (real Flask)', () => 
     assert.ok(second.includes('globals.py#current_app'), second.join(', '));
   });
 });
+
+describe('the top of a file in a folder of a thousand files', () => {
+  it('reads 200 of them, spread over the folder: both halves\' common imports are offered', async () => {
+    // gen/m0000.py … m0999.py: the first half import `first.A`, the second half `second.B` (one file each is enough for an edge).
+    const tree = new Map<string, string>([['gen/first.py', 'class A:\n    pass\n'], ['gen/second.py', 'class B:\n    pass\n']]);
+    for (let i = 0; i < 1000; i++) tree.set(`gen/m${String(i).padStart(4, '0')}.py`, `from .${i < 500 ? 'first import A' : 'second import B'}\n\ndef f${i}():\n    return ${i < 500 ? 'A' : 'B'}()\n`);
+    const graph = await buildGraph(tree, 'gen');
+    const read = new Set<string>();
+    const spied = new Proxy(graph.graph, {
+      get(target, key) {
+        if (key !== 'forEachOutEdge') return Reflect.get(target, key, target);
+        return (node: string, fn: (...args: unknown[]) => void) => {
+          if (/^gen\/\w+\.py$/.test(node)) read.add(node);
+          return target.forEachOutEdge(node, fn as never);
+        };
+      },
+    });
+    const q = await buildQueryGraph(extractInProcess(), graph, { path: 'gen/new.py', language: 'python', prefix: '', suffix: '' });
+    const offered = structuralCandidates(spied, q, new ContextAssembler(graph, '/nonexistent').definitionNames).map((c) => c.id);
+    assert.ok(offered.includes('gen/first.py#A') && offered.includes('gen/second.py#B'), offered.join(', '));
+    assert.equal(read.size, 200, 'every sibling read would be 1,000 files\' edges on each keystroke at the top');
+  });
+});
