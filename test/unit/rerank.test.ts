@@ -12,7 +12,7 @@ import { BUNDLED_EMBEDDING_MODEL } from '../../src/core/models/bundled';
 import { ParserPool } from '../../src/core/parse/parser';
 import { createSearcher } from '../../src/core/search';
 import { LexicalIndex } from '../../src/core/search/lexical';
-import { candidateFeatures, FEATURES, forCandidates, MODEL_FREE, negated, rerankerFor, rerankerScore, rerankQuery, type RerankerFile } from '../../src/core/search/rerank';
+import { candidateFeatures, FEATURES, forCandidates, MODEL_FREE, rerankerFor, rerankerScore, rerankQuery, type RerankerFile, type RerankerWeights } from '../../src/core/search/rerank';
 import { groundTruth, keyOf, stripCopy } from '../../bench/search/corpus';
 import { firstSentence, rankingMetrics, wordCount } from '../../bench/search/metrics';
 import { evaluationReason } from '../../train/data/exclusions';
@@ -155,6 +155,12 @@ test('the neighbourhood features: the query words its class, callees and callers
   assert.deepEqual(sib(candidates[0]), [Math.log1p(2), 1 / 3], 'the rank-0 one: its best sibling is make_response at rank 2');
   assert.deepEqual(sib(candidates[1]), [0, 0], 'alone in its file');
 });
+
+/** The same scorer with its order turned upside down (every output negated). */
+function negated<W extends RerankerWeights>(weights: W): W {
+  if ('trees' in weights) return { ...weights, trees: weights.trees.map((t) => ({ ...t, leaf: t.leaf.map((v) => -v) })), bias: -weights.bias };
+  return { ...weights, output: weights.output.map((w) => -w), bias: -weights.bias };
+}
 
 /** NDCG@10 of model-free search over flask's docstring queries, with the given reranker choice. */
 async function flaskNdcg(options: { rerank?: boolean; rerankerFile?: RerankerFile }, asked = queries): Promise<number> {

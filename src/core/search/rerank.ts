@@ -253,12 +253,6 @@ export function treeValue(tree: RerankerTree, x: number[]): number {
   }
 }
 
-/** The same scorer with its order turned upside down (every output negated): tests prove with it that the weights order the hits. */
-export function negated<W extends RerankerWeights>(weights: W): W {
-  if ('trees' in weights) return { ...weights, trees: weights.trees.map((t) => ({ ...t, leaf: t.leaf.map((v) => -v) })), bias: -weights.bias };
-  return { ...weights, output: weights.output.map((w) => -w), bias: -weights.bias };
-}
-
 export function rerankerScore(weights: RerankerWeights, x: number[]): number {
   if ('trees' in weights) return weights.trees.reduce((s, tree) => s + treeValue(tree, x), weights.bias);
   const z = x.map((v, i) => (v - weights.mean[i]) / weights.std[i]);
