@@ -186,16 +186,19 @@ export function ndcg10(keys: string[], relevant: Set<string>): number {
 
 /** Mean NDCG@10 of the groups in their fused order, and reordered by the weights. */
 export function evaluate(groups: Group[], weights: RerankerWeights | undefined): number {
+  return meanNdcg(groups, groups.map((g) => (weights ? g.features.map((x) => rerankerScore(weights, x)) : undefined)));
+}
+
+/** Mean NDCG@10 of the groups, each ordered by its candidates' scores (ties and no scores: the fused order). */
+export function meanNdcg(groups: Group[], scores: (ArrayLike<number> | undefined)[]): number {
   if (groups.length === 0) return 0;
   let sum = 0;
-  for (const g of groups) {
+  groups.forEach((g, gi) => {
     const relevant = new Set(g.keys.filter((_k, i) => g.labels[i] === 1));
+    const s = scores[gi];
     const order = g.keys.map((_k, i) => i);
-    if (weights) {
-      const s = g.features.map((x) => rerankerScore(weights, x));
-      order.sort((a, b) => s[b] - s[a] || a - b);
-    }
+    if (s) order.sort((a, b) => s[b] - s[a] || a - b);
     sum += ndcg10(order.map((i) => g.keys[i]), relevant);
-  }
+  });
   return sum / groups.length;
 }

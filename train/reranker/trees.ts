@@ -6,9 +6,8 @@
 // Growth is leaf-wise over per-feature histograms of quantile bins (LightGBM's way), the larger child's
 // histogram got by subtracting the smaller's from its parent's. The number of trees is chosen on the
 // validation queries, as the other scorers are.
-import { rerankerScore, treeValue, type RerankerTree, type TreeWeights } from '../../src/core/search/rerank';
-import type { Group } from './learn';
-import { ndcg10, swapGains } from './learn';
+import { treeValue, type RerankerTree, type TreeWeights } from '../../src/core/search/rerank';
+import { evaluate, meanNdcg, swapGains, type Group } from './learn';
 
 export interface TreeOptions {
   /** Trees at most; the count that scores best on validation is kept. */
@@ -66,6 +65,8 @@ function lambdas(scores: Float64Array, start: number, labels: number[], grad: Fl
     }
   }
 }
+
+const sum = (ids: Int32Array, of: Float64Array): number => ids.reduce((s, r) => s + of[r], 0);
 
 interface Leaf {
   rows: Int32Array;
@@ -145,7 +146,6 @@ export function trainTrees(groups: Group[], validation: Group[], features: strin
     const hess = new Float64Array(rows.length);
     usable.forEach((g, i) => lambdas(scores, starts[i], g.labels, grad, hess));
     const tree: RerankerTree = { feature: [], threshold: [], left: [], right: [], leaf: [] };
-    const sum = (ids: Int32Array, of: Float64Array) => ids.reduce((s, r) => s + of[r], 0);
     const root: Leaf = { rows: all, hist: histogram(all, grad, hess), g: sum(all, grad), h: sum(all, hess), parent: -1, side: 'left' };
     root.best = bestSplit(root);
     const open: Leaf[] = [root];
@@ -192,18 +192,7 @@ export function trainTrees(groups: Group[], validation: Group[], features: strin
   const bestCount = curve.indexOf(Math.max(...curve)) + 1;
   const weights: TreeWeights = { features, trees: trees.slice(0, bestCount), bias: 0 };
   // What was measured is what ships: the product's scorer gives the same validation score.
-  const check = meanNdcg(validation, validation.map((g) => Float64Array.from(g.features.map((x) => rerankerScore(weights, x)))));
+  const check = evaluate(validation, weights);
   if (Math.abs(check - curve[bestCount - 1]) > 1e-9) throw new Error(`tree scorer mismatch: ${check} vs ${curve[bestCount - 1]}`);
   return { weights, curve };
-}
-
-function meanNdcg(groups: Group[], scores: Float64Array[]): number {
-  if (groups.length === 0) return 0;
-  let sum = 0;
-  groups.forEach((g, i) => {
-    const relevant = new Set(g.keys.filter((_k, j) => g.labels[j] === 1));
-    const order = g.keys.map((_k, j) => j).sort((a, b) => scores[i][b] - scores[i][a] || a - b);
-    sum += ndcg10(order.map((j) => g.keys[j]), relevant);
-  });
-  return sum / groups.length;
 }

@@ -758,20 +758,29 @@ function coImported(graph: Graph, q: QueryGraph, own: ReadonlySet<string>, limit
       if (edge.kind === 'IMPORTS' && edge.source !== q.query.path && n < MAX_IMPORTERS && !importers.has(edge.source)) importers.add(edge.source), n++;
     });
   }
+  return sharedImports(graph, [...importers], own, limit);
+}
+
+/**
+ * What these files import, by the share of them that import it (at least two files, and `minShare` of
+ * them), best first; the buffer's own imports (`own`) and the targets `skip` rejects left out.
+ */
+function sharedImports(graph: Graph, files: string[], own: ReadonlySet<string>, limit: number, minShare = 0, skip?: (target: GraphNode) => boolean): Array<{ id: string; share: number }> {
   const counts = new Map<string, number>();
-  for (const file of importers) {
+  for (const file of files) {
     const seen = new Set<string>();
     graph.forEachOutEdge(file, (_e, edge) => {
       if (edge.kind !== 'IMPORTS' || own.has(edge.target) || seen.has(edge.target)) return;
+      if (skip?.(graph.getNodeAttributes(edge.target))) return;
       seen.add(edge.target);
       counts.set(edge.target, (counts.get(edge.target) ?? 0) + 1);
     });
   }
   return [...counts.entries()]
-    .filter(([, n]) => n >= 2)
+    .filter(([, n]) => n >= 2 && n >= minShare * files.length)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit)
-    .map(([id, n]) => ({ id, share: n / importers.size }));
+    .map(([id, n]) => ({ id, share: n / files.length }));
 }
 
 /** Definitions offered from the folder's imports, and the share of its other files that import one to be offered. */
@@ -798,25 +807,9 @@ function folderImports(graph: Graph, q: QueryGraph): Array<{ id: string; share: 
   graph.forEachOutEdge(folder, (_e, edge) => {
     if (edge.kind === 'CONTAINS' && edge.target !== q.query.path && graph.getNodeAttributes(edge.target).kind === 'Module') siblings.push(edge.target);
   });
-  const own = importedTargets(q);
-  const counts = new Map<string, number>();
-  const step = siblings.length / Math.min(siblings.length, MAX_FOLDER_SIBLINGS);
-  const read = Array.from({ length: Math.min(siblings.length, MAX_FOLDER_SIBLINGS) }, (_v, i) => siblings[Math.floor(i * step)]);
-  for (const file of read) {
-    const seen = new Set<string>();
-    graph.forEachOutEdge(file, (_e, edge) => {
-      if (edge.kind !== 'IMPORTS' || own.has(edge.target) || seen.has(edge.target)) return;
-      const target = graph.getNodeAttributes(edge.target);
-      if (target.kind === 'External' || target.path === q.query.path) return;
-      seen.add(edge.target);
-      counts.set(edge.target, (counts.get(edge.target) ?? 0) + 1);
-    });
-  }
-  return [...counts.entries()]
-    .filter(([, n]) => n >= 2 && n >= MIN_FOLDER_SHARE * read.length)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_FOLDER_IMPORTS)
-    .map(([id, n]) => ({ id, share: n / read.length }));
+  const read =
+    siblings.length <= MAX_FOLDER_SIBLINGS ? siblings : Array.from({ length: MAX_FOLDER_SIBLINGS }, (_v, i) => siblings[Math.floor((i * siblings.length) / MAX_FOLDER_SIBLINGS)]);
+  return sharedImports(graph, read, importedTargets(q), MAX_FOLDER_IMPORTS, MIN_FOLDER_SHARE, (target) => target.kind === 'External' || target.path === q.query.path);
 }
 
 /** What the buffer's import edges point at. */
