@@ -1,0 +1,51 @@
+// A TypeScript function with overload signatures is one answer, at its implementation; Java overloads
+// are separate methods with their own bodies and stay separate answers. Real zod and gson.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { before, test } from 'node:test';
+import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { createSearcher, type Searcher } from '../../src/core/search';
+import { FIXTURES, buildGraph, readTree } from './helpers';
+
+let zod: RepositoryGraph;
+let zodSearch: Searcher;
+let gsonSearch: Searcher;
+before(async () => {
+  zod = await buildGraph(readTree(path.join(FIXTURES, 'real', 'zod', 'src')), 'zod');
+  zodSearch = createSearcher({ graph: zod });
+  gsonSearch = createSearcher({ graph: await buildGraph(readTree(path.join(FIXTURES, 'real', 'gson')), 'gson') });
+});
+
+const TUPLE = 'classic/schemas.ts#tuple';
+
+test('the graph keeps each overload signature of zod\'s tuple() as its own definition', () => {
+  const members = zod.graph.nodes().filter((id) => id.replace(/@\d+$/, '') === TUPLE);
+  assert.equal(members.length, 4, members.join(', '));
+});
+
+test('a name lookup answers an overloaded TypeScript function once, at the signature with the body', async () => {
+  const res = await zodSearch.search('tuple');
+  const tuples = res.hits.filter((h) => h.id.replace(/@\d+$/, '') === TUPLE);
+  assert.equal(tuples.length, 1, res.hits.map((h) => h.id).join(', '));
+  const range = zod.graph.getNodeAttribute(tuples[0].id, 'range')!;
+  // The implementation starts at `export function tuple(\n  items: core.SomeType[],` (line 1933, 1-based) and has a body.
+  assert.equal(range.startLine, 1932);
+  assert.ok(range.endLine - range.startLine > 5, `the implementation spans its body: ${JSON.stringify(range)}`);
+});
+
+test('a natural-language answer lists no TypeScript function twice', async () => {
+  const res = await zodSearch.search('create a tuple schema from items and a rest element', 20);
+  assert.equal(res.route, 'natural-language');
+  const functions = res.hits.filter((h) => ['Function', 'Method'].includes(zod.graph.getNodeAttribute(h.id, 'kind')));
+  const groups = functions.map((h) => h.id.replace(/@\d+$/, ''));
+  assert.ok(groups.includes(TUPLE), groups.join(', '));
+  // (A class and its merged interface, `ZodTuple` and `ZodTuple@2`, are two declarations, not overloads.)
+  assert.equal(new Set(groups).size, groups.length, `one hit per function: ${groups.join(', ')}`);
+  assert.equal(res.hits.length, 20, 'the freed places go to other definitions');
+});
+
+test('Java overloads are separate implementations and stay separate answers', async () => {
+  const res = await gsonSearch.search('parseReader');
+  const ids = res.hits.map((h) => h.id).filter((id) => id.includes('JsonParser.parseReader'));
+  assert.deepEqual(ids.map((id) => id.replace(/.*#/, '')).sort(), ['JsonParser.parseReader', 'JsonParser.parseReader@2']);
+});
