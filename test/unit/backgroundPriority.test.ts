@@ -23,6 +23,10 @@ test('parse workers run below the priority of the thread that started them (Linu
   try {
     const outcomes = await parser.parse([{ path: 'a.py', language: 'python', text: 'def f():\n    return 1\n' }, { path: 'b.py', language: 'python', text: 'class C:\n    pass\n' }]);
     assert.equal(outcomes.filter((o) => o.ok).length, 2);
+    // Both files may go to the first worker while the second is still booting: a worker thread is at
+    // the starting thread's priority until its first line runs, so wait (up to 5 s) for both to lower themselves.
+    const newThreads = () => [...threadNices()].filter(([tid]) => !before.has(tid));
+    for (const until = Date.now() + 5_000; newThreads().filter(([, nice]) => nice >= 10).length < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
     const after = threadNices();
     const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice >= 10);
     // Each worker's JS thread, plus whatever threads it started after lowering itself.
