@@ -8,7 +8,7 @@ import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex, unsearchable } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
-import { collapseOverloads } from './overloads';
+import { collapseToImplementations } from './implementations';
 import { routeQuery, type Routed } from './router';
 import { related } from './structural';
 import type { SearchResult } from './types';
@@ -154,7 +154,7 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       const subjects = (await entities.get()).lookup(routed.subject, limit, nearby);
       if (routed.route === 'entity') {
         timingsMs.lookup = performance.now() - t;
-        return { query, route: routed.route, reason: routed.reason, hits: collapseOverloads(engine.graph.graph, subjects.map((m) => ({ ...m, via: 'lookup' }))), timingsMs };
+        return { query, route: routed.route, reason: routed.reason, hits: collapseToImplementations(engine.graph.graph, subjects.map((m) => ({ ...m, via: 'lookup' }))), timingsMs };
       }
       // Structural: the relation of the best-named subjects (all exact matches of the top score).
       const best = subjects.filter((m) => m.score >= subjects[0].score - 0.02);

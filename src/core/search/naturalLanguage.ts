@@ -10,7 +10,7 @@ import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
 import { CONTAINMENT_KINDS, modelFreeScorers } from './modelFreeScorers';
 import { modelScorers } from './modelScorers';
-import { collapseOverloads } from './overloads';
+import { collapseToImplementations } from './implementations';
 import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
 import type { SearchHit, Via } from './types';
 
@@ -99,12 +99,12 @@ export async function naturalLanguageSearch(
   const modelWeights = models?.embedder?.id === BUNDLED_EMBEDDING_MODEL ? SHIPPED_MODEL_FUSION : {};
   const fused = fuse(lists, { ...WEIGHTS, ...modelWeights, ...options.weights });
   const reranker = options.rerank === false ? undefined : rerankerFor(models?.embedder?.id, Boolean(models?.reranker), options.rerankerFile);
-  if (!reranker && !options.onCandidates) return collapseOverloads(graph, fused.map(({ hit, candidate }) => asHit(hit, candidate.fused))).slice(0, limit);
+  if (!reranker && !options.onCandidates) return collapseToImplementations(graph, fused.map(({ hit, candidate }) => asHit(hit, candidate.fused))).slice(0, limit);
   t = performance.now();
   const reranked = learnedOrder(graph, rerankQuery(query, cosine, lexical), fused, reranker, options.onCandidates);
   // Present only when the learned reranker ordered the hits: the search's reason says so.
   if (reranker) timingsMs.rerank = performance.now() - t;
-  return collapseOverloads(graph, reranked).slice(0, limit);
+  return collapseToImplementations(graph, reranked).slice(0, limit);
 }
 
 /** The fused list in the reranker's order, its scores squashed into (0, 1); the plain fusion without one. */

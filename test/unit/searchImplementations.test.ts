@@ -1,5 +1,7 @@
-// A TypeScript function with overload signatures is one answer, at its implementation; Java overloads
-// are separate methods with their own bodies and stay separate answers. Real zod and gson.
+// A function is one answer, where its body is: a TypeScript function with overload signatures at its
+// implementation, a method declared in a `.pyi` stub at its code in the `.py` beside it. Java
+// overloads are separate methods with their own bodies and stay separate answers. Real zod, werkzeug
+// (its datastructures.py ships with datastructures.pyi) and gson.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
@@ -10,7 +12,11 @@ import { FIXTURES, buildGraph, readTree } from './helpers';
 let zod: RepositoryGraph;
 let zodSearch: Searcher;
 let gsonSearch: Searcher;
+let werkzeug: RepositoryGraph;
+let werkzeugSearch: Searcher;
 before(async () => {
+  werkzeug = await buildGraph(readTree(path.join(FIXTURES, 'real', 'werkzeug')), 'werkzeug');
+  werkzeugSearch = createSearcher({ graph: werkzeug });
   zod = await buildGraph(readTree(path.join(FIXTURES, 'real', 'zod', 'src')), 'zod');
   zodSearch = createSearcher({ graph: zod });
   gsonSearch = createSearcher({ graph: await buildGraph(readTree(path.join(FIXTURES, 'real', 'gson')), 'gson') });
@@ -48,4 +54,18 @@ test('Java overloads are separate implementations and stay separate answers', as
   const res = await gsonSearch.search('parseReader');
   const ids = res.hits.map((h) => h.id).filter((id) => id.includes('JsonParser.parseReader'));
   assert.deepEqual(ids.map((id) => id.replace(/.*#/, '')).sort(), ['JsonParser.parseReader', 'JsonParser.parseReader@2']);
+});
+
+test('a method declared in a .pyi stub is answered once, at its code in the .py beside it', async () => {
+  // The stub declares Headers.update three times (`@overload`s), the code once.
+  const declared = werkzeug.graph.nodes().filter((id) => id.replace(/@\d+$/, '') === 'datastructures.pyi#Headers.update');
+  assert.equal(declared.length, 3, declared.join(', '));
+  const lookup = await werkzeugSearch.search('Headers.update');
+  assert.deepEqual(lookup.hits.map((h) => h.id), ['datastructures.py#Headers.update']);
+
+  const prose = await werkzeugSearch.search('Add all the headers from the iterable to the set', 20);
+  assert.equal(prose.route, 'natural-language');
+  assert.ok(prose.hits.slice(0, 5).some((h) => h.id === 'datastructures.py#HeaderSet.update'), prose.hits.map((h) => h.id).join(', '));
+  const stubs = prose.hits.filter((h) => h.id.startsWith('datastructures.pyi#'));
+  assert.deepEqual(stubs, [], 'every stub declaration here has its code in datastructures.py');
 });

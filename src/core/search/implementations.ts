@@ -1,0 +1,84 @@
+// One answer per function, where its body is. The graph keeps declarations that are not the body as
+// definitions of their own, which a search that lists nodes would show again and again:
+// - Overloads: in TypeScript each signature, the implementation and a getter's setter are `f`, `f@2`, …
+//   (parse/typescript.ts); rxjs' `generate` filled five of ten answers. In Python, `@overload`s, a
+//   property's getter and setter, and a redefinition under `if`/`else`.
+// - Type stubs beside the code: `datastructures.pyi` next to `datastructures.py` (werkzeug), `x.d.ts`
+//   next to `x.js`; every class and method of the module twice.
+// Other languages keep their `@N` twins apart: Java overloads and Rust trait impls are separate
+// implementations, each with its own body.
+import type { MultiDirectedGraph } from 'graphology';
+import type { GraphEdge, GraphNode, Language } from '../graph/schema';
+import type { SearchHit } from './types';
+
+type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+
+/** Where same-named definitions in one scope are one function: overloads, a property's getter and setter, a redefinition. */
+const OVERLOADING: ReadonlySet<Language | ''> = new Set(['typescript', 'tsx', 'javascript', 'python']);
+
+/** A stub file's extension → the extensions of the files whose code it declares. */
+const STUBS: [RegExp, string[]][] = [
+  [/\.pyi$/, ['.py']],
+  [/\.d\.ts$/, ['.ts', '.tsx', '.js', '.jsx']],
+  [/\.d\.mts$/, ['.mts', '.mjs']],
+  [/\.d\.cts$/, ['.cts', '.cjs']],
+];
+
+/** The id shared by a definition's overloads: `f@3` → `f`. */
+const groupOf = (id: string): string => id.replace(/@\d+$/, '');
+
+/**
+ * One hit per function: a stub's declaration becomes the definition it declares (when the code has
+ * it), and an overloaded function one hit pointing at the member with the longest source
+ * (the implementation; signatures have no body). Each keeps its best-ranked place and score; order
+ * and every other hit are kept.
+ */
+export function collapseToImplementations(graph: Graph, hits: readonly SearchHit[]): SearchHit[] {
+  const seen = new Set<string>();
+  const out: SearchHit[] = [];
+  for (const hit of hits) {
+    const id = codeOf(graph, hit.id);
+    const members = overloadsOf(graph, groupOf(id));
+    const key = members.length > 1 ? groupOf(id) : id;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const body = members.length > 1 ? members.reduce((a, b) => (lines(graph, b) > lines(graph, a) ? b : a)) : id;
+    out.push(body === hit.id ? hit : { ...hit, id: body });
+  }
+  return out;
+}
+
+/** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
+function codeOf(graph: Graph, id: string): string {
+  const hash = id.indexOf('#');
+  if (hash < 0) return id;
+  const file = id.slice(0, hash);
+  for (const [stub, extensions] of STUBS) {
+    if (!stub.test(file)) continue;
+    for (const ext of extensions) {
+      // A stub's `@overload`s (`get`, `get@2`, …) stand for the one definition the code has.
+      const code = `${file.replace(stub, ext)}${id.slice(hash)}`;
+      if (graph.hasNode(code)) return code;
+      if (graph.hasNode(groupOf(code))) return groupOf(code);
+    }
+  }
+  return id;
+}
+
+/** The TypeScript or Python definitions that share `group`'s name and kind in one scope: `group`, `group@2`, …; [] otherwise. */
+function overloadsOf(graph: Graph, group: string): string[] {
+  if (!graph.hasNode(group) || !graph.hasNode(`${group}@2`)) return [];
+  const first = graph.getNodeAttributes(group);
+  if (!OVERLOADING.has(first.language)) return [];
+  const members = [group];
+  for (let n = 2; graph.hasNode(`${group}@${n}`); n++) {
+    // Declaration merging (`class X` and `interface X`) shares a name, not a body: only same-kind twins are overloads.
+    if (graph.getNodeAttribute(`${group}@${n}`, 'kind') === first.kind) members.push(`${group}@${n}`);
+  }
+  return members;
+}
+
+const lines = (graph: Graph, id: string): number => {
+  const range = graph.getNodeAttribute(id, 'range');
+  return range ? range.endLine - range.startLine : 0;
+};
