@@ -130,6 +130,9 @@ test('license short names map to the five permissive families and nothing else',
 test('npm licenses come from package.json and must be permissive', () => {
   assert.equal(checkNpmLicense({ license: 'MIT' }).ok, true);
   assert.equal(checkNpmLicense({ license: '(MIT OR Apache-2.0)' }).ok, true);
+  // libp2p, helia, multiformats and the other aegir-built packages write it this way round, unparenthesised
+  assert.deepEqual(checkNpmLicense({ license: 'Apache-2.0 OR MIT' }).families, ['Apache-2.0']);
+  assert.equal(checkNpmLicense({ license: 'MPL-2.0 OR GPL-3.0' }).ok, false);
   assert.equal(checkNpmLicense({ licenses: [{ type: 'BSD-2-Clause' }] }).ok, true);
   assert.equal(checkNpmLicense({ license: 'GPL-3.0-only' }).ok, false);
   assert.match(checkNpmLicense({}).reason, /no license/);
