@@ -33,7 +33,7 @@ import bench_eval  # noqa: E402
 from passages import passage  # noqa: E402
 from tokenizer import WordPiece, learn_vocab, tokenizer_config, tokenizer_json  # noqa: E402
 
-MODEL_ID = "cartograph-code-search-v3"
+MODEL_ID = "cartograph-code-search-v4"
 
 # Texts whose token ids and vectors the unit test recomputes through transformers.js.
 REFERENCE_TEXTS = [

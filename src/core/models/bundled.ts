@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TransformersOptions } from './transformersModels';
 
-export const BUNDLED_EMBEDDING_MODEL = 'cartograph-code-search-v3';
+export const BUNDLED_EMBEDDING_MODEL = 'cartograph-code-search-v4';
 
 /**
  * Weights of the shipped model's lists (vector seeds, MCTS hits) in the fused natural-language
