@@ -12,7 +12,8 @@ export const BUNDLED_EMBEDDING_MODEL = 'cartograph-code-search-v4';
  * Weights of the shipped model's lists (vector seeds, MCTS hits) in the fused natural-language
  * ranking, where the lexical list weighs 1. At weight 1 its lists pulled the hybrid below model-free
  * search; the value was chosen on two bench:search corpora (requests, click) and checked on the
- * others (docs/benchmarks.md, "Cartograph's own code-search model").
+ * others (docs/benchmarks.md, "Cartograph's own code-search model"); for v4, weight 1 scored lower on
+ * the learned reranker's validation packages (docs/benchmarks.md, "Cartograph's own code-search model v4").
  */
 export const SHIPPED_MODEL_FUSION = { vector: 0.5, mcts: 0.5 };
 

@@ -37,15 +37,19 @@ export function collapseToImplementations(graph: Graph, hits: readonly SearchHit
   const seen = new Set<string>();
   const out: SearchHit[] = [];
   for (const hit of hits) {
-    const id = codeOf(graph, hit.id);
-    const members = overloadsOf(graph, groupOf(id));
-    const key = members.length > 1 ? groupOf(id) : id;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const body = members.length > 1 ? members.reduce((a, b) => (lines(graph, b) > lines(graph, a) ? b : a)) : id;
+    // The definition with the body is one per function: it is also what tells hits of one function apart.
+    const body = bodyOf(graph, codeOf(graph, hit.id));
+    if (seen.has(body)) continue;
+    seen.add(body);
     out.push(body === hit.id ? hit : { ...hit, id: body });
   }
   return out;
+}
+
+/** The member of `id`'s overloads with the longest source (the implementation: signatures have no body); `id` when it has none. */
+function bodyOf(graph: Graph, id: string): string {
+  const members = overloadsOf(graph, groupOf(id));
+  return members.length > 1 ? members.reduce((a, b) => (lines(graph, b) > lines(graph, a) ? b : a)) : id;
 }
 
 /** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
