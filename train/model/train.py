@@ -33,7 +33,7 @@ import bench_eval  # noqa: E402
 from passages import passage  # noqa: E402
 from tokenizer import WordPiece, learn_vocab, tokenizer_config, tokenizer_json  # noqa: E402
 
-MODEL_ID = "cartograph-code-search-v4"
+MODEL_ID = "cartograph-code-search-v5"
 
 # Texts whose token ids and vectors the unit test recomputes through transformers.js.
 REFERENCE_TEXTS = [
@@ -51,7 +51,7 @@ REFERENCE_TEXTS = [
 ]
 
 
-def parse_args():
+def parse_args(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--data", default="train/.data")
     p.add_argument("--out", default="models", help="writes <out>/<model id>/...")
@@ -63,20 +63,21 @@ def parse_args():
     p.add_argument("--dim", type=int, default=384, help="384: the store's vector column (a longer vector is not persisted)")
     p.add_argument("--mixer", choices=["none", "conv"], default="none", help="conv: a residual width-3 convolution over token vectors")
     p.add_argument("--pooling", choices=["mean", "attention"], default="mean", help="attention: a learnt softmax weight per token instead of the plain mean")
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--batch", type=int, default=512)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--token-dropout", type=float, default=0.1, help="share of passage tokens dropped in training")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--batch", type=int, default=16384, help="in-batch negatives: 512 -> 16384 took validation 0.506 -> 0.526 (sweep.py, docs/benchmarks.md)")
+    p.add_argument("--lr", type=float, default=0.02)
+    p.add_argument("--token-dropout", type=float, default=0.0, help="share of passage tokens dropped in training")
     p.add_argument("--max-query", type=int, default=48)
     p.add_argument("--max-passage", type=int, default=192)
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="cuda: for sweeps (sweep.py); the shipped model is trained on the CPU, where reruns are bit for bit")
     p.add_argument("--hard-negatives", type=int, default=0, help="K > 0: each pair also brings one of its query's K best BM25 passages from its own package (not its own), drawn anew each epoch")
     p.add_argument("--bench", default=None, help="bench:search dev corpora (bench/search/model-dev-set.ts): flat embedding NDCG@10 reported per epoch, never used to choose")
     p.add_argument("--no-export", action="store_true")
     p.add_argument("--card-from", default=None, help="only re-render <out>/<model id>/MODEL_CARD.md from this training report")
     p.add_argument("--reference", default="test/fixtures/shipped-model-reference.json", help="JSON of fixed texts with their token ids and vectors from the exported model (the unit test's reference)")
-    return p.parse_args()
+    return p.parse_args(argv)
 
 
 def read(path):
@@ -138,23 +139,23 @@ class Encoder(torch.nn.Module):
         """pooled() of unpadded token lists with a mixer or attention: the lists laid end to end with one [PAD]
         between them, so the width-3 convolution sees a zero vector past each end, as it sees padding; the
         attention softmax runs over each list's own tokens."""
-        n = len(offsets)
-        lengths = torch.diff(torch.cat([offsets, torch.tensor([len(flat)])]))
-        text = torch.repeat_interleave(torch.arange(n), lengths)
+        n, dev = len(offsets), flat.device
+        lengths = torch.diff(torch.cat([offsets, torch.tensor([len(flat)], device=dev)]))
+        text = torch.repeat_interleave(torch.arange(n, device=dev), lengths)
         if self.conv is None:
             h = self.embed(flat)
         else:
             # Token j of text i goes to position j + i + 1: one separator before each text.
-            position = torch.arange(len(flat)) + text + 1
-            ids = torch.zeros(len(flat) + n + 1, dtype=torch.long)
+            position = torch.arange(len(flat), device=dev) + text + 1
+            ids = torch.zeros(len(flat) + n + 1, dtype=torch.long, device=dev)
             ids[position] = flat
             h = self.mixed(self.embed(ids).unsqueeze(0), (ids != 0).long().unsqueeze(0))[0][position]
         if self.score is not None:
             s = self.score(h).squeeze(-1)
-            top = torch.full((n,), -1e4).scatter_reduce(0, text, s, "amax", include_self=False)
+            top = torch.full((n,), -1e4, device=dev).scatter_reduce(0, text, s, "amax", include_self=False)
             e = torch.exp(s - top[text])
-            h = h * (e / torch.zeros(n).index_add_(0, text, e)[text]).unsqueeze(-1)
-        sums = torch.zeros(n, h.shape[1]).index_add_(0, text, h)
+            h = h * (e / torch.zeros(n, device=dev).index_add_(0, text, e)[text]).unsqueeze(-1)
+        sums = torch.zeros(n, h.shape[1], device=dev).index_add_(0, text, h)
         return F.normalize(sums, dim=-1)
 
     def pooled_bags(self, flat, offsets):
@@ -169,7 +170,7 @@ def pool(h, mask):
 
 def encode_train(model, seqs, dropout, gen):
     """Training-time text vectors; `dropout` drops that share of each text's tokens (its first kept)."""
-    flat, offsets = bags(seqs, dropout, gen)
+    flat, offsets = (t.to(model.embed.weight.device) for t in bags(seqs, dropout, gen))
     if model.conv is None and model.score is None:
         return model.pooled_bags(flat, offsets)
     return model.pooled_packed(flat, offsets)
@@ -206,7 +207,11 @@ def embed_all(model, seqs, batch=1024):
     for at in range(0, len(order), batch):
         idx = order[at : at + batch]
         ids, mask = batch_tensors([seqs[i] for i in idx])
-        pooled = model.pooled(ids, mask) if isinstance(model, Encoder) else pool(model(ids, mask), mask)
+        if isinstance(model, Encoder):
+            device = model.embed.weight.device
+            pooled = model.pooled(ids.to(device), mask.to(device)).cpu()
+        else:
+            pooled = pool(model(ids, mask), mask)
         for j, i in enumerate(idx):
             vecs[i] = pooled[j]
     out = torch.stack(vecs)
@@ -226,7 +231,7 @@ def ranks(q, p, groups):
         by_group.setdefault(g, []).append(i)
     result = [0] * len(groups)
     for members in by_group.values():
-        idx = torch.tensor(members)
+        idx = torch.tensor(members, device=q.device)
         scores = q[idx] @ p[idx].T
         own = scores.diagonal().unsqueeze(1)
         for i, r in zip(members, ((scores > own).sum(1) + 1).tolist()):
@@ -245,8 +250,10 @@ def metrics(rank_list):
 
 
 def evaluate(model, val):
-    q = embed_all(model, val["queries"])
-    p = embed_all(model, val["passages"])
+    # Ranked where the model runs: the all-validation score matrix is 26k x 26k.
+    device = model.embed.weight.device if isinstance(model, Encoder) else torch.device("cpu")
+    q = embed_all(model, val["queries"]).to(device)
+    p = embed_all(model, val["passages"]).to(device)
     return {"perPackage": metrics(ranks(q, p, val["packages"])), "allValidation": metrics(ranks(q, p, None))}
 
 
@@ -459,19 +466,10 @@ def write_card(report, args, out_dir):
         f.write(card)
 
 
-def main():
-    args = parse_args()
-    if args.card_from:
-        with open(args.card_from, encoding="utf-8") as f:
-            report = json.load(f)
-        write_card(report, argparse.Namespace(**report["args"]), os.path.join(args.out, args.model_id))
-        return
+def prepare(args):
+    """Reads the pairs, learns the vocabulary and tokenizes everything: what every training run of the same data
+    and vocabulary shares (sweep.py caches it)."""
     started = time.time()
-    random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True)
-
     train = read(os.path.join(args.data, "train.jsonl.gz"))
     validation = read(os.path.join(args.data, "validation.jsonl.gz"))
     random.Random(args.seed).shuffle(train)
@@ -481,37 +479,52 @@ def main():
     train_p = [passage(r) for r in train]
     vocab = learn_vocab(train_q + train_p, args.vocab, args.min_count)
     tok = WordPiece(vocab)
-    tq = [tok.encode(t, args.max_query) for t in train_q]
     tp = [tok.encode(t, args.max_passage) for t in train_p]
-    val = {
-        "queries": [tok.encode(r["query"], args.max_query) for r in validation],
-        "passages": [tok.encode(passage(r), args.max_passage) for r in validation],
-        "packages": [r["package"] for r in validation],
+    data = {
+        "vocab": vocab,
+        "tq": [tok.encode(t, args.max_query) for t in train_q],
+        "tp": tp,
+        "trainPackages": [r["package"] for r in train],
+        "val": {
+            "queries": [tok.encode(r["query"], args.max_query) for r in validation],
+            "passages": [tok.encode(passage(r), args.max_passage) for r in validation],
+            "packages": [r["package"] for r in validation],
+        },
+        "unk": sum(s.count(tok.unk) for s in tp) / max(1, sum(len(s) for s in tp)),
+        "bench": bench_eval.load(args.bench, tok, args.max_query, args.max_passage) if args.bench else None,
     }
-    unk = sum(s.count(tok.unk) for s in tp) / max(1, sum(len(s) for s in tp))
+    data["bm25Validation"] = {"perPackage": metrics(bm25_ranks(data["val"]))}
+    data["prepSeconds"] = time.time() - started
+    return data
+
+
+def fit(args, data, initial=True):
+    """Trains one model on prepared data; returns it at its best epoch by validation NDCG@10, with the report
+    (`initial`: with the untrained model's validation figures)."""
+    torch.manual_seed(args.seed)
+    device = torch.device(args.device)
+    vocab, tq, tp, val, bench = data["vocab"], data["tq"], data["tp"], data["val"], data["bench"]
     hard = None
     if args.hard_negatives:
         t_mine = time.time()
-        hard = bm25_hard_negatives(tq, tp, [r["package"] for r in train], args.hard_negatives)
+        hard = bm25_hard_negatives(tq, tp, data["trainPackages"], args.hard_negatives)
         print(f"BM25 hard negatives: {sum(1 for h in hard if h)} of {len(hard)} pairs have some; {time.time() - t_mine:.0f}s", flush=True)
-    bench = bench_eval.load(args.bench, tok, args.max_query, args.max_passage) if args.bench else None
-    prep_s = time.time() - started
-    print(f"{len(train)} train pairs, {len(validation)} validation; vocab {len(vocab)}; passage tokens mean {sum(map(len, tp)) / len(tp):.1f}, [UNK] share {unk:.4f}; prep {prep_s:.0f}s", flush=True)
+    print(f"{len(tq)} train pairs, {len(val['queries'])} validation; vocab {len(vocab)}; passage tokens mean {sum(map(len, tp)) / len(tp):.1f}, [UNK] share {data['unk']:.4f}; prep {data['prepSeconds']:.0f}s", flush=True)
 
-    model = Encoder(len(vocab), args.dim, args.mixer, args.pooling)
-    logit_scale = torch.nn.Parameter(torch.tensor(math.log(20.0)))
+    model = Encoder(len(vocab), args.dim, args.mixer, args.pooling).to(device)
+    logit_scale = torch.nn.Parameter(torch.tensor(math.log(20.0), device=device))
     optim = torch.optim.Adam(list(model.parameters()) + [logit_scale], lr=args.lr)
     steps_per_epoch = len(tq) // args.batch
     total = steps_per_epoch * args.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / 50) * max(0.05, 1 - s / max(1, total)))
     gen = torch.Generator().manual_seed(args.seed)
-    sources = len({r["package"] for r in train})
-    report = {"modelId": args.model_id, "sources": f"{sources} training packages", "args": vars(args), "trainPairs": len(train), "validationPairs": len(validation), "vocab": len(vocab), "unkShare": unk, "epochs": [], "loss": []}
-    report["bm25Validation"] = {"perPackage": metrics(bm25_ranks(val))}
+    sources = len(set(data["trainPackages"]))
+    report = {"modelId": args.model_id, "sources": f"{sources} training packages", "args": vars(args), "trainPairs": len(tq), "validationPairs": len(val["queries"]), "vocab": len(vocab), "unkShare": data["unk"], "epochs": [], "loss": []}
+    report["bm25Validation"] = data["bm25Validation"]
     print(f"BM25 (same tokens) val per-package NDCG@10 {report['bm25Validation']['perPackage']['ndcg@10']:.3f}", flush=True)
-    base = evaluate(model, val)
-    report["initial"] = base
-    print(f"epoch 0 (untrained) val per-package NDCG@10 {base['perPackage']['ndcg@10']:.3f}", flush=True)
+    if initial:
+        report["initial"] = evaluate(model, val)
+        print(f"epoch 0 (untrained) val per-package NDCG@10 {report['initial']['perPackage']['ndcg@10']:.3f}", flush=True)
     best = (-1.0, None, 0)
     step = 0
     for epoch in range(1, args.epochs + 1):
@@ -527,7 +540,7 @@ def main():
             qv = encode_train(model, [tq[i] for i in idx], 0.0, gen)
             pv = encode_train(model, p_lists, args.token_dropout, gen)
             logits = logit_scale.exp().clamp(max=100) * qv @ pv.T
-            target = torch.arange(len(idx))
+            target = torch.arange(len(idx), device=device)
             # Query -> every passage of the batch (hard negatives included); passage -> every query.
             loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits[:, : len(idx)].T, target)) / 2
             optim.zero_grad()
@@ -552,10 +565,28 @@ def main():
             best = (pp["ndcg@10"], {k: v.clone() for k, v in model.state_dict().items()}, epoch)
     model.load_state_dict(best[1])
     report["bestEpoch"] = best[2]
+    return model.cpu(), report
+
+
+def main():
+    args = parse_args()
+    if args.card_from:
+        with open(args.card_from, encoding="utf-8") as f:
+            report = json.load(f)
+        write_card(report, argparse.Namespace(**report["args"]), os.path.join(args.out, args.model_id))
+        return
+    started = time.time()
+    random.seed(args.seed)
+    torch.set_num_threads(args.threads)
+    # Bit-for-bit reruns on the CPU; CUDA's embedding-bag backward has no deterministic kernel (sweeps only).
+    torch.use_deterministic_algorithms(args.device == "cpu")
+    data = prepare(args)
+    model, report = fit(args, data)
     report["trainSeconds"] = time.time() - started
+    val, tok = data["val"], WordPiece(data["vocab"])
     if not args.no_export:
         out_dir = os.path.join(args.out, args.model_id)
-        qmodel, files = export(model, vocab, args, out_dir)
+        qmodel, files = export(model, data["vocab"], args, out_dir)
         # The exported (int8) model on the same validation set: what quantization costs.
         report["exported"] = {"dir": out_dir, "files": files, "int8Validation": evaluate(qmodel, val)}
         print(f"exported {out_dir}: {json.dumps(files)}", flush=True)
@@ -568,7 +599,7 @@ def main():
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1)
-    print(f"done in {report['totalSeconds']:.0f}s (best epoch {best[2]})", flush=True)
+    print(f"done in {report['totalSeconds']:.0f}s (best epoch {report['bestEpoch']})", flush=True)
 
 
 if __name__ == "__main__":
