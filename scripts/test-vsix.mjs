@@ -63,7 +63,7 @@ async function main() {
       if (!modelLine) await new Promise((r) => setTimeout(r, 500));
     }
     say(`models: ${modelLine?.trim() ?? 'no "search models:" line within 60 s'}`);
-    if (!modelLine?.includes('search models: embeddings cartograph-code-search-v4')) ok = false;
+    if (!modelLine?.includes('search models: embeddings cartograph-code-search-v5')) ok = false;
   } finally {
     await ctx?.close().catch(() => undefined);
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }

@@ -9,7 +9,7 @@ export const USAGE = `Usage:
       [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
       with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
       from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
-      --embedding-model cartograph-code-search-v4 is Cartograph's own model, shipped, never downloaded;
+      --embedding-model cartograph-code-search-v5 is Cartograph's own model, shipped, never downloaded;
       or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
       $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
       a model that cannot be loaded is reported and the query answers without it

@@ -1,7 +1,7 @@
 """Scores exported models (folders written by train.py: tokenizer.json + onnx/model_quantized.onnx) on
 the same validation pairs, so two versions trained on different data can be compared.
 
-    /usr/bin/python3 train/model/compare.py OLD_MODEL_DIR models/cartograph-code-search-v4 \
+    /usr/bin/python3 train/model/compare.py OLD_MODEL_DIR models/cartograph-code-search-v5 \
         --packages-from OLD_TRAIN_DATA_REPORT.json [--bench train/.data/bench-dev.json]
 
 Validation splits move when the manifest grows (it is by package, seeded over the package list), so a

@@ -2,7 +2,7 @@
 // bench:search dev corpus, django, or an evaluation package: `evaluationReason` refuses those).
 //
 // HELD_OUT: the packages the code-search model's data step held out for validation
-// (docs/results/train-data-ts.json `pairs.validationPackages`, cartograph-code-search-v4): the shipped model never trained
+// (docs/results/train-data-ts.json `pairs.validationPackages`, cartograph-code-search-v4 and v5): the shipped model never trained
 // on them, so the cosine it gives their functions is what it gives a user's code. Only they train the weight set that
 // uses the model's scores; with a new model, pass the packages its own data step held out (`--held-out`). Left out:
 // the held-out packages the data step reads file by file (`licenseScope: "files"`: pyface, statsmodels, torch,

@@ -45,8 +45,8 @@ describe('Search models in a real VS Code', function () {
 
   it('embeds with the shipped model by default, and says why the default reranker is missing when it cannot be downloaded', async function () {
     this.timeout(150000);
-    const lines = await embeddedBy('cartograph-code-search-v4');
-    for (const line of lines) assert.match(line, /^- Search: embeddings cartograph-code-search-v4; no reranker \(reranker model Xenova\/ms-marco-MiniLM-L-6-v2 is not available.*\); \d+ nodes embedded$/);
+    const lines = await embeddedBy('cartograph-code-search-v5');
+    for (const line of lines) assert.match(line, /^- Search: embeddings cartograph-code-search-v5; no reranker \(reranker model Xenova\/ms-marco-MiniLM-L-6-v2 is not available.*\); \d+ nodes embedded$/);
   });
 
   it('loads models from the local folder and embeds every folder in the background', async function () {
