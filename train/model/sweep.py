@@ -3,7 +3,7 @@
     /usr/bin/python3 train/model/sweep.py prepare CACHE -- [train.py options that shape the data]
     python3 train/model/sweep.py run CACHE --device cuda --json FILE -- "--epochs 6" "--batch 2048 --lr 0.006" ...
 
-`prepare` reads the pairs, learns the vocabulary and tokenizes once (what takes minutes in pure Python) and
+`prepare` reads the pairs, learns the vocabulary and tokenizes once (a minute of pure Python) and
 writes CACHE (gzipped pickle). `run` trains one model per quoted set of train.py options on that cache,
 without exporting, and writes each recipe's per-epoch validation and flat bench:search figures to FILE as
 soon as it ends (a run stopped at a time limit keeps what finished). A recipe that wins here is then
