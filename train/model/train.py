@@ -168,9 +168,14 @@ def pool(h, mask):
     return F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1), dim=-1)
 
 
+def device_of(model):
+    """Where a model's weights live: the trained Encoder's device; the exported QuantizedEncoder runs on the CPU."""
+    return model.embed.weight.device if isinstance(model, Encoder) else torch.device("cpu")
+
+
 def encode_train(model, seqs, dropout, gen):
     """Training-time text vectors; `dropout` drops that share of each text's tokens (its first kept)."""
-    flat, offsets = (t.to(model.embed.weight.device) for t in bags(seqs, dropout, gen))
+    flat, offsets = (t.to(device_of(model)) for t in bags(seqs, dropout, gen))
     if model.conv is None and model.score is None:
         return model.pooled_bags(flat, offsets)
     return model.pooled_packed(flat, offsets)
@@ -208,8 +213,7 @@ def embed_all(model, seqs, batch=1024):
         idx = order[at : at + batch]
         ids, mask = batch_tensors([seqs[i] for i in idx])
         if isinstance(model, Encoder):
-            device = model.embed.weight.device
-            pooled = model.pooled(ids.to(device), mask.to(device)).cpu()
+            pooled = model.pooled(ids.to(device_of(model)), mask.to(device_of(model))).cpu()
         else:
             pooled = pool(model(ids, mask), mask)
         for j, i in enumerate(idx):
@@ -251,9 +255,8 @@ def metrics(rank_list):
 
 def evaluate(model, val):
     # Ranked where the model runs: the all-validation score matrix is 26k x 26k.
-    device = model.embed.weight.device if isinstance(model, Encoder) else torch.device("cpu")
-    q = embed_all(model, val["queries"]).to(device)
-    p = embed_all(model, val["passages"]).to(device)
+    q = embed_all(model, val["queries"]).to(device_of(model))
+    p = embed_all(model, val["passages"]).to(device_of(model))
     return {"perPackage": metrics(ranks(q, p, val["packages"])), "allValidation": metrics(ranks(q, p, None))}
 
 
