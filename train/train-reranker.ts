@@ -6,19 +6,21 @@
 // `npm run train:data`), make bench:search-style queries on each, record the product's candidates and
 // features (cached per package under train/.data/reranker/), hold out a quarter of the model's
 // held-out packages as validation (by package), train a linear and a small MLP scorer, each with
-// RankNet and with LambdaRank, and boosted trees (LambdaMART), keep the best on validation. Deterministic for the same candidates (seeded).
+// RankNet and with LambdaRank, boosted trees (LambdaMART), and the trees blended with the LambdaRank linear
+// scorer, keep the best on validation. Deterministic for the same candidates (seeded).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLED_EMBEDDING_MODEL } from '../src/core/models/bundled';
 import { loadSearchModels } from '../src/core/models/loader';
 import { ParserPool } from '../src/core/parse/parser';
-import { BASE_FEATURES, FEATURES, MODEL_FREE, rerankerFor, rerankQuery, withQueryFeatures, type RerankerFile, type RerankerWeights } from '../src/core/search/rerank';
+import { BASE_FEATURES, FEATURES, MODEL_FREE, rerankerFor, rerankQuery, withQueryFeatures, type NeuralWeights, type RerankerFile, type RerankerWeights, type TreeWeights } from '../src/core/search/rerank';
 import { evaluationReason } from './data/exclusions';
 import type { Source } from './data/sources';
 import { validationPackages } from './data/split';
 import { collectPackage, MAX_CLASS_QUERIES, MAX_QUERIES, sample, type PackageExamples } from './reranker/collect';
 import { evaluate, train, type Group, type TrainOptions } from './reranker/learn';
+import { blend } from './reranker/blend';
 import { trainTrees, type TreeOptions } from './reranker/trees';
 import { HELD_OUT, OTHERS } from './reranker/packages';
 
@@ -50,10 +52,13 @@ const CONFIGS: (Omit<TrainOptions, 'seed'> & { name: string })[] = [
 ];
 /** LambdaMART: up to 300 trees of 16 leaves, the count chosen on validation (docs/benchmarks.md "Boosted trees"). */
 const TREE_CONFIGS: (TreeOptions & { name: string })[] = [{ name: 'trees-16', trees: 300, leaves: 16, learningRate: 0.1, minLeaf: 50, l2: 1, bins: 64 }];
+/** The blend tried after the others: trees and a linear scorer, each standardised, the trees' share chosen on validation. */
+const BLEND = { name: 'trees-16+linear-lambda', members: ['trees-16', 'linear-lambda'] } as const;
 const LOSSES = {
   ranknet: 'RankNet pairwise logistic, each query weighted equally',
   lambdarank: 'LambdaRank: RankNet pairs weighted by |change of NDCG@10| if swapped',
   lambdamart: 'LambdaMART: boosted regression trees fitted to LambdaRank gradients, Newton leaf values',
+  blend: 'LambdaMART trees and a LambdaRank linear scorer, each standardised on the training candidates, mixed in the share that validated best',
 };
 
 interface ManifestSource extends Source { language?: string }
@@ -145,10 +150,12 @@ function trainVariant(variant: string, trainSet: PackageExamples[], validationSe
   const validationGroups = groupsOf(validationSet);
   const validation: VariantReport['validation'] = { fusion: scores(validationGroups, undefined) };
   const seconds: Record<string, number> = {};
+  const trained = new Map<string, NeuralWeights | TreeWeights>();
   let best: { name: string; weights: RerankerWeights; ndcg: number } | undefined;
   for (const config of CONFIGS) {
     const t = performance.now();
     const weights = train(trainGroups, [...FEATURES], { ...config, seed: SEED });
+    trained.set(config.name, weights);
     seconds[config.name] = Math.round(performance.now() - t) / 1000;
     validation[config.name] = scores(validationGroups, weights);
     const ndcg = validation[config.name].all;
@@ -158,11 +165,22 @@ function trainVariant(variant: string, trainSet: PackageExamples[], validationSe
   for (const config of TREE_CONFIGS) {
     const t = performance.now();
     const { weights, curve } = trainTrees(trainGroups, validationGroups, [...FEATURES], config);
+    trained.set(config.name, weights);
     seconds[config.name] = Math.round(performance.now() - t) / 1000;
     validation[config.name] = scores(validationGroups, weights);
     const ndcg = validation[config.name].all;
     console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} with ${weights.trees.length} of ${curve.length} trees, ${seconds[config.name]} s`);
     if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
+  }
+  {
+    const t = performance.now();
+    const [first, second] = BLEND.members.map((name) => trained.get(name)!);
+    const { weights, curve } = blend(first, second, trainGroups, validationGroups);
+    seconds[BLEND.name] = Math.round(performance.now() - t) / 1000;
+    validation[BLEND.name] = scores(validationGroups, weights);
+    const ndcg = validation[BLEND.name].all;
+    console.error(`[train:reranker] ${variant} ${BLEND.name}: validation NDCG@10 ${ndcg.toFixed(4)} at share ${weights.members[0].weight} (${curve.map((c) => `${c.share}: ${c.ndcg.toFixed(4)}`).join(', ')}), ${seconds[BLEND.name]} s`);
+    if (!best || ndcg > best.ndcg + 1e-9) best = { name: BLEND.name, weights, ndcg };
   }
   return {
     weights: best!.weights,
@@ -199,7 +217,7 @@ async function main(): Promise<void> {
         command: `npm run train:reranker${modelId === BUNDLED_EMBEDDING_MODEL ? '' : ` -- --embedding-model ${modelId}`}`,
         date: new Date().toISOString().slice(0, 10),
         scorer: report.chosen,
-        loss: LOSSES[CONFIGS.find((c) => c.name === report.chosen)?.loss ?? (report.chosen.startsWith('trees') ? 'lambdamart' : 'ranknet')],
+        loss: LOSSES[report.chosen === BLEND.name ? 'blend' : (CONFIGS.find((c) => c.name === report.chosen)?.loss ?? (report.chosen.startsWith('trees') ? 'lambdamart' : 'ranknet'))],
         seed: SEED,
         candidates: 'the plain fusion\'s best 50 (lexical, and with a model vector seeds + MCTS)',
         queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package, ${TRAIN_QUERIES.function} of them for training) and class (at most ${MAX_CLASS_QUERIES}, ${TRAIN_QUERIES.class} for training), index = the package with docstrings stripped, as bench:search`,
@@ -214,7 +232,7 @@ async function main(): Promise<void> {
   // One line per array of numbers: a diff of a retraining shows which weights moved.
   fs.writeFileSync(outFile, `${JSON.stringify(file, null, 1).replace(/\[[^[\]{}]*\]/g, (list) => list.replace(/\s+/g, ''))}\n`);
   if (!rerankerFor(modelId, false, file)) throw new Error('the written weights do not load');
-  const NAMES = [...CONFIGS, ...TREE_CONFIGS].map((c) => c.name);
+  const NAMES = [...CONFIGS, ...TREE_CONFIGS, BLEND].map((c) => c.name);
   console.log('Validation NDCG@10, all queries / function queries / class queries:\n');
   console.log(`| weight set | train queries (packages) | validation queries: function + class (packages) | fusion | ${NAMES.join(' | ')} | shipped |`);
   console.log(`|---|---:|---:|---:|${NAMES.map(() => '---:|').join('')}---|`);

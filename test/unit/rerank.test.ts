@@ -21,28 +21,40 @@ const REPO = path.resolve(__dirname, '..', '..');
 const WEIGHTS = JSON.parse(fs.readFileSync(path.join(REPO, 'src/core/search/rerankerWeights.json'), 'utf8')) as RerankerFile;
 const FLASK = path.join(REPO, 'test/fixtures/real/flask');
 
+/** A scorer's arrays fit the features: every tree node and leaf reachable once, a blend's members and shares sound. */
+function assertWellFormed(set: RerankerWeights): void {
+  if ('members' in set) {
+    assert.equal(set.members.length, 2);
+    assert.ok(Math.abs(set.members.reduce((s, m) => s + m.weight, 0) - 1) < 1e-6, 'the shares add up to 1');
+    for (const m of set.members) {
+      assert.ok(m.weight > 0 && m.std > 0 && Number.isFinite(m.mean));
+      assertWellFormed(m.scorer);
+    }
+  } else if ('trees' in set) {
+    assert.ok(set.trees.length > 0);
+    for (const tree of set.trees) {
+      assert.ok(tree.feature.every((f) => f >= 0 && f < FEATURES.length));
+      // Every node and leaf is reached from exactly one place: the root, or one child pointer.
+      const children = [...tree.left, ...tree.right];
+      assert.equal(children.filter((c) => c < 0).length, tree.leaf.length);
+      assert.deepEqual(children.filter((c) => c >= 0).sort((a, b) => a - b), tree.feature.slice(1).map((_f, i) => i + 1));
+    }
+  } else {
+    assert.equal(set.mean.length, FEATURES.length);
+    assert.equal(set.std.length, FEATURES.length);
+    assert.ok(set.std.every((s) => s > 0));
+    const width = set.hidden ? set.hidden.weights.length : FEATURES.length;
+    assert.equal(set.output.length, width);
+    for (const row of set.hidden?.weights ?? []) assert.equal(row.length, FEATURES.length);
+  }
+}
+
 test('the shipped weights load for the shipped model and model-free, and for no other model or with a cross-encoder', () => {
   assert.deepEqual(WEIGHTS.features, [...FEATURES]);
   for (const key of [BUNDLED_EMBEDDING_MODEL, MODEL_FREE]) {
     const set = key === MODEL_FREE ? rerankerFor(undefined, false) : rerankerFor(key, false);
     assert.ok(set, `no weight set for ${key}`);
-    if ('trees' in set) {
-      assert.ok(set.trees.length > 0);
-      for (const tree of set.trees) {
-        assert.ok(tree.feature.every((f) => f >= 0 && f < FEATURES.length));
-        // Every node and leaf is reached from exactly one place: the root, or one child pointer.
-        const children = [...tree.left, ...tree.right];
-        assert.equal(children.filter((c) => c < 0).length, tree.leaf.length);
-        assert.deepEqual(children.filter((c) => c >= 0).sort((a, b) => a - b), tree.feature.slice(1).map((_f, i) => i + 1));
-      }
-    } else {
-      assert.equal(set.mean.length, FEATURES.length);
-      assert.equal(set.std.length, FEATURES.length);
-      assert.ok(set.std.every((s) => s > 0));
-      const width = set.hidden ? set.hidden.weights.length : FEATURES.length;
-      assert.equal(set.output.length, width);
-      for (const row of set.hidden?.weights ?? []) assert.equal(row.length, FEATURES.length);
-    }
+    assertWellFormed(set);
     assert.ok(Number.isFinite(rerankerScore(set, FEATURES.map(() => 0.5))));
   }
   assert.equal(rerankerFor('Xenova/all-MiniLM-L6-v2', false), undefined);
@@ -158,6 +170,7 @@ test('the neighbourhood features: the query words its class, callees and callers
 
 /** The same scorer with its order turned upside down (every output negated). */
 function negated<W extends RerankerWeights>(weights: W): W {
+  if ('members' in weights) return { ...weights, members: weights.members.map((m) => ({ ...m, weight: -m.weight })) };
   if ('trees' in weights) return { ...weights, trees: weights.trees.map((t) => ({ ...t, leaf: t.leaf.map((v) => -v) })), bias: -weights.bias };
   return { ...weights, output: weights.output.map((w) => -w), bias: -weights.bias };
 }

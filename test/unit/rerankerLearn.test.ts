@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluate, swapGains, train, type Group } from '../../train/reranker/learn';
+import { blend, BLEND_SHARES } from '../../train/reranker/blend';
 import { trainTrees } from '../../train/reranker/trees';
 import { rng } from '../support/rng';
 
@@ -73,4 +74,39 @@ test('LambdaMART learns a band a linear scorer cannot, keeps the tree count that
   assert.ok(weights.trees.every((t) => t.feature.every((f) => f === 0 || f === 1)));
   assert.ok(weights.trees[0].feature[0] === 0, 'the first split is on the band feature');
   assert.deepEqual(trainTrees(training, validation, ['band', 'noise'], options).weights, weights);
+});
+
+/**
+ * Queries where two things mark the answer: feature 0 in a middle band (a few distractors share it) and
+ * features 1-4 each a little higher (noisy): trees find the band, a linear scorer adds up the four
+ * slopes, which a few small trees only approximate; a blend can use both.
+ */
+function bandAndSlopeGroups(n: number, seed: number): Group[] {
+  const random = rng(seed);
+  return Array.from({ length: n }, (_q, qi) => {
+    const answer = Math.floor(random() * 30);
+    const band = () => 0.4 + random() * 0.2;
+    const features = Array.from({ length: 30 }, (_c, i) => [
+      i === answer || random() < 0.2 ? band() : random() < 0.5 ? random() * 0.4 : 0.6 + random() * 0.4,
+      ...[1, 2, 3, 4].map(() => (i === answer ? 0.3 : 0) + random()),
+    ]);
+    return { features, labels: features.map((_x, i) => (i === answer ? 1 : 0)), keys: features.map((_x, i) => `q${qi}c${i}`) };
+  });
+}
+
+test('a blend of trees and a linear scorer keeps the share that validates best and ranks better than either alone', () => {
+  const training = bandAndSlopeGroups(200, 7);
+  const validation = bandAndSlopeGroups(100, 8);
+  const names = ['band', 'slope1', 'slope2', 'slope3', 'slope4'];
+  const { weights: trees } = trainTrees(training, validation, names, { trees: 4, leaves: 4, learningRate: 0.3, minLeaf: 20, l2: 1, bins: 32 });
+  const linear = train(training, names, { loss: 'lambdarank', hidden: 0, epochs: 20, learningRate: 0.02, l2: 1e-4, batch: 16, seed: 3 });
+  const { weights, curve } = blend(trees, linear, training, validation);
+  assert.deepEqual(curve.map((c) => c.share), BLEND_SHARES);
+  const blended = evaluate(validation, weights);
+  assert.equal(blended, Math.max(...curve.map((c) => c.ndcg)), 'the best share is kept and the product scores it the same');
+  assert.equal(weights.members[0].scorer, trees);
+  assert.ok(Math.abs(weights.members[0].weight + weights.members[1].weight - 1) < 1e-9);
+  const alone = [evaluate(validation, trees), evaluate(validation, linear)];
+  assert.ok(blended > Math.max(...alone) + 0.02, `blend ${blended.toFixed(3)}, trees ${alone[0].toFixed(3)}, linear ${alone[1].toFixed(3)}`);
+  assert.deepEqual(blend(trees, linear, training, validation).weights, weights, 'deterministic');
 });

@@ -4,7 +4,7 @@
 // candidate's name, class/module, signature, path, callees, callers and own code say (each word also
 // weighted by how rare it is in the repository), how many other candidates share its file, its kind,
 // whether it is private or a test, how many callers it has. The scorer is boosted regression trees
-// (LambdaMART) or a linear / one-hidden-layer one, whichever validated best. Weights are trained by
+// (LambdaMART), a linear / one-hidden-layer one, or a blend of trees and a linear one, whichever validated best. Weights are trained by
 // `npm run train:reranker` on packages that are never benchmarked (train/reranker/, docs/benchmarks.md
 // "A reranker of our own", "A stronger reranker", "Boosted trees") and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
@@ -208,8 +208,8 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   ];
 }
 
-/** A trained scorer: a neural one over standardised features, or boosted trees over the raw ones. */
-export type RerankerWeights = NeuralWeights | TreeWeights;
+/** A trained scorer: a neural one over standardised features, boosted trees over the raw ones, or a blend of such scorers. */
+export type RerankerWeights = NeuralWeights | TreeWeights | BlendWeights;
 
 /** Standardise each feature, then a linear layer, or one hidden layer (tanh) and a linear output. */
 export interface NeuralWeights {
@@ -242,6 +242,16 @@ export interface TreeWeights {
   bias: number;
 }
 
+/**
+ * Scorers mixed (train/reranker/blend.ts): each member's score is standardised by its mean and spread
+ * over the training candidates, so that neither dominates by its scale, and weighted. Trees cut the
+ * features into steps, a linear scorer weighs them smoothly: where one errs the other often does not.
+ */
+export interface BlendWeights {
+  features: string[];
+  members: { weight: number; mean: number; std: number; scorer: NeuralWeights | TreeWeights }[];
+}
+
 /** The leaf a row reaches in one tree. */
 export function treeValue(tree: RerankerTree, x: number[]): number {
   if (tree.feature.length === 0) return tree.leaf[0];
@@ -254,6 +264,7 @@ export function treeValue(tree: RerankerTree, x: number[]): number {
 }
 
 export function rerankerScore(weights: RerankerWeights, x: number[]): number {
+  if ('members' in weights) return weights.members.reduce((s, m) => s + (m.weight * (rerankerScore(m.scorer, x) - m.mean)) / m.std, 0);
   if ('trees' in weights) return weights.trees.reduce((s, tree) => s + treeValue(tree, x), weights.bias);
   const z = x.map((v, i) => (v - weights.mean[i]) / weights.std[i]);
   const h = weights.hidden ? weights.hidden.weights.map((row, j) => Math.tanh(row.reduce((s, w, i) => s + w * z[i], weights.hidden!.bias[j]))) : z;
