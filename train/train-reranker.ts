@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_EMBEDDING_MODEL } from '../src/core/models/bundled';
 import { loadSearchModels } from '../src/core/models/loader';
 import { ParserPool } from '../src/core/parse/parser';
-import { BASE_FEATURES, FEATURES, MODEL_FREE, rerankerFor, rerankQuery, withQueryFeatures, type NeuralWeights, type RerankerFile, type RerankerWeights, type TreeWeights } from '../src/core/search/rerank';
+import { BASE_FEATURES, FEATURES, MODEL_FREE, RERANK_DEPTH, rerankerFor, rerankQuery, withQueryFeatures, type NeuralWeights, type RerankerFile, type RerankerWeights, type TreeWeights } from '../src/core/search/rerank';
 import { evaluationReason } from './data/exclusions';
 import type { Source } from './data/sources';
 import { validationPackages } from './data/split';
@@ -81,7 +81,7 @@ function cached(variant: string, s: Source): PackageExamples | undefined {
   const file = cacheFile(variant, s.name);
   if (values.fresh || !fs.existsSync(file)) return undefined;
   const examples = JSON.parse(fs.readFileSync(file, 'utf8')) as PackageExamples;
-  return examples.version === s.version && examples.features.join() === BASE_FEATURES.join() && examples.maxQueries?.join() === [MAX_QUERIES, MAX_CLASS_QUERIES].join() ? examples : undefined;
+  return examples.version === s.version && examples.features.join() === BASE_FEATURES.join() && examples.maxQueries?.join() === [MAX_QUERIES, MAX_CLASS_QUERIES].join() && examples.depth === RERANK_DEPTH ? examples : undefined;
 }
 
 async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<string, PackageExamples[]>> {
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
         scorer: report.chosen,
         loss: LOSSES[report.chosen === BLEND.name ? 'blend' : (CONFIGS.find((c) => c.name === report.chosen)?.loss ?? (report.chosen.startsWith('trees') ? 'lambdamart' : 'ranknet'))],
         seed: SEED,
-        candidates: 'the plain fusion\'s best 50 (lexical, and with a model vector seeds + MCTS)',
+        candidates: `the plain fusion's best ${RERANK_DEPTH} (lexical, and with a model vector seeds + MCTS)`,
         queries: `first docstring sentence of each documented function (at most ${MAX_QUERIES} per package, ${TRAIN_QUERIES.function} of them for training) and class (at most ${MAX_CLASS_QUERIES}, ${TRAIN_QUERIES.class} for training), index = the package with docstrings stripped, as bench:search`,
         trainPackages: report.trainPackages,
         validationPackages: report.validationPackages,

@@ -35,6 +35,8 @@ export interface PackageExamples {
   features: string[];
   /** The caps the queries were sampled with (MAX_QUERIES, MAX_CLASS_QUERIES): a cache made with others is remade. */
   maxQueries: [number, number];
+  /** Candidates kept per query (RERANK_DEPTH when collected): a cache of another depth is remade. */
+  depth: number;
   documented: number;
   queries: QueryExample[];
 }
@@ -111,7 +113,7 @@ export async function collectPackage(source: Source, cache: string, work: string
         const keys = top.map((c) => keyOf(c.id));
         examples.push({ query: q.query, target: q.target, keys, labels: keys.map((k) => (k === q.key ? 1 : 0)), features: top.map((c) => baseFeatures(graph, query, c)) });
       }
-      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...BASE_FEATURES], maxQueries: [MAX_QUERIES, MAX_CLASS_QUERIES], documented: all.length, queries: examples });
+      out.push({ package: source.name, version: source.version, variant: variant.id, features: [...BASE_FEATURES], maxQueries: [MAX_QUERIES, MAX_CLASS_QUERIES], depth: RERANK_DEPTH, documented: all.length, queries: examples });
     }
     return out;
   } finally {
