@@ -4,9 +4,10 @@
 // candidate's name, class/module, signature, path, callees, callers and own code say (each word also
 // weighted by how rare it is in the repository), how many other candidates share its file, its kind,
 // whether it is private or a test, how many callers it has. The scorer is boosted regression trees
-// (LambdaMART), a linear / one-hidden-layer one, or a blend of trees and a linear one, whichever validated best. Weights are trained by
-// `npm run train:reranker` on packages that are never benchmarked (train/reranker/, docs/benchmarks.md
-// "A reranker of our own", "A stronger reranker", "Boosted trees") and shipped in
+// (LambdaMART), a linear / one-hidden-layer one, or a blend of trees and a linear one, whichever
+// validated best. Weights are trained by `npm run train:reranker` on packages that are never
+// benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own", "A stronger reranker",
+// "Boosted trees", "Trees and a linear scorer blended") and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
