@@ -4,28 +4,18 @@
 // then the share of the first is chosen on validation, as the trees' count is
 // (docs/benchmarks.md "Trees and a linear scorer blended").
 import { rerankerScore, type BlendWeights, type NeuralWeights, type TreeWeights } from '../../src/core/search/rerank';
-import { evaluate, meanNdcg, type Group } from './learn';
+import { evaluate, meanNdcg, standardisation, type Group } from './learn';
 
 type Member = NeuralWeights | TreeWeights;
 
 /** The first member's shares tried (the second gets the rest). */
 export const BLEND_SHARES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
-/** Mean and standard deviation of a scorer's scores over every training candidate. */
+/** Mean and standard deviation of a scorer's scores over every training candidate (learn.ts' standardisation of that one column). */
 function spread(scorer: Member, groups: Group[]): { mean: number; std: number } {
-  let n = 0;
-  let sum = 0;
-  let sq = 0;
-  for (const g of groups)
-    for (const x of g.features) {
-      const s = rerankerScore(scorer, x);
-      n++;
-      sum += s;
-      sq += s * s;
-    }
-  const mean = sum / Math.max(1, n);
-  const std = Math.sqrt(Math.max(0, sq / Math.max(1, n) - mean * mean));
-  return { mean: Number(mean.toPrecision(6)), std: Number((std > 1e-9 ? std : 1).toPrecision(6)) };
+  const scores = groups.map((g) => ({ ...g, features: g.features.map((x) => [rerankerScore(scorer, x)]) }));
+  const { mean, std } = standardisation(scores, 1);
+  return { mean: Number(mean[0].toPrecision(6)), std: Number(std[0].toPrecision(6)) };
 }
 
 /** The blend of `first` and `second` whose share validates best, and each share's validation NDCG@10. */
