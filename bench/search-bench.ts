@@ -7,7 +7,8 @@
 // with function/class docstrings and all JSDoc stripped. Paths: BM25 over the stripped code
 // (MiniSearch, the baseline) and Cartograph model-free (`createSearcher` from src/core/search, when
 // present). Metrics: NDCG@10, Recall@10, MRR@10; entity top-1/top-5; latency p50/p95; and the same
-// latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON.
+// latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON
+// (and, with the models, the default path's first three answers).
 // With model flags (transformers.js ids under DIR, offline) two more paths per corpus: flat embedding
 // search (cosine nearest nodes, no MCTS) and Cartograph with the models (vector seeds + MCTS scored by
 // the bi-/cross-encoder); on Django, latency only: the embedding pass over all of it, then the
@@ -88,6 +89,8 @@ interface ModelRuns {
   cartographModelsNoMcts: CartographRun | null;
   /** The default path without the learned reranker (the plain fusion of the lists). */
   cartographModelsFusion: CartographRun | null;
+  /** The default path's ranked keys per query, for `--queries`; dropped before the JSON is written. */
+  runs?: { ranked: string[] }[];
 }
 
 interface EntityMetrics {
@@ -131,7 +134,7 @@ interface CorpusResult {
   /** Only with model flags (null otherwise): see ModelRuns. */
   models: ModelRuns | null;
   entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number>; qualifiedTop1: number; qualifiedTop5: number; fromCallerTop1: number; fromCallerTop5: number; withCaller: number };
-  perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; entityRank: number }[];
+  perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; modelsRank: number | null; modelsTop: string[] | null; entityRank: number }[];
 }
 
 /** One entity query: what was asked (with its context), the ranked keys, the target. */
@@ -257,6 +260,8 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
         target: q.id,
         bm25Rank: rank(bmRuns[i].ranked, q.key),
         cartographRank: cartographRuns ? rank(cartographRuns[i].ranked, q.key) : null,
+        modelsRank: models?.runs ? rank(models.runs[i].ranked, q.key) : null,
+        modelsTop: models?.runs?.[i].ranked.slice(0, 3) ?? null,
         entityRank: rank(entity.ranked[i], q.key),
       }))
     : undefined;
@@ -280,7 +285,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     cartograph,
     cartographFusion,
     cartographMcts,
-    models,
+    models: models && { ...models, runs: undefined },
     entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
     perQuery,
   };
@@ -324,10 +329,10 @@ async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedM
     }
     flatEmbedding = { ...rankingMetrics(runs), latency: latency(ms) };
   }
-  const cartographModels = create ? (await runCartograph(create(engine, { models: () => models }), queries)).metrics : null;
+  const withModels = create ? await runCartograph(create(engine, { models: () => models }), queries) : null;
   const cartographModelsNoMcts = create ? (await runCartograph(create(engine, { models: () => models, mcts: { enabled: false } }), queries)).metrics : null;
   const cartographModelsFusion = create ? (await runCartograph(create(engine, { models: () => models, rerank: false }), queries)).metrics : null;
-  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels, cartographModelsNoMcts, cartographModelsFusion };
+  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels: withModels?.metrics ?? null, cartographModelsNoMcts, cartographModelsFusion, runs: withModels?.runs };
 }
 
 async function benchDjango(create: SearcherFactory | undefined, n: number, loaded: LoadedModels | undefined) {
