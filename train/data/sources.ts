@@ -54,7 +54,14 @@ function unpackDeb({ name, version, licenseScope }: Source, cache: string, keep:
   if (!fs.existsSync(path.join(dest, '.done'))) {
     const fileVersion = version.replace(/:/g, '%3a');
     const find = () => fs.readdirSync(debs).find((f) => f.startsWith(`${name}_${fileVersion}_`) && f.endsWith('.deb'));
-    if (!find()) run('apt-get', ['download', `${name}=${version}`], debs);
+    if (!find()) {
+      try {
+        run('apt-get', ['download', `${name}=${version}`], debs);
+      } catch (e) {
+        // A fresh machine's package lists may predate the pinned point release (bookworm-security, -updates).
+        throw new Error(`${(e as Error).message} (if the version is newer than this machine's package lists, run apt-get update first)`);
+      }
+    }
     const deb = find();
     if (!deb) throw new Error(`apt-get download ${name}=${version} left no .deb in ${debs}`);
     fs.rmSync(dest, { recursive: true, force: true });
