@@ -168,6 +168,27 @@ test('the neighbourhood features: the query words its class, callees and callers
   assert.deepEqual(sib(candidates[1]), [0, 0], 'alone in its file');
 });
 
+test('the nesting features: a closure, the function around it and the class around that, as candidates of one query', () => {
+  const graph = engine.graph.graph;
+  const byQname = (suffix: string) => graph.nodes().find((n) => graph.getNodeAttribute(n, 'qname').endsWith(suffix))!;
+  const outer = byQname('Flask.template_filter');
+  const inner = byQname('Flask.template_filter.decorator');
+  const flaskClass = byQname('app.Flask');
+  assert.ok(outer && inner && flaskClass, 'flask has Flask.template_filter and its decorator closure');
+  // The closure ranks first, the method third; the class is not a candidate.
+  const candidates = [inner, byQname('Flask.make_response'), outer].map((id, i) => ({ id, fused: 1 - i / 10, fusedRank: i, lists: {} }));
+  const query = forCandidates(graph, rerankQuery('register a custom template filter'), candidates);
+  const nesting = (c: (typeof candidates)[number]) => {
+    const x = candidateFeatures(graph, query, c);
+    return ['nested', 'containerRecipRank', 'memberRecipRank'].map((name) => x[FEATURES.indexOf(name as (typeof FEATURES)[number])]);
+  };
+  assert.deepEqual(nesting(candidates[0]), [1, 1 / 3, 0], 'the closure: inside a method that is a candidate at rank 2');
+  assert.deepEqual(nesting(candidates[2]), [0, 0, 1], 'the method: in a class that is no candidate, its closure at rank 0');
+  assert.deepEqual(nesting(candidates[1]), [0, 0, 0], 'make_response: no candidate around it or in it');
+  const alone = candidateFeatures(graph, rerankQuery('register a custom template filter'), { id: inner, fused: 1, fusedRank: 0, lists: {} });
+  assert.deepEqual([alone[FEATURES.indexOf('nested')], alone[FEATURES.indexOf('containerRecipRank')]], [1, 0], 'without the other candidates only the nesting is known');
+});
+
 /** The same scorer with its order turned upside down (every output negated). */
 function negated<W extends RerankerWeights>(weights: W): W {
   if ('members' in weights) return { ...weights, members: weights.members.map((m) => ({ ...m, weight: -m.weight })) };

@@ -3,16 +3,18 @@
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
 // candidate's name, class/module, signature, path, callees, callers and own code say (each word also
 // weighted by how rare it is in the repository), how many other candidates share its file, its kind,
-// whether it is private or a test, how many callers it has. The scorer is boosted regression trees
+// whether it is private or a test, how many callers it has, whether it is a closure and where the
+// candidates around it and inside it stand. The scorer is boosted regression trees
 // (LambdaMART), a linear / one-hidden-layer one, or a blend of trees and a linear one, whichever
 // validated best. Weights are trained by `npm run train:reranker` on packages that are never
 // benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own", "A stronger reranker",
-// "Boosted trees", "Trees and a linear scorer blended") and shipped in
+// "Boosted trees", "Trees and a linear scorer blended", "Closures and their containers") and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
+import { CONTAINMENT_KINDS } from './modelFreeScorers';
 import { searchableWords, type LexicalIndex } from './lexical';
 import { memoizedStemmer } from './stems';
 import shipped from './rerankerWeights.json';
@@ -47,6 +49,8 @@ export interface RerankQuery {
   ownTerms?: LexicalIndex['ownTerms'];
   /** Fused ranks of the candidates in each file (set by {@link forCandidates}), best first: a file several candidates come from is likely the answer's. */
   fileRanks?: Map<string, number[]>;
+  /** Each reranked candidate's fused rank (set by {@link forCandidates}): where its container and its members stand. */
+  fusedRanks?: Map<string, number>;
 }
 
 /** The features of a candidate (docs/benchmarks.md lists their meaning); what `npm run train:reranker` caches per package. */
@@ -61,6 +65,7 @@ export const BASE_FEATURES = [
   'isFunction', 'isMethod', 'isClass', 'isOtherKind',
   'private', 'dunder', 'testPath',
   'callers', 'lines', 'nameWords',
+  'nested', 'containerRecipRank', 'memberRecipRank',
 ] as const;
 
 /**
@@ -94,7 +99,9 @@ export function rerankQuery(query: string, cosine?: RerankQuery['cosine'], lexic
 export function forCandidates(graph: Graph, query: RerankQuery, candidates: Candidate[]): RerankQuery {
   let best: number | undefined;
   const fileRanks = new Map<string, number[]>();
+  const fusedRanks = new Map<string, number>();
   for (const c of candidates.slice(0, RERANK_DEPTH)) {
+    fusedRanks.set(c.id, c.fusedRank);
     const cos = query.cosine?.(c.id);
     if (cos !== undefined && (best === undefined || cos > best)) best = cos;
     const file = graph.getNodeAttribute(c.id, 'path');
@@ -103,7 +110,7 @@ export function forCandidates(graph: Graph, query: RerankQuery, candidates: Cand
     else fileRanks.set(file, [c.fusedRank]);
   }
   for (const ranks of fileRanks.values()) ranks.sort((a, b) => a - b);
-  return { ...query, bestCosine: best, fileRanks };
+  return { ...query, bestCosine: best, fileRanks, fusedRanks };
 }
 
 /** Share of the query's words that `words` say (0 for an empty query). */
@@ -171,10 +178,18 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   const body: string[] = [];
   const callerWords: string[] = [];
   let callers = 0;
+  // A closure and the function around it, or a method and its class, are often candidates together;
+  // the query usually describes the outer, documented one.
+  const rankOf = (id: string) => query.fusedRanks?.get(id);
+  let container: string | undefined;
+  let bestMember: number | undefined;
   graph.forEachOutEdge(c.id, (_e, edge, _s, target) => {
     if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(...stemmedWords(graph.getNodeAttributes(target).name));
+    const rank = CONTAINMENT_KINDS.has(edge.kind) ? rankOf(target) : undefined;
+    if (rank !== undefined && (bestMember === undefined || rank < bestMember)) bestMember = rank;
   });
   graph.forEachInEdge(c.id, (_e, edge, source) => {
+    if (!container && CONTAINMENT_KINDS.has(edge.kind)) container = source;
     if (edge.kind !== 'CALLS') return;
     callers++;
     // The callers' names say what the candidate is used for; a few are enough (a popular helper has hundreds).
@@ -193,6 +208,7 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   const cosine = query.cosine?.(c.id);
   const kind = node.kind;
   const raw = identifierWords(node.name);
+  const containerKind = container && graph.getNodeAttribute(container, 'kind');
   return [
     c.lists.lexical?.score ?? 0, recip(c.lists.lexical?.rank), c.lists.lexical ? 1 : 0,
     cosine ?? 0, cosine === undefined || query.bestCosine === undefined ? 0 : cosine - query.bestCosine, cosine === undefined ? 0 : 1, recip(c.lists.vector?.rank),
@@ -206,6 +222,7 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
     kind === 'Function' ? 1 : 0, kind === 'Method' ? 1 : 0, kind === 'Class' ? 1 : 0, kind === 'Function' || kind === 'Method' || kind === 'Class' ? 0 : 1,
     /^_[^_]/.test(node.name) || /^_$/.test(node.name) ? 1 : 0, /^__.*__$/.test(node.name) ? 1 : 0, TEST_PATH.test(node.path) ? 1 : 0,
     Math.log1p(callers), Math.log1p(node.range ? node.range.endLine - node.range.startLine + 1 : 0), Math.log1p(raw.length),
+    containerKind === 'Function' || containerKind === 'Method' ? 1 : 0, recip(container === undefined ? undefined : rankOf(container)), recip(bestMember),
   ];
 }
 
