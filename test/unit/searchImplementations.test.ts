@@ -1,6 +1,7 @@
 // A function is one answer, where its body is: a TypeScript function with overload signatures at its
 // implementation, a method declared in a `.pyi` stub at its code in the `.py` beside it. Java
-// overloads are separate methods with their own bodies and stay separate answers. Real zod, werkzeug
+// overloads are separate methods with their own bodies and stay separate answers. A question about a
+// function's edges (`callers of f`) is asked of all its definitions at once. Real zod, werkzeug
 // (its datastructures.py ships with datastructures.pyi) and gson.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -68,4 +69,28 @@ test('a method declared in a .pyi stub is answered once, at its code in the .py 
   assert.ok(prose.hits.slice(0, 5).some((h) => h.id === 'datastructures.py#HeaderSet.update'), prose.hits.map((h) => h.id).join(', '));
   const stubs = prose.hits.filter((h) => h.id.startsWith('datastructures.pyi#'));
   assert.deepEqual(stubs, [], 'every stub declaration here has its code in datastructures.py');
+});
+
+test("a question about an overloaded function's edges is asked of the whole function: calls that land on a signature, calls its body makes", async () => {
+  // zod's tuple(): its caller's call resolves to the first signature, its one callee is in the implementation's body.
+  for (const [query, want] of [['callers of tuple', 'classic/schemas.ts#_function@7'], ['callees of tuple', 'classic/schemas.ts#ZodTuple']]) {
+    const res = await zodSearch.search(query);
+    assert.equal(res.route, 'structural');
+    assert.match(res.reason, /\(1 node named tuple\)/, 'four signatures, one function');
+    assert.ok(res.hits.some((h) => h.id === want), `${query}: ${res.hits.map((h) => h.id).join(', ')}`);
+  }
+});
+
+test('an overloaded function that calls itself is not its own caller, and each answer is listed once', async () => {
+  // The shape of rxjs' mergeMap: signatures, then an implementation that calls the function again.
+  const tree = new Map([
+    ['src/flatten.ts', 'export function flatten(items: number[]): number[];\nexport function flatten(items: number[][]): number[];\nexport function flatten(items: any[]): number[] {\n  if (items.some(Array.isArray)) return flatten(items.flat());\n  const out: number[] = [];\n  for (const n of items) out.push(clean(n));\n  return out;\n}\nexport function clean(n: number): number {\n  return Math.abs(n);\n}\n'],
+    ['src/use.ts', "import { flatten, clean } from './flatten';\nexport function total(xs: number[][]): number {\n  return clean(flatten(xs).length);\n}\n"],
+  ]);
+  const search = createSearcher({ graph: await buildGraph(tree, 'flatten') });
+  const callers = await search.search('callers of flatten');
+  assert.match(callers.reason, /\(1 node named flatten\)/);
+  assert.deepEqual(callers.hits.map((h) => h.id), ['src/use.ts#total']);
+  const callees = await search.search('callees of flatten');
+  assert.deepEqual(callees.hits.map((h) => h.id), ['src/flatten.ts#clean']);
 });

@@ -46,6 +46,23 @@ export function collapseToImplementations(graph: Graph, hits: readonly SearchHit
   return out;
 }
 
+/**
+ * `ids` grouped by function: each group under the id collapseToImplementations gives it, with every
+ * definition that stands for it (an overloaded function's signatures, a stub's declaration), so that
+ * a question about the function's edges is asked of all of them at once.
+ */
+export function byImplementation(graph: Graph, ids: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const id of ids) {
+    const code = codeOf(graph, id);
+    const body = bodyOf(graph, code);
+    const members = out.get(body) ?? [...new Set([body, ...overloadsOf(graph, groupOf(code))])];
+    if (!members.includes(id)) members.push(id);
+    out.set(body, members);
+  }
+  return out;
+}
+
 /** The member of `id`'s overloads with the longest source (the implementation: signatures have no body); `id` when it has none. */
 function bodyOf(graph: Graph, id: string): string {
   const members = overloadsOf(graph, groupOf(id));

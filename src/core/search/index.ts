@@ -8,7 +8,7 @@ import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex, unsearchable } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
-import { collapseToImplementations } from './implementations';
+import { byImplementation, collapseToImplementations } from './implementations';
 import { routeQuery, type Routed } from './router';
 import { related } from './structural';
 import type { SearchResult } from './types';
@@ -156,11 +156,13 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
         timingsMs.lookup = performance.now() - t;
         return { query, route: routed.route, reason: routed.reason, hits: collapseToImplementations(engine.graph.graph, subjects.map((m) => ({ ...m, via: 'lookup' }))), timingsMs };
       }
-      // Structural: the relation of the best-named subjects (all exact matches of the top score).
+      // Structural: the relation of the best-named subjects (all exact matches of the top score), one
+      // per function (its overloads and stub declarations walked together), each answer once.
       const best = subjects.filter((m) => m.score >= subjects[0].score - 0.02);
-      const hits = best.flatMap((m) => related(engine.graph.graph, m.id, routed.relation));
+      const functions = [...byImplementation(engine.graph.graph, best.map((m) => m.id)).values()];
+      const hits = collapseToImplementations(engine.graph.graph, functions.flatMap((members) => related(engine.graph.graph, members, routed.relation)));
       timingsMs.structural = performance.now() - t;
-      return { query, route: routed.route, reason: `${routed.reason} (${best.length} node${best.length === 1 ? '' : 's'} named ${routed.subject})`, hits: hits.slice(0, limit), total: hits.length, timingsMs };
+      return { query, route: routed.route, reason: `${routed.reason} (${functions.length} node${functions.length === 1 ? '' : 's'} named ${routed.subject})`, hits: hits.slice(0, limit), total: hits.length, timingsMs };
     },
   };
 }

@@ -17,18 +17,22 @@ const WALKS: Record<Relation, { direction: 'in' | 'out'; kinds: EdgeKind[]; tran
   members: { direction: 'out', kinds: ['HAS_METHOD', 'HAS_FIELD', 'CONTAINS'], transitive: false },
 };
 
-/** Nodes related to `start`; nearer ones score higher, transitive walks stop at depth 6. */
-export function related(graph: Graph, start: string, relation: Relation): SearchHit[] {
+/**
+ * Nodes related to `starts`, the definitions of one subject (an overloaded function's signatures and
+ * body); nearer ones score higher, transitive walks stop at depth 6.
+ */
+export function related(graph: Graph, starts: readonly string[], relation: Relation): SearchHit[] {
   const walk = WALKS[relation];
   const hits = new Map<string, SearchHit>();
-  let frontier: Array<{ id: string; path: string[] }> = [{ id: start, path: [start] }];
+  const subject = new Set(starts);
+  let frontier: Array<{ id: string; path: string[] }> = starts.map((id) => ({ id, path: [id] }));
   for (let depth = 1; depth <= (walk.transitive ? 6 : 1) && frontier.length > 0; depth++) {
     const next: typeof frontier = [];
     for (const { id, path } of frontier) {
       const visit = (_: string, edge: GraphEdge, source: string, target: string) => {
         if (!walk.kinds.includes(edge.kind)) return;
         const other = walk.direction === 'in' ? source : target;
-        if (other === start || hits.has(other)) return;
+        if (subject.has(other) || hits.has(other)) return;
         // An incoming edge's line is in `other`'s own file (the call, the base list); an outgoing
         // edge's is in the subject's, which is no place to send someone looking at `other`.
         const siteLine = walk.direction === 'in' && edge.line >= 0 ? edge.line : undefined;
