@@ -1,6 +1,7 @@
 // The agent tools' core on real code (Flask, in-process): paging, honesty about unresolved
 // references, diffs mapped onto definitions, paths kept inside the folder, several folders at once,
-// unsaved buffers, and package.json's language-model tools in step with the schemas.
+// unsaved buffers, package.json's language-model tools in step with the schemas, and an overloaded
+// TypeScript function (real zod) as one target.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -139,4 +140,30 @@ test('several folders: paths and ids go to the folder that has them, searches go
 test("package.json's language-model tools are the schemas' (run scripts/sync-lm-tools.ts after changing a tool)", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.languageModelTools, languageModelToolsContribution());
+});
+
+test("an overloaded TypeScript function is one target: its callers (their calls land on the first signature) show from its body, and editing the body reaches them", async () => {
+  // Real zod: tuple() has three overload signatures and an implementation; _function() calls it.
+  const zod = await LocalRepository.open(path.join(FIXTURES, 'real', 'zod', 'src'), { storeDir: null });
+  try {
+    await zod.index();
+    const BODY = 'classic/schemas.ts#tuple@4';
+    const CALLER = 'classic/schemas.ts#_function@7';
+    const fetched = ok(await zod.runTool('fetch_node', { name: 'tuple', source: false }));
+    assert.equal(fetched.structured.id, BODY, 'the name is one function, answered at its body');
+    assert.match(fetched.text, /3 more declarations \(overload signatures or a stub\): classic\/schemas\.ts:1923, classic\/schemas\.ts:1927, classic\/schemas\.ts:1932/);
+    assert.match(fetched.text, /← CALLS 1: classic\/schemas\._function/);
+    assert.match(fetched.text, /→ CALLS 1: classic\/schemas\.ZodTuple/);
+    // Asked by a signature's id (as a caller's rows name it), the same function.
+    assert.equal(ok(await zod.runTool('fetch_node', { id: 'classic/schemas.ts#tuple', source: false })).structured.id, BODY);
+    const callers = ok(await zod.runTool('explore_graph', { id: BODY, direction: 'in', edgeKinds: ['CALLS'] }));
+    assert.deepEqual((callers.structured.rows as Array<{ id: string }>).map((r) => r.id), [CALLER]);
+    // A change inside the implementation's body (line 1938) affects the caller.
+    const diff = '--- a/classic/schemas.ts\n+++ b/classic/schemas.ts\n@@ -1938,1 +1938,1 @@\n-  const hasRest = _paramsOrRest instanceof core.$ZodType;\n+  const hasRest = _paramsOrRest instanceof core.$ZodType && true;\n';
+    const impact = ok(await zod.runTool('impact', { diff }));
+    assert.deepEqual((impact.structured.changed as Array<{ id: string }>).map((c) => c.id), [BODY]);
+    assert.ok((impact.structured.affected as Array<{ id: string; distance: number }>).some((a) => a.id === CALLER && a.distance === 1), impact.text);
+  } finally {
+    await zod.close();
+  }
 });

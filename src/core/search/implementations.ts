@@ -63,6 +63,12 @@ export function byImplementation(graph: Graph, ids: readonly string[]): Map<stri
   return out;
 }
 
+/** The function `id` is a definition of: its body's id and every definition standing for it (see {@link byImplementation}). */
+export function functionOf(graph: Graph, id: string): { body: string; members: string[] } {
+  const [[body, members]] = byImplementation(graph, [id]);
+  return { body, members };
+}
+
 /** The member of `id`'s overloads with the longest source (the implementation: signatures have no body); `id` when it has none. */
 function bodyOf(graph: Graph, id: string): string {
   const members = overloadsOf(graph, groupOf(id));

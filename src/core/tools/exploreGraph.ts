@@ -1,5 +1,6 @@
 // explore_graph (RPG-Encoder's ExploreRPG): callers, callees, subclasses, importers and members as an
 // indented tree, paged, with what was cut and what may be missing counted.
+import { functionOf } from '../search/implementations';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
 import type { ToolInput } from './schemas';
@@ -19,11 +20,11 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   const graph = ctx.graph.graph;
   const directions: Array<'in' | 'out'> = input.direction === 'both' ? ['out', 'in'] : [input.direction];
   const rows: TreeRow[] = [];
-  const seen = new Set([root.id]);
+  const seen = new Set(target.members);
   let walkCut = false;
-  const expand = (id: string, depth: number) => {
+  const expand = (ids: readonly string[], depth: number) => {
     for (const direction of directions) {
-      for (const row of edgeRows(graph, id, direction, input.edgeKinds)) {
+      for (const row of edgeRows(graph, ids, direction, input.edgeKinds)) {
         // A node's containers matter for the start only; deeper they repeat the folder tree.
         if (direction === 'in' && depth > 1 && STRUCTURE.has(row.kind) && !input.edgeKinds) continue;
         if (rows.length >= MAX_WALK) {
@@ -33,19 +34,21 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
         const again = seen.has(row.id);
         rows.push({ ...row, depth });
         if (again) continue;
-        seen.add(row.id);
-        if (depth < input.depth) expand(row.id, depth + 1);
+        // A row that is one signature of an overloaded function is walked on as the whole function.
+        const { members } = functionOf(graph, row.id);
+        for (const m of members) seen.add(m);
+        if (depth < input.depth) expand(members, depth + 1);
       }
     }
   };
-  expand(root.id, 1);
+  expand(target.members, 1);
 
   const page = rows.slice(input.offset, input.offset + input.limit);
   const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const counts = new Map<string, number>();
   for (const r of rows) if (r.depth === 1) counts.set(`${r.direction} ${r.kind}`, (counts.get(`${r.direction} ${r.kind}`) ?? 0) + 1);
   const wantsIn = directions.includes('in') && (!input.edgeKinds || input.edgeKinds.some((k) => k === 'CALLS' || k === 'USES'));
-  const possible = wantsIn ? unresolved.possible(root, input.edgeKinds?.includes('USES') || !input.edgeKinds ? ['CALLS', 'USES'] : ['CALLS']).sources : [];
+  const possible = wantsIn ? unresolved.possible(root, input.edgeKinds?.includes('USES') || !input.edgeKinds ? ['CALLS', 'USES'] : ['CALLS'], target.members).sources : [];
 
   const lines = [`${root.kind} ${root.qname}  ${location(root)}  id=${root.id}`];
   lines.push(`direct: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ') || 'no edges of the asked kinds'}`);

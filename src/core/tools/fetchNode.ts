@@ -9,14 +9,15 @@ const CONTAINERS = ['CONTAINS', 'HAS_METHOD', 'HAS_FIELD'];
 export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'fetch_node'>): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
   if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
-  const node = target.node;
+  const { node, members } = target;
   const graph = ctx.graph.graph;
   const containerId = edgeRows(graph, node.id, 'in', CONTAINERS)[0]?.id;
   const container = containerId ? graph.getNodeAttributes(containerId) : undefined;
-  const rows = [...edgeRows(graph, node.id, 'out'), ...edgeRows(graph, node.id, 'in').filter((r) => !CONTAINERS.includes(r.kind))];
-  const possible = unresolved.possible(node, ['CALLS', 'USES']).sources.length;
+  const rows = [...edgeRows(graph, members, 'out'), ...edgeRows(graph, members, 'in').filter((r) => !CONTAINERS.includes(r.kind))];
+  const possible = unresolved.possible(node, ['CALLS', 'USES'], members).sources.length;
 
   const lines = [`${node.kind} ${node.qname}  ${location(node)}  id=${node.id}`];
+  if (members.length > 1) lines.push(`${members.length - 1} more declarations (overload signatures or a stub): ${members.filter((m) => m !== node.id).map((m) => location(graph.getNodeAttributes(m))).join(', ')}`);
   if (container) lines.push(`in ${container.kind} ${container.qname}`);
   if (node.signature) lines.push(`signature: ${node.signature.split('\n')[0]}`);
   if (node.doc) lines.push(`doc: ${node.doc.trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ')}`);

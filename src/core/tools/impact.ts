@@ -2,6 +2,7 @@
 // everything that depends on them through CALLS, INHERITS, USES and IMPORTS, nearest first, each
 // with the chain of edges that reaches it.
 import type { GraphNode } from '../graph/schema';
+import { functionOf } from '../search/implementations';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import { changedNodes, parseUnifiedDiff } from './diff';
 import type { UnresolvedIndex } from './relations';
@@ -45,24 +46,31 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
     if (files.length === 0) notes.push('git diff HEAD shows no uncommitted changes');
   }
 
-  // Breadth-first over incoming dependency edges: distance 1 = direct dependents.
+  // Breadth-first over incoming dependency edges: distance 1 = direct dependents. A function is reached
+  // once, as its body, and walked on from all its definitions: calls to an overloaded function land
+  // on its first signature, not on the body a diff changes.
+  const done = new Set([...changed.keys()].flatMap((id) => functionOf(graph, id).members));
   const reached = new Map<string, Reached>();
-  let frontier: Reached[] = [...changed.values()].map((node) => ({ node, distance: 0, chain: [node.qname] }));
+  let frontier = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname] }));
   let cut = false;
   for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
-    const next: Reached[] = [];
+    const next: typeof frontier = [];
     for (const from of frontier) {
-      graph.forEachInEdge(from.node.id, (_, edge, source) => {
-        if (!DEPENDS.has(edge.kind) || changed.has(source) || reached.has(source)) return;
-        if (reached.size >= MAX_REACHED) {
-          cut = true;
-          return;
-        }
-        const node = graph.getNodeAttributes(source);
-        const r = { node, distance, chain: [...from.chain, `← ${edge.kind} ${node.qname}`] };
-        reached.set(source, r);
-        next.push(r);
-      });
+      for (const id of from.ids) {
+        graph.forEachInEdge(id, (_, edge, source) => {
+          if (!DEPENDS.has(edge.kind) || done.has(source)) return;
+          if (reached.size >= MAX_REACHED) {
+            cut = true;
+            return;
+          }
+          const { body, members } = functionOf(graph, source);
+          for (const m of members) done.add(m);
+          const node = graph.getNodeAttributes(body);
+          const chain = [...from.chain, `← ${edge.kind} ${node.qname}`];
+          reached.set(body, { node, distance, chain });
+          next.push({ ids: members, chain });
+        });
+      }
     }
     frontier = next;
   }

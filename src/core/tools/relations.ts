@@ -22,17 +22,27 @@ export interface Unresolved {
 
 export const STRUCTURE: ReadonlySet<string> = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
 
-export function edgeRows(graph: RepositoryGraph['graph'], id: string, direction: 'in' | 'out', kinds?: readonly string[]): EdgeRow[] {
+/**
+ * The edges of one definition, or of every definition of one function (`ids`: an overloaded function's
+ * signatures and body); each other node once per kind and direction, none among `ids` themselves.
+ */
+export function edgeRows(graph: RepositoryGraph['graph'], ids: string | readonly string[], direction: 'in' | 'out', kinds?: readonly string[]): EdgeRow[] {
+  const own = new Set(typeof ids === 'string' ? [ids] : ids);
   const rows: EdgeRow[] = [];
+  const seen = new Set<string>();
   const visit = (edge: GraphEdge, other: string) => {
     if (kinds && !kinds.includes(edge.kind)) return;
+    if (own.size > 1 && (own.has(other) || seen.has(`${edge.kind} ${other}`))) return;
+    seen.add(`${edge.kind} ${other}`);
     const n = graph.getNodeAttributes(other);
     // An incoming edge is shown at its site in the other node's file; an outgoing one at its target's definition.
     const site = direction === 'in' && edge.line >= 0 && n.path ? `${n.path}:${edge.line + 1}` : undefined;
     rows.push({ kind: edge.kind, direction, id: other, qname: n.qname, external: n.kind === 'External', location: site ?? location(n) });
   };
-  if (direction === 'in') graph.forEachInEdge(id, (_, e, source) => visit(e, source));
-  else graph.forEachOutEdge(id, (_, e, _s, target) => visit(e, target));
+  for (const id of own) {
+    if (direction === 'in') graph.forEachInEdge(id, (_, e, source) => visit(e, source));
+    else graph.forEachOutEdge(id, (_, e, _s, target) => visit(e, target));
+  }
   // Members and containers first, then dependencies; the repository's own code before externals.
   return rows.sort((a, b) => order(a) - order(b) || a.qname.localeCompare(b.qname));
 }
@@ -63,13 +73,13 @@ export class UnresolvedIndex {
 
   constructor(private readonly repo: ToolGraph) {}
 
-  /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself. */
-  possible(node: GraphNode, kinds: readonly string[]): Unresolved {
+  /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself (and its other definitions, `members`). */
+  possible(node: GraphNode, kinds: readonly string[], members: readonly string[] = [node.id]): Unresolved {
     const refs = this.index().get(node.name) ?? [];
     const seen = new Set<string>();
     const sources = [];
     for (const r of refs) {
-      if (!kinds.includes(r.kind) || r.id === node.id || seen.has(r.id)) continue;
+      if (!kinds.includes(r.kind) || r.id === node.id || members.includes(r.id) || seen.has(r.id)) continue;
       seen.add(r.id);
       sources.push({ id: r.id, location: r.location });
     }

@@ -2,20 +2,32 @@
 // it (an ambiguous name is answered with the candidates, never an arbitrary pick).
 import { findNodes } from '../graph/describe';
 import type { GraphNode } from '../graph/schema';
+import { byImplementation, functionOf } from '../search/implementations';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 
-export type Target = { node: GraphNode } | { candidates: GraphNode[] };
+/**
+ * One definition, or the candidates of an ambiguous name. An overloaded TypeScript function (or a
+ * `.pyi` stub's declaration) is one target: `node` is the definition with the body, `members` every
+ * definition standing for it, whose edges are its edges (calls land on the first signature, the
+ * body's own calls start from the body).
+ */
+export type Target = { node: GraphNode; members: string[] } | { candidates: GraphNode[] };
 
 export async function resolveTarget(ctx: ToolContext, input: { id?: string; name?: string }): Promise<Target> {
   const graph = ctx.graph.graph;
   if (input.id !== undefined) {
     if (!graph.hasNode(input.id)) throw new ToolError(`no node with id "${input.id}" (ids change when a definition is renamed or moved; search_code finds it again)`);
-    return { node: graph.getNodeAttributes(input.id) };
+    const { body, members } = functionOf(graph, input.id);
+    return { node: graph.getNodeAttributes(body), members };
   }
   const name = input.name!;
-  const ids = findNodes(graph, name);
-  if (ids.length === 0) throw new ToolError(`no definition named "${name}"; search_code accepts partial names and descriptions`);
-  if (ids.length === 1) return { node: graph.getNodeAttributes(ids[0]) };
+  const functions = byImplementation(graph, findNodes(graph, name));
+  if (functions.size === 0) throw new ToolError(`no definition named "${name}"; search_code accepts partial names and descriptions`);
+  if (functions.size === 1) {
+    const [[body, members]] = functions;
+    return { node: graph.getNodeAttributes(body), members };
+  }
+  const ids = [...functions.keys()];
   // The search router's entity ranking: nearest, base before override, code before stubs, public first.
   const ranked = (await ctx.search(name, Math.min(ids.length, 50))).hits.map((h) => h.id).filter((id) => ids.includes(id));
   const order = [...ranked, ...ids.filter((id) => !ranked.includes(id))];
