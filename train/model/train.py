@@ -571,6 +571,23 @@ def fit(args, data, initial=True):
     return model.cpu(), report
 
 
+# Debian's PyTorch multiplies through whatever libblas.so.3 the system has. The reference BLAS runs
+# ~17x slower than OpenBLAS (train/README.md), which puts v5's recipe hours past its 90-minute budget.
+SLOW_BLAS_GFLOPS = 8
+
+
+def blas_gflops():
+    """GFLOP/s of a 1024x384 by 384x1024 product, timed for 0.3 s (its own generator: training's seeds are untouched)."""
+    gen = torch.Generator().manual_seed(0)
+    a, b = torch.randn(1024, 384, generator=gen), torch.randn(384, 1024, generator=gen)
+    a @ b
+    start, n = time.perf_counter(), 0
+    while time.perf_counter() - start < 0.3:
+        a @ b
+        n += 1
+    return 2 * 1024 * 384 * 1024 * n / (time.perf_counter() - start) / 1e9
+
+
 def main():
     args = parse_args()
     if args.card_from:
@@ -583,8 +600,14 @@ def main():
     torch.set_num_threads(args.threads)
     # Bit-for-bit reruns on the CPU; CUDA's embedding-bag backward has no deterministic kernel (sweeps only).
     torch.use_deterministic_algorithms(args.device == "cpu")
+    gflops = blas_gflops() if args.device == "cpu" else None
+    if gflops is not None and gflops < SLOW_BLAS_GFLOPS:
+        print(f"warning: matrix products run at {gflops:.1f} GFLOP/s on {args.threads} threads, the reference BLAS's speed "
+              f"(OpenBLAS: ~60 on 2 cores). Training will take many times its budget: apt-get install libopenblas0-openmp "
+              f"(train/README.md)", file=sys.stderr, flush=True)
     data = prepare(args)
     model, report = fit(args, data)
+    report["blasGflops"] = gflops
     report["trainSeconds"] = time.time() - started
     val, tok = data["val"], WordPiece(data["vocab"])
     if not args.no_export:
