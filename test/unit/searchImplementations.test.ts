@@ -94,3 +94,14 @@ test('an overloaded function that calls itself is not its own caller, and each a
   const callees = await search.search('callees of flatten');
   assert.deepEqual(callees.hits.map((h) => h.id), ['src/flatten.ts#clean']);
 });
+
+test('TypeScript: the implementation is the member after the signatures, however short; an accessor pair is answered at its getter', async () => {
+  // Real @tanstack/query-core: `noop` has two one-line signatures, then an empty implementation on line 82.
+  const tanstack = createSearcher({ graph: await buildGraph(readTree(path.join(FIXTURES, 'real', 'tanstack-query-core')), 'query-core') });
+  const noops = (await tanstack.search('noop')).hits.filter((h) => h.id.startsWith('src/utils.ts#noop'));
+  assert.deepEqual(noops.map((h) => h.id), ['src/utils.ts#noop@3']);
+  // A setter longer than its getter: the property is still answered where it is read.
+  const tree = new Map([['src/box.ts', 'export class Box {\n  private v = 0;\n  get value(): number {\n    return this.v;\n  }\n  set value(x: number) {\n    if (x < 0) throw new RangeError("negative");\n    this.v = x;\n  }\n}\n']]);
+  const box = createSearcher({ graph: await buildGraph(tree, 'box') });
+  assert.deepEqual((await box.search('Box.value')).hits.map((h) => h.id), ['src/box.ts#Box.value']);
+});

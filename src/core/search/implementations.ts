@@ -29,9 +29,8 @@ const groupOf = (id: string): string => id.replace(/@\d+$/, '');
 
 /**
  * One hit per function: a stub's declaration becomes the definition it declares (when the code has
- * it), and an overloaded function one hit pointing at the member with the longest source
- * (the implementation; signatures have no body). Each keeps its best-ranked place and score; order
- * and every other hit are kept.
+ * it), and an overloaded function one hit pointing at its body ({@link bodyOf}). Each keeps its
+ * best-ranked place and score; order and every other hit are kept.
  */
 export function collapseToImplementations(graph: Graph, hits: readonly SearchHit[]): SearchHit[] {
   const seen = new Set<string>();
@@ -69,10 +68,21 @@ export function functionOf(graph: Graph, id: string): { body: string; members: s
   return { body, members };
 }
 
-/** The member of `id`'s overloads with the longest source (the implementation: signatures have no body); `id` when it has none. */
+/** A TypeScript/JavaScript accessor's signature: `get value(): T`, `static set value(v)`. */
+const ACCESSOR = /^(?:(?:public|protected|private|static|override|abstract|declare)\s+)*(get|set)\s/;
+
+/**
+ * The member of `id`'s overloads that is the function's body; `id` when it has none. TypeScript and
+ * JavaScript: the getter of an accessor pair, else the last member (the implementation follows its
+ * signatures; a signature may be longer than the body, as rxjs' `pipe` with nine operators is). Python
+ * cannot tell a property's getter from an `@overload` by its signature: the longest source (overloads'
+ * bodies are `...`).
+ */
 function bodyOf(graph: Graph, id: string): string {
   const members = overloadsOf(graph, groupOf(id));
-  return members.length > 1 ? members.reduce((a, b) => (lines(graph, b) > lines(graph, a) ? b : a)) : id;
+  if (members.length < 2) return id;
+  if (graph.getNodeAttribute(members[0], 'language') === 'python') return members.reduce((a, b) => (lines(graph, b) > lines(graph, a) ? b : a));
+  return members.find((m) => ACCESSOR.exec(graph.getNodeAttribute(m, 'signature'))?.[1] === 'get') ?? members[members.length - 1];
 }
 
 /** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
