@@ -167,3 +167,19 @@ test("an overloaded TypeScript function is one target: its callers (their calls 
     await zod.close();
   }
 });
+
+test('a name shared by a module and the one definition it is named after is that definition; other shared names stay ambiguous', async () => {
+  // Real gson: JsonParser.java holds the class JsonParser.
+  const gson = await LocalRepository.open(path.join(FIXTURES, 'real', 'gson'), { storeDir: null });
+  try {
+    await gson.index();
+    const fetched = ok(await gson.runTool('fetch_node', { name: 'JsonParser', source: false }));
+    assert.equal(fetched.structured.kind, 'Class', fetched.text);
+    assert.match(fetched.structured.id as string, /JsonParser\.java#JsonParser$/);
+    // parseReader has two overloads of its own in Java (separate bodies): still a choice.
+    const ambiguous = ok(await gson.runTool('fetch_node', { name: 'parseReader', source: false }));
+    assert.equal(ambiguous.structured.ambiguous, true, ambiguous.text);
+  } finally {
+    await gson.close();
+  }
+});

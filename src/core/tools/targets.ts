@@ -4,6 +4,7 @@ import { findNodes } from '../graph/describe';
 import type { GraphNode } from '../graph/schema';
 import { byImplementation, functionOf } from '../search/implementations';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
+import { STRUCTURE } from './relations';
 
 /**
  * One definition, or the candidates of an ambiguous name. An overloaded TypeScript function (or a
@@ -23,15 +24,21 @@ export async function resolveTarget(ctx: ToolContext, input: { id?: string; name
   const name = input.name!;
   const functions = byImplementation(graph, findNodes(graph, name));
   if (functions.size === 0) throw new ToolError(`no definition named "${name}"; search_code accepts partial names and descriptions`);
-  if (functions.size === 1) {
-    const [[body, members]] = functions;
-    return { node: graph.getNodeAttributes(body), members };
-  }
+  // A class and the module named after it (`Subject.ts`), and its constructor where that shares the
+  // name (Java): the class, the one the others belong to.
+  const outer = [...functions].find(([id]) => [...functions.keys()].every((other) => other === id || other === graph.getNodeAttribute(id, 'path') || containerOf(graph, other) === id));
+  if (outer) return { node: graph.getNodeAttributes(outer[0]), members: outer[1] };
   const ids = [...functions.keys()];
   // The search router's entity ranking: nearest, base before override, code before stubs, public first.
   const ranked = (await ctx.search(name, Math.min(ids.length, 50))).hits.map((h) => h.id).filter((id) => ids.includes(id));
   const order = [...ranked, ...ids.filter((id) => !ranked.includes(id))];
   return { candidates: order.map((id) => graph.getNodeAttributes(id)) };
+}
+
+/** The class, function or module `id` is a member of. */
+function containerOf(graph: ToolContext['graph']['graph'], id: string): string | undefined {
+  const edge = graph.findInEdge(id, (_e, attributes) => STRUCTURE.has(attributes.kind));
+  return edge === undefined ? undefined : graph.source(edge);
 }
 
 /** The answer to an ambiguous name: the ranked candidates, and how to pick one. */
