@@ -17,6 +17,12 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 /** Edges from a container to what it holds. */
 export const CONTAINMENT_KINDS = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
+
+/** The node that contains `id` (module of a function, class of a method, function of a closure), if any. */
+export function containerOf(graph: Graph, id: string): string | undefined {
+  const edge = graph.findInEdge(id, (_e, attributes) => CONTAINMENT_KINDS.has(attributes.kind));
+  return edge === undefined ? undefined : graph.source(edge);
+}
 /** How much of its best descendant's match a container is credited with when ranking expansions. */
 const DESCENDANT_SIMILARITY = 0.8;
 /** The share of its best descendant's match added to a container's reward. */
@@ -41,10 +47,7 @@ export function modelFreeScorers(graph: Graph, matches: SearchHit[]): LexicalSco
   for (const { id, score } of matches.slice(0, MAX_SPREAD)) {
     let child = id;
     for (let depth = 0; depth < 32; depth++) {
-      let parent: string | undefined;
-      graph.forEachInEdge(child, (_e, edge, source) => {
-        if (!parent && CONTAINMENT_KINDS.has(edge.kind)) parent = source;
-      });
+      const parent = containerOf(graph, child);
       if (!parent || (below.get(parent) ?? 0) >= score) break;
       below.set(parent, score);
       child = parent;

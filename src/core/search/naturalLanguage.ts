@@ -8,7 +8,7 @@ import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../models/bundled
 import type { SearchModels } from '../models/types';
 import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
-import { CONTAINMENT_KINDS, modelFreeScorers } from './modelFreeScorers';
+import { containerOf, modelFreeScorers } from './modelFreeScorers';
 import { modelScorers } from './modelScorers';
 import { collapseToImplementations } from './implementations';
 import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
@@ -117,15 +117,6 @@ function learnedOrder(graph: Graph, asked: RerankQuery, fused: Fused[], reranker
 }
 
 const asHit = (hit: SearchHit, score: number): SearchHit => ({ id: hit.id, score, via: hit.via as Via, ...(hit.path ? { path: hit.path } : {}) });
-
-/** The node that contains `id` (module of a function, class of a method), if any. */
-function containerOf(graph: Graph, id: string): string | undefined {
-  let parent: string | undefined;
-  graph.forEachInEdge(id, (_e, edge, source) => {
-    if (!parent && CONTAINMENT_KINDS.has(edge.kind)) parent = source;
-  });
-  return parent;
-}
 
 interface Fused {
   /** The hit that gave the candidate most (its `via`), with the MCTS path when one list had it. */

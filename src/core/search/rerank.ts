@@ -14,7 +14,7 @@
 import type { MultiDirectedGraph } from 'graphology';
 import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
 import { identifierWords } from './identifiers';
-import { CONTAINMENT_KINDS } from './modelFreeScorers';
+import { CONTAINMENT_KINDS, containerOf } from './modelFreeScorers';
 import { searchableWords, type LexicalIndex } from './lexical';
 import { memoizedStemmer } from './stems';
 import shipped from './rerankerWeights.json';
@@ -181,7 +181,7 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   // A closure and the function around it, or a method and its class, are often candidates together;
   // the query usually describes the outer, documented one.
   const rankOf = (id: string) => query.fusedRanks?.get(id);
-  let container: string | undefined;
+  const container = containerOf(graph, c.id);
   let bestMember: number | undefined;
   graph.forEachOutEdge(c.id, (_e, edge, _s, target) => {
     if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(...stemmedWords(graph.getNodeAttributes(target).name));
@@ -189,7 +189,6 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
     if (rank !== undefined && (bestMember === undefined || rank < bestMember)) bestMember = rank;
   });
   graph.forEachInEdge(c.id, (_e, edge, source) => {
-    if (!container && CONTAINMENT_KINDS.has(edge.kind)) container = source;
     if (edge.kind !== 'CALLS') return;
     callers++;
     // The callers' names say what the candidate is used for; a few are enough (a popular helper has hundreds).

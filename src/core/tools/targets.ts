@@ -3,8 +3,8 @@
 import { findNodes } from '../graph/describe';
 import type { GraphNode } from '../graph/schema';
 import { byImplementation, functionOf } from '../search/implementations';
+import { containerOf } from '../search/modelFreeScorers';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
-import { STRUCTURE } from './relations';
 
 /**
  * One definition, or the candidates of an ambiguous name. An overloaded TypeScript function (or a
@@ -33,12 +33,6 @@ export async function resolveTarget(ctx: ToolContext, input: { id?: string; name
   const ranked = (await ctx.search(name, Math.min(ids.length, 50))).hits.map((h) => h.id).filter((id) => ids.includes(id));
   const order = [...ranked, ...ids.filter((id) => !ranked.includes(id))];
   return { candidates: order.map((id) => graph.getNodeAttributes(id)) };
-}
-
-/** The class, function or module `id` is a member of. */
-function containerOf(graph: ToolContext['graph']['graph'], id: string): string | undefined {
-  const edge = graph.findInEdge(id, (_e, attributes) => STRUCTURE.has(attributes.kind));
-  return edge === undefined ? undefined : graph.source(edge);
 }
 
 /** The answer to an ambiguous name: the ranked candidates, and how to pick one. */
