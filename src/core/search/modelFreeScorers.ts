@@ -23,6 +23,7 @@ export function containerOf(graph: Graph, id: string): string | undefined {
   const edge = graph.findInEdge(id, (_e, attributes) => CONTAINMENT_KINDS.has(attributes.kind));
   return edge === undefined ? undefined : graph.source(edge);
 }
+
 /** How much of its best descendant's match a container is credited with when ranking expansions. */
 const DESCENDANT_SIMILARITY = 0.8;
 /** The share of its best descendant's match added to a container's reward. */
