@@ -162,6 +162,9 @@ test("an overloaded TypeScript function is one target: its callers (their calls 
     const diff = '--- a/classic/schemas.ts\n+++ b/classic/schemas.ts\n@@ -1938,1 +1938,1 @@\n-  const hasRest = _paramsOrRest instanceof core.$ZodType;\n+  const hasRest = _paramsOrRest instanceof core.$ZodType && true;\n';
     const impact = ok(await zod.runTool('impact', { diff }));
     assert.deepEqual((impact.structured.changed as Array<{ id: string }>).map((c) => c.id), [BODY]);
+    // A hunk in the first signature (line 1924) and one in the body: one function changed, listed once.
+    const both = ok(await zod.runTool('impact', { diff: diff.replace('@@ -1938,1 +1938,1 @@\n', '@@ -1924,1 +1924,1 @@\n-  items: T,\n+  items: T ,\n@@ -1938,1 +1938,1 @@\n') }));
+    assert.deepEqual((both.structured.changed as Array<{ id: string }>).map((c) => c.id), [BODY], both.text);
     assert.ok((impact.structured.affected as Array<{ id: string; distance: number }>).some((a) => a.id === CALLER && a.distance === 1), impact.text);
   } finally {
     await zod.close();

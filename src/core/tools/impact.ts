@@ -41,7 +41,11 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
       const path = indexed.has(file.path) ? file.path : [...indexed].find((p) => file.path.endsWith(`/${p}`) || p.endsWith(`/${file.path}`));
       if (file.deleted) notes.push(`${file.path}: deleted (its definitions left the graph; what depended on them is no longer linked)`);
       else if (!path) notes.push(`${file.path}: not indexed (not a supported language, excluded, or not re-indexed yet)`);
-      else for (const n of changedNodes(ctx.graph, path, file.ranges)) changed.set(n.id, n);
+      // A hunk in an overload signature and one in the body change one function: listed once, at its body.
+      else for (const n of changedNodes(ctx.graph, path, file.ranges)) {
+        const { body } = functionOf(graph, n.id);
+        changed.set(body, graph.getNodeAttributes(body));
+      }
     }
     if (files.length === 0) notes.push('git diff HEAD shows no uncommitted changes');
   }
