@@ -152,36 +152,31 @@ function trainVariant(variant: string, trainSet: PackageExamples[], validationSe
   const seconds: Record<string, number> = {};
   const trained = new Map<string, NeuralWeights | TreeWeights>();
   let best: { name: string; weights: RerankerWeights; ndcg: number } | undefined;
-  for (const config of CONFIGS) {
+  /** Trains one scorer (timed), scores it on validation, logs it with `detail`, keeps it if it is the best so far. */
+  const consider = <W extends RerankerWeights>(name: string, fit: () => { weights: W; detail: string }): W => {
     const t = performance.now();
-    const weights = train(trainGroups, [...FEATURES], { ...config, seed: SEED });
-    trained.set(config.name, weights);
-    seconds[config.name] = Math.round(performance.now() - t) / 1000;
-    validation[config.name] = scores(validationGroups, weights);
-    const ndcg = validation[config.name].all;
-    console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} (fusion ${validation.fusion.all.toFixed(4)}), ${seconds[config.name]} s`);
-    if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
+    const { weights, detail } = fit();
+    seconds[name] = Math.round(performance.now() - t) / 1000;
+    validation[name] = scores(validationGroups, weights);
+    const ndcg = validation[name].all;
+    console.error(`[train:reranker] ${variant} ${name}: validation NDCG@10 ${ndcg.toFixed(4)} ${detail}, ${seconds[name]} s`);
+    if (!best || ndcg > best.ndcg + 1e-9) best = { name, weights, ndcg };
+    return weights;
+  };
+  for (const config of CONFIGS) {
+    trained.set(config.name, consider(config.name, () => ({ weights: train(trainGroups, [...FEATURES], { ...config, seed: SEED }), detail: `(fusion ${validation.fusion.all.toFixed(4)})` })));
   }
   for (const config of TREE_CONFIGS) {
-    const t = performance.now();
-    const { weights, curve } = trainTrees(trainGroups, validationGroups, [...FEATURES], config);
-    trained.set(config.name, weights);
-    seconds[config.name] = Math.round(performance.now() - t) / 1000;
-    validation[config.name] = scores(validationGroups, weights);
-    const ndcg = validation[config.name].all;
-    console.error(`[train:reranker] ${variant} ${config.name}: validation NDCG@10 ${ndcg.toFixed(4)} with ${weights.trees.length} of ${curve.length} trees, ${seconds[config.name]} s`);
-    if (!best || ndcg > best.ndcg + 1e-9) best = { name: config.name, weights, ndcg };
+    trained.set(config.name, consider(config.name, () => {
+      const { weights, curve } = trainTrees(trainGroups, validationGroups, [...FEATURES], config);
+      return { weights, detail: `with ${weights.trees.length} of ${curve.length} trees` };
+    }));
   }
-  {
-    const t = performance.now();
+  consider(BLEND.name, () => {
     const [first, second] = BLEND.members.map((name) => trained.get(name)!);
     const { weights, curve } = blend(first, second, trainGroups, validationGroups);
-    seconds[BLEND.name] = Math.round(performance.now() - t) / 1000;
-    validation[BLEND.name] = scores(validationGroups, weights);
-    const ndcg = validation[BLEND.name].all;
-    console.error(`[train:reranker] ${variant} ${BLEND.name}: validation NDCG@10 ${ndcg.toFixed(4)} at share ${weights.members[0].weight} (${curve.map((c) => `${c.share}: ${c.ndcg.toFixed(4)}`).join(', ')}), ${seconds[BLEND.name]} s`);
-    if (!best || ndcg > best.ndcg + 1e-9) best = { name: BLEND.name, weights, ndcg };
-  }
+    return { weights, detail: `at share ${weights.members[0].weight} (${curve.map((c) => `${c.share}: ${c.ndcg.toFixed(4)}`).join(', ')})` };
+  });
   return {
     weights: best!.weights,
     report: {

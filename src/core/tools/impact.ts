@@ -53,9 +53,9 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   // Breadth-first over incoming dependency edges: distance 1 = direct dependents. A function is reached
   // once, as its body, and walked on from all its definitions: calls to an overloaded function land
   // on its first signature, not on the body a diff changes.
-  const done = new Set([...changed.keys()].flatMap((id) => functionOf(graph, id).members));
-  const reached = new Map<string, Reached>();
   let frontier = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname] }));
+  const done = new Set(frontier.flatMap((f) => f.ids));
+  const reached = new Map<string, Reached>();
   let cut = false;
   for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
     const next: typeof frontier = [];

@@ -1,7 +1,7 @@
 // Which node a tool call means: an id from an earlier answer, or a name ranked the way search ranks
 // it (an ambiguous name is answered with the candidates, never an arbitrary pick).
 import { findNodes } from '../graph/describe';
-import type { GraphNode } from '../graph/schema';
+import { moduleId, type GraphNode } from '../graph/schema';
 import { byImplementation, functionOf } from '../search/implementations';
 import { containerOf } from '../search/modelFreeScorers';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
@@ -26,7 +26,7 @@ export async function resolveTarget(ctx: ToolContext, input: { id?: string; name
   if (functions.size === 0) throw new ToolError(`no definition named "${name}"; search_code accepts partial names and descriptions`);
   // A class and the module named after it (`Subject.ts`), and its constructor where that shares the
   // name (Java): the class, the one the others belong to.
-  const outer = [...functions].find(([id]) => [...functions.keys()].every((other) => other === id || other === graph.getNodeAttribute(id, 'path') || containerOf(graph, other) === id));
+  const outer = [...functions].find(([id]) => [...functions.keys()].every((other) => other === id || other === moduleId(graph.getNodeAttribute(id, 'path')) || containerOf(graph, other) === id));
   if (outer) return { node: graph.getNodeAttributes(outer[0]), members: outer[1] };
   const ids = [...functions.keys()];
   // The search router's entity ranking: nearest, base before override, code before stubs, public first.
