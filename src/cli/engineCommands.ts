@@ -12,7 +12,9 @@ import { liftGraph } from '../core/lifting/lifter';
 import { sourceReader } from '../core/lifting/source';
 import { createSearcher, type Searcher } from '../core/search';
 import { descriptionsStamp, saveEngineSnapshot } from '../core/search/querySnapshot';
+import { StoreUnreadableError } from '../core/store/graphStore';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
+import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
 import { USAGE, type Flags, type StoreLocation } from './flags';
 import { locateStore } from './locateStore';
@@ -33,6 +35,8 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     exclude: flags.exclude,
     maxFileSize,
     includeMinified: flags['include-minified'],
+    command: 'cartograph index',
+    onStoreWait: sayWaiting,
     log: (m) => console.error(`cartograph: ${m}`),
   });
   const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
@@ -51,6 +55,12 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   try {
     const report = await engine.index(onProgress);
     bar?.stop();
+    const store = engine.storeInfo();
+    if (store.status === 'unavailable' || store.status === 'damaged') {
+      // Scripts and CI must not take an index that only lived in this process for a stored one.
+      console.error(`cartograph index: the graph could not be stored in ${store.dir}: ${store.error ?? store.status}`);
+      return EXIT_NOT_STORED;
+    }
     // The next `query` or `show` then starts from the snapshot (on Django the lexical index's build is most of this).
     const stamp = descriptionsStamp(engine.storeInfo().dir ?? '');
     const snapshot = await saveSnapshot(engine, createSearcher(engine, { descriptions: await DescriptionCache.open(descriptionsFile(engine)) }), stamp);
@@ -85,18 +95,42 @@ async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStam
   return { saved, ms: Math.round(performance.now() - started) };
 }
 
-async function openExisting(flags: Flags): Promise<Engine | undefined> {
+/** `index` ran, but the graph it built is not in the store (a full disk, no permission, a damaged store). */
+const EXIT_NOT_STORED = 1;
+/** A read-only command found the store damaged or incomplete and left it as it was. */
+export const EXIT_STORE_UNREADABLE = 3;
+
+function sayWaiting(holder: LockHolder): void {
+  console.error(`cartograph: waiting for ${describeHolder(holder)} to finish writing the store…`);
+}
+
+/**
+ * The engine on the store's committed generation, for commands that only read: a store that is damaged
+ * or incomplete is reported (with what to run) and left untouched; the exit code to return instead.
+ */
+async function openForReading(found: StoreLocation, command: string): Promise<Engine | number> {
+  try {
+    return await Engine.open(found.root, { storeDir: found.storeDir, storeMode: 'read', command, onStoreWait: sayWaiting, log: (m) => console.error(`cartograph: ${m}`) });
+  } catch (err) {
+    if (!(err instanceof StoreUnreadableError)) throw err;
+    const todo = err.state === 'missing' ? 'build' : err.state === 'incomplete' ? 'finish' : 'rebuild';
+    console.error(`cartograph: ${err.message}.\nNothing was changed; run 'cartograph index ${found.root}' to ${todo} it.`);
+    return EXIT_STORE_UNREADABLE;
+  }
+}
+
+async function openExisting(flags: Flags, command: string): Promise<Engine | number> {
   const found = locateStore(flags.store);
   if (!found) {
     console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
-    return undefined;
+    return 1;
   }
-  return Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+  return openForReading(found, command);
 }
 
 export async function stats(flags: Flags): Promise<number> {
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
+  const engine = await openExisting(flags, 'cartograph stats');
+  if (typeof engine === 'number') return engine;
   try {
     const s = engine.stats();
     const storeBytes = await engine.storeSize();
@@ -114,7 +148,8 @@ export async function stats(flags: Flags): Promise<number> {
  */
 export async function answerFromStore(found: StoreLocation, flags: Flags, started: number, work: (view: QueryView) => Promise<number>): Promise<number> {
   const stamp = descriptionsStamp(found.storeDir);
-  const engine = await Engine.open(found.root, { storeDir: found.storeDir, log: (m) => console.error(`cartograph: ${m}`) });
+  const engine = await openForReading(found, 'cartograph query');
+  if (typeof engine === 'number') return engine;
   try {
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
     let loaded: QueryModels | undefined;
@@ -146,8 +181,8 @@ export async function describe(flags: Flags): Promise<number> {
     return 2;
   }
   const maxCalls = positiveInteger('max-calls', flags['max-calls']);
-  const engine = await openExisting(flags);
-  if (!engine) return 1;
+  const engine = await openExisting(flags, 'cartograph describe');
+  if (typeof engine === 'number') return engine;
   try {
     const cache = await DescriptionCache.open(descriptionsFile(engine));
     const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });

@@ -9,6 +9,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { LocalRepository } from '../core/service/localRepository';
+import { describeHolder } from '../core/store/writerLock';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import type { AgentTools } from '../core/tools/agentTools';
 import type { CallState, ToolResult } from '../core/tools/context';
@@ -62,7 +63,14 @@ class ServedFolder implements ToolFolder {
   private async open(): Promise<LocalRepository> {
     // The snapshot first: it answers while the store loads, and both would compete for the one thread.
     const early = await this.early;
-    const repo = await LocalRepository.open(this.root, { storeDir: this.storeDir, log: (m) => log(`${this.label}: ${m}`) });
+    // A damaged store is left for `cartograph index` to repair: an agent's server never deletes it.
+    const repo = await LocalRepository.open(this.root, {
+      storeDir: this.storeDir,
+      onStoreDamage: 'report',
+      command: 'cartograph mcp',
+      onStoreWait: (holder) => log(`${this.label}: waiting for ${describeHolder(holder)} to finish writing the store`),
+      log: (m) => log(`${this.label}: ${m}`),
+    });
     const started = performance.now();
     const report = await repo.index();
     log(`${this.root}: ${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
@@ -134,7 +142,10 @@ class ServedFolder implements ToolFolder {
       const early = await this.early;
       if (early && !this.live) return early.run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
     }
-    return (await this.repo).runTool(name, args, call);
+    const repo = await this.repo;
+    const store = await repo.storeInfo();
+    const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
+    return repo.runTool(name, args, problem ? { ...call, storeProblem: problem } : call);
   }
 
   async close(): Promise<void> {

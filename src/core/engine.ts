@@ -13,7 +13,7 @@ import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, typ
 import { languageOf } from './parse/languages';
 import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
-import { StoreMirror, type StoreInfo } from './store/storeMirror';
+import { StoreMirror, type StoreInfo, type StoreMirrorOptions } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
 import type { ReadResult } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
@@ -22,7 +22,7 @@ import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig
 
 export type { EngineStats } from './engineStats';
 
-export interface EngineOptions {
+export interface EngineOptions extends Pick<StoreMirrorOptions, 'storeMode' | 'onStoreDamage' | 'command' | 'onStoreWait'> {
   /** Store folder; default `<root>/.cartograph`. `null` keeps everything in memory. */
   storeDir?: string | null;
   maxFileSize?: number;
@@ -218,6 +218,7 @@ export class Engine {
       await this.flush();
     }
     await this.mirror.repair();
+    await this.mirror.markComplete();
     mark('store', t);
     timings.total = Math.round(performance.now() - started);
     return { files: onDisk.size, parsed: upserts.length, reused, removed: removals.length, skipped: [...newSkips.values()], timings };

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { edgeId, EDGE_KINDS, SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../../src/core/graph/schema';
 import { PARSER_VERSION, type FileGraph } from '../../src/core/parse/fileGraph';
-import { GraphStore, type StoreDiff, type StoredFile } from '../../src/core/store/graphStore';
+import { GENERATION_RECORD } from '../../src/core/store/generationRecord';
+import { GraphStore, StoreMovedError, StoreUnreadableError, type StoreDiff, type StoredFile } from '../../src/core/store/graphStore';
 
 // ---- test data ---------------------------------------------------------------------------------
 
@@ -147,6 +148,8 @@ async function openStore(dir: string, options?: { vectorDim?: number; compactEve
   return GraphStore.open(dir, options);
 }
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const vec = (dim: number, seed: number) => Float32Array.from({ length: dim }, (_, i) => seed + i / 10);
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -166,6 +169,16 @@ async function closedStoreWith(graph: Graph): Promise<string> {
   await store.replaceAll(graph.nodes, graph.edges, graph.files);
   await store.close();
   return dir;
+}
+
+/** Every file under `dir` with its size and modification time: what a reader must leave as it found it. */
+async function listing(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of await filesUnder(dir)) {
+    const stat = await fs.stat(file);
+    out.push(`${path.relative(dir, file)} ${stat.size} ${stat.mtimeMs}`);
+  }
+  return out.sort();
 }
 
 async function assertRebuiltAndUsable(dir: string, reasonPattern: RegExp): Promise<void> {
@@ -354,95 +367,123 @@ describe('GraphStore', () => {
 
   it('rebuilds a store written with another schema version or vector size', async () => {
     const dir = await closedStoreWith(fakeGraph(2, 2));
-    const metaFile = path.join(dir, 'meta.json');
-    const meta = JSON.parse(await fs.readFile(metaFile, 'utf8'));
-    assert.equal(meta.schemaVersion, SCHEMA_VERSION);
-    assert.equal(meta.vectorDim, 384);
-    await fs.writeFile(metaFile, JSON.stringify({ ...meta, schemaVersion: 0 }));
-    await assertRebuiltAndUsable(dir, new RegExp(`^schema version 0 → ${SCHEMA_VERSION}$`));
+    const recordFile = path.join(dir, GENERATION_RECORD);
+    const record = JSON.parse(await fs.readFile(recordFile, 'utf8'));
+    assert.equal(record.schemaVersion, SCHEMA_VERSION);
+    assert.equal(record.vectorDim, 384);
+    await fs.writeFile(recordFile, JSON.stringify({ ...record, schemaVersion: 0 }));
+    await assert.rejects(GraphStore.open(dir, { mode: 'read' }), (err: unknown) => err instanceof StoreUnreadableError && err.state === 'other-version');
+    await assertRebuiltAndUsable(dir, new RegExp(`another version of Cartograph \\(schema version 0, this Cartograph reads ${SCHEMA_VERSION}\\)$`));
 
     const { store, status } = await openStore(dir, { vectorDim: 16 });
-    assert.deepEqual(status, { kind: 'rebuilt', reason: 'vector dimension 384 → 16' });
+    assert.equal(status.kind, 'rebuilt');
+    assert.match((status as { reason: string }).reason, /vector size 384, 16 wanted/);
     await store.close();
   });
 
-  it('rebuilds when the metadata is missing or junk', async () => {
-    const dir = await closedStoreWith(fakeGraph(2, 2));
-    await fs.writeFile(path.join(dir, 'meta.json'), Buffer.from([0xff, 0x00, 0x13, 0x37, 0x7b]));
-    await assertRebuiltAndUsable(dir, /^store metadata unreadable: /);
+  it('keeps the tables when the generation record is missing or junk, and a reader says the store is incomplete', async () => {
+    for (const damage of [
+      (file: string) => fs.rm(file),
+      (file: string) => fs.writeFile(file, Buffer.from([0xff, 0x00, 0x13, 0x37, 0x7b])),
+      (file: string) => fs.writeFile(file, JSON.stringify({ hello: 'world' })),
+    ]) {
+      const graph = fakeGraph(2, 2);
+      const dir = await closedStoreWith(graph);
+      await damage(path.join(dir, GENERATION_RECORD));
+      const before = await listing(dir);
+      await assert.rejects(GraphStore.open(dir, { mode: 'read' }), (err: unknown) => err instanceof StoreUnreadableError && err.state === 'incomplete');
+      assert.deepEqual(await listing(dir), before, 'a reader changes nothing');
 
-    const dir2 = await closedStoreWith(fakeGraph(2, 2));
-    await fs.rm(path.join(dir2, 'meta.json'));
-    await assertRebuiltAndUsable(dir2, /^store metadata missing$/);
-
-    const dir3 = await closedStoreWith(fakeGraph(2, 2));
-    await fs.writeFile(path.join(dir3, 'meta.json'), JSON.stringify({ hello: 'world' }));
-    await assertRebuiltAndUsable(dir3, /not a Cartograph store/);
+      const { store, status } = await openStore(dir);
+      assert.equal(status.kind, 'recovered');
+      assert.equal(store.complete, false);
+      await assertHolds(store, graph);
+      await store.markComplete();
+      await store.close();
+      const reader = await GraphStore.open(dir, { mode: 'read' });
+      await assertHolds(reader.store, graph);
+      await reader.store.close();
+    }
   });
 
-  it('rebuilds when table files are damaged', async () => {
+  it('rebuilds when table files are damaged, and a reader reports the damage without touching the folder', async () => {
     const graph = fakeGraph(3, 3);
-
-    // Garbage over every data file of a table.
-    const dir = await closedStoreWith(graph);
-    const dataFiles = (await filesUnder(path.join(dir, 'edges.lance'))).filter((f) => f.includes(`${path.sep}data${path.sep}`));
-    assert.ok(dataFiles.length > 0);
-    for (const f of dataFiles) await fs.writeFile(f, 'this is not a lance file');
-    await assertRebuiltAndUsable(dir, /^store unreadable: /);
-
-    // A data file deleted.
-    const dir2 = await closedStoreWith(graph);
-    const nodeData = (await filesUnder(path.join(dir2, 'nodes.lance'))).filter((f) => f.includes(`${path.sep}data${path.sep}`));
-    await fs.rm(nodeData[0]);
-    await assertRebuiltAndUsable(dir2, /^store unreadable: /);
-
-    // A truncated data file.
-    const dir3 = await closedStoreWith(graph);
-    const fileData = (await filesUnder(path.join(dir3, 'files.lance'))).filter((f) => f.includes(`${path.sep}data${path.sep}`));
-    const bytes = await fs.readFile(fileData[0]);
-    await fs.writeFile(fileData[0], bytes.subarray(0, Math.floor(bytes.length / 2)));
-    await assertRebuiltAndUsable(dir3, /^store unreadable: /);
-
-    // Version manifests gone, and a manifest overwritten with junk.
-    const dir4 = await closedStoreWith(graph);
-    await fs.rm(path.join(dir4, 'nodes.lance', '_versions'), { recursive: true });
-    await assertRebuiltAndUsable(dir4, /^store unreadable: /);
-    const dir5 = await closedStoreWith(graph);
-    for (const f of await filesUnder(path.join(dir5, 'files.lance', '_versions'))) await fs.writeFile(f, 'junk');
-    await assertRebuiltAndUsable(dir5, /^store unreadable: /);
-
-    // A table replaced by a plain file, and a table missing.
-    const dir6 = await closedStoreWith(graph);
-    await fs.rm(path.join(dir6, 'edges.lance'), { recursive: true });
-    await fs.writeFile(path.join(dir6, 'edges.lance'), 'junk');
-    await assertRebuiltAndUsable(dir6, /^store unreadable: /);
-    const dir7 = await closedStoreWith(graph);
-    await fs.rm(path.join(dir7, 'files.lance'), { recursive: true });
-    await assertRebuiltAndUsable(dir7, /^store unreadable: table files is missing$/);
-
-    // A full write that never finished.
-    const dir8 = await closedStoreWith(graph);
-    await fs.writeFile(path.join(dir8, 'replacing.marker'), '');
-    await assertRebuiltAndUsable(dir8, /^the last full write was interrupted$/);
+    const dataOf = async (dir: string, table: string) => (await filesUnder(path.join(dir, table))).filter((f) => f.includes(`${path.sep}data${path.sep}`));
+    const damages: Array<[string, (dir: string) => Promise<void>]> = [
+      ['garbage over every data file of a table', async (dir) => {
+        for (const f of await dataOf(dir, 'edges.lance')) await fs.writeFile(f, 'this is not a lance file');
+      }],
+      // Every data file of the table: some may belong only to versions before the committed one.
+      ['data files deleted', async (dir) => {
+        for (const f of await dataOf(dir, 'nodes.lance')) await fs.rm(f);
+      }],
+      ['truncated data files', async (dir) => {
+        for (const file of await dataOf(dir, 'files.lance')) {
+          const bytes = await fs.readFile(file);
+          await fs.writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+        }
+      }],
+      ['version manifests gone', async (dir) => fs.rm(path.join(dir, 'nodes.lance', '_versions'), { recursive: true })],
+      ['manifests overwritten with junk', async (dir) => {
+        for (const f of await filesUnder(path.join(dir, 'files.lance', '_versions'))) await fs.writeFile(f, 'junk');
+      }],
+      ['a table replaced by a plain file', async (dir) => {
+        await fs.rm(path.join(dir, 'edges.lance'), { recursive: true });
+        await fs.writeFile(path.join(dir, 'edges.lance'), 'junk');
+      }],
+      ['a table missing', async (dir) => fs.rm(path.join(dir, 'files.lance'), { recursive: true })],
+    ];
+    for (const [what, damage] of damages) {
+      const dir = await closedStoreWith(graph);
+      await damage(dir);
+      const before = await listing(dir);
+      await assert.rejects(GraphStore.open(dir, { mode: 'read' }), (err: unknown) => err instanceof StoreUnreadableError && err.state === 'damaged' && /is damaged: table /.test(err.message), what);
+      await assert.rejects(GraphStore.open(dir, { onDamage: 'report' }), StoreUnreadableError, what);
+      assert.deepEqual(await listing(dir), before, `${what}: nothing was deleted`);
+      await assertRebuiltAndUsable(dir, /is damaged: table /);
+    }
   });
 
-  it('forgets the files of an interrupted apply so that a warm start re-parses them', async () => {
+  it('rolls back what a writer that died wrote after the committed generation', async () => {
     const graph = fakeGraph(3, 2);
     const dir = await closedStoreWith(graph);
-    await fs.writeFile(path.join(dir, 'apply.journal'), JSON.stringify(['pkg/mod_1.py', "it's/not/there.py"]));
+    // A writer killed half-way: one table has a version past the record, the others do not.
+    const lance = await import('@lancedb/lancedb');
+    const db = await lance.connect(dir);
+    const nodes = await db.openTable('nodes');
+    await nodes.delete("path = 'pkg/mod_1.py'");
+    nodes.close();
+    db.close();
+
+    const reader = await GraphStore.open(dir, { mode: 'read' });
+    await assertHolds(reader.store, graph);
+
     const { store, status } = await openStore(dir);
     assert.deepEqual(status, { kind: 'opened' });
-    await assertHolds(store, { ...graph, files: graph.files.filter((f) => f.path !== 'pkg/mod_1.py') });
+    const n = node('pkg/mod_2.py', 'fn_9');
+    const diff: StoreDiff = { nodes: { upsert: [n], remove: [] } };
+    await store.apply(diff);
+    await assertHolds(store, applyToModel(graph, diff));
+    // The reader that opened before the write answers from its generation until it reads again, then from the new one.
+    await assertHolds(reader.store, applyToModel(graph, diff));
+    await reader.store.close();
     await store.close();
-    await assert.rejects(fs.access(path.join(dir, 'apply.journal')));
+  });
 
-    // A journal cut short while being written means the tables were not touched yet.
-    const dir2 = await closedStoreWith(graph);
-    await fs.writeFile(path.join(dir2, 'apply.journal'), '["pkg/mod_');
-    const second = await openStore(dir2);
-    assert.deepEqual(second.status, { kind: 'opened' });
-    await assertHolds(second.store, graph);
-    await second.store.close();
+  it('refuses an incremental write on top of another process\'s commit, and takes a full one', async () => {
+    const graph = fakeGraph(2, 2);
+    const dir = await closedStoreWith(graph);
+    const a = (await openStore(dir)).store;
+    const b = (await openStore(dir)).store;
+    const fromA: StoreDiff = { nodes: { upsert: [node('pkg/mod_0.py', 'fn_a')], remove: [] } };
+    await a.apply(fromA);
+    await assert.rejects(b.apply({ nodes: { upsert: [node('pkg/mod_0.py', 'fn_b')], remove: [] } }), StoreMovedError);
+    await assertHolds(b, applyToModel(graph, fromA));
+    const whole = fakeGraph(3, 1);
+    await b.replaceAll(whole.nodes, whole.edges, whole.files);
+    await assertHolds(a, whole);
+    await a.close();
+    await b.close();
   });
 
   it('ignores stray files in a healthy store and never wipes a folder that is not a store', async () => {
@@ -500,10 +541,29 @@ describe('GraphStore', () => {
     }
     const grown = await store.sizeOnDisk();
     assert.ok(grown > baseline, 'applies add versions');
+    // Cleanup keeps the committed generation (a reader's) and what was written in the second before it.
+    const touchAll = async (hash: string) => {
+      const n = node('pkg/mod_0.py', 'fn_0', { hash });
+      const diff: StoreDiff = {
+        nodes: { upsert: [n], remove: [] },
+        edges: { upsert: [edge('USES', n.id, 'pkg/mod_1.py', 1, 'pkg/mod_0.py')], remove: [] },
+        files: { upsert: [storedFile('pkg/mod_0.py', [n], { hash })], remove: [] },
+      };
+      await store.apply(diff);
+      model = applyToModel(model, diff);
+    };
+    await delay(1_100);
+    await touchAll('first');
     await store.compact();
     const compacted = await store.sizeOnDisk();
     assert.ok(compacted < grown, `compaction shrinks the folder (${grown} → ${compacted})`);
-    assert.ok(compacted < baseline * 1.5, `compacted size ${compacted} stays close to ${baseline}`);
+    // The generation committed before that compaction keeps its files until the next one.
+    await delay(1_100);
+    await touchAll('second');
+    await store.compact();
+    const settled = await store.sizeOnDisk();
+    // At most the compacted tables and the files of the generation before them.
+    assert.ok(settled < baseline * 2, `compacted size ${settled} stays within two copies of ${baseline}`);
     await assertHolds(store, model);
     assert.deepEqual([...(await store.loadVectors()).keys()], ['pkg/mod_3.py#fn_1']);
     await store.close();
@@ -519,17 +579,21 @@ describe('GraphStore', () => {
     let model = fakeGraph(4, 2);
     const { store } = await openStore(dir, { compactEvery: 3 });
     await store.replaceAll(model.nodes, model.edges, model.files);
-    // Compaction runs after every third apply here.
-    for (let i = 0; i < 12; i++) {
+    // Compaction runs after every third apply here; it keeps what was written in the second
+    // before the committed generation (which a reader may be on), so the first burst ages first.
+    const applyOnce = async (i: number) => {
       const n = node('pkg/mod_0.py', 'fn_0', { hash: `rev-${i}` });
       const diff: StoreDiff = { nodes: { upsert: [n], remove: [] } };
       await store.apply(diff);
       model = applyToModel(model, diff);
-    }
+    };
+    for (let i = 0; i < 5; i++) await applyOnce(i);
+    await delay(1_100);
+    await applyOnce(5);
     await store.loadAll();
-    // Each apply leaves two versions of the nodes table (delete, add): 24 without compaction.
+    // Each apply leaves two versions of the nodes table (delete, add): 13 without compaction.
     const versions = (await fs.readdir(path.join(dir, 'nodes.lance', '_versions'))).filter((f) => f.endsWith('.manifest'));
-    assert.ok(versions.length <= 4, `old versions cleaned up (${versions.length} left)`);
+    assert.ok(versions.length <= 6, `old versions cleaned up (${versions.length} left)`);
     await assertHolds(store, model);
     await store.close();
     await assert.rejects(store.apply({}), /closed/);

@@ -10,8 +10,10 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { openQuerySnapshot } from '../../src/core/search/querySnapshot';
+import { WriterLock } from '../../src/core/store/writerLock';
 import { TOOL_NAMES } from '../../src/core/tools/schemas';
 import { FIXTURES } from './helpers';
+import { startMcp } from './mcpProcess';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 let root: string;
@@ -140,8 +142,13 @@ test('bad arguments give a tool error with a message, and the server goes on ans
 });
 
 test('survives a deleted store folder and a file with broken syntax', async () => {
-  // The running server may be writing into the store as it goes (ENOTEMPTY mid-removal): retry as a user's `rm` would be retried.
-  fs.rmSync(path.join(root, '.cartograph'), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  // Deleted between two of the server's writes (holding the writer lock, as another writer would), and
+  // moved away first: removing files one by one while the server writes would race it.
+  const store = path.join(root, '.cartograph');
+  const lock = await WriterLock.acquire(store, { command: 'the test' });
+  fs.renameSync(store, `${store}.gone`);
+  await lock.release();
+  fs.rmSync(`${store}.gone`, { recursive: true, force: true });
   fs.writeFileSync(path.join(root, 'broken.py'), 'def still_fine():\n    return 1\n\n\ndef half_written(x:\n    return x +\n');
   const found = await eventually('search_code', { query: 'still_fine' }, (a) => a.text.includes('broken.py'));
   assert.match(found.text, /broken\.still_fine {2}broken\.py:1/);
@@ -173,13 +180,9 @@ test('a restarted server answers from the snapshot its predecessor saved, saying
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-mcp-restart-')), 'flask');
   fs.cpSync(path.join(FIXTURES, 'real', 'flask'), dir, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
   const serve = async () => {
-    const c = new Client({ name: 'cartograph-test-restart', version: '0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', dir], stderr: 'pipe' }));
-    const ask = async (query: string) => {
-      const r = (await c.callTool({ name: 'search_code', arguments: { query } })) as { content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
-      return { text: r.content.map((x) => x.text).join('\n'), structured: r.structuredContent ?? {} };
-    };
-    return { c, ask };
+    const server = startMcp(dir);
+    const ask = (query: string) => server.call('search_code', { query });
+    return { c: server, ask };
   };
   try {
     const first = await serve();
@@ -187,7 +190,7 @@ test('a restarted server answers from the snapshot its predecessor saved, saying
     fs.appendFileSync(path.join(dir, 'helpers.py'), '\n\ndef snapshot_probe():\n    return 1\n');
     const deadline = Date.now() + 5_000;
     while (!(await first.ask('snapshot_probe')).text.includes('helpers.snapshot_probe') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await first.c.close(); // the server saves the snapshot of what it served before it exits
+    await first.c.close(); // the server saves the snapshot of what it served before it exits (waited for, however long)
 
     const saved = await openQuerySnapshot(path.join(dir, '.cartograph'), dir);
     assert.ok(saved.ok, saved.ok ? '' : saved.reason);

@@ -1,14 +1,22 @@
 // LanceDB mirror of the repository graph: a folder holding three tables (nodes with an optional
-// embedding vector, edges, files with their per-file graphs) and a meta.json that says which schema
-// wrote them. It is a cache of what parsing produces, so anything wrong with it (other schema,
-// other vector size, missing or damaged files) is answered by wiping it and starting empty, never
-// by an error the user has to fix by deleting folders.
+// embedding vector, edges, files with their per-file graphs) and a generation record naming the
+// versions of the three that make up the last complete write (generationRecord.ts).
+//
+// What it guarantees with several processes on one folder (the editor, agents' MCP servers, CLI calls):
+// - one writer at a time (writerLock.ts); a second waits, saying for whom;
+// - readers never take the lock and read the committed generation, so they never see half a write;
+// - a write that dies at any point (kill -9, a full disk) leaves the previous generation readable and
+//   complete, and the next writer rolls the tables back to it;
+// - nothing but a writer holding the lock deletes anything, and a writer rebuilds only what it cannot
+//   read; a reader that finds the store damaged or incomplete says so (StoreUnreadableError).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import { SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../graph/schema';
+import { PARSER_VERSION } from '../parse/fileGraph';
 import { columnChunks, readStrings, readVectors } from './arrowColumns';
+import { nextRecord, readRecord, writeRecord, type GenerationRecord } from './generationRecord';
 import {
   decodeEdges,
   decodeFiles,
@@ -28,21 +36,21 @@ import {
   vectorUpdateTable,
 } from './storeTables';
 import {
-  APPLY_JOURNAL,
-  createFresh,
+  createTables,
+  EARLIER_INTERRUPTED_MARKER,
   errorMessage,
+  exists,
   folderSize,
-  forgetFiles,
   isStoreEntry,
+  type LanceModule,
   loadLanceInStages,
-  readMeta,
-  REPLACING_MARKER,
+  openTables,
   type Tables,
-  tryOpen,
   wipe,
 } from './storeFolder';
 import { nextTurn } from '../eventLoop';
-import { bumpGeneration, readGeneration, readStoreVersion, type StoreVersion } from './storeVersion';
+import type { StoreVersion } from './storeVersion';
+import { currentHolder, describeHolder, LOCK_FILE, WriterLock, type LockHolder } from './writerLock';
 
 export type { StoredFile } from './storeTables';
 
@@ -52,7 +60,7 @@ export interface StoreDiff {
   files?: { upsert: StoredFile[]; remove: string[] };
 }
 
-export type OpenStatus = { kind: 'created' } | { kind: 'opened' } | { kind: 'rebuilt'; reason: string };
+export type OpenStatus = { kind: 'created' } | { kind: 'opened' } | { kind: 'rebuilt'; reason: string } | { kind: 'recovered'; reason: string };
 
 export interface GraphStoreOptions {
   /** Length of the embedding vectors kept with nodes (default 384); a store with another size is rebuilt. */
@@ -61,10 +69,37 @@ export interface GraphStoreOptions {
   compactEvery?: number;
   /** Read LanceDB's native binary before loading it, so that loading never waits on the disk (see storeFolder.ts). */
   readAheadNative?: boolean;
+  /**
+   * `read`: open the committed generation and never create, repair or delete anything; a store that
+   * cannot be read throws StoreUnreadableError. `write` (default): create the store when absent.
+   */
+  mode?: 'read' | 'write';
+  /** In write mode, what to do with a committed generation that cannot be read: rebuild it (default), or throw like a reader. */
+  onDamage?: 'rebuild' | 'report';
+  /** Who this process is, for other writers' "waiting for …" messages (default `cartograph`). */
+  command?: string;
+  /** Told once per write that waits for another process's lock. */
+  onWait?: (holder: LockHolder) => void;
 }
+
+/** Why a store could not be read, for a reader to say plainly; nothing in the folder was changed. */
+export class StoreUnreadableError extends Error {
+  constructor(
+    readonly state: 'missing' | 'incomplete' | 'damaged' | 'other-version',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Another process committed since this store last read or wrote: an incremental diff no longer applies. */
+export class StoreMovedError extends Error {}
 
 const DEFAULT_VECTOR_DIM = 384;
 const DEFAULT_COMPACT_EVERY = 50;
+
+/** What a write does to the generation: new content, or the same rows (compaction, marking the index complete). */
+type WriteKind = 'full' | 'incremental' | 'same-content';
 
 export class GraphStore {
   readonly dir: string;
@@ -74,65 +109,105 @@ export class GraphStore {
   private db: Connection;
   private tables: Tables;
   /** Upper bound on stored non-null vectors; 0 means reads of old vectors can be skipped. */
-  private vectorCount: number;
+  private vectorCount = 0;
   private appliesSinceCompact = 0;
   private compactionQueued = false;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  /** The generation token this store last wrote or read at open (see storeVersion.ts). */
-  private generation: string | undefined;
+  /** The committed generation this store last wrote or read (undefined: none yet). */
+  private committed: GenerationRecord | undefined;
+  private readonly command: string;
+  private readonly onWait?: (holder: LockHolder) => void;
 
-  private constructor(dir: string, db: Connection, tables: Tables, vectorDim: number, compactEvery: number, vectorCount: number) {
+  private constructor(dir: string, db: Connection, tables: Tables, vectorDim: number, options: GraphStoreOptions) {
     this.dir = dir;
     this.db = db;
     this.tables = tables;
     this.vectorDim = vectorDim;
-    this.compactEvery = compactEvery;
-    this.vectorCount = vectorCount;
+    this.compactEvery = options.compactEvery ?? DEFAULT_COMPACT_EVERY;
+    this.command = options.command ?? 'cartograph';
+    this.onWait = options.onWait;
   }
 
   /**
-   * Opens the store in `dir`, creating it when absent and rebuilding it (empty) when it cannot be
-   * trusted. Throws only when the folder cannot be created or written, or LanceDB cannot load.
+   * Opens the store in `dir`. In write mode it is created when absent and, under the writer lock,
+   * adopted or rebuilt when it has no usable committed generation; in read mode nothing is touched.
+   * Throws StoreUnreadableError for what a reader cannot use, and a plain Error when the folder
+   * cannot be created or written, or LanceDB cannot load.
    */
   static async open(dir: string, options: GraphStoreOptions = {}): Promise<{ store: GraphStore; status: OpenStatus }> {
     const vectorDim = options.vectorDim ?? DEFAULT_VECTOR_DIM;
     if (!Number.isInteger(vectorDim) || vectorDim <= 0) throw new Error(`invalid vector dimension ${vectorDim}`);
-    const compactEvery = options.compactEvery ?? DEFAULT_COMPACT_EVERY;
     const absDir = path.resolve(dir);
-    try {
-      await fs.mkdir(absDir, { recursive: true });
-    } catch (err) {
-      throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
+    const mode = options.mode ?? 'write';
+    if (mode === 'write') {
+      try {
+        await fs.mkdir(absDir, { recursive: true });
+      } catch (err) {
+        throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
+      }
     }
+    const entries = await fs.readdir(absDir).catch(() => undefined);
+    if (!entries || (mode === 'read' && !entries.some(isStoreEntry))) throw new StoreUnreadableError('missing', `there is no graph store at ${absDir}`);
     const lance = await loadLanceInStages(options.readAheadNative ?? false);
+    const fresh = (db: Connection, tables: Tables) => new GraphStore(absDir, db, tables, vectorDim, options);
 
-    const entries = await fs.readdir(absDir);
-    if (!entries.some(isStoreEntry)) {
-      const { db, tables } = await createFresh(lance, absDir, vectorDim);
-      const store = new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0);
-      store.generation = await bumpGeneration(absDir);
-      return { store, status: { kind: 'created' } };
+    // The committed generation, read without the lock: what readers and an unchanged store need.
+    const committed = await openCommitted(lance, absDir, vectorDim);
+    if (committed.ok && mode === 'read' && !committed.record.complete) {
+      for (const table of Object.values(committed.tables)) table.close();
+      committed.db.close();
+      throw await unreadable(absDir, { ok: false, state: 'incomplete', message: `the graph store at ${absDir} holds no finished index yet (one is running or was interrupted)` });
     }
-    if (!entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name)) && typeof (await readMeta(absDir)) === 'string') {
-      // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
-      throw new Error(`${absDir} holds other files and a meta.json that is not a Cartograph store's; not touching it`);
-    }
-
-    const opened = await tryOpen(lance, absDir, vectorDim);
-    if (opened.ok) {
-      const store = new GraphStore(absDir, opened.db, opened.tables, vectorDim, compactEvery, opened.vectorCount);
-      store.generation = (await readGeneration(absDir)) ?? (await bumpGeneration(absDir));
-      // Versions left by the applies of earlier sessions count toward the next compaction.
-      store.appliesSinceCompact = Math.floor(opened.versions / 2);
-      store.scheduleCompaction();
+    if (committed.ok) {
+      const store = fresh(committed.db, committed.tables);
+      await store.adoptRecord(committed.record);
+      if (mode === 'write') {
+        // Versions left by the applies of earlier processes count toward the next compaction.
+        store.appliesSinceCompact = Math.floor((await committed.tables.nodes.listVersions()).length / 2);
+        store.scheduleCompaction();
+      }
       return { store, status: { kind: 'opened' } };
     }
-    await wipe(absDir);
-    const { db, tables } = await createFresh(lance, absDir, vectorDim);
-    const store = new GraphStore(absDir, db, tables, vectorDim, compactEvery, 0);
-    store.generation = await bumpGeneration(absDir);
-    return { store, status: { kind: 'rebuilt', reason: opened.reason } };
+    if (mode === 'read') throw await unreadable(absDir, committed);
+    if (committed.state === 'damaged' && options.onDamage === 'report') throw new StoreUnreadableError('damaged', committed.message);
+    if (entries.some(isStoreEntry) && !entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name)) && !(await readRecord(absDir)).ok) {
+      if (await exists(path.join(absDir, 'meta.json'))) {
+        // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
+        throw new Error(`${absDir} holds other files and a meta.json that is not a Cartograph store's; not touching it`);
+      }
+    }
+
+    // Anything else is a writer's business, under the lock: create, adopt or rebuild.
+    const lock = await WriterLock.acquire(absDir, { command: options.command ?? 'cartograph', onWait: options.onWait });
+    try {
+      const again = await openCommitted(lance, absDir, vectorDim);
+      if (again.ok) {
+        // Another writer made it usable while we waited.
+        const store = fresh(again.db, again.tables);
+        await store.adoptRecord(again.record);
+        return { store, status: { kind: 'opened' } };
+      }
+      const hadTables = (await fs.readdir(absDir)).some((name) => name.endsWith('.lance'));
+      if (again.state === 'incomplete' && hadTables && !(await exists(path.join(absDir, EARLIER_INTERRUPTED_MARKER)))) {
+        // No usable record, but tables of our schema that read cleanly (a record lost or damaged, an
+        // earlier version's store): kept, as an incomplete generation the next index checks file by file.
+        const latest = await openTables(lance, absDir, vectorDim);
+        if (latest.ok) {
+          const store = fresh(latest.db, latest.tables);
+          await store.commit(undefined, false);
+          return { store, status: { kind: 'recovered', reason: `${again.message}; kept its tables, and the next index re-checks every file` } };
+        }
+      }
+      const wasStore = (await fs.readdir(absDir)).some((name) => isStoreEntry(name) && name !== LOCK_FILE);
+      if (wasStore) await wipe(absDir);
+      const { db, tables } = await createTables(lance, absDir, vectorDim);
+      const store = fresh(db, tables);
+      await store.commit(undefined, false);
+      return { store, status: wasStore ? { kind: 'rebuilt', reason: again.message } : { kind: 'created' } };
+    } finally {
+      await lock.release();
+    }
   }
 
   /**
@@ -140,7 +215,7 @@ export class GraphStore {
    * means damage inside a file; it rejects with "the graph store could not be read: ...".
    */
   loadAll(): Promise<{ nodes: GraphNode[]; edges: GraphEdge[]; files: StoredFile[] }> {
-    return this.serialized(() =>
+    return this.read(() =>
       this.readAll().catch((err: unknown) => {
         throw new Error(`the graph store could not be read: ${errorMessage(err)}`, { cause: err });
       }),
@@ -149,7 +224,7 @@ export class GraphStore {
 
   /** Only the files table: what a warm start needs (the graph is re-stitched from the per-file graphs). */
   loadFiles(): Promise<StoredFile[]> {
-    return this.serialized(async () => {
+    return this.read(async () => {
       const files: StoredFile[] = [];
       try {
         await decodeFiles(await this.tables.files.query().toArrow(), files, nextTurn);
@@ -162,7 +237,7 @@ export class GraphStore {
 
   /** Rows in the nodes and edges tables (a cheap check that the mirror is complete). */
   counts(): Promise<{ nodes: number; edges: number }> {
-    return this.serialized(async () => ({ nodes: await this.tables.nodes.countRows(), edges: await this.tables.edges.countRows() }));
+    return this.read(async () => ({ nodes: await this.tables.nodes.countRows(), edges: await this.tables.edges.countRows() }));
   }
 
   private async readAll(): Promise<{ nodes: GraphNode[]; edges: GraphEdge[]; files: StoredFile[] }> {
@@ -183,7 +258,7 @@ export class GraphStore {
    * carried over, since embeddings are the one thing here that is expensive to recompute.
    */
   replaceAll(allNodes: GraphNode[], allEdges: GraphEdge[], allFiles: StoredFile[]): Promise<void> {
-    return this.write(async () => {
+    return this.write('full', async (cutoffs) => {
       // Keys stay unique whatever the caller passes (the last row wins), as they do in apply.
       const nodes = await lastById(allNodes, (n) => n.id);
       const edges = await lastById(allEdges, (e) => e.id);
@@ -201,9 +276,7 @@ export class GraphStore {
           return null;
         });
       }
-      // Until the marker is gone the tables may hold a mix of old and new content: open() rebuilds.
-      const marker = path.join(this.dir, REPLACING_MARKER);
-      await fs.writeFile(marker, new Date().toISOString());
+      // Until the generation is committed readers see the old content, and a crash rolls back to it.
       // Each table is written as soon as it is encoded, so native writes overlap the JS encoding of
       // the next table. Deleting everything only drops fragments from the manifest; `add` with mode
       // 'overwrite' would instead take the schema of the data, which may lack the vector column.
@@ -221,7 +294,7 @@ export class GraphStore {
               for (const slice of slices) await this.tables[name].add(slice);
             })
             // Compacts the slices into few files, drops the old version's files and indexes the new rows.
-            .then(() => this.optimize(name));
+            .then(() => this.optimize(name, cutoffs[name]));
         // Encoded in slices with the event loop free in between: an editor host stays responsive. Sizes
         // keep a slice under ~10 ms on Django (1,000 node rows cost as much as 2,500 edge rows).
         jobs.push(write(EDGES, await encodeInSlices(edges, 2_500, (rows) => edgesTable(rows))));
@@ -235,30 +308,23 @@ export class GraphStore {
       // Never leave a write running unobserved, even when encoding failed half-way.
       await settleAll(jobs);
       if (encodeError) throw encodeError;
-      await fs.rm(marker, { force: true });
       this.vectorCount = count;
       this.appliesSinceCompact = 0;
     });
   }
 
   /**
-   * Incremental update: in each table the removals happen before the upserts. The three tables are
-   * written concurrently, which is not atomic, so the paths involved are journaled first: if the
-   * process dies half-way, the next open forgets those files' stored rows, and the warm start
-   * re-parses them, repairing their nodes and edges.
+   * Incremental update: in each table the removals happen before the upserts, and the three tables
+   * are committed as one generation. Throws StoreMovedError, writing nothing, when another process
+   * has committed since this store last read or wrote: the diff was made against content that is no
+   * longer there (the caller rewrites the whole graph instead).
    */
   apply(diff: StoreDiff): Promise<void> {
-    return this.write(async () => {
-      const nodes = diff.nodes && (diff.nodes.upsert.length > 0 || diff.nodes.remove.length > 0) ? diff.nodes : undefined;
-      const edges = diff.edges && (diff.edges.upsert.length > 0 || diff.edges.remove.length > 0) ? diff.edges : undefined;
-      const files = diff.files && (diff.files.upsert.length > 0 || diff.files.remove.length > 0) ? diff.files : undefined;
-      if (!nodes && !edges && !files) return;
-      const touched = new Set<string>([...(files?.upsert.map((f) => f.path) ?? []), ...(files?.remove ?? [])]);
-      for (const n of nodes?.upsert ?? []) if (n.path) touched.add(n.path);
-      for (const e of edges?.upsert ?? []) if (e.owner) touched.add(e.owner);
-      const journal = path.join(this.dir, APPLY_JOURNAL);
-      if (touched.size > 0) await fs.writeFile(journal, JSON.stringify([...touched]));
-
+    const nodes = diff.nodes && (diff.nodes.upsert.length > 0 || diff.nodes.remove.length > 0) ? diff.nodes : undefined;
+    const edges = diff.edges && (diff.edges.upsert.length > 0 || diff.edges.remove.length > 0) ? diff.edges : undefined;
+    const files = diff.files && (diff.files.upsert.length > 0 || diff.files.remove.length > 0) ? diff.files : undefined;
+    if (!nodes && !edges && !files) return this.serialized(async () => undefined);
+    return this.write('incremental', async () => {
       // Keyed before any write starts, so no write's failure waits unobserved behind an await.
       const edgeRows = edges && (await lastById(edges.upsert, (e) => e.id));
       const fileRows = files && (await lastById(files.upsert, (f) => f.path));
@@ -266,25 +332,15 @@ export class GraphStore {
       if (nodes) jobs.push(this.applyNodes(nodes.upsert, nodes.remove));
       if (edges && edgeRows) jobs.push(this.upsertRows(EDGES, edgeRows, (e) => e.id, edges.remove, edgesTable));
       if (files && fileRows) jobs.push(this.upsertRows(FILES, fileRows, (f) => f.path, files.remove, filesTable));
-      try {
-        await settleAll(jobs);
-      } catch (err) {
-        // Same repair as after a crash, right away; if even that fails the journal stays for open().
-        if (touched.size > 0 && (await forgetFiles(this.tables.files, [...touched]).then(() => true, () => false))) {
-          await fs.rm(journal, { force: true });
-        }
-        throw err;
-      }
-      if (touched.size > 0) await fs.rm(journal, { force: true });
+      await settleAll(jobs);
       this.appliesSinceCompact++;
-      this.scheduleCompaction();
-    });
+    }).then(() => this.scheduleCompaction());
   }
 
   /** Sets the embedding of existing nodes (ids not in the store are ignored). */
   setVectors(vectors: Map<string, Float32Array>): Promise<void> {
-    return this.write(async () => {
-      if (vectors.size === 0) return;
+    if (vectors.size === 0) return this.serialized(async () => undefined);
+    return this.write('incremental', async () => {
       const ids = [...vectors.keys()];
       const values = ids.map((id) => vectors.get(id)!);
       for (const v of values) {
@@ -300,7 +356,7 @@ export class GraphStore {
 
   /** Stored embeddings by node id (all of them when `ids` is omitted); nodes without one are absent. */
   loadVectors(ids?: string[]): Promise<Map<string, Float32Array>> {
-    return this.serialized(async () => {
+    return this.read(async () => {
       const out = new Map<string, Float32Array>();
       if (this.vectorCount === 0 || (ids && ids.length === 0)) return out;
       for (const [id, { vector }] of await this.readVectors(ids ?? null)) out.set(id, vector);
@@ -310,7 +366,15 @@ export class GraphStore {
 
   /** Merges small fragments and deletes superseded versions so the folder does not grow without bound. */
   compact(): Promise<void> {
-    return this.write(() => this.compactNow());
+    return this.write('same-content', (cutoffs) => this.compactNow(cutoffs));
+  }
+
+  /**
+   * Marks the committed generation as a finished index of the repository (the engine calls it when an
+   * index completes): until then readers are told the store is incomplete.
+   */
+  markComplete(): Promise<void> {
+    return this.committed?.complete ? this.serialized(async () => undefined) : this.write('same-content', async () => undefined, true);
   }
 
   /**
@@ -320,9 +384,15 @@ export class GraphStore {
    */
   version(): Promise<StoreVersion | undefined> {
     return this.serialized(async () => {
-      const version = await readStoreVersion(this.dir);
-      return version && version.generation === this.generation ? version : undefined;
+      const read = await readRecord(this.dir);
+      const mine = this.committed;
+      return read.ok && mine && read.record.complete && read.record.generation === mine.generation ? { generation: mine.generation } : undefined;
     });
+  }
+
+  /** Whether the committed generation this store reads is a finished index (see markComplete). */
+  get complete(): boolean {
+    return this.committed?.complete ?? false;
   }
 
   /** Bytes used by the store folder. */
@@ -341,16 +411,113 @@ export class GraphStore {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  /** Every write replaces the generation token before it starts and after it ends, failed or not (see storeVersion.ts). */
-  private write(job: () => Promise<void>): Promise<void> {
+  /**
+   * One write as one generation, under the writer lock: the tables are brought to their latest
+   * version (rolled back to the committed generation if a writer died after writing some of them),
+   * the job writes, and the new generation is committed by replacing the record. A job that fails
+   * rolls its tables back, so the committed generation stays the store's content either way.
+   * `cutoffs` are each table's oldest version that cleanups must keep (the committed one a reader
+   * may be reading); `complete` marks the new generation a finished index.
+   */
+  private write(kind: WriteKind, job: (cutoffs: Record<TableName, Date>) => Promise<void>, complete?: boolean): Promise<void> {
     return this.serialized(async () => {
-      this.generation = await bumpGeneration(this.dir);
+      const lock = await WriterLock.acquire(this.dir, { command: this.command, onWait: this.onWait });
+      let base: GenerationRecord | undefined;
       try {
-        await job();
+        const read = await readRecord(this.dir);
+        base = read.ok ? read.record : undefined;
+        if (kind !== 'full' && base?.generation !== this.committed?.generation) {
+          throw new StoreMovedError(`the graph store was written by another process since this one ${this.committed ? 'read it' : 'opened it'}`);
+        }
+        await this.toLatest(base);
+        const cutoffs = await this.cleanupCutoffs(base);
+        await job(cutoffs);
+        await this.commit(base, complete ?? (kind === 'full' || (base?.complete ?? false)), kind === 'same-content');
+      } catch (err) {
+        if (!(err instanceof StoreMovedError)) await this.rollBack(base).catch(() => undefined);
+        throw err;
       } finally {
-        this.generation = await bumpGeneration(this.dir);
+        await lock.release();
       }
     });
+  }
+
+  /** Writes the generation record for the tables' current versions, on top of `base`. */
+  private async commit(base: GenerationRecord | undefined, complete: boolean, sameContent = false): Promise<void> {
+    const versions = {} as Record<TableName, number>;
+    for (const name of TABLE_NAMES) versions[name] = await this.tables[name].version();
+    const record = nextRecord(base ?? { schemaVersion: SCHEMA_VERSION, parserVersion: PARSER_VERSION, vectorDim: this.vectorDim }, versions, complete, sameContent);
+    await writeRecord(this.dir, record);
+    this.committed = record;
+  }
+
+  /** Takes `record` as what this store has read (at open, or after another process committed). */
+  private async adoptRecord(record: GenerationRecord): Promise<void> {
+    this.committed = record;
+    this.vectorCount = await this.tables.nodes.countRows('vector IS NOT NULL');
+  }
+
+  /** Moves each table to its latest version, first undoing versions written after the committed generation. */
+  private async toLatest(base: GenerationRecord | undefined): Promise<void> {
+    for (const name of TABLE_NAMES) {
+      const table = this.tables[name];
+      await table.checkoutLatest();
+      if (base && (await table.version()) !== base.tables[name]) {
+        await table.checkout(base.tables[name]);
+        await table.restore();
+      }
+    }
+    if (base && base.generation !== this.committed?.generation) await this.adoptRecord(base);
+  }
+
+  /** After a failed write: the tables back at the committed generation (or left for the next writer to roll back). */
+  private async rollBack(base: GenerationRecord | undefined): Promise<void> {
+    const read = await readRecord(this.dir);
+    const committed = read.ok ? read.record : base;
+    if (committed) await this.toLatest(committed);
+  }
+
+  /**
+   * Per table, the date before which cleanup may delete versions: a second before the committed
+   * version's own (LanceDB turns the date into an age, measured again on its side), so the
+   * generation readers are on survives this write.
+   */
+  private async cleanupCutoffs(base: GenerationRecord | undefined): Promise<Record<TableName, Date>> {
+    const cutoffs = {} as Record<TableName, Date>;
+    for (const name of TABLE_NAMES) {
+      let keepFrom = Date.now();
+      if (base) {
+        const version = (await this.tables[name].listVersions()).find((v) => v.version === base.tables[name]);
+        if (version) keepFrom = Math.min(keepFrom, version.timestamp.getTime());
+      }
+      cutoffs[name] = new Date(keepFrom - 1_000);
+    }
+    return cutoffs;
+  }
+
+  /**
+   * Reads see the committed generation: when another process has committed since, the tables are
+   * checked out at its versions first. A read whose files a writer's cleanup removed under it (the
+   * generation it was reading was superseded twice meanwhile) is retried once on the new one.
+   */
+  private read<T>(job: () => Promise<T>): Promise<T> {
+    return this.serialized(async () => {
+      await this.refresh();
+      try {
+        return await job();
+      } catch (err) {
+        if (!/not found/i.test(errorMessage(err))) throw err;
+        await this.refresh();
+        return job();
+      }
+    });
+  }
+
+  private async refresh(): Promise<void> {
+    const read = await readRecord(this.dir);
+    if (!read.ok || read.record.generation === this.committed?.generation && sameTables(read.record, this.committed)) return;
+    for (const name of TABLE_NAMES) await this.tables[name].checkout(read.record.tables[name]);
+    await this.adoptRecord(read.record);
   }
 
   /**
@@ -369,15 +536,20 @@ export class GraphStore {
     return run;
   }
 
-  /** Compacts fragments, brings the key index up to date and deletes every superseded version. */
-  private async optimize(name: TableName): Promise<void> {
-    // A second in the future so that the version just written is the only one left.
-    await this.tables[name].optimize({ cleanupOlderThan: new Date(Date.now() + 1000), deleteUnverified: true });
+  /**
+   * Compacts fragments and brings the key index up to date, then deletes versions older than `cutoff`.
+   * Two calls, because LanceDB measures the cutoff from when its cleanup starts, after the compaction
+   * (which takes seconds on a large table): in one call the committed version could fall before it.
+   * Unverified files (left by writers that died) may go too: only the lock's holder gets here.
+   */
+  private async optimize(name: TableName, cutoff: Date): Promise<void> {
+    await this.tables[name].optimize({ cleanupOlderThan: new Date(0) });
+    await this.tables[name].optimize({ cleanupOlderThan: cutoff, deleteUnverified: true });
   }
 
-  private async compactNow(): Promise<void> {
+  private async compactNow(cutoffs: Record<TableName, Date>): Promise<void> {
     this.compactionQueued = false;
-    await Promise.all(TABLE_NAMES.map((name) => this.optimize(name)));
+    await Promise.all(TABLE_NAMES.map((name) => this.optimize(name, cutoffs[name])));
     this.appliesSinceCompact = 0;
     if (this.vectorCount > 0) this.vectorCount = await this.tables.nodes.countRows('vector IS NOT NULL');
   }
@@ -393,7 +565,7 @@ export class GraphStore {
   private scheduleCompaction(): void {
     if (this.compactEvery <= 0 || this.appliesSinceCompact < this.compactEvery || this.compactionQueued) return;
     this.compactionQueued = true;
-    this.write(() => this.compactNow()).catch(() => undefined);
+    this.write('same-content', (cutoffs) => this.compactNow(cutoffs)).catch(() => undefined);
   }
 
   private async applyNodes(upsertAll: GraphNode[], remove: string[]): Promise<void> {
@@ -500,4 +672,33 @@ function sliceEnd<T>(rows: readonly T[], at: number, size: number, limit?: { wei
     if (total > limit.budget && i > at) return i;
   }
   return end;
+}
+
+function sameTables(a: GenerationRecord, b: GenerationRecord): boolean {
+  return TABLE_NAMES.every((name) => a.tables[name] === b.tables[name]);
+}
+
+type CommittedOpen =
+  | { ok: true; db: Connection; tables: Tables; record: GenerationRecord }
+  | { ok: false; state: StoreUnreadableError['state']; message: string };
+
+/** The tables at the committed generation, or why they cannot be had (nothing is written). */
+async function openCommitted(lance: LanceModule, dir: string, vectorDim: number): Promise<CommittedOpen> {
+  const read = await readRecord(dir);
+  if (!read.ok) return { ok: false, state: 'incomplete', message: `the graph store at ${dir}: ${read.reason}` };
+  const record = read.record;
+  if (record.schemaVersion !== SCHEMA_VERSION || record.vectorDim !== vectorDim) {
+    const what = record.schemaVersion !== SCHEMA_VERSION ? `schema version ${record.schemaVersion}, this Cartograph reads ${SCHEMA_VERSION}` : `vector size ${record.vectorDim}, ${vectorDim} wanted`;
+    return { ok: false, state: 'other-version', message: `the graph store at ${dir} was written by another version of Cartograph (${what})` };
+  }
+  const opened = await openTables(lance, dir, vectorDim, record.tables);
+  if (!opened.ok) return { ok: false, state: 'damaged', message: `the graph store at ${dir} is damaged: ${opened.reason}` };
+  return { ok: true, db: opened.db, tables: opened.tables, record };
+}
+
+/** The reader's error for a store it cannot use, naming a writer that is at work on it. */
+async function unreadable(dir: string, failed: Extract<CommittedOpen, { ok: false }>): Promise<StoreUnreadableError> {
+  const holder = await currentHolder(dir);
+  const busy = holder ? ` (${describeHolder(holder)} is writing it now)` : '';
+  return new StoreUnreadableError(failed.state, `${failed.message}${busy}`);
 }

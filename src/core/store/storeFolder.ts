@@ -1,29 +1,23 @@
-// The store's folder: what is in it (meta.json, the three `*.lance` tables, the markers of
-// interrupted writes), how to tell a healthy store from a damaged one, and how to start over.
+// The store's folder: what is in it (the three `*.lance` tables, the generation record that says which
+// of their versions are committed, the writer lock), how to open the tables at a committed generation
+// and tell a healthy store from a damaged one, and how to start over.
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { nextTurn } from '../eventLoop';
-import { SCHEMA_VERSION } from '../graph/schema';
-import { PARSER_VERSION } from '../parse/fileGraph';
-import { DESCRIPTIONS_FILE, GENERATION_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
-import { inPredicates, KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';
+import { GENERATION_RECORD } from './generationRecord';
+import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
+import { KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';
+import { LOCK_FILE } from './writerLock';
 
-interface StoreMeta {
-  format: 'cartograph-store';
-  schemaVersion: number;
-  parserVersion: number;
-  vectorDim: number;
-  created: string;
-}
-
-export const META_FILE = 'meta.json';
-const FORMAT = 'cartograph-store';
-/** Present while replaceAll runs; a store that still has it was interrupted mid-write. */
-export const REPLACING_MARKER = 'replacing.marker';
-/** Paths of the files an apply is writing; present only while (or if interrupted during) one runs. */
-export const APPLY_JOURNAL = 'apply.journal';
+/**
+ * What stores of earlier versions kept beside the tables (metadata, a write token, the markers of
+ * interrupted writes): recognized, so that such a folder is taken for a store to upgrade.
+ */
+const EARLIER_ENTRIES = ['meta.json', 'generation', 'replacing.marker', 'apply.journal'];
+/** An earlier version's marker of a full write that never finished: its tables are not adopted. */
+export const EARLIER_INTERRUPTED_MARKER = 'replacing.marker';
 
 export type LanceModule = typeof import('@lancedb/lancedb');
 let lanceModule: LanceModule | undefined;
@@ -126,87 +120,70 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
-
 export function isStoreEntry(name: string): boolean {
   return (
-    name === META_FILE || name === ROOT_FILE || name === REPLACING_MARKER || name === APPLY_JOURNAL || name === GENERATION_FILE ||
-    name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${META_FILE}.`) || name.endsWith('.lance')
+    name === GENERATION_RECORD || name === ROOT_FILE || name === LOCK_FILE || EARLIER_ENTRIES.includes(name) ||
+    name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${GENERATION_RECORD}.`) || name.startsWith('meta.json.') || name.endsWith('.lance')
   );
 }
 
-type OpenAttempt = { ok: true; db: Connection; tables: Tables; vectorCount: number; versions: number } | { ok: false; reason: string };
+export type TablesOpen = { ok: true; db: Connection; tables: Tables } | { ok: false; reason: string };
 
-export async function tryOpen(lance: LanceModule, dir: string, vectorDim: number): Promise<OpenAttempt> {
-  const meta = await readMeta(dir);
-  if (typeof meta === 'string') return { ok: false, reason: meta };
-  if (meta.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: `schema version ${meta.schemaVersion} → ${SCHEMA_VERSION}` };
-  if (meta.vectorDim !== vectorDim) return { ok: false, reason: `vector dimension ${meta.vectorDim} → ${vectorDim}` };
-  if (await exists(path.join(dir, REPLACING_MARKER))) return { ok: false, reason: 'the last full write was interrupted' };
-
+/**
+ * Opens the three tables, at the given versions (a committed generation, read-only) or at their
+ * latest, and checks that each has our schema and that every data file of that version is there and
+ * readable. Writes nothing.
+ */
+export async function openTables(lance: LanceModule, dir: string, vectorDim: number, versions?: Record<TableName, number>): Promise<TablesOpen> {
   let db: Connection | undefined;
   const tables: Partial<Tables> = {};
-  let versions = 0;
   try {
     db = await lance.connect(dir);
     const names = new Set(await db.tableNames());
     for (const name of TABLE_NAMES) {
       if (!names.has(name)) throw new Error(`table ${name} is missing`);
+      // LanceDB retries a table that is a plain file for seconds before failing.
+      if (!(await fs.stat(path.join(dir, `${name}.lance`)).then((s) => s.isDirectory(), () => false))) throw new Error(`table ${name} is not a folder`);
       try {
         const table = await db.openTable(name);
         tables[name] = table;
+        if (versions) await table.checkout(versions[name]);
         if (!sameSchema(await table.schema(), schemaFor(name, vectorDim))) throw new Error('unexpected schema');
-        // Scanning the key column touches every data file: missing or truncated ones fail here, not
-        // later. The filter matches no row (and no index can answer it), so nothing is decoded in JS.
-        const key = KEY_COLUMN[name];
-        await table.query().where(`length(${key}) < 0`).select([key]).toArrow();
-        if (!(await table.listIndices()).some((index) => index.columns.length === 1 && index.columns[0] === KEY_COLUMN[name])) {
-          await createKeyIndex(lance, table, name);
-        }
-        versions = Math.max(versions, (await table.listVersions()).length);
+        await scanKeys(table, name);
       } catch (err) {
         throw new Error(`table ${name}: ${errorMessage(err)}`);
       }
     }
-    await recoverInterruptedApply(dir, tables.files!);
-    const vectorCount = await tables.nodes!.countRows('vector IS NOT NULL');
-    return { ok: true, db, tables: tables as Tables, vectorCount, versions };
+    return { ok: true, db, tables: tables as Tables };
   } catch (err) {
     for (const table of Object.values(tables)) table?.close();
     db?.close();
-    return { ok: false, reason: `store unreadable: ${errorMessage(err)}` };
+    return { ok: false, reason: errorMessage(err) };
   }
 }
-
-/** The metadata, or why it cannot be used. */
-export async function readMeta(dir: string): Promise<StoreMeta | string> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(dir, META_FILE), 'utf8');
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'store metadata missing' : `store metadata unreadable: ${errorMessage(err)}`;
-  }
-  let meta: Partial<StoreMeta>;
-  try {
-    meta = JSON.parse(text) as Partial<StoreMeta>;
-  } catch {
-    return 'store metadata unreadable: not valid JSON';
-  }
-  if (!meta || typeof meta !== 'object' || meta.format !== FORMAT || typeof meta.schemaVersion !== 'number' || typeof meta.vectorDim !== 'number') {
-    return 'store metadata unreadable: not a Cartograph store';
-  }
-  return meta as StoreMeta;
-}
-
 
 /**
- * Empties the folder, except the descriptions (keyed by content hash, valid across store formats). Only called once the folder is recognizably a store (it holds meta.json or a
- * `*.lance` table), so pointing the store at a folder of someone else's files never deletes them.
+ * Scanning the key column touches every data file: missing or truncated ones fail here, not later.
+ * The filter matches no row (and no index can answer it), so nothing is decoded in JS.
  */
-export async function wipe(dir: string): Promise<void> {
-  for (const name of await fs.readdir(dir)) if (name !== DESCRIPTIONS_FILE) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+async function scanKeys(table: Table, name: TableName): Promise<void> {
+  const key = KEY_COLUMN[name];
+  await table.query().where(`length(${key}) < 0`).select([key]).toArrow();
 }
 
-export async function createFresh(lance: LanceModule, dir: string, vectorDim: number): Promise<{ db: Connection; tables: Tables }> {
+/**
+ * Empties the folder, except the descriptions (keyed by content hash, valid across store formats) and
+ * the writer lock (held by the caller). Only called by the lock's holder, once the folder is
+ * recognizably a store, so pointing the store at a folder of someone else's files never deletes them.
+ */
+export async function wipe(dir: string): Promise<void> {
+  for (const name of await fs.readdir(dir)) {
+    if (name !== DESCRIPTIONS_FILE && name !== LOCK_FILE) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Creates the three empty tables with their key indexes (the caller commits a generation). */
+export async function createTables(lance: LanceModule, dir: string, vectorDim: number): Promise<{ db: Connection; tables: Tables }> {
   try {
     const db = await lance.connect(dir);
     const tables: Partial<Tables> = {};
@@ -215,45 +192,10 @@ export async function createFresh(lance: LanceModule, dir: string, vectorDim: nu
       await createKeyIndex(lance, table, name);
       tables[name] = table;
     }
-    // Written last: a store without meta.json is never trusted, so a crash mid-creation is harmless.
-    const meta: StoreMeta = {
-      format: FORMAT,
-      schemaVersion: SCHEMA_VERSION,
-      parserVersion: PARSER_VERSION,
-      vectorDim,
-      created: new Date().toISOString(),
-    };
-    const tmp = path.join(dir, `${META_FILE}.${process.pid}.tmp`);
-    await fs.writeFile(tmp, JSON.stringify(meta, null, 2) + '\n');
-    await fs.rename(tmp, path.join(dir, META_FILE));
     return { db, tables: tables as Tables };
   } catch (err) {
     throw new Error(`cannot write the graph store in ${dir}: ${errorMessage(err)}`);
   }
-}
-
-/** Deletes the stored rows of these files, so that they look new to the next warm start. */
-export async function forgetFiles(files: Table, paths: string[]): Promise<void> {
-  for (const predicate of inPredicates('path', paths)) await files.delete(predicate);
-}
-
-async function recoverInterruptedApply(dir: string, files: Table): Promise<void> {
-  const journal = path.join(dir, APPLY_JOURNAL);
-  let text: string;
-  try {
-    text = await fs.readFile(journal, 'utf8');
-  } catch {
-    return;
-  }
-  let paths: unknown;
-  try {
-    paths = JSON.parse(text);
-  } catch {
-    // Cut short while being written: the apply had not touched the tables yet.
-    paths = [];
-  }
-  if (Array.isArray(paths) && paths.length > 0) await forgetFiles(files, paths.filter((p): p is string => typeof p === 'string'));
-  await fs.rm(journal, { force: true });
 }
 
 /**
@@ -295,4 +237,3 @@ export async function folderSize(dir: string): Promise<number> {
   }
   return total;
 }
-

@@ -1,12 +1,15 @@
 // The graph's mirror in LanceDB, as the engine keeps it: changes queued and merged while a write runs,
 // and a store that fails degrading to memory-only instead of failing the graph, then recreated from the
-// graph on the next change (its folder deleted under us, a disk error) without a Reindex.
+// graph on the next change (its folder deleted under us, a disk error) without a Reindex. A store
+// another process wrote meanwhile gets the whole graph rewritten, since a diff no longer applies to it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ChangeSet } from '../graph/changeSet';
 import type { GraphDiff, RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphEdge, GraphNode } from '../graph/schema';
-import { GraphStore, type OpenStatus, type StoreDiff, type StoredFile } from './graphStore';
+import { GraphStore, StoreMovedError, StoreUnreadableError, type OpenStatus, type StoreDiff, type StoredFile } from './graphStore';
+import { errorMessage, folderSize } from './storeFolder';
+import type { LockHolder } from './writerLock';
 import { ROOT_FILE } from './storeVersion';
 
 export interface StoreInfo {
@@ -18,6 +21,17 @@ export interface StoreInfo {
 export interface StoreMirrorOptions {
   /** Read LanceDB's binary ahead of loading it (an editor's extension host; see EngineOptions.responsive). */
   responsive?: boolean;
+  /**
+   * `read`: the store is opened as it was committed, never created or repaired, and one that cannot
+   * be read throws StoreUnreadableError (the CLI's stats/show/query). Default `write`.
+   */
+  storeMode?: 'read' | 'write';
+  /** A writer that finds the committed generation damaged: rebuild it (default) or keep the graph in memory and say so (an MCP server). */
+  onStoreDamage?: 'rebuild' | 'report';
+  /** Who this process is, in other writers' "waiting for …" messages. */
+  command?: string;
+  /** Told when a write waits for another process's lock. */
+  onStoreWait?: (holder: LockHolder) => void;
   log?: (message: string) => void;
 }
 
@@ -43,7 +57,7 @@ export class StoreMirror {
     private readonly state: MirroredState,
     private readonly options: StoreMirrorOptions,
   ) {
-    this.status = status ? (status.kind === 'rebuilt' ? `rebuilt (${status.reason})` : status.kind) : 'memory only';
+    this.status = status ? ('reason' in status ? `${status.kind} (${status.reason})` : status.kind) : 'memory only';
   }
 
   /** Opens the store in `storeDir` (null: memory only); a store that cannot open degrades to memory-only. */
@@ -51,21 +65,24 @@ export class StoreMirror {
     let store: GraphStore | null = null;
     let status: OpenStatus | null = null;
     let error: string | undefined;
+    let damaged = false;
     if (storeDir !== null) {
       try {
-        ({ store, status } = await GraphStore.open(storeDir, { readAheadNative: options.responsive }));
+        ({ store, status } = await GraphStore.open(storeDir, storeOptions(options)));
       } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
-        options.log?.(`graph store unavailable, continuing in memory: ${error}`);
+        if (options.storeMode === 'read') throw err;
+        error = errorMessage(err);
+        damaged = err instanceof StoreUnreadableError;
+        options.log?.(damaged ? `${error}; keeping the graph in memory, not touching the store (run 'cartograph index' to rebuild it)` : `graph store unavailable, continuing in memory: ${error}`);
       }
     }
-    if (store) await recordRoot(store.dir, root, options.log);
+    if (store && options.storeMode !== 'read') await recordRoot(store.dir, root, options.log);
     const mirror = new StoreMirror(root, store, status, state, options);
     if (error) {
-      mirror.status = 'unavailable';
+      mirror.status = damaged ? 'damaged' : 'unavailable';
       mirror.error = error;
     }
-    if (status?.kind === 'rebuilt') options.log?.(`graph store was rebuilt: ${status.reason}`);
+    if (status?.kind === 'rebuilt' || status?.kind === 'recovered') options.log?.(`graph store was ${status.kind}: ${status.reason}`);
     return mirror;
   }
 
@@ -85,7 +102,7 @@ export class StoreMirror {
     try {
       return await this.store.loadFiles();
     } catch (err) {
-      this.degrade(err);
+      await this.degrade(err);
       return undefined;
     }
   }
@@ -93,6 +110,11 @@ export class StoreMirror {
   /** Writes the whole graph (a cold build); a failure degrades to memory-only. */
   async replaceAll(nodes: GraphNode[], edges: GraphEdge[]): Promise<void> {
     await this.write(() => this.store!.replaceAll(nodes, edges, this.state.files()));
+  }
+
+  /** Marks the store's content a finished index (readers refuse an unfinished one); a failure degrades to memory-only. */
+  async markComplete(): Promise<void> {
+    if (this.store) await this.write(() => this.store!.markComplete());
   }
 
   /** After an interrupted write the store may miss rows: compare counts and rewrite it whole if so. */
@@ -142,7 +164,14 @@ export class StoreMirror {
       const diff = this.pending.take();
       // A write that fails on a store which worked (its folder deleted under us) recreates it at once:
       // the rewrite from the graph includes this change, so the save that found the loss is not lost.
-      if (!(await this.write(() => this.store!.apply(diff)))) await this.reopen();
+      const applied = await this.write(() =>
+        this.store!.apply(diff).catch((err: unknown) => {
+          if (!(err instanceof StoreMovedError)) throw err;
+          this.log(`${err.message}: rewriting it from this process's graph`);
+          return this.store!.replaceAll(this.allNodes(), this.allEdges(), this.state.files());
+        }),
+      );
+      if (!applied) await this.reopen();
     }
   }
 
@@ -154,7 +183,7 @@ export class StoreMirror {
     if (!this.storeLost || !this.storeDir) return false;
     this.storeLost = false;
     try {
-      const { store } = await GraphStore.open(this.storeDir, { readAheadNative: this.options.responsive });
+      const { store } = await GraphStore.open(this.storeDir, storeOptions(this.options));
       await recordRoot(store.dir, this.root, this.options.log);
       await store.replaceAll(this.allNodes(), this.allEdges(), this.state.files());
       this.store = store;
@@ -174,22 +203,23 @@ export class StoreMirror {
       await work();
       return true;
     } catch (err) {
-      this.degrade(err);
+      await this.degrade(err);
       return false;
     }
   }
 
-  private degrade(err: unknown): void {
-    this.error = err instanceof Error ? err.message : String(err);
-    this.status = 'unavailable';
-    this.log(`graph store failed, continuing in memory: ${this.error}`);
+  private async degrade(err: unknown): Promise<void> {
     const store = this.store;
     if (store) {
       this.storeLost = true;
       this.storeDir = store.dir;
     }
     this.store = null;
+    this.status = 'unavailable';
+    this.error = errorMessage(err);
     void store?.close().catch(() => undefined);
+    this.error = await describeWriteFailure(err, this.storeDir);
+    this.log(`graph store failed, continuing in memory: ${this.error}`);
   }
 
   private allNodes(): GraphNode[] {
@@ -203,6 +233,28 @@ export class StoreMirror {
   private log(message: string): void {
     this.options.log?.(message);
   }
+}
+
+function storeOptions(options: StoreMirrorOptions) {
+  return { readAheadNative: options.responsive, mode: options.storeMode, onDamage: options.onStoreDamage, command: options.command, onWait: options.onStoreWait };
+}
+
+/**
+ * One line for a failed store write; a full disk says how much room the write would have needed (a
+ * full rewrite writes about the store's size again) against what is free. The committed generation
+ * is untouched either way (graphStore.ts rolls the tables back).
+ */
+async function describeWriteFailure(err: unknown, dir: string | null): Promise<string> {
+  const message = errorMessage(err);
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (!dir || !(code === 'ENOSPC' || /no space left|ENOSPC|os error 28/i.test(message))) return message;
+  const needed = await folderSize(dir);
+  const free = await fs.promises.statfs(dir).then((s) => s.bavail * s.bsize, () => undefined);
+  return `no space left on the device holding ${dir}: the write needs about ${mb(needed)} MB${free === undefined ? '' : `, ${mb(free)} MB free`}; the store keeps its last committed generation (${message})`;
+}
+
+function mb(bytes: number): string {
+  return (bytes / (1 << 20)).toFixed(1);
 }
 
 /** The repository a store belongs to, so `--store DIR` alone is enough to reopen it. */

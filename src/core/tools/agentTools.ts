@@ -42,11 +42,12 @@ export class AgentTools {
     const pending = call.pending;
     const notes = [
       call.indexing && `The folder is still being indexed (${call.indexing}): this answer may miss what is not indexed yet.`,
+      call.storeProblem && `The graph store could not be used (${call.storeProblem}): this answer comes from the server's own graph, which is not saved; run \`cartograph index\` on the folder to repair the store.`,
       pending.length && `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`,
     ].filter(Boolean);
     return {
       text: [answer.text, ...notes].join('\n\n'),
-      structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}) },
+      structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}), ...(call.storeProblem ? { storeProblem: call.storeProblem } : {}) },
     };
   }
 

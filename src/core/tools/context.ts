@@ -32,6 +32,8 @@ export interface CallState {
   indexing?: string;
   /** Unsaved editor buffers by repository-relative path: source is read from them instead of the disk. */
   buffers?: Record<string, string>;
+  /** Why the graph store could not be used (damaged, unwritable): answers come from memory and are not kept. */
+  storeProblem?: string;
 }
 
 export interface ToolAnswer {

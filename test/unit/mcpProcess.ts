@@ -1,0 +1,63 @@
+// A `cartograph mcp` server in a child process, spoken to in raw JSON-RPC over stdio, whose close
+// waits for the server to finish its own shutdown (save its snapshot, write its store) however long
+// that takes on a loaded machine. The SDK's client kills a server that takes over 4 s to exit, which
+// turned a slow shutdown into a lost snapshot and a failed test.
+import { spawn } from 'node:child_process';
+import { CLI } from './helpers';
+
+export interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export interface McpProcess {
+  call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
+  /** Ends stdin (the client going away) and resolves with the exit code once the server has exited. */
+  close(): Promise<number | null>;
+  stderr(): string;
+}
+
+export function startMcp(root: string, extraArgs: string[] = []): McpProcess {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--root', root, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  let buffered = '';
+  let nextId = 1;
+  const waiting = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: { message: string } };
+      if (message.id !== undefined) waiting.get(message.id)?.(message);
+    }
+  });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const request = (method: string, params: object) =>
+    new Promise<{ result?: unknown; error?: { message: string } }>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      exited.then((code) => reject(new Error(`the server exited (${code}) before answering ${method}: ${err}`)));
+      send({ jsonrpc: '2.0', id, method, params });
+    });
+  const ready = request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cartograph-test', version: '0' } }).then(() =>
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
+  return {
+    async call(name, args) {
+      await ready;
+      const reply = await request('tools/call', { name, arguments: args });
+      if (reply.error) throw new Error(`${name}: ${reply.error.message}`);
+      const result = reply.result as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
+      return { isError: Boolean(result.isError), text: result.content.map((c) => c.text).join('\n'), structured: result.structuredContent ?? {} };
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+    stderr: () => err,
+  };
+}
