@@ -153,7 +153,7 @@ export async function describe(flags: Flags): Promise<number> {
     const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
     let done = 0;
     const report = await liftGraph(engine.graph.graph, describer, cache, {
-      sourceOf: sourceReader(engine.root),
+      sourceOf: sourceReader(engine.boundary),
       maxCalls,
       onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
     });

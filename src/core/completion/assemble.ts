@@ -9,6 +9,7 @@ import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
+import { RootBoundary } from '../workspace/readSource';
 import { DefinitionNames } from './definitionNames';
 import { structuralCandidates, type Triple } from './structural';
 import { blockTokens, countTokens } from './tokens';
@@ -83,10 +84,11 @@ export class ContextAssembler {
 
   constructor(
     private readonly graph: RepositoryGraph,
-    root: string,
+    /** A folder (symlinks out of it are not read) or the engine's boundary. */
+    root: string | RootBoundary,
     private readonly extract: ExtractBuffer = extractInProcess(),
   ) {
-    this.sources = new SourceFiles(root, graph);
+    this.sources = new SourceFiles(typeof root === 'string' ? new RootBoundary(root) : root, graph);
     this.windows = new CodeWindows(graph, this.sources);
     this.definitionNames = new DefinitionNames(graph);
   }

@@ -11,6 +11,7 @@ import { AgentTools } from './agentTools';
 import { ToolError, diskText, type ToolGraph } from './context';
 import { gitDiff } from './diff';
 import type { ToolName } from './schemas';
+import { RootBoundary } from '../workspace/readSource';
 
 /**
  * The tools a snapshot answers in full: an agent's usual first calls. The others wait for the engine:
@@ -20,7 +21,8 @@ import type { ToolName } from './schemas';
  */
 export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview']);
 
-export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize?: number): AgentTools {
+/** `read`: how files are read for source (the engine's options of the same names). */
+export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { maxFileSize?: number; followSymlinks?: boolean } = {}): AgentTools {
   const repo = snapshot.repo();
   const graph = repo.graph;
   // The snapshot keeps no per-file graphs: a file's nodes are found by their path, once.
@@ -51,7 +53,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize
     graph: frozen,
     search: (query, limit, context) => searcher.search(query, limit, context),
     assemble: () => Promise.reject(new ToolError('edit_context needs the live graph, which is still loading')),
-    readText: diskText(root, maxFileSize),
+    readText: diskText(new RootBoundary(root, read.followSymlinks), read.maxFileSize),
     gitDiff: () => gitDiff(root),
   });
 }
