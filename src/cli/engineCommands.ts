@@ -33,6 +33,7 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     exclude: flags.exclude,
     maxFileSize,
     includeMinified: flags['include-minified'],
+    followSymlinks: flags['follow-symlinks'],
     log: (m) => console.error(`cartograph: ${m}`),
   });
   const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
@@ -195,5 +196,5 @@ export async function mcp(dirs: string[], flags: Flags): Promise<number> {
     console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
     return 2;
   }
-  return serveMcp({ roots, store: flags.store, version: VERSION });
+  return serveMcp({ roots, store: flags.store, followSymlinks: flags['follow-symlinks'], version: VERSION });
 }

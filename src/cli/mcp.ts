@@ -26,6 +26,8 @@ export interface McpOptions {
   roots: string[];
   /** A store folder for a single root (default `<root>/.cartograph`). */
   store?: string;
+  /** Index and read through symlinks out of the roots too (EngineOptions.followSymlinks). */
+  followSymlinks?: boolean;
   version: string;
 }
 
@@ -49,10 +51,11 @@ class ServedFolder implements ToolFolder {
   constructor(
     readonly root: string,
     private readonly storeDir: string,
+    private readonly followSymlinks = false,
   ) {
     this.label = path.basename(root);
     this.early = openQuerySnapshot(storeDir, root).then((opened) => {
-      if (opened.ok) return snapshotTools(opened.snapshot, root);
+      if (opened.ok) return snapshotTools(opened.snapshot, root, { followSymlinks });
       log(`${this.label}: ${opened.reason}; the first answers wait for the graph to load`);
       return undefined;
     });
@@ -62,7 +65,7 @@ class ServedFolder implements ToolFolder {
   private async open(): Promise<LocalRepository> {
     // The snapshot first: it answers while the store loads, and both would compete for the one thread.
     const early = await this.early;
-    const repo = await LocalRepository.open(this.root, { storeDir: this.storeDir, log: (m) => log(`${this.label}: ${m}`) });
+    const repo = await LocalRepository.open(this.root, { storeDir: this.storeDir, followSymlinks: this.followSymlinks, log: (m) => log(`${this.label}: ${m}`) });
     const started = performance.now();
     const report = await repo.index();
     log(`${this.root}: ${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
@@ -153,7 +156,7 @@ export function serveMcp(options: McpOptions): Promise<number> {
   const folders = options.roots.map((dir) => {
     const root = path.resolve(dir);
     const storeDir = options.store && options.roots.length === 1 ? path.resolve(options.store) : path.join(root, STORE_FOLDER);
-    const folder = new ServedFolder(root, storeDir);
+    const folder = new ServedFolder(root, storeDir, options.followSymlinks);
     // Logged here; each call that needs the folder then answers with the same error.
     folder.repo.catch((err) => log(`${root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
     // Watch from the start, so an edit made while the first index runs is applied after it.

@@ -77,7 +77,7 @@ export class RootBoundary {
 
 /** The skip for a symlink leading to `target`, out of the root whose real path is `rootReal`. */
 export function outsideRoot(target: string, rootReal: string): Skip {
-  return { reason: 'outside-root', detail: `a symlink to ${target}, outside ${rootReal}: followed only with --follow-symlinks (the setting cartograph.followSymlinks)` };
+  return { reason: 'outside-root', detail: `a symlink to ${target}, outside ${rootReal}; followed only with --follow-symlinks or the setting cartograph.followSymlinks` };
 }
 
 /** `inner` is `outer` or below it (both real, absolute paths). */
