@@ -3,13 +3,13 @@
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { symbolId } from '../graph/schema';
+import { RootBoundary } from '../workspace/readSource';
 import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type ExtractBuffer, type QueryGraph } from './queryGraph';
 import { renderNode, renderWindow } from './snippets';
 import { SourceFiles } from './sourceFiles';
-import { RootBoundary } from '../workspace/readSource';
 import { DefinitionNames } from './definitionNames';
 import { structuralCandidates, type Triple } from './structural';
 import { blockTokens, countTokens } from './tokens';

@@ -7,11 +7,11 @@ import * as path from 'node:path';
 import { folderId, type GraphNode } from '../graph/schema';
 import { createSearcher } from '../search';
 import type { QuerySnapshot } from '../search/querySnapshot';
+import { RootBoundary } from '../workspace/readSource';
 import { AgentTools } from './agentTools';
 import { ToolError, diskText, type ToolGraph } from './context';
 import { gitDiff } from './diff';
 import type { ToolName } from './schemas';
-import { RootBoundary } from '../workspace/readSource';
 
 /**
  * The tools a snapshot answers in full: an agent's usual first calls. The others wait for the engine:

@@ -116,20 +116,19 @@ function call<T>(fn: (arg: string, callback: FsCallback<T>) => void, arg: string
 export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   const rootAbs = path.resolve(root);
   const io = throttled({ ...nodeFs, ...options.fs }, MAX_FS_CALLS_IN_FLIGHT);
+  const rootReal = await call(io.realpath, rootAbs);
   const ctx: ScanContext = {
     io,
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
     includeMinified: options.includeMinified ?? false,
     followSymlinks: options.followSymlinks ?? false,
-    rootReal: '',
+    rootReal,
     extraExcluded: options.exclude?.length ? makeLayer('', options.exclude) : undefined,
     files: [],
     skipped: [],
     visitedReal: new Set(),
     linkedDirs: [],
   };
-  const rootReal = await call(io.realpath, rootAbs);
-  ctx.rootReal = rootReal;
   const gitExclude = await call(io.readText, path.join(rootAbs, '.git', 'info', 'exclude')).catch(() => undefined);
   const rootRules: Rules = { git: gitExclude ? [makeLayer('', [gitExclude])] : [], dot: [] };
 
@@ -314,6 +313,7 @@ interface ScanContext {
   maxFileSize: number;
   includeMinified: boolean;
   followSymlinks: boolean;
+  /** Real path of the root: what symlinks are checked against. */
   rootReal: string;
   /** The `exclude` option's patterns. */
   extraExcluded: Layer | undefined;

@@ -1,6 +1,7 @@
 // Which files of a folder the graph takes, and their text: the ignore files and `exclude` patterns, the
-// size limit, symlinks out of the root and minified or vendored JavaScript (skipped unless asked for). The engine's full index
-// scans with the same options (workspace/scan.ts); saves and watcher batches ask here one path at a time.
+// size limit, and symlinks out of the root and minified or vendored JavaScript (skipped unless asked
+// for). The engine's full index scans with the same options (workspace/scan.ts); saves and watcher
+// batches ask here one path at a time.
 import * as path from 'node:path';
 import { bundledByContent, bundledByPath, type BundledSkip } from './bundled';
 import { DEFAULT_MAX_FILE_SIZE, RootBoundary, readSourceFile, type ReadResult, type Skip } from './readSource';
