@@ -35,6 +35,7 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     exclude: flags.exclude,
     maxFileSize,
     includeMinified: flags['include-minified'],
+    followSymlinks: flags['follow-symlinks'],
     command: 'cartograph index',
     onStoreWait: sayWaiting,
     log: (m) => console.error(`cartograph: ${m}`),
@@ -188,7 +189,7 @@ export async function describe(flags: Flags): Promise<number> {
     const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
     let done = 0;
     const report = await liftGraph(engine.graph.graph, describer, cache, {
-      sourceOf: sourceReader(engine.root),
+      sourceOf: sourceReader(engine.boundary),
       maxCalls,
       onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
     });
@@ -230,5 +231,5 @@ export async function mcp(dirs: string[], flags: Flags): Promise<number> {
     console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
     return 2;
   }
-  return serveMcp({ roots, store: flags.store, version: VERSION });
+  return serveMcp({ roots, store: flags.store, followSymlinks: flags['follow-symlinks'], version: VERSION });
 }

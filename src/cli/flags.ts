@@ -1,8 +1,10 @@
 // What both halves of the CLI share: the usage text and the flags.
 
 export const USAGE = `Usage:
-  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--json]
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--follow-symlinks] [--json]
       --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
+      --follow-symlinks: also index (and show) files through symlinks that lead out of <dir>; by default
+      they are skipped as outside-root, so that a cloned repository cannot expose other files
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
@@ -13,6 +15,8 @@ export const USAGE = `Usage:
       or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
       $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
       a model that cannot be loaded is reported and the query answers without it
+  cartograph mcp [<dir>...] [--root DIR]... [--store DIR] [--follow-symlinks]
+      the agent tools over stdio for each folder (default: the current one)
   cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
       semantic lifting: a one-line purpose description of every function and class, written by an
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
@@ -44,6 +48,7 @@ export type Flags = ModelFlags & {
   exclude?: string[];
   'max-file-size'?: string;
   'include-minified'?: boolean;
+  'follow-symlinks'?: boolean;
   limit?: string;
   mcts?: boolean;
   files?: boolean;

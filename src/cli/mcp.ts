@@ -27,6 +27,8 @@ export interface McpOptions {
   roots: string[];
   /** A store folder for a single root (default `<root>/.cartograph`). */
   store?: string;
+  /** Index and read through symlinks out of the roots too (EngineOptions.followSymlinks). */
+  followSymlinks?: boolean;
   version: string;
 }
 
@@ -50,10 +52,11 @@ class ServedFolder implements ToolFolder {
   constructor(
     readonly root: string,
     private readonly storeDir: string,
+    private readonly followSymlinks = false,
   ) {
     this.label = path.basename(root);
     this.early = openQuerySnapshot(storeDir, root).then((opened) => {
-      if (opened.ok) return snapshotTools(opened.snapshot, root);
+      if (opened.ok) return snapshotTools(opened.snapshot, root, { followSymlinks });
       log(`${this.label}: ${opened.reason}; the first answers wait for the graph to load`);
       return undefined;
     });
@@ -66,6 +69,7 @@ class ServedFolder implements ToolFolder {
     // A damaged store is left for `cartograph index` to repair: an agent's server never deletes it.
     const repo = await LocalRepository.open(this.root, {
       storeDir: this.storeDir,
+      followSymlinks: this.followSymlinks,
       onStoreDamage: 'report',
       command: 'cartograph mcp',
       onStoreWait: (holder) => log(`${this.label}: waiting for ${describeHolder(holder)} to finish writing the store`),
@@ -164,7 +168,7 @@ export function serveMcp(options: McpOptions): Promise<number> {
   const folders = options.roots.map((dir) => {
     const root = path.resolve(dir);
     const storeDir = options.store && options.roots.length === 1 ? path.resolve(options.store) : path.join(root, STORE_FOLDER);
-    const folder = new ServedFolder(root, storeDir);
+    const folder = new ServedFolder(root, storeDir, options.followSymlinks);
     // Logged here; each call that needs the folder then answers with the same error.
     folder.repo.catch((err) => log(`${root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
     // Watch from the start, so an edit made while the first index runs is applied after it.

@@ -15,7 +15,7 @@ import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
 import { StoreMirror, type StoreInfo, type StoreMirrorOptions } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
-import type { ReadResult } from './workspace/readSource';
+import type { ReadResult, RootBoundary } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
 import { SourceFiles } from './workspace/sourceFiles';
 import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
@@ -30,6 +30,11 @@ export interface EngineOptions extends Pick<StoreMirrorOptions, 'storeMode' | 'o
   includeMinified?: boolean;
   /** Extra gitignore-style patterns (the `cartograph.exclude` setting). */
   exclude?: string[];
+  /**
+   * Index and read files through symlinks that lead out of the root too (the `cartograph.followSymlinks`
+   * setting, `--follow-symlinks`). Off: they are skipped as 'outside-root' (readSource.ts's RootBoundary).
+   */
+  followSymlinks?: boolean;
   /** Parse worker threads for bulk indexing (default: up to 2); 0 parses in the calling thread. */
   workers?: number;
   /**
@@ -127,7 +132,8 @@ export class Engine {
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
     // Parse workers start (WASM compile, grammar load) while the scan and the reads run.
     if ((this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
-    const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude: this.options.exclude, includeMinified: this.options.includeMinified });
+    const { exclude, includeMinified, followSymlinks } = this.options;
+    const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude, includeMinified, followSymlinks });
     this.sources.forgetIgnoreFiles();
     mark('scan', t);
 
@@ -242,8 +248,8 @@ export class Engine {
       // unsaved buffer is not: mtime 0 makes the next index read the file again.
       const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
       if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
-      const bundled = this.sources.bundled(rel, text);
-      result = bundled ? { ok: false, ...bundled } : { ok: true, text, mtimeMs, size };
+      const refused = await this.sources.refusedBuffer(rel, text);
+      result = refused ? { ok: false, ...refused } : { ok: true, text, mtimeMs, size };
     } else {
       result = await this.sources.read(rel);
     }
@@ -416,6 +422,11 @@ export class Engine {
 
   get maxFileSize(): number {
     return this.sources.maxFileSize;
+  }
+
+  /** Where reads of this repository's files may lead: what the agent tools and the describer read through too. */
+  get boundary(): RootBoundary {
+    return this.sources.boundary;
   }
 
   private loadConfig(paths: Iterable<string>): ProjectConfig {

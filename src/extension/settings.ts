@@ -8,6 +8,8 @@ export interface CartographSettings {
   maxFileSize: number;
   /** Index minified and vendored JavaScript too (cartograph.indexMinified, off by default). */
   indexMinified: boolean;
+  /** Index and read files through symlinks out of the folder too (cartograph.followSymlinks, off by default). */
+  followSymlinks: boolean;
   /** How long changes outside the editor are collected into one batch (cartograph.watcherDelay). */
   watcherDelay: number;
   /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker, on by default). */
@@ -25,6 +27,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
     exclude: [...filesExcludeToGitignore(filesExclude), ...own],
     maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
     indexMinified: config.get<boolean>('indexMinified', false) === true,
+    followSymlinks: config.get<boolean>('followSymlinks', false) === true,
     watcherDelay: Math.max(0, readRenamed(config, 'watcherDelay', DEFAULT_WATCHER_DELAY_MS)),
     engineWorker: config.get<boolean>('engineWorker', true) !== false,
   };
@@ -36,5 +39,5 @@ function positive(value: number | undefined, fallback: number): number {
 
 /** Settings whose change means the set of indexed files may differ, or the engine runs elsewhere: re-open and re-index. */
 export function affectsIndex(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['cartograph.exclude', 'cartograph.maxFileSize', 'cartograph.indexMinified', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
+  return ['cartograph.exclude', 'cartograph.maxFileSize', 'cartograph.indexMinified', 'cartograph.followSymlinks', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
 }

@@ -108,6 +108,7 @@ export class WorkspaceIndex implements vscode.Disposable {
         exclude: settings.exclude,
         maxFileSize: settings.maxFileSize,
         includeMinified: settings.indexMinified,
+        followSymlinks: settings.followSymlinks,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       };
       if (settings.engineWorker) return WorkerRepository.open(this.root, options, worker).then((r) => this.watchWorker(r));

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { sourceReader } from '../../src/core/lifting/source';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import type { ToolResult } from '../../src/core/service/repository';
 import { workspacePath } from '../../src/core/tools/context';
@@ -108,6 +109,41 @@ test('paths outside the folder are refused before anything is read', async () =>
   for (const p of ['../ranger-py/base.py', '/etc/passwd', '.']) assert.throws(() => workspacePath(root, p), /outside the indexed folder/);
   const result = await flask.runTool('edit_context', { path: '/etc/passwd', line: 1 });
   assert.ok(!result.ok && /outside/.test(result.error));
+});
+
+test('a file that became a symlink out of the folder is read by no tool, nor by completion or the describer, unless followSymlinks', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-tools-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-outside-'));
+  fs.writeFileSync(path.join(root, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+  fs.writeFileSync(path.join(root, 'use.py'), 'from calc import add\n\n\ndef known():\n    return add(1, 2)\n');
+  fs.writeFileSync(path.join(outside, 'calc.py'), 'def add(a, b):\n    return "SECRET"\n');
+  const repo = await LocalRepository.open(root, { storeDir: null });
+  const following = await LocalRepository.open(root, { storeDir: null, followSymlinks: true });
+  try {
+    await repo.index();
+    // Swapped after indexing, with no watcher to tell the graph: every reader must check for itself.
+    fs.rmSync(path.join(root, 'calc.py'));
+    fs.symlinkSync(path.join(outside, 'calc.py'), path.join(root, 'calc.py'));
+    const fetched = ok(await repo.runTool('fetch_node', { id: 'calc.py#add' }));
+    assert.match(fetched.text, /source: calc\.py cannot be read now: a symlink to .*calc\.py, outside /);
+    assert.doesNotMatch(fetched.text, /SECRET/);
+    const refused = await repo.runTool('edit_context', { path: 'calc.py', line: 2 });
+    assert.ok(!refused.ok && /^calc\.py cannot be read: a symlink to .*, outside /.test(refused.error), refused.ok ? refused.text : refused.error);
+    const context = ok(await repo.runTool('edit_context', { path: 'use.py', line: 5 }));
+    assert.match(context.text, /Context for use\.py:5/);
+    assert.doesNotMatch(context.text, /SECRET/);
+    const node = repo.engine.graph.graph.getNodeAttributes('calc.py#add');
+    assert.equal(await sourceReader(repo.engine.boundary)(node), undefined, 'the describer is not shown it');
+
+    await following.index();
+    const followed = ok(await following.runTool('fetch_node', { id: 'calc.py#add' }));
+    assert.match(followed.text, /return "SECRET"/);
+  } finally {
+    await repo.close();
+    await following.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 test('fetch_node reads an unsaved buffer instead of the disk and says the graph has not caught up', async () => {

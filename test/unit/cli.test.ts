@@ -116,6 +116,44 @@ test('index skips minified and vendored JavaScript, saying why, and --include-mi
   assert.deepEqual(all.report.skipped, []);
 });
 
+test('symlinks out of the folder are neither indexed nor answered unless --follow-symlinks; dangling ones are reported', () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-links-'));
+  try {
+    const repo = path.join(parent, 'repo');
+    const outside = path.join(parent, 'outside');
+    fs.mkdirSync(repo);
+    fs.mkdirSync(path.join(outside, 'lib'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'secret.py'), 'def leaked_credentials():\n    return "hunter2"\n');
+    fs.writeFileSync(path.join(outside, 'lib', 'tree.py'), 'class LeakedTree:\n    pass\n');
+    fs.writeFileSync(path.join(repo, 'own.py'), 'def own_function():\n    return 1\n');
+    fs.symlinkSync(path.join(outside, 'secret.py'), path.join(repo, 'notes.py'));
+    fs.symlinkSync(path.join(outside, 'lib'), path.join(repo, 'vendored'));
+    fs.symlinkSync('own.py', path.join(repo, 'alias.py'));
+    fs.symlinkSync('missing.py', path.join(repo, 'dangling.py'));
+
+    const indexed = cartograph(['index', repo], repo);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    assert.match(indexed.stdout, /Skipped: dangling-symlink 1, outside-root 2/);
+    assert.match(indexed.stdout, /notes\.py: outside-root \(a symlink to \S*secret\.py, outside /);
+    assert.match(indexed.stdout, /dangling\.py: dangling-symlink \(a symlink to missing\.py, which does not exist\)/);
+    const skipped = JSON.parse(cartograph(['stats', '--json'], repo).stdout).skipped.map((s: { path: string; reason: string }) => `${s.path}:${s.reason}`);
+    assert.deepEqual(skipped.sort(), ['dangling.py:dangling-symlink', 'notes.py:outside-root', 'vendored:outside-root']);
+    for (const name of ['leaked_credentials', 'LeakedTree']) {
+      const show = cartograph(['show', name], repo);
+      assert.equal(show.code, 1, `${name}: ${show.stdout}`);
+    }
+    assert.doesNotMatch(cartograph(['query', 'hunter2'], repo).stdout, /leaked_credentials|notes\.py/);
+    const own = JSON.parse(cartograph(['show', 'own_function', '--json'], repo).stdout);
+    assert.deepEqual(own.map((d: { node: { path: string } }) => d.node.path).sort(), ['alias.py', 'own.py'], 'a link inside the folder is indexed');
+
+    assert.equal(cartograph(['index', repo, '--follow-symlinks'], repo).code, 0);
+    assert.match(cartograph(['show', 'LeakedTree'], repo).stdout, /^Class tree\.LeakedTree {2}vendored\/tree\.py:1/m);
+    assert.match(cartograph(['query', 'hunter2'], repo).stdout, /notes\.leaked_credentials {2}notes\.py:1/);
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});
+
 test('query answers names, structural questions and prose, saying how it routed them', () => {
   const structural = JSON.parse(cartograph(['query', 'callers of Calculator.add', '--json']).stdout);
   assert.equal(structural.route, 'structural');

@@ -12,6 +12,7 @@ import { outlineTextKey, renderNode, withoutShown } from '../../src/core/complet
 import { structuralCandidates } from '../../src/core/completion/structural';
 import { packContext } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
+import { RootBoundary } from '../../src/core/workspace/readSource';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const FLASK = path.join(FIXTURES, 'real', 'flask');
@@ -92,7 +93,7 @@ describe('a Rust struct in the context is its fields first (real tokio)', () => 
     const root = path.join(FIXTURES, 'real', 'tokio');
     const graph = await buildGraph(readTree(root), 'tokio');
     const id = 'src/io/util/buf_writer.rs#BufWriter';
-    const renderings = renderNode(graph.graph, new SourceFiles(root, graph), id, new Set());
+    const renderings = renderNode(graph.graph, new SourceFiles(new RootBoundary(root), graph), id, new Set());
     const minimal = renderings[renderings.length - 1];
     assert.deepEqual(minimal.covers.slice(1, 5).sort(), ['buf', 'inner', 'seek_state', 'written'].map((f) => `${id}.${f}`), minimal.code);
   });
@@ -101,7 +102,7 @@ describe('a Rust struct in the context is its fields first (real tokio)', () => 
 describe('a skeleton\'s "… N more" line repeats no other (real Flask)', () => {
   it('the plain line while no other snippet shows it; its owner named once another does', async () => {
     const graph = await buildGraph(readTree(FLASK), 'flask');
-    const compact = renderNode(graph.graph, new SourceFiles(FLASK, graph), 'app.py#Flask', new Set()).at(-1)!;
+    const compact = renderNode(graph.graph, new SourceFiles(new RootBoundary(FLASK), graph), 'app.py#Flask', new Set()).at(-1)!;
     const marker = compact.code.split('\n').at(-1)!;
     assert.match(marker, /^ {4}# … \d+ more$/, compact.code);
     assert.equal(withoutShown(compact, 'app.py', new Map()), compact, 'nothing shown: unchanged');
@@ -131,7 +132,7 @@ describe('a method declared away from its type is one line in the context (real 
   it("`func (c *Command) MarkFlagsRequiredTogether` in flag_groups.go: Command's skeleton and the method's own outline do not both show it", async () => {
     const root = path.join(FIXTURES, 'real', 'cobra');
     const graph = await buildGraph(readTree(root), 'cobra');
-    const sources = new SourceFiles(root, graph);
+    const sources = new SourceFiles(new RootBoundary(root), graph);
     const method = 'flag_groups.go#Command.MarkFlagsRequiredTogether';
     const skeleton = renderNode(graph.graph, sources, 'command.go#Command', new Set([method]))[0];
     const at = skeleton.ids!.indexOf(method);

@@ -10,6 +10,7 @@ import { CodeWindows } from '../../src/core/completion/codeWindows';
 import { packContext, type Candidate } from '../../src/core/completion/pack';
 import { SourceFiles } from '../../src/core/completion/sourceFiles';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { RootBoundary } from '../../src/core/workspace/readSource';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
 const candidate = (key: string, relevance: number, code: string): Candidate => ({
@@ -89,7 +90,7 @@ describe('completion retrieval pieces', () => {
       for (const [rel, text] of readTree(path.join(FIXTURES, 'ranger-py'))) fs.writeFileSync(path.join(dir, rel), text);
       const graph = new RepositoryGraph('repo');
       graph.apply({ upsert: await Promise.all([...readTree(dir)].map(([p, t]) => parse(p, t))) });
-      const windows = new CodeWindows(graph, new SourceFiles(dir, graph));
+      const windows = new CodeWindows(graph, new SourceFiles(new RootBoundary(dir), graph));
       await windows.refresh();
       assert.equal(windows.search('multiply', 5)[0]?.path, 'base.py');
       assert.deepEqual(windows.search('zeppelin_factor', 5), []);

@@ -49,7 +49,7 @@ test('bad input is skipped with a reason and never stops the index', async () =>
   assert.equal(reasons['binary.py'], 'binary');
   assert.equal(reasons['latin1.py'], 'not-utf8');
   assert.equal(reasons['huge.py'], 'too-large');
-  assert.equal(reasons['dangling.py'], 'vanished');
+  assert.equal(reasons['dangling.py'], 'dangling-symlink');
   assert.equal(reasons.loop, 'symlink-loop');
   assert.ok(!engine.graph.fileGraph('ignored_dir/secret.py'), '.gitignore is honoured');
   // Broken syntax: what tree-sitter recovered is kept.
@@ -75,6 +75,44 @@ test('a file that vanishes or turns binary on update leaves the graph consistent
   assert.equal(engine.stats().skipped.find((s) => s.path === 'extended.py')?.reason, 'binary');
   assert.equal(engine.graph.graph.order, 0, 'no folder or external node outlives its files');
   await engine.close();
+});
+
+test('a symlink out of the root is not indexed, nor taken on save or outside change; followSymlinks takes it', async () => {
+  const root = copyFixture('ranger-py', 'ranger');
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-outside-'));
+  temps.push(outside);
+  const secret = path.join(outside, 'secret.py');
+  fs.writeFileSync(secret, 'def aws_secret_key():\n    return "hunter2"\n');
+  fs.symlinkSync(secret, path.join(root, 'notes.py'));
+  fs.symlinkSync('base.py', path.join(root, 'alias.py'));
+  const reason = (engine: Engine, rel: string) => engine.stats().skipped.find((s) => s.path === rel)?.reason;
+
+  const engine = await Engine.open(root, { storeDir: null });
+  await engine.index();
+  assert.equal(reason(engine, 'notes.py'), 'outside-root');
+  assert.ok(!engine.graph.graph.hasNode('notes.py#aws_secret_key'));
+  assert.ok(engine.graph.graph.hasNode('alias.py#Calculator'), 'a link inside the root is indexed');
+  // A watcher event for the link, and a save whose buffer holds the outside file's text.
+  await engine.updateFile(path.join(root, 'notes.py'));
+  await engine.updateFile('notes.py', fs.readFileSync(secret, 'utf8'));
+  assert.ok(!engine.graph.graph.hasNode('notes.py#aws_secret_key'));
+  assert.equal(reason(engine, 'notes.py'), 'outside-root');
+  // An indexed file replaced by a link out of the root (a checkout), seen in a watcher batch.
+  fs.rmSync(path.join(root, 'extended.py'));
+  fs.symlinkSync(secret, path.join(root, 'extended.py'));
+  await engine.syncPaths([path.join(root, 'extended.py')]);
+  assert.ok(!engine.graph.graph.hasNode('extended.py#aws_secret_key'));
+  assert.ok(!engine.graph.graph.hasNode('extended.py#Scientific'), 'its old graph is gone');
+  assert.equal(reason(engine, 'extended.py'), 'outside-root');
+  await engine.close();
+
+  const following = await Engine.open(root, { storeDir: null, followSymlinks: true });
+  await following.index();
+  assert.ok(following.graph.graph.hasNode('notes.py#aws_secret_key'));
+  assert.ok(following.graph.graph.hasNode('extended.py#aws_secret_key'));
+  await following.updateFile('notes.py', 'def renamed():\n    pass\n');
+  assert.ok(following.graph.graph.hasNode('notes.py#renamed'), 'a save is taken too');
+  await following.close();
 });
 
 test('minified JavaScript is skipped on index, save and outside change, unless includeMinified', async () => {

@@ -13,6 +13,7 @@ import { chatDescriber } from '../../src/core/lifting/chatDescriber';
 import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
 import { liftGraph } from '../../src/core/lifting/lifter';
 import { sourceReader } from '../../src/core/lifting/source';
+import { RootBoundary } from '../../src/core/workspace/readSource';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OpenAiTestServer } = require('../support/openaiTestServer.js');
@@ -48,7 +49,7 @@ test('lifting describes members before their class, caches by content hash, and 
 
   server.requests.length = 0;
   const described: string[] = [];
-  const report = await liftGraph(graph.graph, describer, cache, { sourceOf: sourceReader(dir), onDescribed: (ids) => described.push(...ids) });
+  const report = await liftGraph(graph.graph, describer, cache, { sourceOf: sourceReader(new RootBoundary(dir)), onDescribed: (ids) => described.push(...ids) });
   assert.deepEqual(report, { described: 8, cached: 0, failed: 0 });
   const requests = chats();
   const subjects = requests.map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]);
@@ -68,11 +69,11 @@ test('lifting describes members before their class, caches by content hash, and 
   const reopened = await DescriptionCache.open(file);
   assert.equal(reopened.get(graph.graph.getNodeAttribute('extended.py#Scientific.divide', 'hash')), 'Performs quotient computation via reciprocal scaling.');
   server.requests.length = 0;
-  assert.deepEqual(await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) }), { described: 0, cached: 8, failed: 0 });
+  assert.deepEqual(await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(new RootBoundary(dir)) }), { described: 0, cached: 8, failed: 0 });
   assert.equal(chats().length, 0);
   const base = readTree(dir).get('base.py')!.replace('return round(value, precision)', 'return round(value, precision + 1)');
   graph.apply({ upsert: [await parse('base.py', base)] });
-  await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(dir) });
+  await liftGraph(graph.graph, describer, reopened, { sourceOf: sourceReader(new RootBoundary(dir)) });
   assert.deepEqual(chats().map((r) => /^\w+ (\S+) in /.exec(r.messages[1].content)![1]), ['base.format_result']);
 });
 

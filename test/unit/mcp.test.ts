@@ -206,3 +206,43 @@ test('a restarted server answers from the snapshot its predecessor saved, saying
     fs.rmSync(path.dirname(dir), { recursive: true, force: true });
   }
 });
+
+test('a symlink out of the folder is not served, its target not read; with --follow-symlinks it is', async () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-mcp-links-'));
+  const repo = path.join(parent, 'repo');
+  fs.mkdirSync(repo);
+  fs.mkdirSync(path.join(parent, 'outside'));
+  fs.writeFileSync(path.join(parent, 'outside', 'secret.py'), 'def leaked_credentials():\n    return "hunter2"\n');
+  fs.writeFileSync(path.join(repo, 'own.py'), 'def own_function():\n    return 1\n');
+  fs.symlinkSync(path.join(parent, 'outside', 'secret.py'), path.join(repo, 'notes.py'));
+  const serve = async (...flags: string[]) => {
+    const c = new Client({ name: 'cartograph-test-links', version: '0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', repo, ...flags], stderr: 'pipe' }));
+    const ask = async (name: string, args: Record<string, unknown>) => {
+      const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+      return { isError: r.isError, text: r.content.map((x) => x.text).join('\n') };
+    };
+    return { c, ask };
+  };
+  try {
+    const guarded = await serve();
+    // fetch_node waits for the folder's first index, so these answer from the scanned graph.
+    const own = await guarded.ask('fetch_node', { id: 'own.py', source: true });
+    assert.match(own.text, /return 1/);
+    for (const target of [{ id: 'notes.py', source: true }, { name: 'leaked_credentials' }]) {
+      const refused = await guarded.ask('fetch_node', target);
+      assert.equal(refused.isError, true, refused.text);
+      assert.doesNotMatch(refused.text, /hunter2/);
+    }
+    assert.doesNotMatch((await guarded.ask('search_code', { query: 'hunter2 leaked_credentials' })).text, /notes\.py|hunter2/);
+    await guarded.c.close();
+
+    const following = await serve('--follow-symlinks');
+    const followed = await following.ask('fetch_node', { id: 'notes.py', source: true });
+    assert.ok(!followed.isError, followed.text);
+    assert.match(followed.text, /return "hunter2"/);
+    await following.c.close();
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});

@@ -13,6 +13,7 @@ import {
   readSourceFile,
   scanWorkspace,
 } from '../../src/core/workspace/scan';
+import { RootBoundary } from '../../src/core/workspace/readSource';
 import { bundledByContent, bundledByPath } from '../../src/core/workspace/bundled';
 
 const tempRoots: string[] = [];
@@ -309,28 +310,48 @@ describe('scanWorkspace: files that cannot be indexed', () => {
     });
   });
 
-  test('ordinary symlinks are followed once; a second link to a scanned folder is reported', async () => {
-    const outside = tree({ 'lib/ext.py': '', 'lib/nested/n.py': '' });
+  /** A repository with symlinks out of it (a file, a folder, one relative) and inside it. */
+  function linkedTrees() {
+    const outside = tree({ 'lib/ext.py': '', 'lib/nested/n.py': '', 'secret.py': 'password = 1\n' });
     const root = tree({ 'src/real.py': '', 'target.py': 'x = 1\n' });
     fs.symlinkSync(path.join(outside, 'lib'), path.join(root, 'external'));
+    fs.symlinkSync(path.join(outside, 'secret.py'), path.join(root, 'leak.py'));
+    fs.symlinkSync(path.relative(path.join(root, 'src'), path.join(outside, 'secret.py')), path.join(root, 'src', 'up.py'));
     fs.symlinkSync('src', path.join(root, 'alias'));
     fs.symlinkSync('target.py', path.join(root, 'link.py'));
     fs.symlinkSync(path.join(outside, 'lib'), path.join(root, 'src', 'zz-again'));
+    return { outside: fs.realpathSync(outside), root };
+  }
+
+  test('symlinks out of the root, to a file or a folder, are skipped as outside-root, naming the target', async () => {
+    const { outside, root } = linkedTrees();
     const { files, skipped } = await scanWorkspace(root);
     assert.deepEqual(
       files.map((f) => f.path),
-      ['external/ext.py', 'external/nested/n.py', 'link.py', 'src/real.py', 'target.py'],
+      ['link.py', 'src/real.py', 'target.py'],
+    );
+    assert.deepEqual(reasons(skipped), {
+      alias: 'symlink-loop',
+      external: 'outside-root',
+      'leak.py': 'outside-root',
+      'src/up.py': 'outside-root',
+      'src/zz-again': 'outside-root',
+    });
+    const detail = (p: string) => skipped.find((s) => s.path === p)!.detail!;
+    assert.ok(detail('leak.py').startsWith(`a symlink to ${path.join(outside, 'secret.py')}, outside `), detail('leak.py'));
+    assert.ok(detail('external').startsWith(`a symlink to ${path.join(outside, 'lib')}, outside `), detail('external'));
+  });
+
+  test('with followSymlinks, links out of the root are followed once; a second link to a scanned folder is reported', async () => {
+    const { root } = linkedTrees();
+    const { files, skipped } = await scanWorkspace(root, { followSymlinks: true });
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['external/ext.py', 'external/nested/n.py', 'leak.py', 'link.py', 'src/real.py', 'src/up.py', 'target.py'],
     );
     assert.equal(files.find((f) => f.path === 'link.py')!.size, 6);
     assert.deepEqual(reasons(skipped), { alias: 'symlink-loop', 'src/zz-again': 'symlink-loop' });
     assert.match(skipped.find((s) => s.path === 'alias')!.detail!, /already scanned/);
-
-    const noFollow = await scanWorkspace(root, { followSymlinks: false });
-    assert.deepEqual(
-      noFollow.files.map((f) => f.path),
-      ['src/real.py', 'target.py'],
-    );
-    assert.deepEqual(noFollow.skipped, []);
   });
 
   test('ignore rules apply to symlinks by their own path', async () => {
@@ -346,10 +367,10 @@ describe('scanWorkspace: files that cannot be indexed', () => {
       files.map((f) => f.path),
       ['target.py'],
     );
-    assert.deepEqual(reasons(skipped), { 'sub-dangling.py': 'vanished' });
+    assert.deepEqual(reasons(skipped), { 'sub-dangling.py': 'dangling-symlink' });
   });
 
-  test('a dangling symlink is reported as vanished, naming its target', async () => {
+  test('a dangling symlink is reported as dangling-symlink, naming its target', async () => {
     const root = tree({ 'ok.py': '' });
     fs.symlinkSync('nowhere/missing.py', path.join(root, 'dangling.py'));
     fs.symlinkSync('nowhere', path.join(root, 'dangling-dir')); // unknown kind, no source name: silent
@@ -360,8 +381,7 @@ describe('scanWorkspace: files that cannot be indexed', () => {
     );
     assert.equal(skipped.length, 1);
     assert.equal(skipped[0].path, 'dangling.py');
-    assert.equal(skipped[0].reason, 'vanished');
-    assert.match(skipped[0].detail!, /dangling symlink to nowhere\/missing\.py/);
+    assert.deepEqual(skipped[0], { path: 'dangling.py', reason: 'dangling-symlink', detail: 'a symlink to nowhere/missing.py, which does not exist' });
   });
 
   test('a FIFO with a source name is reported as unreadable, and reading it does not hang', async (t) => {
@@ -525,6 +545,32 @@ describe('readSourceFile', () => {
     assert.equal(denied.ok, false);
     assert.equal(!denied.ok && denied.reason, 'unreadable');
     assert.match(!denied.ok ? denied.detail : '', /^EACCES/);
+  });
+
+  test('through a RootBoundary: a link out of the root is refused unless followed, one inside is read, a dangling one says so', async () => {
+    const outside = tree({ 'secret.py': 'password = 1\n' });
+    const root = tree({ 'target.py': 'x = 1\n', 'gone.py': '' });
+    fs.symlinkSync(path.join(outside, 'secret.py'), path.join(root, 'leak.py'));
+    fs.symlinkSync(outside, path.join(root, 'out'));
+    fs.symlinkSync('target.py', path.join(root, 'link.py'));
+    fs.symlinkSync('nowhere.py', path.join(root, 'dangling.py'));
+    fs.rmSync(path.join(root, 'gone.py'));
+    const boundary = new RootBoundary(root);
+    const read = (rel: string, b = boundary) => readSourceFile(path.join(root, rel), undefined, undefined, b);
+    for (const rel of ['leak.py', 'out/secret.py']) {
+      const refused = await read(rel);
+      assert.equal(!refused.ok && refused.reason, 'outside-root', rel);
+      assert.match(!refused.ok ? refused.detail : '', /secret\.py, outside .*--follow-symlinks/);
+      assert.equal(typeof boundary.realPathSync(path.join(root, rel)), 'object', `${rel}, read synchronously`);
+    }
+    assert.deepEqual(await read('link.py'), { ok: true, text: 'x = 1\n', size: 6, mtimeMs: fs.statSync(path.join(root, 'target.py')).mtimeMs });
+    assert.equal(boundary.realPathSync(path.join(root, 'link.py')), fs.realpathSync(path.join(root, 'target.py')));
+    assert.deepEqual(await read('dangling.py'), { ok: false, reason: 'dangling-symlink', detail: 'a symlink to nowhere.py, which does not exist' });
+    const unbounded = await readSourceFile(path.join(root, 'dangling.py'));
+    assert.equal(!unbounded.ok && unbounded.reason, 'dangling-symlink', 'without a boundary too');
+    assert.deepEqual(await read('gone.py'), { ok: false, reason: 'vanished', detail: 'no longer exists' });
+    const followed = await read('leak.py', new RootBoundary(root, true));
+    assert.equal(followed.ok && followed.text, 'password = 1\n');
   });
 });
 

@@ -3,6 +3,7 @@
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import { symbolId } from '../graph/schema';
+import { RootBoundary } from '../workspace/readSource';
 import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';
 import { packContext, type Candidate, type Chosen } from './pack';
@@ -83,10 +84,11 @@ export class ContextAssembler {
 
   constructor(
     private readonly graph: RepositoryGraph,
-    root: string,
+    /** A folder (symlinks out of it are not read) or the engine's boundary. */
+    root: string | RootBoundary,
     private readonly extract: ExtractBuffer = extractInProcess(),
   ) {
-    this.sources = new SourceFiles(root, graph);
+    this.sources = new SourceFiles(typeof root === 'string' ? new RootBoundary(root) : root, graph);
     this.windows = new CodeWindows(graph, this.sources);
     this.definitionNames = new DefinitionNames(graph);
   }

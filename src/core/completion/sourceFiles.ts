@@ -1,8 +1,11 @@
 // Source text of repository files for snippets and code windows. The graph keeps structure, not
-// text; files are read from disk once and re-read when the graph's hash for them changes.
+// text; files are read from disk once and re-read when the graph's hash for them changes. Never
+// through a symlink out of the root (readSource.ts's RootBoundary): the graph may hold a file that
+// became one since it was indexed, or one indexed by a run that followed such links.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { RootBoundary } from '../workspace/readSource';
 
 interface Cached {
   hash: string;
@@ -13,7 +16,7 @@ export class SourceFiles {
   private readonly cache = new Map<string, Cached>();
 
   constructor(
-    private readonly root: string,
+    private readonly boundary: RootBoundary,
     private readonly graph: RepositoryGraph,
   ) {}
 
@@ -25,7 +28,9 @@ export class SourceFiles {
     if (hit && hit.hash === hash) return hit.lines;
     let text: string;
     try {
-      text = fs.readFileSync(path.join(this.root, rel), 'utf8');
+      const real = this.boundary.realPathSync(path.join(this.boundary.root, rel));
+      if (typeof real !== 'string') return undefined;
+      text = fs.readFileSync(real, 'utf8');
     } catch {
       return undefined;
     }
@@ -39,7 +44,10 @@ export class SourceFiles {
     for (const rel of rels) {
       const hash = this.graph.fileGraph(rel)?.hash;
       if (hash === undefined || this.cache.get(rel)?.hash === hash) continue;
-      const text = await fs.promises.readFile(path.join(this.root, rel), 'utf8').catch(() => undefined);
+      const text = await this.boundary
+        .realPath(path.join(this.boundary.root, rel))
+        .then((real) => (typeof real === 'string' ? fs.promises.readFile(real, 'utf8') : undefined))
+        .catch(() => undefined);
       if (text !== undefined) this.cache.set(rel, { hash, lines: text.split('\n') });
     }
   }

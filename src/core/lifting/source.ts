@@ -2,13 +2,19 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { GraphNode } from '../graph/schema';
+import type { RootBoundary } from '../workspace/readSource';
 
-/** A reader over files under `root`; a vanished or unreadable file gives undefined, never an error. */
-export function sourceReader(root: string): (node: GraphNode) => Promise<string | undefined> {
+/**
+ * A reader over files under `boundary`'s root; a vanished or unreadable file, or one through a symlink
+ * out of the root (its text would go to the describer's endpoint), gives undefined, never an error.
+ */
+export function sourceReader(boundary: RootBoundary): (node: GraphNode) => Promise<string | undefined> {
   return async (node) => {
     if (!node.range || !node.path) return undefined;
     try {
-      const lines = (await fs.readFile(path.join(root, node.path), 'utf8')).split('\n');
+      const real = await boundary.realPath(path.join(boundary.root, node.path));
+      if (typeof real !== 'string') return undefined;
+      const lines = (await fs.readFile(real, 'utf8')).split('\n');
       return lines.slice(node.range.startLine, node.range.endLine + 1).join('\n');
     } catch {
       return undefined;

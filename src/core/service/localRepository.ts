@@ -139,7 +139,7 @@ export class LocalRepository implements Repository {
       graph: this.engine.graph,
       search: (query, limit, context) => this.searcher.search(query, limit, context),
       assemble: (query, options) => this.assembleContext(query, options),
-      readText: diskText(root, this.engine.maxFileSize),
+      readText: diskText(this.engine.boundary, this.engine.maxFileSize),
       gitDiff: () => gitDiff(root),
     };
   }
@@ -154,7 +154,7 @@ export class LocalRepository implements Repository {
 
   assembleContext(query: CursorQuery, options?: AssembleOptions) {
     // The buffer parses where saves do: in the engine's on-demand worker when it is responsive.
-    this.assembler ??= new ContextAssembler(this.engine.graph, this.engine.root, (p, l, t) => this.engine.parseBuffer(p, l, t));
+    this.assembler ??= new ContextAssembler(this.engine.graph, this.engine.boundary, (p, l, t) => this.engine.parseBuffer(p, l, t));
     return this.assembler.assemble(query, options);
   }
 
@@ -208,7 +208,7 @@ export class LocalRepository implements Repository {
   async lift(describer: Describer, signal?: AbortSignal) {
     const cache = await this.descriptionsCache();
     return liftGraph(this.engine.graph.graph, describer, cache, {
-      sourceOf: sourceReader(this.engine.root),
+      sourceOf: sourceReader(this.engine.boundary),
       signal,
       // Searched from the next query on.
       onDescribed: (ids) => this.searcher.invalidate(ids),

@@ -37,7 +37,7 @@ export class AgentTools {
     const parsed = TOOL_INPUTS[tool].safeParse(args ?? {});
     if (!parsed.success) throw new ToolError(`invalid arguments for ${tool}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
     const buffers = call.buffers ?? {};
-    const ctx: ToolContext = { ...this.ctx, readText: (rel) => (rel in buffers ? Promise.resolve(buffers[rel]) : this.ctx.readText(rel)) };
+    const ctx: ToolContext = { ...this.ctx, readText: (rel) => (rel in buffers ? Promise.resolve({ ok: true, text: buffers[rel] }) : this.ctx.readText(rel)) };
     const answer = await this.answer(ctx, tool, parsed.data);
     const pending = call.pending;
     const notes = [

@@ -8,7 +8,7 @@ import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../graph/schema';
 import type { SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
-import { readSourceFile } from '../workspace/readSource';
+import { readSourceFile, type RootBoundary } from '../workspace/readSource';
 
 /** What the tools read of a repository graph: the engine's live one, or a query snapshot's frozen one. */
 export type ToolGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'rootName' | 'filePaths' | 'nodesInFile' | 'fileGraph'>;
@@ -18,8 +18,8 @@ export interface ToolContext {
   readonly graph: ToolGraph;
   search(query: string, limit: number, context?: SearchContext): Promise<SearchResult>;
   assemble(query: CursorQuery, options: AssembleOptions): Promise<FusedContext>;
-  /** A file's current text: the editor's buffer when open, else the disk; undefined when unreadable. */
-  readText(relPath: string): Promise<string | undefined>;
+  /** A file's current text: the editor's buffer when open, else the disk; or why it cannot be read. */
+  readText(relPath: string): Promise<FileText>;
   /** `git diff HEAD` of the working tree (unified, no context lines). */
   gitDiff(): Promise<string>;
 }
@@ -35,6 +35,9 @@ export interface CallState {
   /** Why the graph store could not be used (damaged, unwritable): answers come from memory and are not kept. */
   storeProblem?: string;
 }
+
+/** A file's text, or why not (readSource.ts's words: too large, binary, a symlink out of the folder…). */
+export type FileText = { ok: true; text: string } | { ok: false; detail: string };
 
 export interface ToolAnswer {
   text: string;
@@ -61,12 +64,9 @@ export function firstSentence(doc: string): string {
   return sentence.length > 200 ? `${sentence.slice(0, 197)}…` : sentence;
 }
 
-/** ToolContext.readText from the disk: a file's text, or undefined when it is unreadable, binary or too large. */
-export function diskText(root: string, maxFileSize?: number): (relPath: string) => Promise<string | undefined> {
-  return async (rel) => {
-    const read = await readSourceFile(nodePath.join(root, rel), maxFileSize);
-    return read.ok ? read.text : undefined;
-  };
+/** ToolContext.readText from the disk, never through a symlink out of `boundary`'s root unless it follows them. */
+export function diskText(boundary: RootBoundary, maxFileSize?: number): (relPath: string) => Promise<FileText> {
+  return (rel) => readSourceFile(nodePath.join(boundary.root, rel), maxFileSize, undefined, boundary);
 }
 
 /** Tokens of an answer for budgeting: ~4 characters a token for code and prose alike (an estimate). */

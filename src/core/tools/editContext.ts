@@ -8,8 +8,9 @@ export async function editContext(ctx: ToolContext, input: ToolInput<'edit_conte
   const rel = workspacePath(ctx.root, input.path);
   const language = languageOf(rel);
   if (!language) throw new ToolError(`${rel}: not a language Cartograph indexes`);
-  const text = await ctx.readText(rel);
-  if (text === undefined) throw new ToolError(`${rel} cannot be read`);
+  const read = await ctx.readText(rel);
+  if (!read.ok) throw new ToolError(`${rel} cannot be read: ${read.detail}`);
+  const text = read.text;
   const lines = text.split('\n');
   if (input.line > lines.length + 1) throw new ToolError(`${rel} has ${lines.length} lines; line ${input.line} is past its end`);
   // The cursor at the start of the line: the line itself is what the agent is about to write.

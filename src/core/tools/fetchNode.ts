@@ -26,11 +26,11 @@ export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, i
 
   let source: { text: string; startLine: number; endLine: number; truncated: boolean } | undefined;
   if (input.source && node.path && node.range) {
-    const text = await ctx.readText(node.path);
-    if (text === undefined) {
-      lines.push(`source: ${node.path} cannot be read now`);
+    const read = await ctx.readText(node.path);
+    if (!read.ok) {
+      lines.push(`source: ${node.path} cannot be read now: ${read.detail}`);
     } else {
-      const all = text.split('\n');
+      const all = read.text.split('\n');
       const start = node.kind === 'Module' ? 0 : node.range.startLine;
       const end = node.kind === 'Module' ? all.length - 1 : Math.min(node.range.endLine, all.length - 1);
       const last = Math.min(end, start + input.maxLines - 1);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { folderId, type GraphNode } from '../graph/schema';
 import { createSearcher } from '../search';
 import type { QuerySnapshot } from '../search/querySnapshot';
+import { RootBoundary } from '../workspace/readSource';
 import { AgentTools } from './agentTools';
 import { ToolError, diskText, type ToolGraph } from './context';
 import { gitDiff } from './diff';
@@ -20,7 +21,8 @@ import type { ToolName } from './schemas';
  */
 export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview']);
 
-export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize?: number): AgentTools {
+/** `read`: how files are read for source (the engine's options of the same names). */
+export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { maxFileSize?: number; followSymlinks?: boolean } = {}): AgentTools {
   const repo = snapshot.repo();
   const graph = repo.graph;
   // The snapshot keeps no per-file graphs: a file's nodes are found by their path, once.
@@ -51,7 +53,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, maxFileSize
     graph: frozen,
     search: (query, limit, context) => searcher.search(query, limit, context),
     assemble: () => Promise.reject(new ToolError('edit_context needs the live graph, which is still loading')),
-    readText: diskText(root, maxFileSize),
+    readText: diskText(new RootBoundary(root, read.followSymlinks), read.maxFileSize),
     gitDiff: () => gitDiff(root),
   });
 }

@@ -1,6 +1,9 @@
 // Reads one source file for the indexer, exactly once, and says plainly why when it will not do:
-// too large, binary, not UTF-8, unreadable, gone, or a symlink loop. Never throws for a file's sake.
+// too large, binary, not UTF-8, unreadable, gone, a dangling symlink, a symlink loop, or a symlink out
+// of the repository. Never throws for a file's sake.
+import * as fs from 'node:fs';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 
 export type SkipReason =
   | 'too-large'
@@ -8,16 +11,20 @@ export type SkipReason =
   | 'not-utf8'
   | 'unreadable'
   | 'vanished'
+  | 'dangling-symlink'
   | 'symlink-loop'
+  /** A symlink whose target is not under the root's real path (RootBoundary). */
+  | 'outside-root'
   | 'ignored-by-setting'
   | 'parse-error'
   /** JavaScript that is not the project's own code (bundled.ts). */
   | 'minified'
   | 'vendored';
 
-export type ReadResult =
-  | { ok: true; text: string; size: number; mtimeMs: number }
-  | { ok: false; reason: SkipReason; detail: string };
+/** Why a file is not taken. */
+export type Skip = { reason: SkipReason; detail: string };
+export type ReadFailure = { ok: false } & Skip;
+export type ReadResult = { ok: true; text: string; size: number; mtimeMs: number } | ReadFailure;
 
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
@@ -35,14 +42,64 @@ const nodeIo: ReadSourceIo = { open: (p, flags) => fsp.open(p, flags) };
 // libuv worker thread while it waits). It changes nothing for regular files.
 const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
+/**
+ * Where reads may lead. A repository can hold a symlink to any file on the machine (`notes.py ->
+ * ~/.aws/credentials`), and agents are pointed at repositories fresh from the internet: what is
+ * indexed and shown stays under the root's real path, as ripgrep and other indexers do by default,
+ * unless the user asked to follow links out of it (`followSymlinks`). Links that stay inside work.
+ */
+export class RootBoundary {
+  private rootReal: string | undefined;
+
+  constructor(
+    readonly root: string,
+    readonly followSymlinks = false,
+  ) {}
+
+  /** The path to open for `absPath`: its real path when that is inside the root, else why not. Throws what realpath throws. */
+  async realPath(absPath: string): Promise<string | ReadFailure> {
+    if (this.followSymlinks) return absPath;
+    this.rootReal ??= await fsp.realpath(this.root);
+    return this.verdict(await fsp.realpath(absPath));
+  }
+
+  /** `realPath` for callers that cannot wait (completion's code windows). */
+  realPathSync(absPath: string): string | ReadFailure {
+    if (this.followSymlinks) return absPath;
+    this.rootReal ??= fs.realpathSync(this.root);
+    return this.verdict(fs.realpathSync(absPath));
+  }
+
+  private verdict(real: string): string | ReadFailure {
+    return isSameOrInside(real, this.rootReal!) ? real : { ok: false, ...outsideRoot(real, this.rootReal!) };
+  }
+}
+
+/** The skip for a symlink leading to `target`, out of the root whose real path is `rootReal`. */
+export function outsideRoot(target: string, rootReal: string): Skip {
+  return { reason: 'outside-root', detail: `a symlink to ${target}, outside ${rootReal}; followed only with --follow-symlinks or the setting cartograph.followSymlinks` };
+}
+
+/** `inner` is `outer` or below it (both real, absolute paths). */
+export function isSameOrInside(inner: string, outer: string): boolean {
+  if (inner === outer) return true;
+  const prefix = outer.endsWith(path.sep) ? outer : outer + path.sep;
+  return inner.startsWith(prefix);
+}
+
+/** Reads `absPath`; with a `boundary`, only when it does not lead out of the root. */
 export async function readSourceFile(
   absPath: string,
   maxFileSize: number = DEFAULT_MAX_FILE_SIZE,
   io: ReadSourceIo = nodeIo,
+  boundary?: RootBoundary,
 ): Promise<ReadResult> {
   let handle: fsp.FileHandle | undefined;
   try {
-    handle = await io.open(absPath, OPEN_FLAGS);
+    // The real path is what is opened: a link swapped after the check cannot lead elsewhere.
+    const real = boundary ? await boundary.realPath(absPath) : absPath;
+    if (typeof real !== 'string') return real;
+    handle = await io.open(real, OPEN_FLAGS);
     const stat = await handle.stat();
     if (!stat.isFile()) return fail('unreadable', `not a regular file (${fileKind(stat)})`);
     if (stat.size > maxFileSize) return tooLarge(stat.size, maxFileSize);
@@ -61,17 +118,28 @@ export async function readSourceFile(
     }
     return { ok: true, text, size: bytes.length, mtimeMs: stat.mtimeMs };
   } catch (error) {
-    return fromError(error);
+    return (await danglingSymlink(absPath, error)) ?? fromError(error);
   } finally {
     await handle?.close().catch(() => undefined);
   }
 }
 
-export function fromError(error: unknown): { ok: false; reason: SkipReason; detail: string } {
+/** A missing file that is a symlink whose target does not exist, as opposed to a file deleted. */
+async function danglingSymlink(absPath: string, error: unknown): Promise<ReadFailure | undefined> {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return undefined;
+  const target = await fsp.readlink(absPath).catch(() => undefined);
+  return target === undefined ? undefined : { ok: false, ...dangling(target) };
+}
+
+export function dangling(target: string): Skip {
+  return { reason: 'dangling-symlink', detail: `a symlink to ${target}, which does not exist` };
+}
+
+export function fromError(error: unknown): ReadFailure {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':
-      return fail('vanished', 'no longer exists (deleted, or a dangling symlink)');
+      return fail('vanished', 'no longer exists');
     case 'ELOOP':
       return fail('symlink-loop', 'too many levels of symbolic links');
     case 'EISDIR':
@@ -91,10 +159,10 @@ export function fileKind(stat: { isDirectory(): boolean; isFIFO(): boolean; isSo
   return 'special file';
 }
 
-function tooLarge(size: number, max: number): { ok: false; reason: SkipReason; detail: string } {
+function tooLarge(size: number, max: number): ReadFailure {
   return fail('too-large', `${size} bytes > limit ${max} bytes`);
 }
 
-function fail(reason: SkipReason, detail: string): { ok: false; reason: SkipReason; detail: string } {
+function fail(reason: SkipReason, detail: string): ReadFailure {
   return { ok: false, reason, detail };
 }

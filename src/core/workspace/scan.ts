@@ -13,7 +13,7 @@ import ignore from 'ignore';
 import type { Language } from '../graph/schema';
 import { languageOf } from '../parse/languages';
 import { bundledByPath } from './bundled';
-import { DEFAULT_MAX_FILE_SIZE, type SkipReason, fileKind, fromError } from './readSource';
+import { DEFAULT_MAX_FILE_SIZE, type SkipReason, dangling, fileKind, fromError, isSameOrInside, outsideRoot } from './readSource';
 
 export { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult, type SkipReason } from './readSource';
 
@@ -54,7 +54,10 @@ export interface ScanOptions {
   exclude?: string[];
   /** Index minified and vendored JavaScript too (bundled.ts); by default it is reported as skipped. */
   includeMinified?: boolean;
-  /** Follow symlinked files and folders (each folder once). Default true. */
+  /**
+   * Follow symlinks whose target is outside the root too (each folder once). Default false: they are
+   * reported as 'outside-root' (readSource.ts's RootBoundary says why). Links inside are followed.
+   */
   followSymlinks?: boolean;
   /** @internal Test seam: replaces some file-system calls. */
   fs?: Partial<ScanFs>;
@@ -113,18 +116,19 @@ function call<T>(fn: (arg: string, callback: FsCallback<T>) => void, arg: string
 export async function scanWorkspace(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   const rootAbs = path.resolve(root);
   const io = throttled({ ...nodeFs, ...options.fs }, MAX_FS_CALLS_IN_FLIGHT);
+  const rootReal = await call(io.realpath, rootAbs);
   const ctx: ScanContext = {
     io,
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
     includeMinified: options.includeMinified ?? false,
-    followSymlinks: options.followSymlinks ?? true,
+    followSymlinks: options.followSymlinks ?? false,
+    rootReal,
     extraExcluded: options.exclude?.length ? makeLayer('', options.exclude) : undefined,
     files: [],
     skipped: [],
     visitedReal: new Set(),
     linkedDirs: [],
   };
-  const rootReal = await call(io.realpath, rootAbs);
   const gitExclude = await call(io.readText, path.join(rootAbs, '.git', 'info', 'exclude')).catch(() => undefined);
   const rootRules: Rules = { git: gitExclude ? [makeLayer('', [gitExclude])] : [], dot: [] };
 
@@ -145,6 +149,8 @@ export async function scanWorkspace(root: string, options: ScanOptions = {}): Pr
       }
       if (isSameOrInside(link.parentReal, target) || isSameOrInside(rootReal, target)) {
         ctx.skipped.push({ path: link.path, reason: 'symlink-loop', detail: `links to its own ancestor ${target}` });
+      } else if (!ctx.followSymlinks && !isSameOrInside(target, rootReal)) {
+        ctx.skipped.push({ path: link.path, ...outsideRoot(target, rootReal) });
       } else if (ctx.visitedReal.has(target)) {
         ctx.skipped.push({ path: link.path, reason: 'symlink-loop', detail: `links to ${target}, already scanned` });
       } else {
@@ -307,6 +313,8 @@ interface ScanContext {
   maxFileSize: number;
   includeMinified: boolean;
   followSymlinks: boolean;
+  /** Real path of the root: what symlinks are checked against. */
+  rootReal: string;
   /** The `exclude` option's patterns. */
   extraExcluded: Layer | undefined;
   files: SourceFileEntry[];
@@ -412,7 +420,7 @@ function walkTree(ctx: ScanContext, start: DirTask, throwIfUnreadable: boolean):
           if (excluded(ctx, rules, rel, true)) continue;
           visitDir({ path: rel, absPath: absPrefix + name, realPath: realPrefix + name, rules: enterDir(rules, rel) });
         } else if (entry.isSymbolicLink()) {
-          if (ctx.followSymlinks) visitSymlink(relPrefix + name, absPrefix + name, dir.realPath, rules);
+          visitSymlink(relPrefix + name, absPrefix + name, dir.realPath, rules);
         } else {
           const language = languageOf(name);
           if (!language) continue;
@@ -445,12 +453,18 @@ function walkTree(ctx: ScanContext, start: DirTask, throwIfUnreadable: boolean):
             // Where the link leads is unknown: only a name that looks like a source is reported.
             if (!languageOf(rel) || excluded(ctx, rules, rel, false)) return done();
             const skipped = skip(rel, error);
-            ctx.skipped.push(skipped);
-            if (skipped.reason !== 'vanished') return done();
-            return ctx.io.readlink(abs, (linkError, target) => {
-              skipped.detail = linkError ? 'dangling symlink' : `dangling symlink to ${target}`;
-              done();
-            });
+            if (skipped.reason !== 'vanished') {
+              ctx.skipped.push(skipped);
+              return done();
+            }
+            // Missing: the target, or the link itself when it went after the folder was listed.
+            return ctx.io.readlink(
+              abs,
+              guarded((linkError, target) => {
+                ctx.skipped.push(linkError ? skipped : { path: rel, ...dangling(target) });
+                done();
+              }),
+            );
           }
           if (stat.isDirectory()) {
             if (!excluded(ctx, rules, rel, true)) {
@@ -458,8 +472,25 @@ function walkTree(ctx: ScanContext, start: DirTask, throwIfUnreadable: boolean):
             }
           } else {
             const language = languageOf(rel);
-            if (language && !excluded(ctx, rules, rel, false)) addFile(ctx, rel, abs, language, stat);
+            if (language && !excluded(ctx, rules, rel, false)) return linkedFile(rel, abs, language, stat);
           }
+          done();
+        }),
+      );
+    };
+
+    // A symlinked source file: taken when it stays inside the root, or when asked to follow links out.
+    const linkedFile = (rel: string, abs: string, language: Language, stat: Stats) => {
+      if (ctx.followSymlinks) {
+        addFile(ctx, rel, abs, language, stat);
+        return done();
+      }
+      ctx.io.realpath(
+        abs,
+        guarded((error, target) => {
+          if (error) ctx.skipped.push(skip(rel, error));
+          else if (isSameOrInside(target, ctx.rootReal)) addFile(ctx, rel, abs, language, stat);
+          else ctx.skipped.push({ path: rel, ...outsideRoot(target, ctx.rootReal) });
           done();
         }),
       );
@@ -499,12 +530,6 @@ function skip(rel: string, error: unknown): SkippedFile {
 
 function withSep(dir: string): string {
   return dir.endsWith(path.sep) ? dir : dir + path.sep;
-}
-
-function isSameOrInside(inner: string, outer: string): boolean {
-  if (inner === outer) return true;
-  const prefix = outer.endsWith(path.sep) ? outer : outer + path.sep;
-  return inner.startsWith(prefix);
 }
 
 function parentDir(rel: string): string {

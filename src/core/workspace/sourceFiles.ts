@@ -1,9 +1,10 @@
 // Which files of a folder the graph takes, and their text: the ignore files and `exclude` patterns, the
-// size limit, and minified or vendored JavaScript (skipped unless asked for). The engine's full index
-// scans with the same options (workspace/scan.ts); saves and watcher batches ask here one path at a time.
+// size limit, and symlinks out of the root and minified or vendored JavaScript (skipped unless asked
+// for). The engine's full index scans with the same options (workspace/scan.ts); saves and watcher
+// batches ask here one path at a time.
 import * as path from 'node:path';
 import { bundledByContent, bundledByPath, type BundledSkip } from './bundled';
-import { DEFAULT_MAX_FILE_SIZE, readSourceFile, type ReadResult } from './readSource';
+import { DEFAULT_MAX_FILE_SIZE, RootBoundary, readSourceFile, type ReadResult, type Skip } from './readSource';
 import { createIgnoreMatcher } from './scan';
 
 export interface SourceFileOptions {
@@ -12,15 +13,20 @@ export interface SourceFileOptions {
   includeMinified?: boolean;
   /** Extra gitignore-style patterns. */
   exclude?: string[];
+  /** Read through symlinks out of the root too (readSource.ts's RootBoundary). */
+  followSymlinks?: boolean;
 }
 
 export class SourceFiles {
   private ignore: ((relPath: string, isDir: boolean) => boolean) | undefined;
+  readonly boundary: RootBoundary;
 
   constructor(
     readonly root: string,
     readonly options: SourceFileOptions,
-  ) {}
+  ) {
+    this.boundary = new RootBoundary(root, options.followSymlinks);
+  }
 
   get maxFileSize(): number {
     return this.options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -36,13 +42,19 @@ export class SourceFiles {
   async read(rel: string, absPath = path.join(this.root, rel)): Promise<ReadResult> {
     const byPath = this.options.includeMinified ? undefined : bundledByPath(rel);
     if (byPath) return { ok: false, ...byPath };
-    const result = await readSourceFile(absPath, this.maxFileSize);
+    const result = await readSourceFile(absPath, this.maxFileSize, undefined, this.boundary);
     const byContent = result.ok && !this.options.includeMinified ? bundledByContent(rel, result.text) : undefined;
     return byContent ? { ok: false, ...byContent } : result;
   }
 
-  /** Why an editor buffer's text is not taken (minified or vendored JavaScript), if it is not. */
-  bundled(rel: string, text: string): BundledSkip | undefined {
+  /**
+   * Why an editor buffer's text is not taken, if it is not: its file is a symlink out of the root (the
+   * buffer holds that file's text), or it is minified or vendored JavaScript.
+   */
+  async refusedBuffer(rel: string, text: string): Promise<Skip | BundledSkip | undefined> {
+    // A file the editor could save but that is gone or dangling now: the buffer is all there is.
+    const real = await this.boundary.realPath(path.join(this.root, rel)).catch(() => undefined);
+    if (typeof real === 'object') return real;
     return this.options.includeMinified ? undefined : (bundledByPath(rel) ?? bundledByContent(rel, text));
   }
 
