@@ -17,6 +17,7 @@ import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
 import { USAGE, type Flags, type StoreLocation } from './flags';
+import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { serveMcp } from './mcp';
 import { loadQueryModels, type QueryModels } from './models';
@@ -40,7 +41,12 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     onStoreWait: sayWaiting,
     log: (m) => console.error(`cartograph: ${m}`),
   });
-  const bar = !flags.json && process.stderr.isTTY ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+  // Run in a child whose stderr is a pipe to the user's terminal (engineProcess.ts): drawn all the same.
+  const terminal = process.stderr.isTTY || process.env[STDERR_TTY_ENV] === '1';
+  const bar =
+    !flags.json && terminal
+      ? new SingleBar({ format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 100 }, Presets.shades_classic)
+      : undefined;
   let phase = '';
   const onProgress = (p: IndexProgress) => {
     if (!bar) return;

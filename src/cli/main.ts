@@ -9,6 +9,7 @@ import { createSearcher, filesQuery, type Searcher } from '../core/search';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
 import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags } from './flags';
+import { followParent, isEngineProcess, runInEngineProcess } from './engineProcess';
 import { locateStore } from './locateStore';
 import type { QueryModels } from './models';
 import type { QueryView } from './queryView';
@@ -41,17 +42,18 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return command || values.help ? 0 : 2;
     }
+    if (isEngineProcess()) followParent();
     switch (command) {
       case 'index':
-        return await engineCommands().index(rest[0], values);
+        return isEngineProcess() ? await engineCommands().index(rest[0], values) : await runInEngineProcess();
       case 'stats':
-        return await engineCommands().stats(values);
+        return isEngineProcess() ? await engineCommands().stats(values) : await runInEngineProcess();
       case 'show':
         return await show(rest.join(' '), values);
       case 'query':
         return await query(rest.join(' '), values);
       case 'describe':
-        return await engineCommands().describe(values);
+        return isEngineProcess() ? await engineCommands().describe(values) : await runInEngineProcess();
       case 'mcp':
         return await engineCommands().mcp([...(values.root ?? []), ...rest], values);
       default:
@@ -191,12 +193,15 @@ async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView)
       } catch (err) {
         // An index section that fails its checksum is found only when a query first reads it.
         if (!(err instanceof Error && err.message.startsWith('query snapshot damaged'))) throw err;
+        if (!isEngineProcess()) return runInEngineProcess();
         console.error(`cartograph: ${err.message}; loading the graph from the store instead`);
       }
-    } else {
+    } else if (isEngineProcess()) {
       console.error(`cartograph: ${opened.reason}; loading the graph from the store${opened.reason.startsWith('no query') ? '' : ' instead'}`);
     }
   }
+  // The store is read in a child process (engineProcess.ts), which says why the snapshot did not answer.
+  if (!isEngineProcess()) return runInEngineProcess();
   return engineCommands().answerFromStore(found, flags, started, work);
 }
 

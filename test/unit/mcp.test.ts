@@ -13,7 +13,7 @@ import { openQuerySnapshot } from '../../src/core/search/querySnapshot';
 import { WriterLock } from '../../src/core/store/writerLock';
 import { TOOL_NAMES } from '../../src/core/tools/schemas';
 import { FIXTURES } from './helpers';
-import { startMcp } from './mcpProcess';
+import { startMcp } from '../support/mcpProcess';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 let root: string;

@@ -3,14 +3,14 @@
 // folder; a disk that fills up. After each, every read-only command answers like the last committed
 // generation or says the store is incomplete, and one `index` equals a clean index.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { GraphStore } from '../../src/core/store/graphStore';
-import { CLI, FIXTURES, rng } from './helpers';
-import { startMcp } from './mcpProcess';
+import { startMcp } from '../support/mcpProcess';
+import { cli, CLI, copyFlask as copyFlaskTo, counts, edit, FLASK, index, killedAfter, seen, storedRows, type Run } from '../support/storeHarness';
+import { rng } from './helpers';
 
 /** Kill points per scenario; three scenarios, so CI tries at least 50. */
 const KILLS_PER_SCENARIO = Number(process.env.CARTOGRAPH_FAULT_KILLS ?? 17);
@@ -18,86 +18,7 @@ const SEED = Number(process.env.CARTOGRAPH_FAULT_SEED ?? 20261128);
 
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-faults-'));
 after(() => fs.rmSync(temp, { recursive: true, force: true }));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts the CLI and kills it with -9 after `ms` (or lets it finish first). */
-function killedAfter(args: string[], cwd: string, ms: number): Promise<{ finished: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: 'ignore' });
-    let finished = true;
-    const timer = setTimeout(() => {
-      finished = false;
-      child.kill('SIGKILL');
-    }, ms);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve({ finished });
-    });
-  });
-}
-
-/** What a reader sees: the counts `stats --json` reports, or the kind of refusal. */
-type Seen = { counts: string } | { refused: 'incomplete' | 'no-index' | 'damaged'; stderr: string };
-
-async function seen(root: string): Promise<Seen> {
-  const run = await cli(['stats', '--json'], root);
-  if (run.code === 0) {
-    const s = JSON.parse(run.stdout) as { files: number; nodes: Record<string, number>; edges: Record<string, number> };
-    return { counts: JSON.stringify({ files: s.files, nodes: s.nodes, edges: s.edges }) };
-  }
-  assert.doesNotMatch(run.stderr, /panicked|RUST_BACKTRACE|at .*\.rs:\d+/, 'no Rust panic text reaches the user');
-  if (run.code === 3 && /no finished index|no committed generation/.test(run.stderr)) return { refused: 'incomplete', stderr: run.stderr };
-  if ((run.code === 1 && /no index found/.test(run.stderr)) || (run.code === 3 && /there is no graph store/.test(run.stderr))) return { refused: 'no-index', stderr: run.stderr };
-  return { refused: 'damaged', stderr: `exit ${run.code}: ${run.stderr}` };
-}
-
-async function counts(root: string): Promise<string> {
-  const s = await seen(root);
-  assert.ok('counts' in s, `stats refused: ${'stderr' in s ? s.stderr : ''}`);
-  return s.counts;
-}
-
-async function index(root: string): Promise<void> {
-  const run = await cli(['index', root], root);
-  assert.equal(run.code, 0, run.stderr);
-}
-
-function copyFlask(name: string): string {
-  const root = path.join(temp, name);
-  fs.cpSync(path.join(FIXTURES, 'real', 'flask'), root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
-  return root;
-}
-
-/** Edits that change the graph: functions added to a few modules, one module removed, one added. */
-function edit(root: string): () => void {
-  const changed = ['helpers.py', 'json/__init__.py', 'cli.py', 'sessions.py', 'views.py'];
-  const originals = new Map(changed.map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
-  const removed = fs.readFileSync(path.join(root, 'signals.py'), 'utf8');
-  for (const f of changed) fs.appendFileSync(path.join(root, f), `\n\ndef fault_probe_${f.replace(/\W/g, '_')}(x):\n    return helpers_probe(x)\n`);
-  fs.rmSync(path.join(root, 'signals.py'));
-  fs.writeFileSync(path.join(root, 'added_module.py'), 'from .helpers import get_root_path\n\n\ndef added(x):\n    return get_root_path(x)\n');
-  return () => {
-    for (const [f, text] of originals) fs.writeFileSync(path.join(root, f), text);
-    fs.writeFileSync(path.join(root, 'signals.py'), removed);
-    fs.rmSync(path.join(root, 'added_module.py'));
-  };
-}
+const copyFlask = (name: string) => copyFlaskTo(path.join(temp, name));
 
 describe('the store under kill -9, racing writers and a full disk', () => {
   let cleanA: string;
@@ -184,6 +105,55 @@ describe('the store under kill -9, racing writers and a full disk', () => {
     }
   });
 
+  it('a damaged data file, manifest, generation record or snapshot: readers say so, exit non-zero and delete nothing', async () => {
+    const root = copyFlask('damaged');
+    await index(root);
+    const store = path.join(root, '.cartograph');
+    const filesUnder = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const listing = () => filesUnder(store).map((f) => `${path.relative(store, f)} ${fs.statSync(f).size}`).sort().join('\n');
+    const pristine = path.join(temp, 'damaged-pristine');
+    fs.cpSync(store, pristine, { recursive: true });
+    const damages: Array<[string, () => void]> = [
+      ['bytes flipped inside the data files', () => {
+        for (const f of filesUnder(path.join(store, 'nodes.lance', 'data'))) {
+          const bytes = fs.readFileSync(f);
+          for (let i = 64; i < bytes.length / 2; i += 3) bytes[i] ^= 0x5a;
+          fs.writeFileSync(f, bytes);
+        }
+      }],
+      ['the committed manifest deleted', () => {
+        const record = JSON.parse(fs.readFileSync(path.join(store, 'generation.json'), 'utf8'));
+        // LanceDB names a manifest by u64::MAX minus its version, so the newest sorts first.
+        fs.rmSync(path.join(store, 'edges.lance', '_versions', `${2n ** 64n - 1n - BigInt(record.tables.edges)}.manifest`));
+      }],
+      ['the generation record deleted', () => fs.rmSync(path.join(store, 'generation.json'))],
+    ];
+    for (const [what, damage] of damages) {
+      damage();
+      fs.rmSync(path.join(store, 'query-snapshot.bin'), { force: true });
+      const before = listing();
+      for (const args of [['stats'], ['show', 'Flask.run'], ['query', 'register a blueprint']]) {
+        const run = await cli(args, root);
+        assert.equal(run.code, 3, `${what}, ${args[0]}: ${run.stderr}`);
+        assert.match(run.stderr, /the graph store at .* (is damaged|has no committed generation|its generation record)[^]*run 'cartograph index .*' to/, `${what}, ${args[0]}`);
+        assert.doesNotMatch(run.stderr, /panicked|RUST_BACKTRACE|\.rs:\d+/, `${what}, ${args[0]}: no Rust panic text`);
+      }
+      assert.equal(listing(), before, `${what}: the readers deleted nothing`);
+      await index(root);
+      assert.equal(await counts(root), cleanA, `${what}: one index repairs it`);
+      fs.rmSync(store, { recursive: true });
+      fs.cpSync(pristine, store, { recursive: true });
+    }
+    // A damaged snapshot is only a cache: the answer comes from the store, which is intact.
+    const snapshot = path.join(store, 'query-snapshot.bin');
+    const bytes = fs.readFileSync(snapshot);
+    bytes.fill(0x20, bytes.length - 4096);
+    fs.writeFileSync(snapshot, bytes);
+    const show = await cli(['query', 'register a blueprint', '--json'], root);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stderr, /query snapshot damaged/);
+  });
+
   it('two MCP servers and two index runs on one folder, with edits between, store exactly what a clean index stores', async () => {
     const root = copyFlask('writers');
     const servers = [startMcp(root), startMcp(root)];
@@ -207,16 +177,62 @@ describe('the store under kill -9, racing writers and a full disk', () => {
       await Promise.all(servers.map((server) => server.close()));
     }
   });
-});
 
-/** Rows per table and whether any key is stored twice. */
-async function storedRows(storeDir: string): Promise<{ nodes: number; edges: number; files: number; repeated: number }> {
-  const { store } = await GraphStore.open(storeDir, { mode: 'read' });
-  try {
-    const all = await store.loadAll();
-    const keys = [...all.nodes.map((n) => n.id), ...all.edges.map((e) => `edge ${e.id}`), ...all.files.map((f) => `file ${f.path}`)];
-    return { nodes: all.nodes.length, edges: all.edges.length, files: all.files.length, repeated: keys.length - new Set(keys).size };
-  } finally {
-    await store.close();
-  }
-}
+  it('a full disk during a first index, an update and a snapshot save keeps the last generation and says how much room was needed', async (t) => {
+    const disk = path.join(temp, 'small-disk');
+    fs.mkdirSync(disk);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk], { stdio: 'pipe' });
+    } catch (err) {
+      t.skip(`a small tmpfs cannot be mounted here (${(err as Error).message.split('\n')[0]}): the full-disk checks need root`);
+      return;
+    }
+    const resize = (size: string) => execFileSync('mount', ['-o', `remount,size=${size}`, disk]);
+    const root = path.join(disk, 'flask');
+    const noPanic = (run: Run) => assert.doesNotMatch(run.stderr, /panicked|Unhandled|\n\s+at /, run.stderr);
+    try {
+      // The sources fit; the store does not.
+      fs.cpSync(FLASK, root, { recursive: true, filter: (src) => path.basename(src) !== '.cartograph' });
+      let run = await cli(['index', root], root);
+      noPanic(run);
+      assert.equal(run.code, 1, 'index fails when nothing could be stored');
+      assert.match(run.stderr, /no space left on the device holding .* \([\d.]+ MB free\): the store takes [\d.]+ MB and a full write needs about as much again/);
+      const refused = await seen(root);
+      assert.ok('refused' in refused && refused.refused !== 'damaged', 'a reader refuses the unfinished store');
+
+      resize('16m');
+      await index(root);
+      assert.equal(await counts(root), cleanA);
+
+      // Full again: the update fails and the previous generation stays whole.
+      const filler = path.join(disk, 'filler');
+      const fill = () => {
+        const { bavail, bsize } = fs.statfsSync(disk);
+        fs.writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - 16 * 1024)));
+      };
+      fill();
+      const revert = edit(root);
+      run = await cli(['index', root], root);
+      noPanic(run);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /no space left/);
+      assert.equal(await counts(root), cleanA, 'the last committed generation is intact');
+      fs.rmSync(filler);
+      await index(root);
+      assert.equal(await counts(root), cleanB);
+
+      // A snapshot that cannot be saved is said, and the answer still comes from the store.
+      fs.rmSync(path.join(root, '.cartograph', 'query-snapshot.bin'));
+      fill();
+      run = await cli(['show', 'Flask.run'], root);
+      noPanic(run);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Flask\.run/);
+      assert.match(run.stderr, /query snapshot not saved/);
+      fs.rmSync(filler);
+      revert();
+    } finally {
+      execFileSync('umount', [disk]);
+    }
+  });
+});

@@ -114,6 +114,8 @@ export function errorMessage(err: unknown): string {
     .split('\n')[0]
     .split(/\s+Caused by:/)[0]
     .replace(/,\s*\/[^,]*?\.rs:\d+:\d+/g, '')
+    // A Rust panic inside a read (damaged data) arrives as an error naming the worker task.
+    .replace(/task \d+ panicked with message "(.*)"/, 'a data file could not be decoded ($1)')
     .trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }

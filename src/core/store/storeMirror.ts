@@ -240,17 +240,20 @@ function storeOptions(options: StoreMirrorOptions) {
 }
 
 /**
- * One line for a failed store write; a full disk says how much room the write would have needed (a
- * full rewrite writes about the store's size again) against what is free. The committed generation
- * is untouched either way (graphStore.ts rolls the tables back).
+ * One line for a failed store write; a full disk says what is free against what the store takes (a
+ * full rewrite writes about that much again). Nothing committed is lost either way: graphStore.ts
+ * rolls the tables back to the last committed generation.
  */
 async function describeWriteFailure(err: unknown, dir: string | null): Promise<string> {
   const message = errorMessage(err);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (!dir || !(code === 'ENOSPC' || /no space left|ENOSPC|os error 28/i.test(message))) return message;
-  const needed = await folderSize(dir);
+  const used = await folderSize(dir);
   const free = await fs.promises.statfs(dir).then((s) => s.bavail * s.bsize, () => undefined);
-  return `no space left on the device holding ${dir}: the write needs about ${mb(needed)} MB${free === undefined ? '' : `, ${mb(free)} MB free`}; the store keeps its last committed generation (${message})`;
+  return (
+    `no space left on the device holding ${dir}${free === undefined ? '' : ` (${mb(free)} MB free)`}: the store takes ${mb(used)} MB and a full write ` +
+    `needs about as much again; nothing committed was lost (${message})`
+  );
 }
 
 function mb(bytes: number): string {

@@ -3,7 +3,7 @@
 // that takes on a loaded machine. The SDK's client kills a server that takes over 4 s to exit, which
 // turned a slow shutdown into a lost snapshot and a failed test.
 import { spawn } from 'node:child_process';
-import { CLI } from './helpers';
+import { CLI } from './storeHarness';
 
 export interface ToolAnswer {
   isError: boolean;
