@@ -178,7 +178,7 @@ describe('the store under kill -9, racing writers and a full disk', () => {
     }
   });
 
-  it('a full disk during a first index, an update and a snapshot save keeps the last generation and says how much room was needed', async (t) => {
+  it('a full disk during a first index, an update and a snapshot save, and a read-only store, keep the last generation and say what failed', async (t) => {
     const disk = path.join(temp, 'small-disk');
     fs.mkdirSync(disk);
     try {
@@ -221,6 +221,18 @@ describe('the store under kill -9, racing writers and a full disk', () => {
       await index(root);
       assert.equal(await counts(root), cleanB);
 
+      // A store that cannot be written at all (a read-only mount) fails the same way.
+      revert();
+      resize('16m,ro');
+      run = await cli(['index', root], root);
+      noPanic(run);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /the graph could not be stored in .*: .*read-only file system/i);
+      assert.equal(await counts(root), cleanB, 'the last committed generation is intact');
+      resize('16m,rw');
+      await index(root);
+      assert.equal(await counts(root), cleanA);
+
       // A snapshot that cannot be saved is said, and the answer still comes from the store.
       fs.rmSync(path.join(root, '.cartograph', 'query-snapshot.bin'));
       fill();
@@ -230,7 +242,6 @@ describe('the store under kill -9, racing writers and a full disk', () => {
       assert.match(run.stdout, /Flask\.run/);
       assert.match(run.stderr, /query snapshot not saved/);
       fs.rmSync(filler);
-      revert();
     } finally {
       execFileSync('umount', [disk]);
     }

@@ -68,7 +68,7 @@ describe('WriterLock', () => {
     assert.equal((await currentHolder(dir))?.pid, holder.pid);
     await assert.rejects(WriterLock.acquire(dir, { command: 'impatient', timeoutMs: 300 }), /being written by holder \(pid \d+/);
     await holder.kill();
-    const lock = await WriterLock.acquire(dir, { command: 'next', timeoutMs: 2_000 });
+    const lock = await WriterLock.acquire(dir, { command: 'next', timeoutMs: 30_000 });
     assert.equal((await currentHolder(dir))?.command, 'next');
     await lock.release();
   });
