@@ -90,16 +90,14 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
 }
 
 /** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
-async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; ms: number }> {
+async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; unchanged?: true; ms: number }> {
   const started = performance.now();
-  const saved = await saveEngineSnapshot(engine, searcher, descriptionsStamp).then(
-    () => true,
-    (err: unknown) => {
-      console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    },
-  );
-  return { saved, ms: Math.round(performance.now() - started) };
+  const outcome = await saveEngineSnapshot(engine, searcher, descriptionsStamp).catch((err: unknown) => {
+    console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);
+    return 'failed' as const;
+  });
+  // `saved` stays true for a snapshot that was already current: it is there for the next call either way.
+  return { saved: outcome !== 'failed', ...(outcome === 'unchanged' ? { unchanged: true as const } : {}), ms: Math.round(performance.now() - started) };
 }
 
 /** `index` ran, but the graph it built is not in the store (a full disk, no permission, a damaged store). */

@@ -104,6 +104,31 @@ test('re-indexing an unchanged folder, skipped files included, leaves the store 
   }
 });
 
+test('a snapshot that is current is not rewritten, and embeddings leave it current; a damaged one is', async () => {
+  await indexAndSave();
+  const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
+  const written = fs.statSync(file);
+  const engine = await open();
+  try {
+    assert.equal((await engine.index()).parsed, 0);
+    assert.equal(await saveEngineSnapshot(engine, createSearcher(engine), descriptionsStamp(storeDir)), 'unchanged');
+    assert.equal(fs.statSync(file).mtimeMs, written.mtimeMs, 'the file was not rewritten');
+    // Vectors change no node, edge or file: the snapshot still answers for the store.
+    const id = engine.graph.graph.findNode((_, n) => n.kind === 'Function')!;
+    await engine.currentStore!.setVectors(new Map([[id, new Float32Array(384).fill(0.5)]]));
+    assert.equal(await saveEngineSnapshot(engine, createSearcher(engine), descriptionsStamp(storeDir)), 'unchanged');
+    await snapshot();
+    // A section that fails its checksum is written again.
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 1] ^= 0xff;
+    fs.writeFileSync(file, bytes);
+    assert.equal(await saveEngineSnapshot(engine, createSearcher(engine), descriptionsStamp(storeDir)), 'saved');
+    await snapshot();
+  } finally {
+    await engine.close();
+  }
+});
+
 test('the agent tools a snapshot serves answer exactly as the engine does', async () => {
   await indexAndSave();
   const repo = await LocalRepository.open(root, { storeDir, workers: 0 });

@@ -113,15 +113,45 @@ export async function saveQuerySnapshot(
 
 /**
  * Saves the snapshot of an engine's graph with its searcher's indexes, if the store still holds what
- * this engine wrote or read (another process writing meanwhile: nothing is saved, and says so).
+ * this engine wrote or read (another process writing meanwhile: nothing is saved, and says so). A
+ * snapshot that is already current and intact is left alone ('unchanged'): rewriting it cost a
+ * re-index with nothing changed as much as the index itself on large trees (its lexical index build).
  */
-export async function saveEngineSnapshot(engine: Pick<Engine, 'root' | 'graph' | 'currentStore' | 'flush'>, searcher: Pick<Searcher, 'indexes'>, descriptions: string): Promise<void> {
+export async function saveEngineSnapshot(
+  engine: Pick<Engine, 'root' | 'graph' | 'currentStore' | 'flush'>,
+  searcher: Pick<Searcher, 'indexes'>,
+  descriptions: string,
+): Promise<'saved' | 'unchanged'> {
   await engine.flush();
   const store = engine.currentStore;
   if (!store) throw new Error('the graph store is not available');
   const version = await store.version();
   if (!version) throw new Error('the store was written by another process meanwhile');
+  if (await snapshotCurrent(store.dir, engine.root, version)) return 'unchanged';
   await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
+  return 'saved';
+}
+
+/** Whether the snapshot on disk was made from `version` of this store and still holds, every section intact. */
+async function snapshotCurrent(storeDir: string, root: string, version: StoreVersion): Promise<boolean> {
+  let fd: number;
+  try {
+    fd = fs.openSync(path.join(storeDir, QUERY_SNAPSHOT_FILE), 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const header = readHeader(fd);
+    if (typeof header === 'string' || header.format !== FORMAT || !sameVersion(header.key.store, version)) return false;
+    if (await staleness(header.key, storeDir, root)) return false;
+    return SECTIONS.every((name) => {
+      const [offset, length, digest] = header.sections[name];
+      const buffer = Buffer.allocUnsafe(length);
+      return fs.readSync(fd, buffer, 0, length, header.bodyStart + offset) === length && sha1(buffer) === digest;
+    });
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The snapshot, if it exists, is intact so far and was made from the store and files as they are now. */

@@ -98,7 +98,7 @@ export class StoreMovedError extends Error {}
 const DEFAULT_VECTOR_DIM = 384;
 const DEFAULT_COMPACT_EVERY = 50;
 
-/** What a write does to the generation: new content, or the same rows (compaction, marking the index complete). */
+/** What a write does to the generation: new content, or the same rows (compaction, embeddings, marking the index complete). */
 type WriteKind = 'full' | 'incremental' | 'same-content';
 
 export class GraphStore {
@@ -340,7 +340,8 @@ export class GraphStore {
   /** Sets the embedding of existing nodes (ids not in the store are ignored). */
   setVectors(vectors: Map<string, Float32Array>): Promise<void> {
     if (vectors.size === 0) return this.serialized(async () => undefined);
-    return this.write('incremental', async () => {
+    // Embeddings change no node, edge or file: the generation token (and the query snapshot filed under it) stays.
+    return this.write('same-content', async () => {
       const ids = [...vectors.keys()];
       const values = ids.map((id) => vectors.get(id)!);
       for (const v of values) {
