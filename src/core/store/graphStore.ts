@@ -116,6 +116,8 @@ export class GraphStore {
   private closed = false;
   /** The committed generation this store last wrote or read (undefined: none yet). */
   private committed: GenerationRecord | undefined;
+  /** A write failed and its rollback may have too: the tables may stand past the committed generation. */
+  private offCommitted = false;
   private readonly command: string;
   private readonly onWait?: (holder: LockHolder) => void;
 
@@ -435,7 +437,10 @@ export class GraphStore {
         await job(cutoffs);
         await this.commit(base, complete ?? (kind === 'full' || (base?.complete ?? false)), kind === 'same-content');
       } catch (err) {
-        if (!(err instanceof StoreMovedError)) await this.rollBack(base).catch(() => undefined);
+        if (!(err instanceof StoreMovedError)) {
+          this.offCommitted = true;
+          await this.rollBack(base).catch(() => undefined);
+        }
         throw err;
       } finally {
         await lock.release();
@@ -450,6 +455,7 @@ export class GraphStore {
     const record = nextRecord(base ?? { schemaVersion: SCHEMA_VERSION, parserVersion: PARSER_VERSION, vectorDim: this.vectorDim }, versions, complete, sameContent);
     await writeRecord(this.dir, record);
     this.committed = record;
+    this.offCommitted = false;
   }
 
   /** Takes `record` as what this store has read (at open, or after another process committed). */
@@ -516,8 +522,11 @@ export class GraphStore {
 
   private async refresh(): Promise<void> {
     const read = await readRecord(this.dir);
-    if (!read.ok || read.record.generation === this.committed?.generation && sameTables(read.record, this.committed)) return;
+    if (!read.ok) return;
+    const current = !this.offCommitted && read.record.generation === this.committed?.generation && sameTables(read.record, this.committed);
+    if (current) return;
     for (const name of TABLE_NAMES) await this.tables[name].checkout(read.record.tables[name]);
+    this.offCommitted = false;
     await this.adoptRecord(read.record);
   }
 
