@@ -96,7 +96,7 @@ test('a pasted issue (1,200 and 7,400 characters) finds the code it is about', a
 
 test('with MCTS and no budget to hit, the same query gives the same ranking every time', async () => {
   const run = async () => {
-    const searcher = createSearcher({ graph }, { mcts: { enabled: true, timeBudgetMs: Infinity } });
+    const searcher = createSearcher({ graph }, { mcts: { enabled: true, safetyMs: Infinity } });
     const first = await searcher.search('register a blueprint on the application', 10);
     const second = await searcher.search('register a blueprint on the application', 10);
     assert.ok(first.timingsMs.mctsIterations! > 0);

@@ -40,7 +40,7 @@ test('without a model, natural language is answered from lexical seeds and says 
 });
 
 test('MCTS forced on model-free: hits carry the tree path from the repository root or a seed', async () => {
-  const result = await createSearcher({ graph: ranger }, { mcts: { enabled: true, timeBudgetMs: Infinity } }).search('divide two numbers by the inverse', 10);
+  const result = await createSearcher({ graph: ranger }, { mcts: { enabled: true, safetyMs: Infinity } }).search('divide two numbers by the inverse', 10);
   assert.ok(result.timingsMs.mctsIterations > 0);
   const viaMcts = result.hits.filter((h) => h.via === 'mcts' || h.path);
   assert.ok(viaMcts.length > 0, 'some hit was ranked highest by the traversal or carries its path');
@@ -90,7 +90,7 @@ function fakeModels(calls: { embed: string[][]; rerank: string[][] }): SearchMod
 test('with models: vector seeds join the lexical ones, MCTS runs by default and the reranker scores passages', async () => {
   const calls = { embed: [] as string[][], rerank: [] as string[][] };
   const models = fakeModels(calls);
-  const searcher = createSearcher({ graph: ranger }, { models: () => models, mcts: { timeBudgetMs: Infinity } });
+  const searcher = createSearcher({ graph: ranger }, { models: () => models, mcts: { safetyMs: Infinity } });
   const result = await searcher.search('inverse multiplication', 10);
   assert.match(result.reason, /fake models for tests/);
   assert.deepEqual(calls.embed, [['inverse multiplication']], 'the query is embedded once; node vectors come from the store');
@@ -114,33 +114,34 @@ test('a question of only one-letter and common words: model-free it says why not
 test('vector neighbours below the similarity floor are no answer: nonsense finds nothing with a model too', async () => {
   const models = fakeModels({ embed: [], rerank: [] });
   const unrelated: SearchModels = { ...models, vectors: { ...models.vectors!, nearest: async () => [{ id: 'extended.py#quick_add', score: MIN_SEED_SIMILARITY / 2 }] } };
-  const result = await createSearcher({ graph: ranger }, { models: () => unrelated, mcts: { timeBudgetMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
+  const result = await createSearcher({ graph: ranger }, { models: () => unrelated, mcts: { safetyMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
   assert.deepEqual(result.hits, [], 'neither a seed nor a traversal of unrelated nodes');
   const related: SearchModels = { ...models, vectors: { ...models.vectors!, nearest: async () => [{ id: 'extended.py#quick_add', score: MIN_SEED_SIMILARITY }] } };
-  const found = await createSearcher({ graph: ranger }, { models: () => related, mcts: { timeBudgetMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
+  const found = await createSearcher({ graph: ranger }, { models: () => related, mcts: { safetyMs: Infinity } }).search('xyzzy plugh frobnicate', 10);
   assert.ok(found.hits.some((h) => h.id === 'extended.py#quick_add'), 'a neighbour at the floor is a seed');
 });
 
 test('a vector store still filling (size 0) gives no vector seeds and never throws', async () => {
   const calls = { embed: [] as string[][], rerank: [] as string[][] };
   const models = { ...fakeModels(calls), vectors: { size: 0, get: () => undefined, nearest: async () => [] } };
-  const result = await createSearcher({ graph: ranger }, { models: () => models, mcts: { timeBudgetMs: Infinity } }).search('divide by the inverse', 5);
+  const result = await createSearcher({ graph: ranger }, { models: () => models, mcts: { safetyMs: Infinity } }).search('divide by the inverse', 5);
   assert.ok(!result.hits.some((h) => h.via === 'vector'));
   assert.ok(result.hits.length > 0);
 });
 
-test('the time budget covers the whole query: seeds that used it up leave the traversal none', async () => {
+test('the traversal has a budget of its own: slow seeds leave it its iterations, and only the safety cap cuts it', async () => {
   const calls = { embed: [] as string[][], rerank: [] as string[][] };
   const models = fakeModels(calls);
-  // Embedding the query takes 80 ms, more than the whole 50 ms budget.
+  // Embedding the query takes 80 ms, more than the traversal's whole safety cap here.
   const slow = { ...models, embedder: { ...models.embedder!, embed: async (texts: string[]) => (await new Promise((r) => setTimeout(r, 80)), models.embedder!.embed(texts)) } };
-  const result = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { timeBudgetMs: 50 } }).search('inverse multiplication', 10);
-  assert.equal(result.timingsMs.mctsIterations, 0, 'no expansion after the budget was spent on the seeds');
-  assert.deepEqual(calls.rerank, [], 'and no cross-encoder call');
-  assert.ok(result.hits.length > 0, 'the seeds still answer');
-  // With the budget to spare, the same query runs the traversal.
-  const roomy = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { timeBudgetMs: 5_000 } }).search('inverse multiplication', 10);
-  assert.ok(roomy.timingsMs.mctsIterations > 0);
+  const result = await createSearcher({ graph: ranger }, { models: () => slow, mcts: { safetyMs: 50 } }).search('inverse multiplication', 10);
+  assert.ok(result.timingsMs.mctsIterations > 0, 'the seeds took none of the iterations');
+  assert.equal(result.timingsMs.mctsCut, undefined);
+  // A cross-encoder slower than the cap: cut, and said.
+  const stalled = { ...models, reranker: { ...models.reranker!, score: async (q: string, texts: string[]) => (await new Promise((r) => setTimeout(r, 80)), models.reranker!.score(q, texts)) } };
+  const cut = await createSearcher({ graph: ranger }, { models: () => stalled, mcts: { safetyMs: 50 } }).search('inverse multiplication', 10);
+  assert.equal(cut.timingsMs.mctsCut, 1);
+  assert.ok(cut.hits.length > 0, 'the seeds still answer');
 });
 
 test("the shipped model's vector seeds count half in the fused ranking; other models' count fully", async () => {

@@ -20,7 +20,11 @@ export interface MctsScorers {
 }
 
 export interface MctsOptions {
-  /** Maximum number of expansions (iterations of Algorithm 1); paper: 200–500. Default 200. */
+  /**
+   * The search's budget: expansions (iterations of Algorithm 1) to run; paper: 200–500. Default 200.
+   * A budget counted in iterations, not time, gives the same ranking for the same query on the same
+   * graph however loaded the machine is, and runs the traversal on a large repository too.
+   */
   iterations?: number;
   /** First expansion's k; default ceil(N_modules / 2), N_modules = Module nodes reachable from the roots. */
   kInit?: number;
@@ -31,10 +35,11 @@ export interface MctsOptions {
   /** Weight of the tree value R/N in the final score; default 0.7 (paper 0.5–0.9). */
   alpha?: number;
   /**
-   * Stop once this much wall time has passed (checked in the setup's walk of the graph, before every
-   * iteration and between cross-encoder batches); default 1500. `Infinity` disables it.
+   * A safety cap only: stop once this much wall time has passed (checked in the setup's walk of the
+   * graph, before every iteration and between cross-encoder batches), and say so (`cut`). Default
+   * 1500; `Infinity` disables it.
    */
-  timeBudgetMs?: number;
+  safetyMs?: number;
   /** Graph neighbours of a node; default {@link defaultNeighbours}. */
   neighbours?: (graph: Graph, id: string) => string[];
   /** Start nodes; default the repository root Folder `dir:.` if present, else every Module node. */
@@ -50,13 +55,9 @@ export interface MctsOptions {
    *   makes every non-constant batch's max reward exactly 10).
    */
   scaling?: 'search' | 'batch';
-  /**
-   * Cross-encoder calls score at most this many nodes each; fewer when the time left would not cover
-   * that many at the speed measured so far (the first call of a search, unmeasured, scores at most 8).
-   * Default 32.
-   */
+  /** Cross-encoder calls score this many nodes each (the last of an expansion fewer). Default 32. */
   batchSize?: number;
-  /** @internal Test seam: the clock the time budget is measured with (default `Date.now`). */
+  /** @internal Test seam: the clock the safety cap is measured with (default `Date.now`). */
   clock?: () => number;
 }
 
@@ -64,6 +65,8 @@ export interface MctsResult {
   hits: SearchHit[];
   /** Expansions performed (each one is one iteration of Algorithm 1). */
   iterations: number;
+  /** The safety cap stopped the search before its iterations were done (the ranking then depends on the machine's speed). */
+  cut: boolean;
   /** N per tree node (roots included). */
   visits: Map<string, number>;
 }
@@ -123,8 +126,6 @@ interface TreeNode {
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Pairs in a search's first cross-encoder call, before its speed is known. */
-const FIRST_BATCH = 8;
 /** Nodes the setup's reachability walk visits between two looks at the clock. */
 const CLOCK_EVERY = 256;
 
@@ -133,13 +134,13 @@ type Neighbours = (id: string) => string[];
 export async function mctsSearch(graph: Graph, query: string, scorers: MctsScorers, options: MctsOptions = {}): Promise<MctsResult> {
   const clock = options.clock ?? Date.now;
   const started = clock();
-  const budget = options.timeBudgetMs ?? 1500;
-  const overBudget = () => clock() - started >= budget;
+  const cap = options.safetyMs ?? 1500;
+  const overBudget = () => clock() - started >= cap;
   let roots = options.roots ?? (graph.hasNode('dir:.') ? ['dir:.'] : graph.filterNodes((_, a) => a.kind === 'Module'));
   roots = [...new Set(roots.filter((r) => graph.hasNode(r)))].sort(byId);
   const neighbours = memoized((id) => (options.neighbours ?? defaultNeighbours)(graph, id));
   const { kInit, c } = treeParameters(graph, roots, neighbours, options, overBudget);
-  const search = new TreeSearch(graph, query, scorers, roots, neighbours, { ...options, kInit, c }, () => budget - (clock() - started), clock);
+  const search = new TreeSearch(graph, query, scorers, roots, neighbours, { ...options, kInit, c }, overBudget);
   return search.run(options.iterations ?? 200);
 }
 
@@ -157,7 +158,7 @@ function memoized(neighboursOf: Neighbours): Neighbours {
  * Paper defaults that depend on the graph: k_init = N_modules / 2 and c = 1/sqrt(ln(4N)), counted over
  * what the search can reach from its roots (a breadth-first walk, only when a default is used). On a
  * large repository the walk is the whole graph (Django: 18k nodes, 100+ ms), so it is done once per
- * graph and kept (see {@link reachableFromRoot}), and it stops when the budget runs out.
+ * graph and kept (see {@link reachableFromRoot}), and it stops at the safety cap.
  */
 function treeParameters(graph: Graph, roots: string[], neighbours: Neighbours, options: MctsOptions, overBudget: () => boolean): { kInit: number; c: number } {
   if (options.kInit !== undefined && options.c !== undefined) return { kInit: options.kInit, c: options.c };
@@ -204,7 +205,7 @@ function reachableFromRoot(graph: Graph, roots: string[], overBudget: () => bool
   if (!roots.includes('dir:.')) return undefined;
   let reach = rootReach.get(graph);
   if (!reach || reach.order !== graph.order || reach.size !== graph.size) {
-    // A walk the budget cut short is not kept.
+    // A walk the safety cap cut short is not kept.
     const fresh = walk(graph, ['dir:.'], (id, visit) => forEachDefaultNeighbour(graph, id, visit), overBudget);
     if (fresh.truncated) return fresh;
     rootReach.set(graph, (reach = { ...fresh, order: graph.order, size: graph.size }));
@@ -213,7 +214,7 @@ function reachableFromRoot(graph: Graph, roots: string[], overBudget: () => bool
   return roots.every((r) => known.seen.has(r)) ? known : undefined;
 }
 
-/** The state of one search: the tree, the scorers' caches, the range of rewards and the cross-encoder's speed. */
+/** The state of one search: the tree, the scorers' caches and the range of rewards. */
 class TreeSearch {
   private readonly tree = new Map<string, TreeNode>();
   /**
@@ -228,7 +229,8 @@ class TreeSearch {
   private relLo = Infinity;
   private relHi = -Infinity;
   private k: number;
-  private msPerPair: number | undefined;
+  /** The safety cap stopped an expansion or the loop. */
+  private cut = false;
   private readonly kMin: number;
   private readonly scaling: 'search' | 'batch';
   private readonly batchSize: number;
@@ -240,8 +242,7 @@ class TreeSearch {
     private readonly roots: string[],
     private readonly neighbours: Neighbours,
     private readonly options: MctsOptions & { kInit: number; c: number },
-    private readonly timeLeft: () => number,
-    private readonly clock: () => number,
+    private readonly overCap: () => boolean,
   ) {
     this.kMin = Math.max(1, options.kMin ?? 20);
     this.k = Math.max(this.kMin, options.kInit);
@@ -256,8 +257,11 @@ class TreeSearch {
 
   async run(maxIterations: number): Promise<MctsResult> {
     let iterations = 0;
-    // An iteration starts only while the time left covers at least one cross-encoder pair.
-    while (iterations < maxIterations && this.timeLeft() > (this.msPerPair ?? 0)) {
+    while (iterations < maxIterations && !this.cut) {
+      if (this.overCap()) {
+        this.cut = true;
+        break;
+      }
       const leaf = this.select();
       if (!leaf) break;
       const chosen = await this.expand(leaf);
@@ -265,7 +269,7 @@ class TreeSearch {
       this.backpropagate(leaf, reward);
       iterations++;
     }
-    return { hits: this.hits(), iterations, visits: new Map([...this.tree].map(([id, node]) => [id, node.N])) };
+    return { hits: this.hits(), iterations, cut: this.cut, visits: new Map([...this.tree].map(([id, node]) => [id, node.N])) };
   }
 
   /** The node's value R/N on the [0, 10] scale. */
@@ -337,22 +341,20 @@ class TreeSearch {
    * reward is the cross-encoder score, and a branch is worth returning to when its best new node is
    * relevant ("find where X is implemented" wants one node; a mean would punish a class for having
    * many unrelated methods next to the right one).
-   * Scored in batches sized to the time left (relevanceBatch): a cross-encoder on a laptop CPU scores
-   * tens of pairs per second, and the first expansions of a large repository hold hundreds of
-   * children, so a fixed batch of 32 could overrun the budget by a second. Children not scored when
-   * the budget runs out are left out of the tree.
+   * Scored in batches of a fixed size, whatever the scorer's speed, so that the tree does not depend on
+   * it. Only the safety cap stops an expansion half-way (the first batch always runs: an expansion
+   * without children is wasted); children not scored then are left out of the tree.
    */
   private async simulate(leaf: TreeNode, chosen: string[]): Promise<number> {
     const missing = chosen.filter((id) => !this.relCache.has(id));
-    for (let at = 0; at < missing.length; ) {
-      const size = this.relevanceBatch(this.timeLeft(), at === 0);
-      if (size === 0) break;
-      const batch = missing.slice(at, at + size);
-      const callStarted = this.clock();
+    for (let at = 0; at < missing.length; at += this.batchSize) {
+      if (at > 0 && this.overCap()) {
+        this.cut = true;
+        break;
+      }
+      const batch = missing.slice(at, at + this.batchSize);
       const rels = await this.scorers.relevance(this.query, batch);
-      this.msPerPair = (this.clock() - callStarted) / batch.length;
       batch.forEach((id, i) => this.relCache.set(id, rels[i] ?? 0));
-      at += batch.length;
     }
     const children = chosen.filter((id) => this.relCache.has(id));
     const raw = children.map((id) => this.relCache.get(id)!);
@@ -368,17 +370,6 @@ class TreeSearch {
       leaf.children.push(child);
     });
     return Math.max(...stored);
-  }
-
-  /**
-   * How many (query, node) pairs the next cross-encoder call may score: as many as the time left
-   * covers at the last call's speed, at most `batchSize`; at least one for an expansion's first call
-   * (an expansion without children is wasted), none once the budget is spent.
-   */
-  private relevanceBatch(leftMs: number, firstOfExpansion: boolean): number {
-    if (this.msPerPair === undefined) return Math.min(this.batchSize, FIRST_BATCH);
-    const affordable = this.msPerPair > 0 ? Math.floor(leftMs / this.msPerPair) : this.batchSize;
-    return Math.min(this.batchSize, Math.max(firstOfExpansion ? 1 : 0, affordable));
   }
 
   /**

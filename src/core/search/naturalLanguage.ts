@@ -18,8 +18,9 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 export interface NaturalLanguageOptions {
   /**
-   * RANGER's traversal with the paper's defaults, within a 250 ms budget for the whole natural-language
-   * query (`timeBudgetMs`: what the seeds take comes out of the traversal's share). `enabled` defaults to whether a
+   * RANGER's traversal with the paper's defaults: a budget of `iterations` expansions of its own (what
+   * the seeds take never comes out of it), and a wall-clock cap only as a safety (`safetyMs`, reported
+   * in `timingsMs.mctsCut` when hit). `enabled` defaults to whether a
    * model is loaded: with the lexical stand-in scorers the traversal only re-finds what the lexical
    * seeds already rank (measured on four Python corpora: NDCG@10 equal or up to 0.02 lower, and
    * 4–15 ms more per query; `npm run bench:search`, docs/benchmarks.md), so model-free search skips
@@ -41,8 +42,12 @@ export interface NaturalLanguageOptions {
   onCandidates?: (query: RerankQuery, candidates: Candidate[]) => void;
 }
 
-/** Interactive default: a query typed into a QuickPick must not wait for 200 full expansions. */
-const MCTS_BUDGET_MS = 250;
+/**
+ * The traversal's safety cap in an interactive query. With the default scorers (the shipped model and
+ * the model-free relevance) the iterations finish far below it; a downloaded cross-encoder scoring tens
+ * of pairs a second can reach it, and the answer then says the traversal was cut.
+ */
+const MCTS_SAFETY_MS = 1000;
 const WEIGHTS: Record<FusedVia, number> = { lexical: 1, vector: 1, mcts: 1 };
 
 export async function naturalLanguageSearch(
@@ -54,8 +59,7 @@ export async function naturalLanguageSearch(
   options: NaturalLanguageOptions,
   timingsMs: Record<string, number>,
 ): Promise<SearchHit[]> {
-  const started = performance.now();
-  let t = started;
+  let t = performance.now();
   const matches = lexical.scores(query);
   timingsMs.lexical = performance.now() - t;
   const lists: SearchHit[][] = [matches.slice(0, Math.max(limit, 50))];
@@ -87,13 +91,11 @@ export async function naturalLanguageSearch(
     const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => containerOf(graph, h.id) ?? h.id));
     const roots = [...(graph.hasNode('dir:.') ? ['dir:.'] : []), ...seedParents];
     const traversalScorers = scorers();
-    // The budget is the whole query's: what the seeds took (embedding the query, lexical scoring,
-    // spreading the matches up the tree) comes out of the traversal's share.
-    const timeBudgetMs = Math.max(0, (mcts.timeBudgetMs ?? MCTS_BUDGET_MS) - (performance.now() - started));
-    const result = await mctsSearch(graph, query, traversalScorers, { ...mcts, timeBudgetMs, roots: roots.length > 0 ? roots : undefined });
+    const result = await mctsSearch(graph, query, traversalScorers, { ...mcts, safetyMs: mcts.safetyMs ?? MCTS_SAFETY_MS, roots: roots.length > 0 ? roots : undefined });
     lists.push(result.hits);
     timingsMs.mcts = performance.now() - t;
     timingsMs.mctsIterations = result.iterations;
+    if (result.cut) timingsMs.mctsCut = 1;
   }
   // The shipped model is a small bag-of-tokens encoder: its lists count for less next to the lexical one.
   const modelWeights = models?.embedder?.id === BUNDLED_EMBEDDING_MODEL ? SHIPPED_MODEL_FUSION : {};
