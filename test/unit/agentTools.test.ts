@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { countTokens } from '../../src/core/completion/tokens';
 import { sourceReader } from '../../src/core/lifting/source';
 import { functionOf } from '../../src/core/search/implementations';
 import { LocalRepository } from '../../src/core/service/localRepository';
@@ -174,6 +175,29 @@ test('impact of a diff names the changed definition and its dependents with the 
   assert.ok(affected.some((a) => a.distance === 2), 'depth 2 reaches dependents of dependents');
   const bad = await flask.runTool('impact', { diff: 'not a diff' });
   assert.ok(!bad.ok && /no file headers/.test(bad.error));
+});
+
+test('budgeted answers keep within maxTokens in real o200k tokens, notes included, and say what the budget left out', async () => {
+  const pending = { pending: ['app.py', 'helpers.py', 'json/provider.py'] };
+  for (const maxTokens of [200, 800, 2000]) {
+    for (const call of [{ pending: [] }, pending]) {
+      const map = ok(await flask.runTool('repo_overview', { maxTokens }, call));
+      const tokens = countTokens(map.text);
+      assert.ok(tokens <= maxTokens && tokens > 0.8 * maxTokens, `repo_overview at ${maxTokens}: ${tokens} tokens\n${map.text}`);
+      assert.match(map.text, new RegExp(`\\(\\d+ modules and \\d+ definitions left out for the ${maxTokens}-token budget`));
+      assert.equal(/Not yet re-indexed/.test(map.text), call.pending.length > 0);
+      for (const [file, line] of [['app.py', 1100], ['helpers.py', 60]] as const) {
+        const context = ok(await flask.runTool('edit_context', { path: file, line, maxTokens }, call));
+        const used = countTokens(context.text);
+        assert.ok(used <= maxTokens && used > 0.5 * maxTokens, `edit_context ${file}:${line} at ${maxTokens}: ${used} tokens\n${context.text}`);
+      }
+    }
+    const json = ok(await flask.runTool('repo_overview', { path: 'json', maxTokens }));
+    assert.ok(countTokens(json.text) <= maxTokens, json.text);
+  }
+  const small = ok(await flask.runTool('edit_context', { path: 'app.py', line: 1100, maxTokens: 200 }));
+  assert.match(small.text, /within the answer's 200-token budget; \d+ more candidates did not fit/);
+  assert.ok((small.structured.leftOut as number) > 0);
 });
 
 test('paths outside the folder are refused before anything is read', async () => {
