@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { countTokens } from '../../src/core/completion/tokens';
 import { sourceReader } from '../../src/core/lifting/source';
+import { functionOf } from '../../src/core/search/implementations';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import type { ToolResult } from '../../src/core/service/repository';
 import { workspacePath } from '../../src/core/tools/context';
@@ -47,6 +49,79 @@ test('explore_graph pages its rows: offsets walk the whole list without repeats 
     if (offset + 25 < total) assert.match(page.text, new RegExp(`call again with offset=${offset + 25}`));
   }
   assert.deepEqual(seen, (all.structured.rows as Array<{ id: string; kind: string }>).map((r) => `${r.kind} ${r.id}`));
+});
+
+type TreeRow = { depth: number; kind: string; id: string; qname: string; repeat: boolean };
+const DEPENDENCY_KINDS = ['CALLS', 'INHERITS', 'USES', 'IMPORTS'];
+const flaskGraph = () => (flask as unknown as { engine: { graph: { graph: Parameters<typeof functionOf>[0] } } }).engine.graph.graph;
+
+test('explore_graph walks a node from its shallowest row: a direct caller first met deeper, under an earlier caller, still shows its own callers', async () => {
+  // find_package calls _path_is_relative_to directly and through _find_package_path, which sorts first.
+  const answer = ok(await flask.runTool('explore_graph', { id: 'scaffold.py#_path_is_relative_to', direction: 'in', edgeKinds: ['CALLS'], depth: 2 }));
+  const rows = (answer.structured.rows as TreeRow[]).map((r) => `${r.depth} ${r.qname}${r.repeat ? ' (repeat)' : ''}`);
+  assert.deepEqual(rows, [
+    '1 flask.scaffold._find_package_path',
+    '2 flask.scaffold.find_package (repeat)',
+    '1 flask.scaffold.find_package',
+    '2 flask.app.Flask.auto_find_instance_path',
+  ]);
+  assert.match(answer.text, / {4}← CALLS {6}flask\.scaffold\.find_package {2}scaffold\.py:873 {2}\(repeat\)\n {2}← CALLS {6}flask\.scaffold\.find_package {2}scaffold\.py:877\n {4}← CALLS {6}flask\.app\.Flask\.auto_find_instance_path/);
+  // impact walks the same: _find_error_handler's direct caller handle_user_exception is also met under handle_http_exception.
+  const handler = ok(await flask.runTool('explore_graph', { id: 'app.py#Flask._find_error_handler', direction: 'in', edgeKinds: ['CALLS'], depth: 2 }));
+  assert.ok((handler.structured.rows as TreeRow[]).some((r) => r.depth === 2 && r.qname === 'flask.app.Flask.full_dispatch_request' && !r.repeat), handler.text);
+  const impact = ok(await flask.runTool('impact', { ids: ['app.py#Flask._find_error_handler'], depth: 2 }));
+  const reached = (impact.structured.affected as Array<{ qname: string; distance: number; chain: string[] }>).find((a) => a.qname === 'flask.app.Flask.full_dispatch_request');
+  assert.deepEqual(reached && { distance: reached.distance, chain: reached.chain }, {
+    distance: 2,
+    chain: ['flask.app.Flask._find_error_handler', '← CALLS flask.app.Flask.handle_user_exception', '← CALLS flask.app.Flask.full_dispatch_request'],
+  });
+});
+
+test("explore_graph's dependents are impact's, at every function of Flask and depths 1 to 3", async () => {
+  const graph = flaskGraph();
+  const functions = graph.filterNodes((_, n) => n.kind === 'Function' || n.kind === 'Method');
+  assert.ok(functions.length > 300, `${functions.length}`);
+  for (const depth of [1, 2, 3]) {
+    for (const id of functions) {
+      const own = new Set(functionOf(graph, id).members);
+      const explored = ok(await flask.runTool('explore_graph', { id, direction: 'in', edgeKinds: DEPENDENCY_KINDS, depth, limit: 200 }));
+      const affected = ok(await flask.runTool('impact', { ids: [id], depth, limit: 200 }));
+      assert.ok((explored.structured.total as number) <= 200 && (affected.structured.total as number) <= 200, 'one page holds every row');
+      // impact names a function by its body, explore_graph by the definition an edge lands on.
+      const walked = new Set((explored.structured.rows as TreeRow[]).map((r) => functionOf(graph, r.id).body).filter((b) => !own.has(b)));
+      const reached = new Set((affected.structured.affected as Array<{ id: string }>).map((a) => a.id));
+      assert.deepEqual([...walked].sort(), [...reached].sort(), `${id} at depth ${depth}:\n${explored.text}\n${affected.text}`);
+    }
+  }
+});
+
+test("explore_graph's count of rows that lead on beyond the depth is what one more level shows", async () => {
+  const graph = flaskGraph();
+  const functions = graph.filterNodes((_, n) => n.kind === 'Function' || n.kind === 'Method');
+  const nodes = (rows: TreeRow[]) => new Set(rows.map((r) => r.id));
+  let leadOn = 0;
+  for (const depth of [1, 2]) {
+    for (const id of functions) {
+      const args = { id, direction: 'in', edgeKinds: DEPENDENCY_KINDS, limit: 200 };
+      const here = ok(await flask.runTool('explore_graph', { ...args, depth }));
+      const deeper = ok(await flask.runTool('explore_graph', { ...args, depth: depth + 1 }));
+      assert.equal(here.structured.walkCut, false);
+      const shown = new Set([...nodes(here.structured.rows as TreeRow[]), ...functionOf(graph, id).members]);
+      // The rows one level deeper that name nodes not shown yet, and the rows of the last level they hang under.
+      const rows = deeper.structured.rows as TreeRow[];
+      const parents = new Set<string>();
+      rows.forEach((r, i) => {
+        if (r.depth !== depth + 1 || shown.has(r.id)) return;
+        let p = i;
+        while (rows[p].depth !== depth) p--;
+        parents.add(rows[p].id);
+      });
+      assert.equal(here.structured.beyondDepth, parents.size, `${id} at depth ${depth}:\n${here.text}\n${deeper.text}`);
+      if (parents.size > 0) assert.match(here.text, new RegExp(`\\(${parents.size} rows? at depth ${depth} leads? on to nodes not shown`));
+      leadOn += parents.size;
+    }
+  }
+  assert.ok(leadOn > 50, 'many walks stop short of more callers');
 });
 
 test('callers counted through resolved edges also report same-named references the graph could not resolve', async () => {
@@ -100,6 +175,29 @@ test('impact of a diff names the changed definition and its dependents with the 
   assert.ok(affected.some((a) => a.distance === 2), 'depth 2 reaches dependents of dependents');
   const bad = await flask.runTool('impact', { diff: 'not a diff' });
   assert.ok(!bad.ok && /no file headers/.test(bad.error));
+});
+
+test('budgeted answers keep within maxTokens in real o200k tokens, notes included, and say what the budget left out', async () => {
+  const pending = { pending: ['app.py', 'helpers.py', 'json/provider.py'] };
+  for (const maxTokens of [200, 800, 2000]) {
+    for (const call of [{ pending: [] }, pending]) {
+      const map = ok(await flask.runTool('repo_overview', { maxTokens }, call));
+      const tokens = countTokens(map.text);
+      assert.ok(tokens <= maxTokens && tokens > 0.8 * maxTokens, `repo_overview at ${maxTokens}: ${tokens} tokens\n${map.text}`);
+      assert.match(map.text, new RegExp(`\\(\\d+ modules and \\d+ definitions left out for the ${maxTokens}-token budget`));
+      assert.equal(/Not yet re-indexed/.test(map.text), call.pending.length > 0);
+      for (const [file, line] of [['app.py', 1100], ['helpers.py', 60]] as const) {
+        const context = ok(await flask.runTool('edit_context', { path: file, line, maxTokens }, call));
+        const used = countTokens(context.text);
+        assert.ok(used <= maxTokens && used > 0.5 * maxTokens, `edit_context ${file}:${line} at ${maxTokens}: ${used} tokens\n${context.text}`);
+      }
+    }
+    const json = ok(await flask.runTool('repo_overview', { path: 'json', maxTokens }));
+    assert.ok(countTokens(json.text) <= maxTokens, json.text);
+  }
+  const small = ok(await flask.runTool('edit_context', { path: 'app.py', line: 1100, maxTokens: 200 }));
+  assert.match(small.text, /within the answer's 200-token budget; \d+ more candidates did not fit/);
+  assert.ok((small.structured.leftOut as number) > 0);
 });
 
 test('paths outside the folder are refused before anything is read', async () => {

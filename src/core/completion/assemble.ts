@@ -59,6 +59,8 @@ export interface FusedContext {
   snippets: FusedSnippet[];
   tokens: number;
   budgetTokens: number;
+  /** Candidates with something new to show that the budget left out (edit_context says so). */
+  leftOut: number;
   /** The buffer around the cursor as it fits the window (`options.window`); absent when no window was given. */
   prompt?: { prefix: string; suffix: string };
   timingsMs: Record<string, number>;
@@ -167,16 +169,20 @@ export class ContextAssembler {
     const header = countTokens(`${commentPrefix(language)}Repository context for ${q.query.path} (Cartograph)\n${commentPrefix(language)}Graph:\n${commentPrefix(language).trimEnd()}\n${commentPrefix(language)}${q.query.path}\n`);
     const tripleLines = new Map(merged.map((c) => [c.key, c.triples.map((tr) => tripleText(g, tr))]));
     const seenTriples = (chosen: readonly Chosen[]) => new Set(chosen.flatMap((ch) => tripleLines.get(ch.candidate.key)!));
-    const pack = (budgetTokens: number) =>
-      packContext(merged, {
+    let leftOut = 0;
+    const pack = (budgetTokens: number) => {
+      leftOut = 0;
+      return packContext(merged, {
         budgetTokens,
         lambda: options.mmrLambda,
+        overBudget: () => leftOut++,
         cost: (candidate, rendering, already) => {
           const seen = seenTriples(already);
           const newTriples = tripleLines.get(candidate.key)!.filter((s) => !seen.has(s));
           return blockTokens(`${snippetBlock(candidate.title, rendering.code, language)}\n${commentPrefix(language)}\n${newTriples.map((s) => commentPrefix(language) + s).join('\n')}`);
         },
       });
+    };
     // Snippets are costed line by line; the serialized whole is then counted exactly and packed again
     // under a smaller budget in the rare case it runs over, so no context exceeds its budget.
     let budget = options.budgetTokens - header;
@@ -208,6 +214,7 @@ export class ContextAssembler {
       })),
       tokens,
       budgetTokens: options.budgetTokens,
+      leftOut,
       timingsMs,
     };
   }

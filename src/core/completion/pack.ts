@@ -40,6 +40,8 @@ export interface PackOptions {
   lambda: number;
   /** Tokens `rendering` of `candidate` adds to the serialized context, given what is chosen already. */
   cost(candidate: Candidate, rendering: Rendering, chosen: readonly Chosen[]): number;
+  /** Called for each candidate that had something to show but did not fit the budget even at its most compact. */
+  overBudget?(candidate: Candidate): void;
 }
 
 export function packContext(candidates: Candidate[], options: PackOptions): Chosen[] {
@@ -68,7 +70,10 @@ export function packContext(candidates: Candidate[], options: PackOptions): Chos
     if (!compact) continue;
     if (pick.origin === 'similar' && repeatedShare(compact, shownText) > MAX_WINDOW_REPEATS) continue;
     const tokens = options.cost(pick, compact, chosen);
-    if (used + tokens > options.budgetTokens) continue;
+    if (used + tokens > options.budgetTokens) {
+      options.overBudget?.(pick);
+      continue;
+    }
     chosen.push({ candidate: pick, rendering: compact, tokens });
     addShown(shown, pick.path, compact);
     for (const line of meaningfulLines(compact.code)) shownText.add(line);

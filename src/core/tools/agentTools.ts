@@ -1,6 +1,7 @@
 // The agent tools over one repository: validate the input, answer from the graph, and say how fresh
 // the answer is. Served by the MCP server (`cartograph mcp`) and VS Code's language-model tools.
 import { z } from 'zod';
+import { countTokens } from '../completion/tokens';
 import { ToolError, type CallState, type ToolAnswer, type ToolContext, type ToolResult } from './context';
 import { editContext } from './editContext';
 import { exploreGraph } from './exploreGraph';
@@ -38,20 +39,22 @@ export class AgentTools {
     if (!parsed.success) throw new ToolError(`invalid arguments for ${tool}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
     const buffers = call.buffers ?? {};
     const ctx: ToolContext = { ...this.ctx, readText: (rel) => (rel in buffers ? Promise.resolve({ ok: true, text: buffers[rel] }) : this.ctx.readText(rel)) };
-    const answer = await this.answer(ctx, tool, parsed.data);
     const pending = call.pending;
     const notes = [
       call.indexing && `The folder is still being indexed (${call.indexing}): this answer may miss what is not indexed yet.`,
       call.storeProblem && `The graph store could not be used (${call.storeProblem}): this answer comes from the server's own graph, which is not saved; run \`cartograph index\` on the folder to repair the store.`,
       pending.length && `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`,
     ].filter(Boolean);
+    // A budgeted answer's maxTokens covers the whole text the agent reads, these notes included.
+    const reserve = notes.length > 0 ? countTokens(`\n\n${notes.join('\n\n')}`) : 0;
+    const answer = await this.answer(ctx, tool, parsed.data, reserve);
     return {
       text: [answer.text, ...notes].join('\n\n'),
       structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}), ...(call.storeProblem ? { storeProblem: call.storeProblem } : {}) },
     };
   }
 
-  private answer(ctx: ToolContext, tool: ToolName, input: unknown): Promise<ToolAnswer> | ToolAnswer {
+  private answer(ctx: ToolContext, tool: ToolName, input: unknown, reserve: number): Promise<ToolAnswer> | ToolAnswer {
     switch (tool) {
       case 'search_code':
         return searchCode(ctx, input as ToolInput<'search_code'>);
@@ -60,9 +63,9 @@ export class AgentTools {
       case 'explore_graph':
         return exploreGraph(ctx, this.unresolved, input as ToolInput<'explore_graph'>);
       case 'repo_overview':
-        return repoOverview(ctx, this.centrality, input as ToolInput<'repo_overview'>);
+        return repoOverview(ctx, this.centrality, input as ToolInput<'repo_overview'>, reserve);
       case 'edit_context':
-        return editContext(ctx, input as ToolInput<'edit_context'>);
+        return editContext(ctx, input as ToolInput<'edit_context'>, reserve);
       case 'impact':
         return impact(ctx, this.unresolved, input as ToolInput<'impact'>);
     }

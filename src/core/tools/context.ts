@@ -69,11 +69,6 @@ export function diskText(boundary: RootBoundary, maxFileSize?: number): (relPath
   return (rel) => readSourceFile(nodePath.join(boundary.root, rel), maxFileSize, undefined, boundary);
 }
 
-/** Tokens of an answer for budgeting: ~4 characters a token for code and prose alike (an estimate). */
-export function tokensOf(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 /** A repository-relative `/` path for `p` (relative to the root, or absolute inside it); outside the root is an error. */
 export function workspacePath(root: string, p: string): string {
   const abs = nodePath.resolve(root, p);

@@ -1,10 +1,19 @@
 // edit_context: the cross-file context graph-fused completion would assemble at a position (GRACE's
 // triples and definitions), for an agent about to edit there.
+import type { FusedContext } from '../completion/assemble';
+import { countTokens } from '../completion/tokens';
 import { languageOf } from '../parse/languages';
 import { ToolError, workspacePath, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
-export async function editContext(ctx: ToolContext, input: ToolInput<'edit_context'>): Promise<ToolAnswer> {
+/**
+ * Room kept in the first assembly for what the heading learns only from it (the definitions the line is
+ * inside, the counts): enough for `(inside Flask.run < Flask)`; a longer heading costs a second assembly.
+ */
+const HEADING_ALLOWANCE = 24;
+
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export async function editContext(ctx: ToolContext, input: ToolInput<'edit_context'>, reserve = 0): Promise<ToolAnswer> {
   const rel = workspacePath(ctx.root, input.path);
   const language = languageOf(rel);
   if (!language) throw new ToolError(`${rel}: not a language Cartograph indexes`);
@@ -15,11 +24,27 @@ export async function editContext(ctx: ToolContext, input: ToolInput<'edit_conte
   if (input.line > lines.length + 1) throw new ToolError(`${rel} has ${lines.length} lines; line ${input.line} is past its end`);
   // The cursor at the start of the line: the line itself is what the agent is about to write.
   const offset = lines.slice(0, input.line - 1).reduce((n, l) => n + l.length + 1, 0);
-  const fused = await ctx.assemble({ path: rel, language, prefix: text.slice(0, offset), suffix: text.slice(offset) }, { budgetTokens: input.maxTokens, mmrLambda: 0.7 });
-  const head = `Context for ${rel}:${input.line}${fused.cursor.enclosing.length ? ` (inside ${fused.cursor.enclosing.join(' < ')})` : ''}: ${fused.snippets.length} definitions, ${fused.triples.length} relations, ~${fused.tokens} of ${fused.budgetTokens} tokens`;
-  const body = fused.text.trim() || '(nothing in other files that this position uses)';
+  const query = { path: rel, language, prefix: text.slice(0, offset), suffix: text.slice(offset) };
+
+  const heading = (enclosing: readonly string[], definitions: number, relations: number, tokens: number, leftOut: number) =>
+    `Context for ${rel}:${input.line}${enclosing.length ? ` (inside ${enclosing.join(' < ')})` : ''}: ${definitions} definitions, ${relations} relations, ${tokens} tokens of context within the answer's ${input.maxTokens}-token budget` +
+    (leftOut > 0 ? `; ${leftOut} more candidates did not fit` : '');
+  const answer = (fused: FusedContext) =>
+    `${heading(fused.cursor.enclosing, fused.snippets.length, fused.triples.length, fused.tokens, fused.leftOut)}\n\n${fused.text.trim() || '(nothing in other files that this position uses)'}`;
+  // The assembler keeps the context within its budget in real tokens; the heading and the notes are
+  // taken off that budget, and the answer is counted whole: over (a long heading), assembled again with less.
+  const budget = input.maxTokens - reserve;
+  // Never below 0: notes longer than the budget leave the context empty, not the assembler looping on a negative one.
+  let contextBudget = Math.max(0, budget - countTokens(`${heading([], 0, 0, 0, 1)}\n\n`) - HEADING_ALLOWANCE);
+  let fused = await ctx.assemble(query, { budgetTokens: contextBudget, mmrLambda: 0.7 });
+  let over = countTokens(answer(fused)) - budget;
+  while (over > 0 && fused.tokens > 0) {
+    contextBudget = Math.max(0, contextBudget - over);
+    fused = await ctx.assemble(query, { budgetTokens: contextBudget, mmrLambda: 0.7 });
+    over = countTokens(answer(fused)) - budget;
+  }
   return {
-    text: `${head}\n\n${body}`,
+    text: answer(fused),
     structured: {
       path: rel,
       line: input.line,
@@ -28,6 +53,7 @@ export async function editContext(ctx: ToolContext, input: ToolInput<'edit_conte
       snippets: fused.snippets.map((s) => ({ title: s.title, path: s.path, origin: s.origin, tokens: s.tokens })),
       tokens: fused.tokens,
       budgetTokens: fused.budgetTokens,
+      leftOut: fused.leftOut,
     },
   };
 }

@@ -3,7 +3,7 @@
 import { functionOf } from '../search/implementations';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
-import type { ToolInput } from './schemas';
+import { MAX_EXPLORE_DEPTH, type ToolInput } from './schemas';
 import { candidatesAnswer, resolveTarget } from './targets';
 
 /** Bounds the walk itself, whatever the page size: depth 3 around a hub can reach thousands of nodes. */
@@ -11,6 +11,9 @@ const MAX_WALK = 5_000;
 
 interface TreeRow extends EdgeRow {
   depth: number;
+  /** The node is in the tree already (or is the start): its edges are walked at its other row only. */
+  repeat: boolean;
+  children: TreeRow[];
 }
 
 export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>): Promise<ToolAnswer> {
@@ -19,42 +22,71 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   const root = target.node;
   const graph = ctx.graph.graph;
   const directions: Array<'in' | 'out'> = input.direction === 'both' ? ['out', 'in'] : [input.direction];
-  const rows: TreeRow[] = [];
+  // The rows one step from a node (every definition of one function at once), as met at `depth`.
+  const step = (ids: readonly string[], depth: number) =>
+    directions.flatMap((direction) =>
+      // A node's containers matter for the start only; deeper they repeat the folder tree.
+      edgeRows(graph, ids, direction, input.edgeKinds).filter((row) => !(direction === 'in' && depth > 1 && STRUCTURE.has(row.kind) && !input.edgeKinds)),
+    );
+
+  // Breadth-first, so that every node is walked on from its shallowest row: depth-first, a node first
+  // met deep under one caller was not walked again where it is a direct caller, and the callers it
+  // has there were missing. Each node is walked once (a repeat is shown, not walked again), and a row
+  // that is one signature of an overloaded function is walked on as the whole function.
+  const tree: TreeRow[] = [];
   const seen = new Set(target.members);
+  let frontier: Array<{ ids: readonly string[]; children: TreeRow[] }> = [{ ids: target.members, children: tree }];
+  let walked = 0;
   let walkCut = false;
-  const expand = (ids: readonly string[], depth: number) => {
-    for (const direction of directions) {
-      for (const row of edgeRows(graph, ids, direction, input.edgeKinds)) {
-        // A node's containers matter for the start only; deeper they repeat the folder tree.
-        if (direction === 'in' && depth > 1 && STRUCTURE.has(row.kind) && !input.edgeKinds) continue;
-        if (rows.length >= MAX_WALK) {
+  for (let depth = 1; depth <= input.depth && frontier.length > 0 && !walkCut; depth++) {
+    const next: typeof frontier = [];
+    for (const from of frontier) {
+      for (const row of step(from.ids, depth)) {
+        if (walked >= MAX_WALK) {
           walkCut = true;
-          return;
+          break;
         }
-        const again = seen.has(row.id);
-        rows.push({ ...row, depth });
-        if (again) continue;
-        // A row that is one signature of an overloaded function is walked on as the whole function.
+        walked++;
+        const node: TreeRow = { ...row, depth, repeat: seen.has(row.id), children: [] };
+        from.children.push(node);
+        if (node.repeat) continue;
         const { members } = functionOf(graph, row.id);
         for (const m of members) seen.add(m);
-        if (depth < input.depth) expand(members, depth + 1);
+        next.push({ ids: members, children: node.children });
       }
+      if (walkCut) break;
+    }
+    frontier = next;
+  }
+  // What the depth cut off: the nodes of the last level that lead on to nodes not in the tree.
+  const beyondDepth = walkCut ? 0 : frontier.filter((f) => step(f.ids, input.depth + 1).some((row) => !seen.has(row.id))).length;
+
+  // Each row under the row it was reached from, in walk order within a parent.
+  const rows: TreeRow[] = [];
+  const flatten = (level: readonly TreeRow[]) => {
+    for (const r of level) {
+      rows.push(r);
+      flatten(r.children);
     }
   };
-  expand(target.members, 1);
+  flatten(tree);
 
   const page = rows.slice(input.offset, input.offset + input.limit);
   const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const counts = new Map<string, number>();
-  for (const r of rows) if (r.depth === 1) counts.set(`${r.direction} ${r.kind}`, (counts.get(`${r.direction} ${r.kind}`) ?? 0) + 1);
+  for (const r of tree) counts.set(`${r.direction} ${r.kind}`, (counts.get(`${r.direction} ${r.kind}`) ?? 0) + 1);
   const wantsIn = directions.includes('in') && (!input.edgeKinds || input.edgeKinds.some((k) => k === 'CALLS' || k === 'USES'));
   const possible = wantsIn ? unresolved.possible(root, input.edgeKinds?.includes('USES') || !input.edgeKinds ? ['CALLS', 'USES'] : ['CALLS'], target.members).sources : [];
 
   const lines = [`${root.kind} ${root.qname}  ${location(root)}  id=${root.id}`];
   lines.push(`direct: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ') || 'no edges of the asked kinds'}`);
-  for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}`);
+  for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}${r.repeat ? '  (repeat)' : ''}`);
   if (next !== undefined) lines.push(`… ${rows.length - next} more rows: call again with offset=${next}`);
   if (walkCut) lines.push(`(walk stopped after ${MAX_WALK} rows: lower depth or filter edgeKinds)`);
+  if (beyondDepth > 0) {
+    const rowsLead = beyondDepth === 1 ? `1 row at depth ${input.depth} leads` : `${beyondDepth} rows at depth ${input.depth} lead`;
+    lines.push(`(${rowsLead} on to nodes not shown: ${input.depth < MAX_EXPLORE_DEPTH ? `call again with depth=${input.depth + 1}, or ` : ''}explore from them)`);
+  }
   if (wantsIn && (root.kind === 'Method' || root.kind === 'Function')) {
     lines.push('(callers are a lower bound: calls through values of unknown type, such as a parameter obj.method(), are not in the graph)');
   }
@@ -70,10 +102,11 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
       qname: root.qname,
       location: location(root),
       direct: Object.fromEntries(counts),
-      rows: page.map(({ depth, direction, kind, id, qname, location: at }) => ({ depth, direction, kind, id, qname, location: at })),
+      rows: page.map(({ depth, direction, kind, id, qname, location: at, repeat }) => ({ depth, direction, kind, id, qname, location: at, repeat })),
       total: rows.length,
       ...(next !== undefined ? { nextOffset: next } : {}),
       walkCut,
+      beyondDepth,
       possibleUnresolved: possible.slice(0, 50),
     },
   };

@@ -2,8 +2,9 @@
 // number of distinct other modules that call, inherit, use or import a definition (in-degree over
 // dependency edges): PageRank over Django's graph took ~0.4 s per change, this ~10 ms, and both put the
 // same hubs on top (settings, gettext_lazy, cached_property, Expression, Field…).
+import { countTokens, lineTokens } from '../completion/tokens';
 import type { GraphNode } from '../graph/schema';
-import { ToolError, firstSentence, tokensOf, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
+import { ToolError, firstSentence, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
 import type { ToolInput } from './schemas';
 
 const DEPENDENCY = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
@@ -45,7 +46,8 @@ interface Entry {
   parent?: string;
 }
 
-export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>): ToolAnswer {
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>, reserve = 0): ToolAnswer {
   const repo = ctx.graph;
   const prefix = input.path?.replace(/^\.\/+/, '').replace(/\/+$/, '') ?? '';
   const files = repo.filePaths().filter((f) => !prefix || f === prefix || f.startsWith(`${prefix}/`)).sort();
@@ -70,35 +72,54 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
     entries.set(file, { node: module, score: moduleScore + 0.001, line: `${file}${doc ? ` — ${doc}` : ''}` });
   }
 
-  // Greedy by centrality: an entry brings its parents along; stop when the budget is spent.
+  // Greedy by centrality: an entry brings its parents along; stop when the budget is spent. Lines are
+  // costed one by one in real tokens (o200k, as edit_context); the title and the note on what was left
+  // out are kept room for, the note at its longest (everything left out).
+  const budget = input.maxTokens - reserve;
+  const definitions = [...entries.values()].filter((e) => e.node.kind !== 'Module').length;
+  const title = `Map of ${prefix || repo.rootName} (${files.length} files; definitions ranked by how many other modules depend on them)`;
+  const leftOut = (modules: number, defs: number) => `(${modules} modules and ${defs} definitions left out for the ${input.maxTokens}-token budget; pass path to zoom in)`;
   const shown = new Set<string>();
-  let spent = 0;
+  const added: Entry[][] = [];
+  let spent = lineTokens(title) + lineTokens(leftOut(files.length, definitions));
   const ranked = [...entries.values()].sort((a, b) => b.score - a.score || a.node.id.localeCompare(b.node.id));
   for (const entry of ranked) {
     const chain: Entry[] = [];
     for (let e: Entry | undefined = entry; e && !shown.has(e.node.id); e = e.parent ? entries.get(e.parent) : undefined) chain.push(e);
-    const cost = chain.reduce((n, e) => n + tokensOf(e.line) + 1, 0);
-    if (spent + cost > input.maxTokens) continue;
+    const cost = chain.reduce((n, e) => n + lineTokens(e.line), 0);
+    if (spent + cost > budget) continue;
     spent += cost;
+    added.push(chain);
     for (const e of chain) shown.add(e.node.id);
   }
 
-  const lines = [`Map of ${prefix || repo.rootName} (${files.length} files; definitions ranked by how many other modules depend on them)`];
-  const modules = files.filter((f) => shown.has(f));
-  for (const file of modules) {
-    lines.push(entries.get(file)!.line);
-    const inside = [...shown]
-      .map((id) => entries.get(id)!)
-      .filter((e) => e.node.path === file && e.node.kind !== 'Module')
-      .sort((a, b) => a.node.range!.startLine - b.node.range!.startLine);
-    for (const e of inside) lines.push(e.line);
+  const render = () => {
+    const lines = [title];
+    const modules = files.filter((f) => shown.has(f));
+    for (const file of modules) {
+      lines.push(entries.get(file)!.line);
+      const inside = [...shown]
+        .map((id) => entries.get(id)!)
+        .filter((e) => e.node.path === file && e.node.kind !== 'Module')
+        .sort((a, b) => a.node.range!.startLine - b.node.range!.startLine);
+      for (const e of inside) lines.push(e.line);
+    }
+    const hiddenModules = files.length - modules.length;
+    const hiddenDefinitions = definitions - (shown.size - modules.length);
+    if (hiddenModules + hiddenDefinitions > 0) lines.push(leftOut(hiddenModules, hiddenDefinitions));
+    const text = lines.join('\n');
+    return { text, tokens: countTokens(text), shownModules: modules.length, hiddenModules, hiddenDefinitions };
+  };
+  // The sum of lines' counts is checked against the whole once; while it runs over, the last picks go
+  // (nothing picked before them hangs under them).
+  let map = render();
+  while (map.tokens > budget && added.length > 0) {
+    for (const e of added.pop()!) shown.delete(e.node.id);
+    map = render();
   }
-  const hiddenModules = files.length - modules.length;
-  const hiddenDefs = [...entries.values()].filter((e) => e.node.kind !== 'Module' && !shown.has(e.node.id)).length;
-  if (hiddenModules + hiddenDefs > 0) lines.push(`(${hiddenModules} modules and ${hiddenDefs} definitions left out for the ${input.maxTokens}-token budget; pass path to zoom in)`);
   return {
-    text: lines.join('\n'),
-    structured: { path: prefix, files: files.length, shownModules: modules.length, hiddenModules, hiddenDefinitions: hiddenDefs, tokens: spent },
+    text: map.text,
+    structured: { path: prefix, files: files.length, shownModules: map.shownModules, hiddenModules: map.hiddenModules, hiddenDefinitions: map.hiddenDefinitions, tokens: map.tokens },
   };
 }
 

@@ -8,6 +8,8 @@ import { EDGE_KINDS, NODE_KINDS } from '../graph/schema';
 /** Hard caps: an agent asking for 10^9 rows gets a clear error, not a huge answer. */
 export const MAX_LIMIT = 200;
 export const MAX_TOKENS = 16_000;
+/** explore_graph's deepest walk: depth 3 around a hub already reaches thousands of rows. */
+export const MAX_EXPLORE_DEPTH = 3;
 
 const limit = (fallback: number) => z.number().int().min(1).max(MAX_LIMIT).default(fallback);
 const maxTokens = (fallback: number) => z.number().int().min(200).max(MAX_TOKENS).default(fallback);
@@ -39,7 +41,7 @@ export const exploreGraphInput = z
     ...target,
     direction: z.enum(['in', 'out', 'both']).default('both').describe('in: who points here (callers, subclasses, importers); out: what this points to (callees, bases, members).'),
   edgeKinds: z.array(z.enum(EDGE_KINDS as [string, ...string[]])).max(EDGE_KINDS.length).optional(),
-  depth: z.number().int().min(1).max(3).default(1),
+  depth: z.number().int().min(1).max(MAX_EXPLORE_DEPTH).default(1),
   limit: limit(60),
   offset,
   })
