@@ -8,6 +8,8 @@
 // CARTOGRAPH_E2E_SETTINGS (JSON of user settings to add, e.g. {"cartograph.engineWorker": true}),
 // CARTOGRAPH_E2E_DRIVER (a module whose default export drives the page while the suite runs: the picker benchmark).
 // A suite line `[screenshot] some/file.png` saves a PNG of the workbench there (relative to the repo).
+// A suite line `[input] text` (`[input]`: nothing) types text into the open input box (showInputBox) and presses Enter, as
+// a user would: an extension's own input box cannot be answered through VS Code's API.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -101,7 +103,12 @@ async function main() {
       const s = line.match(/^(\d+) passed, (\d+) failed$/m);
       // a suite asks for a picture of the workbench as it is now (the explorer screenshots in docs/)
       const shot = line.match(/^\[screenshot\] (\S+\.png)$/);
+      const input = line.match(/^\[input\](?: (.*))?$/);
       if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
+      else if (input) {
+        const box = page.locator('.quick-input-widget .quick-input-box input');
+        void box.fill(input[1] ?? '').then(() => box.press('Enter')).catch((e) => say(`input failed: ${e.message}`));
+      }
       else if (shot) void page.screenshot({ path: path.resolve(repo, shot[1]) }).then(() => say(`screenshot ${shot[1]}`), (e) => say(`screenshot failed: ${e.message}`));
       else console.log(line);
       for (const waiter of lineWaiters.filter((w) => w.pattern.test(line))) {

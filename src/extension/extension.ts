@@ -5,13 +5,14 @@ import * as vscode from 'vscode';
 import type { Repository } from '../core/service/repository';
 import { registerAgentTools } from './agentTools';
 import { registerCommands } from './commands';
-import { API_KEY, registerCompletion } from './completion';
+import { registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
 import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findCommand';
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
 import { migrateRenamedSettings, type MovedSetting } from './renamedSettings';
+import { ApiKeys } from './secrets';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
 import { watchWorkspace } from './watchers';
@@ -58,7 +59,8 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   const updateEmitter = new vscode.EventEmitter<WorkspaceIndex>();
   context.subscriptions.push(status, stateEmitter, updateEmitter);
   const refresh = () => status.update([...indexes.values()]);
-  const lifting = new Lifting(() => context.secrets.get(API_KEY));
+  const keys = new ApiKeys(context.secrets);
+  const lifting = new Lifting((endpoint) => keys.get('completion', endpoint));
   context.subscriptions.push(lifting);
 
   const indexFor = (uri: vscode.Uri): WorkspaceIndex | undefined => {
@@ -101,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     explorer,
     registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
     watchWorkspace(indexFor),
-    registerCompletion(context, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
+    registerCompletion(keys, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
     registerAgentTools(() => [...indexes.values()]),
     vscode.workspace.onDidChangeWorkspaceFolders((e) =>
       guard('workspace folders change', async () => {
@@ -123,7 +125,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   );
 
   // Embeddings and rerankers for search: loaded on first need, nodes embedded once each folder is indexed.
-  context.subscriptions.push(new SearchModelService(context, { indexes: () => [...indexes.values()], onDidChangeState: stateEmitter.event, onDidUpdate: updateEmitter.event }));
+  context.subscriptions.push(new SearchModelService(context, keys, { indexes: () => [...indexes.values()], onDidChangeState: stateEmitter.event, onDidUpdate: updateEmitter.event }));
   for (const folder of vscode.workspace.workspaceFolders ?? []) add(folder);
   refresh();
   if (!context.storageUri) log().info('no workspace storage: the index lives in memory only');

@@ -3,6 +3,7 @@
 // (only what changed) a while after saves. Off by default: it sends code to the endpoint.
 import * as vscode from 'vscode';
 import { chatDescriber } from '../core/lifting/chatDescriber';
+import { endpointOrigin, missingKeyText } from './endpointKeys';
 import { errorText, log } from './log';
 import { readRenamed } from './settingNames';
 import type { WorkspaceIndex } from './workspaceIndex';
@@ -16,7 +17,8 @@ export class Lifting implements vscode.Disposable {
   /** Endpoint problems are logged once per folder until a run succeeds. */
   private readonly warned = new Set<WorkspaceIndex>();
 
-  constructor(private readonly apiKey: () => Thenable<string | undefined>) {}
+  /** `apiKey`: the key kept for the endpoint's origin, if any. */
+  constructor(private readonly apiKey: (endpoint: string) => PromiseLike<string | undefined>) {}
 
   /** Describe the folder's code after `delayMs` (a later call restarts the wait). */
   schedule(index: WorkspaceIndex, delayMs = AFTER_SAVES_MS): void {
@@ -43,9 +45,13 @@ export class Lifting implements vscode.Disposable {
     this.running.set(index, controller);
     try {
       // The key stays in this thread: an engine in a worker asks here for each description.
-      const describer = chatDescriber({ baseURL: endpoint, model, apiKey: await this.apiKey() });
+      const apiKey = await this.apiKey(endpoint);
+      const describer = chatDescriber({ baseURL: endpoint, model, apiKey });
       const report = await repository.lift(describer, controller.signal);
-      const line = `[${index.folder.name}] descriptions: ${report.described} new, ${report.cached} cached, ${report.failed} failed${report.stopped ? `; stopped: ${report.stopped}` : ''}`;
+      // A refusal of a request sent without a key: say which origin needs one, and where it is set.
+      const origin = !apiKey && report.stopped && /\b40[13]\b/.test(report.stopped) ? endpointOrigin(endpoint) : undefined;
+      const hint = origin ? ` (${missingKeyText(origin)}: Cartograph: Set API Key for the Completion Endpoint)` : '';
+      const line = `[${index.folder.name}] descriptions: ${report.described} new, ${report.cached} cached, ${report.failed} failed${report.stopped ? `; stopped: ${report.stopped}${hint}` : ''}`;
       if (report.stopped && report.described === 0 && report.stopped !== 'cancelled') {
         if (!this.warned.has(index)) log().warn(line);
         this.warned.add(index);

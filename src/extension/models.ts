@@ -14,11 +14,10 @@ import type { Repository } from '../core/service/repository';
 import { endpointProblem } from '../core/llm/endpoint';
 import { errorText, guard, log } from './log';
 import { downloadDecision, downloadSetting, type DownloadAnswer } from './modelConsent';
-import { askForSecret } from './secrets';
+import { endpointOrigin, missingKeyText } from './endpointKeys';
+import { KEY_USES, type ApiKeys } from './secrets';
 import type { WorkspaceIndex } from './workspaceIndex';
 
-/** SecretStorage key of the embedding endpoint's API key (never in settings). */
-export const EMBEDDING_API_KEY = 'cartograph.embedding.apiKey';
 /** Changes settle for this long before a folder's new nodes are embedded (saves come in bursts). */
 const EMBED_DELAY_MS = 2_000;
 const MODEL_SETTINGS = ['cartograph.embedding', 'cartograph.reranker', 'cartograph.models', 'cartograph.search.useModels', 'cartograph.search.downloadModels'];
@@ -56,9 +55,12 @@ export class SearchModelService implements vscode.Disposable {
   private asking = false;
   /** Search without models because something failed: said once per window. */
   private toldModelFree = false;
+  /** The embedding endpoint's origin when the last load sent it no key (none is kept for it). */
+  private keylessOrigin: string | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
+    private readonly keys: ApiKeys,
     private readonly host: ModelHost,
   ) {
     this.subscriptions = [
@@ -67,7 +69,7 @@ export class SearchModelService implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (MODEL_SETTINGS.some((s) => e.affectsConfiguration(s))) void this.reload();
       }),
-      vscode.commands.registerCommand('cartograph.setEmbeddingApiKey', () => guard('Set Embedding Endpoint API Key', () => this.setApiKey())),
+      vscode.commands.registerCommand(KEY_USES.embedding.command, () => guard('Set Embedding Endpoint API Key', () => this.setApiKey())),
     ];
     for (const index of host.indexes()) if (index.state.kind === 'ready') this.schedule(index);
     active = this;
@@ -138,10 +140,12 @@ export class SearchModelService implements vscode.Disposable {
     const endpoint = config.get<string>('embedding.endpoint', '').trim();
     const invalid = endpointProblem(endpoint);
     if (invalid) throw new Error(`cartograph.embedding.endpoint: ${invalid}`);
+    const apiKey = endpoint ? await this.keys.get('embedding', endpoint) : undefined;
+    this.keylessOrigin = apiKey ? undefined : endpointOrigin(endpoint);
     const settings: ModelSettings = {
       embeddingModel: config.get<string>('embedding.model', ''),
       rerankerModel: config.get<string>('reranker.model', ''),
-      endpoint: endpoint ? { baseURL: endpoint, apiKey: await this.context.secrets.get(EMBEDDING_API_KEY) } : undefined,
+      endpoint: endpoint ? { baseURL: endpoint, apiKey } : undefined,
       transformers: {
         cacheDir: path.join(this.context.globalStorageUri.fsPath, 'models'),
         localPath: config.get<string>('models.localPath', '').trim() || undefined,
@@ -200,16 +204,21 @@ export class SearchModelService implements vscode.Disposable {
     if (this.toldModelFree || models.problems.length === 0) return;
     this.toldModelFree = true;
     const missing = models.embedder || models.reranker ? 'part of its models' : 'its models';
+    // The endpoint refused a request that went without a key: name the origin that needs one and offer to set it.
+    const keyless = this.keylessOrigin && models.problems.some((p) => /\bHTTP 40[13]\b/.test(p)) ? this.keylessOrigin : undefined;
+    const problems = [...models.problems, ...(keyless ? [missingKeyText(keyless)] : [])];
+    const actions = keyless ? ['Set API Key', 'Show Log', 'Open Settings'] : ['Show Log', 'Open Settings'];
     void vscode.window
-      .showWarningMessage(`Cartograph: search runs without ${missing}: ${models.problems.join('; ')}. Names, the code graph and keywords still work.`, 'Show Log', 'Open Settings')
+      .showWarningMessage(`Cartograph: search runs without ${missing}: ${problems.join('; ')}. Names, the code graph and keywords still work.`, ...actions)
       .then((choice) => {
-        if (choice === 'Show Log') log().show(true);
+        if (choice === 'Set API Key') void vscode.commands.executeCommand(KEY_USES.embedding.command);
+        else if (choice === 'Show Log') log().show(true);
         else if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'cartograph.search');
       });
   }
 
   private async setApiKey(): Promise<void> {
-    const outcome = await askForSecret(this.context.secrets, EMBEDDING_API_KEY, 'API key of the embedding endpoint (cartograph.embedding.endpoint)', "Kept in VS Code's secret storage. Leave empty to remove it.");
+    const outcome = await this.keys.ask('embedding', vscode.workspace.getConfiguration('cartograph').get<string>('embedding.endpoint', '').trim());
     if (outcome) await this.reload();
   }
 

@@ -1,6 +1,7 @@
 // What the status-bar item says, as pure functions (no `vscode`): the index's progress as one figure
 // that only grows across the indexer's phases (read → parse → resolve → store), and the completion
 // state that the same item carries.
+import { missingKeyText } from './endpointKeys';
 import type { IndexState } from './workspaceIndex';
 
 /**
@@ -63,11 +64,16 @@ export type CompletionStatus =
   /** The endpoint does not answer; requests back off and resume on their own. */
   | { kind: 'failing'; message: string };
 
-/** What a failed request means for the user, from its HTTP status (undefined: no answer at all). */
-export function completionProblem(endpoint: string, httpStatus: number | undefined, error: string | undefined): CompletionStatus {
+/**
+ * What a failed request means for the user, from its HTTP status (undefined: no answer at all).
+ * `keylessOrigin`: the request went without a key because none is kept for that origin, which a
+ * refusal then names, since a key set for another endpoint is not sent here.
+ */
+export function completionProblem(endpoint: string, httpStatus: number | undefined, error: string | undefined, keylessOrigin?: string): CompletionStatus {
   const detail = error ? ` (${error})` : '';
-  if (httpStatus === 401) return { kind: 'unauthorized', message: `${endpoint} answered 401 unauthorized: the API key is missing or wrong` };
-  if (httpStatus === 403) return { kind: 'unauthorized', message: `${endpoint} answered 403 forbidden: the API key may not use this model` };
+  const noKey = keylessOrigin && `: ${missingKeyText(keylessOrigin)}`;
+  if (httpStatus === 401) return { kind: 'unauthorized', message: `${endpoint} answered 401 unauthorized${noKey || ': the API key is missing or wrong'}` };
+  if (httpStatus === 403) return { kind: 'unauthorized', message: `${endpoint} answered 403 forbidden${noKey || ': the API key may not use this model'}` };
   if (httpStatus === 404) return { kind: 'failing', message: `${endpoint} answered 404 not found: check the endpoint's path (usually ending in /v1) and cartograph.completion.model${detail}` };
   if (httpStatus !== undefined) return { kind: 'failing', message: `${endpoint} answered HTTP ${httpStatus}${detail}; retrying with back-off` };
   return { kind: 'failing', message: `${endpoint} is not answering${detail}; retrying with back-off` };

@@ -75,6 +75,18 @@ test('a 401 is recorded with its status and reads as unauthorized, not as a conn
   assert.match((completionProblem('http://x/v1', 404, 'nope') as { message: string }).message, /404 not found/);
 });
 
+test('a refusal of a request sent without a key names the origin that needs one; with a key, the key is suspect', () => {
+  const message = (status: number, keyless?: string) => (completionProblem('http://127.0.0.1:8080/v1', status, undefined, keyless) as { kind: string; message: string });
+  for (const status of [401, 403]) {
+    const keyless = message(status, 'http://127.0.0.1:8080');
+    assert.equal(keyless.kind, 'unauthorized', 'still offers Set API Key');
+    assert.match(keyless.message, /no API key is set for http:\/\/127\.0\.0\.1:8080$/);
+    assert.doesNotMatch(message(status).message, /no API key is set/);
+  }
+  assert.match(message(401).message, /the API key is missing or wrong/);
+  assert.match(message(403).message, /the API key may not use this model/);
+});
+
 test('the status bar progress only grows across the indexer phases', () => {
   const seen: number[] = [];
   const phases: IndexState[] = [

@@ -1,18 +1,19 @@
-// Completion in the editor: the inline provider for the indexed languages, the API key in secret
-// storage (`cartograph.setApiKey`), switching completions on and off (`cartograph.toggleCompletions`)
-// and the transparency command (`cartograph.showLastCompletion`), which shows the completion the user
-// last accepted — or, before any was, the last request — in a read-only virtual document.
+// Completion in the editor: the inline provider for the indexed languages, the endpoint's API key in
+// secret storage (`cartograph.setApiKey`, kept for the endpoint's origin: secrets.ts), switching
+// completions on and off (`cartograph.toggleCompletions`) and the transparency command
+// (`cartograph.showLastCompletion`), which shows the completion the user last accepted — or, before
+// any was, the last request — in a read-only virtual document.
 import * as vscode from 'vscode';
 import { CompletionService } from '../../core/completion/service';
 import type { Repository } from '../../core/service/repository';
 import { guard } from '../log';
-import { askForSecret } from '../secrets';
+import type { ApiKeys } from '../secrets';
 import type { CompletionStatus } from '../statusText';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
+import { readCompletionSettings } from './settings';
+import { completionSettingsFrom } from './settingsValues';
 import { transparencyText } from './transparencyView';
 
-/** The secret-storage key of the endpoint's API key (completion and lifting use the same endpoint). */
-export const API_KEY = 'cartograph.llm.apiKey';
 export const COMPLETION_SCHEME = 'cartograph-completion';
 
 /** The transparency document: read-only (a content provider's), never dirty, refreshed in place. */
@@ -34,12 +35,12 @@ class CompletionDocuments implements vscode.TextDocumentContentProvider {
 }
 
 export function registerCompletion(
-  context: vscode.ExtensionContext,
+  keys: ApiKeys,
   repositoryFor: (uri: vscode.Uri) => Repository | undefined,
   report: (status: CompletionStatus) => void,
 ): vscode.Disposable {
   const service = new CompletionService();
-  const provider = new GraphCompletionProvider(service, repositoryFor, () => context.secrets.get(API_KEY), report);
+  const provider = new GraphCompletionProvider(service, repositoryFor, (endpoint) => keys.get('completion', endpoint), report);
   const documents = new CompletionDocuments();
   const selector = Object.keys(LANGUAGES).map((language) => ({ language, scheme: 'file' }));
   return vscode.Disposable.from(
@@ -47,7 +48,7 @@ export function registerCompletion(
     documents,
     vscode.languages.registerInlineCompletionItemProvider(selector, provider),
     vscode.workspace.registerTextDocumentContentProvider(COMPLETION_SCHEME, documents),
-    context.secrets.onDidChange((e) => e.key === API_KEY && provider.settingsChanged()),
+    keys.onDidChange('completion', () => provider.settingsChanged()),
     // An open transparency document follows the user's acceptances.
     provider.onDidAccept(() => {
       const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === documents.uri.toString());
@@ -55,7 +56,10 @@ export function registerCompletion(
     }),
     vscode.commands.registerCommand('cartograph.setApiKey', () =>
       guard('Set API Key', async () => {
-        const outcome = await askForSecret(context.secrets, API_KEY, 'Cartograph: API key for the completion endpoint', 'Stored in VS Code secret storage, sent only to cartograph.completion.endpoint. Leave empty to remove the key.');
+        // The endpoint the active editor's completions go to (the setting may differ per language).
+        const document = vscode.window.activeTextEditor?.document;
+        const settings = document ? readCompletionSettings(document) : completionSettingsFrom(vscode.workspace.getConfiguration('cartograph'));
+        const outcome = await keys.ask('completion', settings.endpoint.endpoint);
         if (!outcome) return;
         vscode.window.setStatusBarMessage(`Cartograph: API key ${outcome}`, 3000);
       }),

@@ -11,6 +11,7 @@ import type { CompletionRecord, CompletionService } from '../../core/completion/
 import type { Language } from '../../core/graph/schema';
 import { endpointProblem } from '../../core/llm/endpoint';
 import type { ContextSource, Repository } from '../../core/service/repository';
+import { endpointOrigin } from '../endpointKeys';
 import { errorText, log } from '../log';
 import { readRenamed } from '../settingNames';
 import { completionProblem, type CompletionStatus } from '../statusText';
@@ -55,7 +56,8 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
   constructor(
     private readonly service: CompletionService,
     private readonly repositoryFor: (uri: vscode.Uri) => Repository | undefined,
-    private readonly apiKey: () => Thenable<string | undefined>,
+    /** The key kept for the endpoint's origin, if any. */
+    private readonly apiKey: (endpoint: string) => PromiseLike<string | undefined>,
     private readonly report: (status: CompletionStatus) => void,
   ) {
     this.subscriptions = [
@@ -128,9 +130,13 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     }
     this.busy(+1);
     try {
-      const result = await this.service.complete(assembler, query, { ...settings.endpoint, apiKey: await this.apiKey() }, settings.assemble, controller.signal);
+      const apiKey = await this.apiKey(settings.endpoint.endpoint);
+      const result = await this.service.complete(assembler, query, { ...settings.endpoint, apiKey }, settings.assemble, controller.signal);
       if (result.record && result.outcome !== 'cancelled') this.remember(result.record);
-      if (result.outcome === 'failed') this.fail(completionProblem(settings.endpoint.endpoint, result.record?.httpStatus, result.record?.error));
+      if (result.outcome === 'failed') {
+        const keyless = apiKey ? undefined : endpointOrigin(settings.endpoint.endpoint);
+        this.fail(completionProblem(settings.endpoint.endpoint, result.record?.httpStatus, result.record?.error, keyless));
+      }
       else if (result.outcome !== 'cancelled' && result.outcome !== 'backing-off') this.recovered();
       if (result.text === undefined || token.isCancellationRequested) return undefined;
       const answer = { text: result.text, record: result.record };

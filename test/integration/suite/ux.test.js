@@ -1,5 +1,5 @@
 // What a new user meets in a real VS Code (issue 14): completion errors that say what is wrong and
-// offer the fix, no Authorization header without a key, answers from the model that is configured
+// offer the fix, no Authorization header without a key, a key sent only to the server it was set for, answers from the model that is configured
 // now, Show Last Completion Request as a read-only document showing the accepted completion, one
 // status-bar item with a menu, a rendered Show Index Status and the contributed walkthrough. Runs
 // against the OpenAI-compatible test server, started here in the extension host.
@@ -81,6 +81,35 @@ describe('A new user in a real VS Code', function () {
     // A settings change clears the warning: it described the old settings.
     await config().update('completion.model', 'model-b', global);
     await until('the warning to clear after the settings changed', () => !/unauthorized/.test(api.statusBar().text));
+  });
+
+  it('sends a key only to the server it was set for: once the endpoint moves to another server, no Authorization header', async function () {
+    const other = new OpenAiTestServer();
+    const otherEndpoint = await other.listen();
+    server.script({ text: 'from_a()' });
+    other.script({ text: 'from_b()' });
+    /** Sets the key of the endpoint configured now (empty: removes it) through the command's input box, typed as a user would. */
+    const setKey = (value) => {
+      const done = vscode.commands.executeCommand('cartograph.setApiKey');
+      console.log(value ? `[input] ${value}` : '[input]');
+      return done;
+    };
+    try {
+      await setKey('sk-test-a');
+      await typeAtEnd('\n    keyed = ');
+      let seen = server.requests.length;
+      await triggerUntil('a request to server A', () => server.requests.length > seen);
+      assert.deepStrictEqual(server.requests.slice(seen).map((r) => r.headers.authorization), server.requests.slice(seen).map(() => 'Bearer sk-test-a'), 'A gets its key');
+      await config().update('completion.endpoint', otherEndpoint, global);
+      await typeAtEnd('\n    moved = ');
+      seen = other.requests.length;
+      await triggerUntil('a request to server B', () => other.requests.length > seen);
+      assert.deepStrictEqual(other.requests.map((r) => r.headers.authorization), other.requests.map(() => undefined), 'B never saw A\'s key');
+    } finally {
+      await config().update('completion.endpoint', endpoint, global);
+      await setKey('');
+      await other.close();
+    }
   });
 
   it('refuses an endpoint without a scheme with a clear status, sending nothing', async function () {
