@@ -26,7 +26,7 @@
 // - Exported means what Go says: the name starts with an upper-case letter.
 import type { Node, QueryCapture } from 'web-tree-sitter';
 import type { Extracted, FileGraph, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 export type GoExtracted = Extracted & Pick<FileGraph, 'package' | 'generated'>;
@@ -759,7 +759,7 @@ export function extractGo(root: Node): GoExtracted {
   const src = ' '.repeat(root.startIndex) + root.text;
   const x = new GoExtraction(src);
   x.declarations(root);
-  const captures = queryFor(root).captures(root);
+  const captures = allCaptures(queryFor(root), root);
   x.locals(captures);
   x.references(captures);
   const out: GoExtracted = { doc: x.fileDoc, symbols: x.table.symbols, imports: x.imports, exports: [], refs: x.result(), texts: x.texts.result() };

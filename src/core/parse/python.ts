@@ -4,7 +4,7 @@
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
 import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { ReferenceList, SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -99,7 +99,7 @@ function annotationChain(text: string): string[] | null {
 
 export function extractPython(root: Node): Extracted {
   const source = root.text;
-  const captures = queryFor(root).captures(root);
+  const captures = allCaptures(queryFor(root), root);
   const table = new SymbolTable();
   const imports: ImportBinding[] = [];
   const scopes = new Map<string, Scope>();
