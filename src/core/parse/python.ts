@@ -32,6 +32,8 @@ const QUERY_SOURCE = `
 (call function: (_) @callee)
 (attribute) @attr
 (string) @string
+(module . (expression_statement (string) @docstring))
+(block . (expression_statement (string) @docstring))
 (comment) @comment
 ${VALUE_POSITIONS.join('\n')}
 `;
@@ -50,6 +52,14 @@ interface Scope {
   receiver?: string;
 }
 
+/** The most parts a name chain through calls may have (callChainOf). */
+const MAX_CHAIN = 64;
+/** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
+const MAX_CHAIN_TEXT = 1000;
+
+function shortText(node: Node): string {
+  return node.endIndex - node.startIndex <= MAX_CHAIN_TEXT ? node.text : '';
+}
 const CHAIN = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*$/;
 const SUPER_CALL = /^super\s*\([^()]*\)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)$/;
 
@@ -65,17 +75,23 @@ function chainOf(text: string): string[] | null {
  * else on the way (subscripts, literals).
  */
 function callChainOf(node: Node): string[] | null {
-  if (node.type === 'identifier') return [node.text];
-  if (node.type === 'attribute') {
-    const object = node.childForFieldName('object');
-    const attribute = node.childForFieldName('attribute');
-    const head = object && attribute ? callChainOf(object) : null;
-    return head && attribute ? [...head, attribute.text] : null;
-  }
-  if (node.type === 'call') {
-    const callee = node.childForFieldName('function');
-    const head = callee ? callChainOf(callee) : null;
-    return head ? [...head, '()'] : null;
+  // Iterative, and bounded: a chain of thousands of calls (generated code) is no name to resolve.
+  const reversed: string[] = [];
+  for (let at: Node | null = node; reversed.length <= MAX_CHAIN; ) {
+    if (at.type === 'identifier') {
+      reversed.push(at.text);
+      return reversed.reverse();
+    }
+    if (at.type === 'attribute') {
+      const attribute = at.childForFieldName('attribute');
+      at = attribute ? at.childForFieldName('object') : null;
+      if (!at || !attribute) return null;
+      reversed.push(attribute.text);
+    } else if (at.type === 'call') {
+      at = at.childForFieldName('function');
+      if (!at) return null;
+      reversed.push('()');
+    } else return null;
   }
   return null;
 }
@@ -367,6 +383,9 @@ export function extractPython(root: Node): Extracted {
     return qualified;
   };
 
+  /** Strings that open a module or block: docstrings, already a definition's `doc`, or unused. */
+  const docstrings = new Set(captures.filter((c) => c.name === 'docstring').map((c) => c.node.id));
+
   for (const { name, node } of captures) {
     const start = node.startIndex;
     while (importIndex < importSpans.length && importSpans[importIndex][1] <= start) importIndex++;
@@ -394,7 +413,7 @@ export function extractPython(root: Node): Extracted {
       case 'callee': {
         if (start < coveredEnd) break;
         const scope = enclosing(start);
-        const text = node.text;
+        const text = shortText(node);
         const superMatch = SUPER_CALL.exec(text);
         let chain = superMatch ? ['super', superMatch[1]] : chainOf(text);
         if (!chain) {
@@ -410,7 +429,7 @@ export function extractPython(root: Node): Extracted {
       }
       case 'attr': {
         if (start < coveredEnd || throughCallNodes.has(node.id)) break;
-        const chain = chainOf(node.text);
+        const chain = chainOf(shortText(node));
         if (!chain) {
           const through = throughCall(enclosing(start), node);
           if (through && !(node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start)) addRef(enclosing(start), 'USES', through, node);
@@ -425,7 +444,7 @@ export function extractPython(root: Node): Extracted {
         break;
       }
       case 'string':
-        if (!isDocstring(node)) texts.add(enclosing(start)?.sym.localId ?? null, 'literals', stringContent(node.text));
+        if (!docstrings.has(node.id)) texts.add(enclosing(start)?.sym.localId ?? null, 'literals', stringContent(node.text));
         break;
       case 'comment':
         texts.add(enclosing(start)?.sym.localId ?? null, 'comments', node.text.replace(/^#+:?/, ''));
@@ -443,12 +462,6 @@ export function extractPython(root: Node): Extracted {
   }
 
   return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
-}
-
-/** The first statement of a module or body, when a string: already the definition's `doc`. */
-function isDocstring(str: Node): boolean {
-  const statement = str.parent;
-  return statement?.type === 'expression_statement' && statement.parent?.firstNamedChild?.startIndex === statement.startIndex;
 }
 
 function stringContent(literal: string): string {
