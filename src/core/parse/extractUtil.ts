@@ -73,6 +73,9 @@ export function compiledQuery(source: string): (root: Node) => Query {
   };
 }
 
+/** The most parts a name chain through calls may have: a chain of thousands (generated code) is no name to resolve. */
+export const MAX_CHAIN_PARTS = 64;
+
 /**
  * How many levels below its root one query run may start a pattern. A tree-sitter query cursor keeps a
  * state open for every ancestor that began a parent-child pattern (`(call function: (_) @callee)`) and
@@ -108,8 +111,8 @@ export function allCaptures(query: Query, root: Node, runDepth = RUN_DEPTH): Que
   );
 }
 
-/** The nodes `depth` levels below `top`, skipping every subtree with too few nodes to reach that far. */
-function nodesAtDepth(top: Node, depth: number, out: Node[]): void {
+/** The nodes `depth` levels below `top` (the first `limit`), skipping every subtree with too few nodes to reach that far. */
+function nodesAtDepth(top: Node, depth: number, out: Node[], limit = Infinity): void {
   const cursor = top.walk();
   let d = 0;
   for (;;) {
@@ -120,13 +123,72 @@ function nodesAtDepth(top: Node, depth: number, out: Node[]): void {
     }
     if (d === depth) out.push(cursor.currentNode);
     for (;;) {
-      if (d === 0) {
+      if (d === 0 || out.length >= limit) {
         cursor.delete();
         return;
       }
       if (cursor.gotoNextSibling()) break;
       cursor.gotoParent();
       d--;
+    }
+  }
+}
+
+/**
+ * Parents in time independent of depth. `Node.parent` walks down from the root (tree-sitter keeps no
+ * parent links), so asking it for every node of a deep tree costs the square of the depth: past
+ * RUN_DEPTH levels, one cursor walk records every node's parent instead.
+ */
+export class Parents {
+  private readonly deep: boolean;
+  private map: Map<number, Node> | undefined;
+
+  constructor(readonly root: Node) {
+    const below: Node[] = [];
+    nodesAtDepth(root, RUN_DEPTH + 1, below, 1);
+    this.deep = below.length > 0;
+  }
+
+  of(node: Node): Node | null {
+    if (!this.deep) return node.parent;
+    this.map ??= parentMap(this.root);
+    return this.map.get(node.id) ?? null;
+  }
+
+  /** `node.previousSibling`, which asks for the parent too. */
+  previousSibling(node: Node): Node | null {
+    if (!this.deep) return node.previousSibling;
+    const siblings = this.of(node)?.children ?? [];
+    const index = siblings.findIndex((sibling) => sibling?.id === node.id);
+    return index > 0 ? siblings[index - 1] : null;
+  }
+}
+
+function parentMap(root: Node): Map<number, Node> {
+  const parents = new Map<number, Node>();
+  const cursor = root.walk();
+  const path: Node[] = [root];
+  const enter = () => {
+    const node = cursor.currentNode;
+    parents.set(node.id, path[path.length - 1]);
+    path.push(node);
+  };
+  for (;;) {
+    if (cursor.gotoFirstChild()) {
+      enter();
+      continue;
+    }
+    for (;;) {
+      path.pop();
+      if (path.length === 0) {
+        cursor.delete();
+        return parents;
+      }
+      if (cursor.gotoNextSibling()) {
+        enter();
+        break;
+      }
+      cursor.gotoParent();
     }
   }
 }

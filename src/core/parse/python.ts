@@ -4,7 +4,7 @@
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
 import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -52,8 +52,6 @@ interface Scope {
   receiver?: string;
 }
 
-/** The most parts a name chain through calls may have (callChainOf). */
-const MAX_CHAIN = 64;
 /** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
 const MAX_CHAIN_TEXT = 1000;
 
@@ -75,9 +73,9 @@ function chainOf(text: string): string[] | null {
  * else on the way (subscripts, literals).
  */
 function callChainOf(node: Node): string[] | null {
-  // Iterative, and bounded: a chain of thousands of calls (generated code) is no name to resolve.
+  // A loop from the end of the chain back to its head, bounded (MAX_CHAIN_PARTS).
   const reversed: string[] = [];
-  for (let at: Node | null = node; reversed.length <= MAX_CHAIN; ) {
+  for (let at: Node | null = node; reversed.length <= MAX_CHAIN_PARTS; ) {
     if (at.type === 'identifier') {
       reversed.push(at.text);
       return reversed.reverse();
