@@ -15,7 +15,7 @@ import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
 import { StoreMirror, type StoreInfo } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
-import type { ReadResult } from './workspace/readSource';
+import { sizeRefusal, type ReadResult } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
 import { SourceFiles } from './workspace/sourceFiles';
 import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
@@ -241,8 +241,9 @@ export class Engine {
       // unsaved buffer is not: mtime 0 makes the next index read the file again.
       const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
       if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
-      const bundled = this.sources.bundled(rel, text);
-      result = bundled ? { ok: false, ...bundled } : { ok: true, text, mtimeMs, size };
+      // A buffer too large to parse is refused as the file would be (the size limit itself is the disk's).
+      const refusal = sizeRefusal(Buffer.byteLength(text), Infinity) ?? this.sources.bundled(rel, text);
+      result = refusal ? { ok: false, ...refusal } : { ok: true, text, mtimeMs, size };
     } else {
       result = await this.sources.read(rel);
     }
