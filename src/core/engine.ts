@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { nextTurn } from './eventLoop';
 import { engineStats, type EngineStats } from './engineStats';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
-import type { Language } from './graph/schema';
+import type { Language } from './model/schema';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';

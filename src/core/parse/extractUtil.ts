@@ -1,7 +1,7 @@
 // Small pieces every language extractor needs: ranges, hashes, unique local ids, one-line signatures.
 import { createHash } from 'node:crypto';
 import { Query, type Node, type QueryCapture } from 'web-tree-sitter';
-import type { SourceRange } from '../graph/schema';
+import type { SourceRange } from '../model/schema';
 import type { Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
 
 export function sha1(text: string): string {

@@ -10,7 +10,7 @@
 //   enclosing classes and their supertypes, the file, single-type imports, the package, on-demand
 //   imports, java.lang (see graph/packageScope.ts).
 import type { Node } from 'web-tree-sitter';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';

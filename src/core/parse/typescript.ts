@@ -21,8 +21,8 @@
 //   (possibly dotted or generic) type name, a local initialised with `new C()`, and `this.f.m()`
 //   when class field `f` (or parameter property) is typed `C`.
 import { Query, type Language as TSLanguage, type Node, type QueryCapture } from 'web-tree-sitter';
-import { JS_GLOBALS } from '../graph/builtins';
-import type { Language } from '../graph/schema';
+import { JS_GLOBALS } from '../model/builtins';
+import type { Language } from '../model/schema';
 import type { ExportBinding, Extracted, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
 import { MAX_CHAIN_PARTS, Parents, SymbolTable, allCaptures, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';

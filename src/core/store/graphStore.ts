@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import { columnChunks, readStrings, readVectors } from './arrowColumns';
 import {
   decodeEdges,

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { nextTurn } from '../eventLoop';
-import { SCHEMA_VERSION } from '../graph/schema';
+import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, GENERATION_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
 import { inPredicates, KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';

@@ -2,7 +2,7 @@
 // number of distinct other modules that call, inherit, use or import a definition (in-degree over
 // dependency edges): PageRank over Django's graph took ~0.4 s per change, this ~10 ms, and both put the
 // same hubs on top (settings, gettext_lazy, cached_property, Expression, Field…).
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import { ToolError, firstSentence, tokensOf, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
 import type { ToolInput } from './schemas';
 
