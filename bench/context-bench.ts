@@ -30,7 +30,7 @@ import { structuralCandidates } from '../src/core/completion/structural';
 import { blockTokens } from '../src/core/completion/tokens';
 import { DEFAULT_CONTEXT_WINDOW, planWindow } from '../src/core/completion/window';
 import { Engine } from '../src/core/engine';
-import type { Language } from '../src/core/graph/schema';
+import type { Language } from '../src/core/model/schema';
 import { goOracle, goToolchain, javaOracle, jediOracle, jediPython, nodeForDefinition, rustOracle, rustToolchain, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, MOBX_PACKAGE, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
 

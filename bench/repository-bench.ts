@@ -15,7 +15,7 @@ import { LocalRepository } from '../src/core/service/localRepository';
 import type { Repository } from '../src/core/service/repository';
 import { WorkerRepository } from '../src/core/service/workerRepository';
 import type { CursorQuery } from '../src/core/completion/queryGraph';
-import type { Language } from '../src/core/graph/schema';
+import type { Language } from '../src/core/model/schema';
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

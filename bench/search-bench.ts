@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { qnameParts } from '../src/core/graph/schema';
+import { qnameParts } from '../src/core/model/schema';
 import { findNodes } from '../src/core/graph/describe';
 import { Engine } from '../src/core/engine';
 import { ParserPool } from '../src/core/parse/parser';

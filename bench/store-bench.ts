@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GraphStore, type StoreDiff, type StoredFile } from '../src/core/store/graphStore';
-import { edgeId, EDGE_KINDS, type GraphEdge, type GraphNode } from '../src/core/graph/schema';
+import { edgeId, EDGE_KINDS, type GraphEdge, type GraphNode } from '../src/core/model/schema';
 import { PARSER_VERSION, type FileGraph, type SymbolDef } from '../src/core/parse/fileGraph';
 
 const FILES = 900;

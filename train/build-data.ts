@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
-import type { Language } from '../src/core/graph/schema';
+import type { Language } from '../src/core/model/schema';
 import { ParserPool } from '../src/core/parse/parser';
 import { summarise, trivialReason } from './data/docstrings';
 import { evaluationReason, type SourceKind } from './data/exclusions';

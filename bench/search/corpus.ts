@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { Engine } from '../../src/core/engine';
-import type { GraphNode } from '../../src/core/graph/schema';
+import type { GraphNode } from '../../src/core/model/schema';
 import { ParserPool } from '../../src/core/parse/parser';
 import { languageOf } from '../../src/core/parse/languages';
 import { firstSentence, wordCount } from './metrics';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { nextTurn } from './eventLoop';
 import { engineStats, type EngineStats } from './engineStats';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
-import type { Language } from './graph/schema';
+import type { Language } from './model/schema';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
@@ -15,7 +15,7 @@ import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
 import { StoreMirror, type StoreInfo, type StoreMirrorOptions } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
-import type { ReadResult, RootBoundary } from './workspace/readSource';
+import { sizeRefusal, type ReadResult, type RootBoundary } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
 import { SourceFiles } from './workspace/sourceFiles';
 import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
@@ -248,7 +248,8 @@ export class Engine {
       // unsaved buffer is not: mtime 0 makes the next index read the file again.
       const stat = await fs.promises.stat(path.join(this.root, rel)).catch(() => undefined);
       if (stat && stat.size === Buffer.byteLength(text)) ({ mtimeMs, size } = stat);
-      const refused = await this.sources.refusedBuffer(rel, text);
+      // A buffer too large to parse is refused as the file would be (the size limit itself is the disk's).
+      const refused = sizeRefusal(Buffer.byteLength(text), Infinity) ?? (await this.sources.refusedBuffer(rel, text));
       result = refused ? { ok: false, ...refused } : { ok: true, text, mtimeMs, size };
     } else {
       result = await this.sources.read(rel);

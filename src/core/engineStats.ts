@@ -1,7 +1,7 @@
 // What `cartograph stats` and Show Index Status report of an index: counts by kind, lines, files with
 // syntax errors, generated files, how many imports resolved, what was skipped and the store's state.
 import type { RepositoryGraph } from './graph/repositoryGraph';
-import { EDGE_KINDS, NODE_KINDS, type EdgeKind, type NodeKind } from './graph/schema';
+import { EDGE_KINDS, NODE_KINDS, type EdgeKind, type NodeKind } from './model/schema';
 import type { StoreInfo } from './store/storeMirror';
 import type { SkippedFile } from './workspace/scan';
 

@@ -1,6 +1,6 @@
 // What Find Where Implemented says, as plain functions (no `vscode`, unit-tested): the one-line title,
 // each row's description, the line a row lands on, and the messages shown instead of results.
-import { localIdOf, type GraphNode } from '../core/graph/schema';
+import { localIdOf, type GraphNode } from '../core/model/schema';
 import type { Route, Via } from '../core/search/types';
 
 /** One folder's answer, as much of it as the title needs. */

@@ -11,7 +11,7 @@ import { ContextAssembler } from '../../src/core/completion/assemble';
 import { buildQueryGraph, extractInProcess } from '../../src/core/completion/queryGraph';
 import { structuralCandidates } from '../../src/core/completion/structural';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
-import type { Language } from '../../src/core/graph/schema';
+import type { Language } from '../../src/core/model/schema';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const TANSTACK = path.join(FIXTURES, 'real', 'tanstack-query-core', 'src');

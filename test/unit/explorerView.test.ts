@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import type { Graph } from '../../src/core/explorer/containment';
 import { MultiDirectedGraph } from 'graphology';
-import type { GraphNode } from '../../src/core/graph/schema';
+import type { GraphNode } from '../../src/core/model/schema';
 import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from '../../src/core/explorer/protocol';
 import { nodeAtLine, searchNodes } from '../../src/core/explorer/search';
 import { ExplorerSession } from '../../src/core/explorer/session';

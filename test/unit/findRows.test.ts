@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import type { GraphNode } from '../../src/core/graph/schema';
+import type { GraphNode } from '../../src/core/model/schema';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { createSearcher } from '../../src/core/search';
 import { definitionPosition, emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type SearchSummary } from '../../src/extension/findRows';

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { edgeId, EDGE_KINDS, SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../../src/core/graph/schema';
+import { edgeId, EDGE_KINDS, SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../../src/core/model/schema';
 import { PARSER_VERSION, type FileGraph } from '../../src/core/parse/fileGraph';
 import { GENERATION_RECORD } from '../../src/core/store/generationRecord';
 import { GraphStore, StoreMovedError, StoreUnreadableError, type StoreDiff, type StoredFile } from '../../src/core/store/graphStore';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MultiDirectedGraph } from 'graphology';
-import { edgeId, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from '../../src/core/graph/schema';
+import { edgeId, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from '../../src/core/model/schema';
 import { defaultNeighbours, mctsSearch, scaleScore, type MctsScorers } from '../../src/core/search/mcts';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;

@@ -12,7 +12,7 @@ import { encode } from 'gpt-tokenizer';
 import { ContextAssembler, DEFAULT_ASSEMBLE_OPTIONS } from '../../src/core/completion/assemble';
 import { answerTokens, buildPrompt, completionShape } from '../../src/core/completion/prompt';
 import { planWindow } from '../../src/core/completion/window';
-import type { Language } from '../../src/core/graph/schema';
+import type { Language } from '../../src/core/model/schema';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 const CASES: Array<{ root: string; file: string; language: Language }> = [

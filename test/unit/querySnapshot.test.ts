@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { describeNode, findNodes } from '../../src/core/graph/describe';
 import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
-import { NODE_KINDS } from '../../src/core/graph/schema';
+import { NODE_KINDS } from '../../src/core/model/schema';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { LocalRepository } from '../../src/core/service/localRepository';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Language } from '../../src/core/graph/schema';
+import type { Language } from '../../src/core/model/schema';
 import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph, SymbolDef } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';

@@ -4,7 +4,7 @@
 import { MultiDirectedGraph } from 'graphology';
 import type { SerializedGraph } from 'graphology-types';
 import type { GraphDiff } from '../../src/core/graph/repositoryGraph';
-import type { GraphEdge, GraphNode } from '../../src/core/graph/schema';
+import type { GraphEdge, GraphNode } from '../../src/core/model/schema';
 import type { HostMessage, WebviewMessage } from '../../src/core/explorer/protocol';
 import { ExplorerSession } from '../../src/core/explorer/session';
 

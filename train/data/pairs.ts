@@ -4,7 +4,7 @@
 // corpora) and the normalised hash is taken.
 import type { Node } from 'web-tree-sitter';
 import { applyEdits, pythonEdits, tsEdits } from '../../bench/search/corpus';
-import type { Language } from '../../src/core/graph/schema';
+import type { Language } from '../../src/core/model/schema';
 import { extractFile } from '../../src/core/parse/extract';
 import type { SymbolDef } from '../../src/core/parse/fileGraph';
 import type { ParserPool } from '../../src/core/parse/parser';

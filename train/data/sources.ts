@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Language } from '../../src/core/graph/schema';
+import type { Language } from '../../src/core/model/schema';
 import type { SourceKind } from './exclusions';
 import { isLibraryPath } from './exclusions';
 import { checkDebianCopyright, checkDebianCopyrightFiles, checkNpmLicense, type LicenseCheck } from './licenses';

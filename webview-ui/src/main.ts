@@ -4,7 +4,7 @@
 import { MultiDirectedGraph } from 'graphology';
 import Sigma from 'sigma';
 import { FILTERABLE_NODE_KINDS } from '../../src/core/explorer/page';
-import { EDGE_KINDS, type EdgeKind } from '../../src/core/graph/schema';
+import { EDGE_KINDS, type EdgeKind } from '../../src/core/model/schema';
 import type { ExplorerState, HostMessage, SearchHit, ViewDiff, ViewEdge, ViewGraph, ViewNode, ViewNodeKind, ViewStats, WebviewMessage } from '../../src/core/explorer/protocol';
 import { BurstLayout, coreBox } from './layout';
 import { LabelPlacer, type Disc } from './labels';

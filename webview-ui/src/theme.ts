@@ -4,7 +4,7 @@
 // white or grey: in a dark theme they sink into the background instead of lighting up.
 import { FILTERABLE_NODE_KINDS } from '../../src/core/explorer/page';
 import type { ViewNodeKind } from '../../src/core/explorer/protocol';
-import { EDGE_KINDS, type EdgeKind } from '../../src/core/graph/schema';
+import { EDGE_KINDS, type EdgeKind } from '../../src/core/model/schema';
 
 export interface Palette {
   node(kind: ViewNodeKind): string;

@@ -6,8 +6,8 @@
 // is still to be typed, or the name sits among hundreds a namespace exports), but a sibling's use
 // says where it lives and how it is spelled: the sibling's target with the sibling's own words
 // replaced by the enclosing definition's, looked up among the top-level definitions of the target's file.
-import type { GraphEdge } from '../graph/schema';
-import { symbolId } from '../graph/schema';
+import type { GraphEdge } from '../model/schema';
+import { symbolId } from '../model/schema';
 import type { SymbolDef } from '../parse/fileGraph';
 import { identifierWords } from '../search/identifiers';
 import { spelling } from './definitionNames';

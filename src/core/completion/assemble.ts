@@ -2,7 +2,7 @@
 // → structural and lexical-semantic candidates → merge and rerank → MMR under the token budget →
 // fused, serialized context. Each stage is timed for the transparency command.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import { symbolId } from '../graph/schema';
+import { symbolId } from '../model/schema';
 import { RootBoundary } from '../workspace/readSource';
 import { CodeWindows, codeTerms } from './codeWindows';
 import { commentPrefix, nodeLabel, serializeContext, snippetBlock, tripleText } from './fuse';

@@ -5,7 +5,7 @@
 // declaring a member of a given name, for a value the graph cannot type (the members used on it say which class it is). Follows the
 // graph file by file, like the window index: a file whose hash changed is re-read, a removed file is dropped.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import { symbolId } from '../graph/schema';
+import { symbolId } from '../model/schema';
 
 const IMPORTABLE = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'GlobalVariable']);
 /** Types an object literal can be checked against. */

@@ -3,7 +3,7 @@
 // paths first (`extended.py: Scientific INHERITS base.py: Calculator`), then each snippet under its
 // path — so the model sees why each piece is there instead of a pile of concatenated code.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode, Language } from '../graph/schema';
+import type { GraphEdge, GraphNode, Language } from '../model/schema';
 import type { Chosen } from './pack';
 import type { Triple } from './structural';
 

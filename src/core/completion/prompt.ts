@@ -1,7 +1,7 @@
 // The request a completion sends: a raw fill-in-the-middle prompt in the model family's own tokens
 // for `/v1/completions` (llama.cpp's server ignores OpenAI's `suffix` field, so FIM must be spelled
 // out), or chat messages when the family is unknown or the server has no completions endpoint.
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 
 export type PromptFamily = 'qwen' | 'deepseek' | 'starcoder' | 'codellama' | 'chat';
 

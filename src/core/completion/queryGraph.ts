@@ -3,7 +3,7 @@
 // which links the enclosing function and class, the imports and the names in scope to repository
 // nodes. The partial statement at the cursor and the identifiers just before it say what is needed now.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import type { GraphEdge, Language } from '../graph/schema';
+import type { GraphEdge, Language } from '../model/schema';
 import { extractFile } from '../parse/extract';
 import type { FileGraph, SymbolDef } from '../parse/fileGraph';
 import { ParserPool } from '../parse/parser';

@@ -4,7 +4,7 @@
 // rendering lists the nodes whose definition header it shows (`covers`), which is what the
 // benchmark's recall counts.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import type { SourceFiles } from './sourceFiles';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;

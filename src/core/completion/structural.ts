@@ -4,8 +4,8 @@
 // methods the enclosing method overrides, one-hop callees of what is called, and callers of the
 // function being written. Each carries the triples (graph facts) that explain why it was chosen.
 import type { MultiDirectedGraph } from 'graphology';
-import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
-import { folderId, moduleId, symbolId } from '../graph/schema';
+import type { EdgeKind, GraphEdge, GraphNode } from '../model/schema';
+import { folderId, moduleId, symbolId } from '../model/schema';
 import type { TypeMember } from './definitionNames';
 import { identifierWords } from '../search/identifiers';
 import { analogues, commonSiblingUses } from './analogy';

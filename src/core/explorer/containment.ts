@@ -2,7 +2,7 @@
 // the graph's structural edges (CONTAINS, HAS_METHOD, HAS_FIELD). External nodes belong to no folder,
 // so they hang under one synthetic group. Rebuilt per graph version: O(nodes + edges).
 import type { MultiDirectedGraph } from 'graphology';
-import type { EdgeKind, GraphEdge, GraphNode, NodeKind } from '../graph/schema';
+import type { EdgeKind, GraphEdge, GraphNode, NodeKind } from '../model/schema';
 import { EXTERNALS_GROUP } from './protocol';
 
 export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;

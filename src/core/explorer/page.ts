@@ -1,8 +1,8 @@
 // The explorer webview's HTML, shared by the VS Code panel and the static test page so both run under
 // the same strict Content-Security-Policy: scripts only with the page's nonce, styles and images only
 // from the extension's own files, the force-layout worker from a blob, nothing remote.
-import type { EdgeKind } from '../graph/schema';
-import { EDGE_KINDS } from '../graph/schema';
+import type { EdgeKind } from '../model/schema';
+import { EDGE_KINDS } from '../model/schema';
 import type { ViewNodeKind } from './protocol';
 
 export interface PageOptions {

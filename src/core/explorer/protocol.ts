@@ -1,7 +1,7 @@
 // The one message protocol between the graph explorer's host (src/extension/explorer) and its
 // webview (webview-ui). Both sides import these types (the webview type-only), so a message that one
 // side sends and the other does not understand is a compile error, not a silent no-op.
-import type { EdgeKind, NodeKind } from '../graph/schema';
+import type { EdgeKind, NodeKind } from '../model/schema';
 
 /** A group that stands for every External node (they have no folder of their own). */
 export const EXTERNALS_GROUP = 'ext:';

@@ -1,6 +1,6 @@
 // The explorer's search box and its "follow the cursor" toggle, answered from the whole graph (not
 // only the visible part): a hit is then made visible by expanding its ancestors.
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import type { Graph } from './containment';
 import type { SearchHit } from './protocol';
 import { KIND_PRIOR } from '../search/entityIndex';

@@ -5,7 +5,7 @@
 // would pass it is refused. Every change (expand, collapse, focus, a graph update) recomputes the
 // view and returns only its difference from the one the webview already holds.
 import type { GraphDiff } from '../graph/repositoryGraph';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import { Containment, type Graph } from './containment';
 import { EXTERNALS_GROUP, type ViewDiff, type ViewEdge, type ViewGraph, type ViewNode, type ViewStats } from './protocol';
 

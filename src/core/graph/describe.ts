@@ -1,6 +1,6 @@
 // Name lookup, the node under a cursor and one-node descriptions: `cartograph show` and the editor's Show Symbol Graph.
 import type { RepositoryGraph } from './repositoryGraph';
-import type { GraphEdge, GraphNode } from './schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 
 /**
  * What naming and describing nodes read of a graph: graphology's, or the query snapshot's compact view

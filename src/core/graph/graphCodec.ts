@@ -4,7 +4,7 @@
 // their ids and endpoint ids as text. Decoding rebuilds the same graphology graph (same attributes,
 // same insertion order) without stitching anything.
 import { MultiDirectedGraph } from 'graphology';
-import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from './schema';
+import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from '../model/schema';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 

@@ -9,7 +9,7 @@
 //   tsconfig      the tsconfig/jsconfig files (paths, baseUrl)
 //   manifest:<n>  the build manifests named n (go.mod, Cargo.toml): module paths, crates
 import * as posix from 'node:path/posix';
-import type { Language } from './schema';
+import type { Language } from '../model/schema';
 
 export const TSCONFIG_KEY = 'tsconfig';
 

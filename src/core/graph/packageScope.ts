@@ -31,7 +31,7 @@ import type { ManifestFile } from '../workspace/projectConfig';
 import { goImportPath, goModulesOf } from './goModules';
 import { dirOf } from './moduleKeys';
 import { crateLayout, crateId, movedModules, rustModuleOf, rustModulePath, type ModDeclaration } from './rustModules';
-import type { ExternalFamily, Language } from './schema';
+import type { ExternalFamily, Language } from '../model/schema';
 
 /** What a scheme may read besides the file itself. */
 export interface ProjectLayout {

@@ -14,7 +14,7 @@ import {
 import { packageProvidedKeys, packageScheme, type ProjectLayout } from './packageScope';
 import { withModDeclarations } from './rustModules';
 import { Resolver, type FileResolution, type ImportStats, type World } from './resolve';
-import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode, type Language } from './schema';
+import { edgeId, folderId, moduleId, type GraphEdge, type GraphNode, type Language } from '../model/schema';
 import { TsConfigSet } from './tsconfig';
 import type { ManifestFile, ProjectConfig } from '../workspace/projectConfig';
 import { sliceClock } from '../eventLoop';

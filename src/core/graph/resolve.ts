@@ -5,7 +5,7 @@
 import { flat } from '../flatString';
 import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
 import { ambientGlobalKey } from './ambientGlobals';
-import { JS_GLOBALS, PYTHON_BUILTINS } from './builtins';
+import { JS_GLOBALS, PYTHON_BUILTINS } from '../model/builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import { goImportPath, goModulesOf, resolveGoImport } from './goModules';
 import {
@@ -19,7 +19,7 @@ import type { Target } from './target';
 import {
   edgeId, externalId, folderId, moduleId, symbolId,
   type EdgeKind, type GraphEdge, type GraphNode, type Language,
-} from './schema';
+} from '../model/schema';
 import type { TsConfigSet } from './tsconfig';
 import type { ManifestFile } from '../workspace/projectConfig';
 

@@ -2,7 +2,7 @@
 // language-specific resolvers the Resolver delegates to (rustResolve.ts) can name it without
 // importing the Resolver.
 import type { SymbolDef } from '../parse/fileGraph';
-import type { ExternalFamily, Language } from './schema';
+import type { ExternalFamily, Language } from '../model/schema';
 
 export type Target =
   | { t: 'module'; path: string }

@@ -3,7 +3,7 @@
 // holds them, so a class is described from its code and from what its methods were found to do.
 // Runs in the background after indexing; search uses whatever is described so far and never waits.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import type { DescriptionCache } from './descriptionCache';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;

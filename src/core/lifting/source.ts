@@ -1,7 +1,7 @@
 // The code of a graph node, read from its file by line range: what the describer is shown.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import type { RootBoundary } from '../workspace/readSource';
 
 /**

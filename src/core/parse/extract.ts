@@ -1,6 +1,6 @@
 // Stage 1 entry point: text in, per-file graph out. Language extractors only see a syntax tree.
 import type { Node } from 'web-tree-sitter';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import { PARSER_VERSION, type Extracted, type FileGraph } from './fileGraph';
 import { sha1 } from './extractUtil';
 import type { ParserPool } from './parser';

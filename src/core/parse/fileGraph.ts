@@ -1,7 +1,7 @@
 // RANGER stage 1: what one file says about itself, in plain JSON, before the repository is known.
 // Cross-file references stay symbolic here (placeholder imports and name chains); stage 2
 // (graph/resolve.ts) turns them into edges between real nodes.
-import type { Language, NodeKind, SourceRange } from '../graph/schema';
+import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
 export const PARSER_VERSION = 9;

@@ -26,7 +26,7 @@
 // - Exported means what Go says: the name starts with an upper-case letter.
 import type { Node, QueryCapture } from 'web-tree-sitter';
 import type { Extracted, FileGraph, ImportBinding, Reference, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { MAX_CHAIN_PARTS, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 export type GoExtracted = Extracted & Pick<FileGraph, 'package' | 'generated'>;
@@ -720,22 +720,30 @@ class GoExtraction {
 
   /** `a.b().c` as a chain through call results (['a', 'b', '()', 'c']), qualified; null without a call in it. */
   private resultChain(node: Node, frame: Frame | null): string[] | null {
+    // A loop from the end of the chain to its head, bounded: generated code chains thousands of calls.
     const parts = (n: Node | null): string[] | null => {
-      switch (n?.type) {
-        case 'identifier':
-          return [n.text];
-        case 'selector_expression': {
-          const head = parts(n.childForFieldName('operand'));
-          const field = n.childForFieldName('field');
-          return head && field ? [...head, field.text] : null;
+      const reversed: string[] = [];
+      for (let at = n; at && reversed.length <= MAX_CHAIN_PARTS; ) {
+        switch (at.type) {
+          case 'identifier':
+            reversed.push(at.text);
+            return reversed.reverse();
+          case 'selector_expression': {
+            const field = at.childForFieldName('field');
+            if (!field) return null;
+            reversed.push(field.text);
+            at = at.childForFieldName('operand');
+            break;
+          }
+          case 'call_expression':
+            reversed.push(CALL_RESULT);
+            at = at.childForFieldName('function');
+            break;
+          default:
+            return null;
         }
-        case 'call_expression': {
-          const head = parts(n.childForFieldName('function'));
-          return head ? [...head, CALL_RESULT] : null;
-        }
-        default:
-          return null;
       }
+      return null;
     };
     const chain = parts(node);
     return chain && chain.length <= 12 && chain.includes(CALL_RESULT) ? this.qualify(chain, frame) : null;
@@ -759,7 +767,7 @@ export function extractGo(root: Node): GoExtracted {
   const src = ' '.repeat(root.startIndex) + root.text;
   const x = new GoExtraction(src);
   x.declarations(root);
-  const captures = queryFor(root).captures(root);
+  const captures = allCaptures(queryFor(root), root);
   x.locals(captures);
   x.references(captures);
   const out: GoExtracted = { doc: x.fileDoc, symbols: x.table.symbols, imports: x.imports, exports: [], refs: x.result(), texts: x.texts.result() };

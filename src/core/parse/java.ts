@@ -10,9 +10,9 @@
 //   enclosing classes and their supertypes, the file, single-type imports, the package, on-demand
 //   imports, java.lang (see graph/packageScope.ts).
 import type { Node } from 'web-tree-sitter';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { ReferenceList, SymbolTable, symbolDef } from './extractUtil';
+import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 const TYPE_KINDS: Record<string, SymbolKind> = {
@@ -91,28 +91,29 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
     for (const child of type.namedChildren) useTypes(frame, child);
   };
 
-  /** `a.b.c` of identifiers (and a leading this/super) as a chain; null for anything computed. */
+  /** `a.b.c` of identifiers (and a leading this/super) as a chain; null for anything computed, or longer than MAX_CHAIN_PARTS. */
   const nameChain = (node: Node): string[] | null => {
-    switch (node.type) {
-      case 'identifier':
-      case 'this':
-      case 'super':
-        return [node.text];
-      case 'field_access': {
-        const object = node.childForFieldName('object');
-        const field = node.childForFieldName('field');
-        const head = object ? nameChain(object) : null;
-        return head && field ? [...head, field.text] : null;
+    const reversed: string[] = [];
+    for (let at: Node | null = node; at && reversed.length <= MAX_CHAIN_PARTS; ) {
+      switch (at.type) {
+        case 'identifier':
+        case 'this':
+        case 'super':
+          reversed.push(at.text);
+          return reversed.reverse();
+        case 'field_access':
+        case 'scoped_identifier': {
+          const name = at.childForFieldName(at.type === 'field_access' ? 'field' : 'name');
+          if (!name) return null;
+          reversed.push(name.text);
+          at = at.childForFieldName(at.type === 'field_access' ? 'object' : 'scope');
+          break;
+        }
+        default:
+          return null;
       }
-      case 'scoped_identifier': {
-        const scope = node.childForFieldName('scope');
-        const name = node.childForFieldName('name');
-        const head = scope ? nameChain(scope) : null;
-        return head && name ? [...head, name.text] : null;
-      }
-      default:
-        return null;
     }
+    return null;
   };
 
   /** A chain as code wrote it, with a typed local head rewritten to its type; null for untyped locals. */
@@ -316,8 +317,27 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
 
   // ---- code --------------------------------------------------------------------------------------
 
-  /** References in statements and expressions; declares locals as it meets them. */
+  /**
+   * References in statements and expressions; declares locals as it meets them. A loop over a stack
+   * of steps, not recursion: expressions nest as deep as the file likes (20,000 parentheses). A node's
+   * handler queues its children with `visit` and what must follow one of them with `then`; the queue
+   * runs, in order, before anything queued earlier.
+   */
+  type Step = { node: Node | null; frame: Frame } | (() => void);
   const visitExpressions = (node: Node | null, frame: Frame): void => {
+    const stack: Step[] = [{ node, frame }];
+    for (let step = stack.pop(); step; step = stack.pop()) {
+      if (typeof step === 'function') {
+        step();
+        continue;
+      }
+      const queued: Step[] = [];
+      visitNode(step.node, step.frame, (child, childFrame) => queued.push({ node: child, frame: childFrame }), (after) => queued.push(after));
+      for (let i = queued.length - 1; i >= 0; i--) stack.push(queued[i]);
+    }
+  };
+
+  const visitNode = (node: Node | null, frame: Frame, visit: (node: Node | null, frame: Frame) => void, then: (after: () => void) => void): void => {
     if (!node) return;
     if (TYPE_KINDS[node.type]) {
       // A local class: a definition nested in its method.
@@ -337,7 +357,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
       case 'annotation': {
         const name = node.childForFieldName('name');
         if (name) addRef(frame, 'USES', nameChain(name), name);
-        visitExpressions(node.childForFieldName('arguments'), frame);
+        visit(node.childForFieldName('arguments'), frame);
         return;
       }
       case 'local_variable_declaration': {
@@ -346,17 +366,17 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
         for (const d of node.childrenForFieldName('declarator')) {
           if (!d) continue;
           const value = d.childForFieldName('value');
-          visitExpressions(value, frame);
-          declareLocal(frame, d.childForFieldName('name'), d.childForFieldName('dimensions') ? null : type, value);
+          visit(value, frame);
+          then(() => declareLocal(frame, d.childForFieldName('name'), d.childForFieldName('dimensions') ? null : type, value));
         }
         return;
       }
       case 'enhanced_for_statement': {
         const type = node.childForFieldName('type');
         useTypes(frame, type);
-        visitExpressions(node.childForFieldName('value'), frame);
-        declareLocal(frame, node.childForFieldName('name'), type);
-        visitExpressions(node.childForFieldName('body'), frame);
+        visit(node.childForFieldName('value'), frame);
+        then(() => declareLocal(frame, node.childForFieldName('name'), type));
+        visit(node.childForFieldName('body'), frame);
         return;
       }
       case 'catch_formal_parameter': {
@@ -371,8 +391,8 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
         if (type) {
           useTypes(frame, type);
           const value = node.childForFieldName('value');
-          visitExpressions(value, frame);
-          declareLocal(frame, node.childForFieldName('name'), type, value);
+          visit(value, frame);
+          then(() => declareLocal(frame, node.childForFieldName('name'), type, value));
           return;
         }
         break;
@@ -385,13 +405,15 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
         return;
       }
       case 'instanceof_expression': {
-        visitExpressions(node.childForFieldName('left'), frame);
+        visit(node.childForFieldName('left'), frame);
         const type = node.childForFieldName('right');
-        useTypes(frame, type);
         const name = node.childForFieldName('name');
-        if (name) declareLocal(frame, name, type);
+        then(() => {
+          useTypes(frame, type);
+          if (name) declareLocal(frame, name, type);
+        });
         const pattern = node.childForFieldName('pattern');
-        if (pattern) visitExpressions(pattern, frame);
+        if (pattern) visit(pattern, frame);
         return;
       }
       case 'lambda_expression': {
@@ -405,7 +427,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
             declareLocal(inner, p.childForFieldName('name'), p.childForFieldName('type'));
           }
         }
-        visitExpressions(node.childForFieldName('body'), inner);
+        visit(node.childForFieldName('body'), inner);
         return;
       }
       case 'method_invocation': {
@@ -417,36 +439,40 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
           const chain = qualify(frame, [...head, name.text]);
           addRef(frame, 'CALLS', chain, name);
         } else {
-          visitExpressions(object, frame);
+          visit(object, frame);
         }
-        for (const t of node.childrenForFieldName('type_arguments')) useTypes(frame, t);
-        visitExpressions(node.childForFieldName('arguments'), frame);
+        then(() => {
+          for (const t of node.childrenForFieldName('type_arguments')) useTypes(frame, t);
+        });
+        visit(node.childForFieldName('arguments'), frame);
         return;
       }
       case 'object_creation_expression': {
         const type = node.childForFieldName('type');
         // `outer.new Inner()`: the outer instance is an expression of its own.
         const outer = node.namedChildren[0];
-        if (outer && type && outer.endIndex <= type.startIndex && outer.type !== 'type_arguments') visitExpressions(outer, frame);
-        addRef(frame, 'CALLS', typeChain(frame, type), type ?? node);
-        for (const args of type?.namedChildren ?? []) if (args?.type === 'type_arguments') useTypes(frame, args);
-        visitExpressions(node.childForFieldName('arguments'), frame);
+        if (outer && type && outer.endIndex <= type.startIndex && outer.type !== 'type_arguments') visit(outer, frame);
+        then(() => {
+          addRef(frame, 'CALLS', typeChain(frame, type), type ?? node);
+          for (const args of type?.namedChildren ?? []) if (args?.type === 'type_arguments') useTypes(frame, args);
+        });
+        visit(node.childForFieldName('arguments'), frame);
         const body = node.namedChildren.find((c) => c?.type === 'class_body');
-        if (body) visitAnonymousBody(body, frameFor(frame.owner, frame));
+        if (body) then(() => visitAnonymousBody(body, frameFor(frame.owner, frame)));
         return;
       }
       case 'explicit_constructor_invocation': {
         // `super(x)` / `this(x)`: the superclass's or this class's constructor.
         const ctor = node.childForFieldName('constructor');
         if (ctor?.type === 'super') addRef(frame, 'CALLS', ['super'], ctor);
-        visitExpressions(node.childForFieldName('arguments'), frame);
+        visit(node.childForFieldName('arguments'), frame);
         return;
       }
       case 'method_reference': {
         const [target, method] = [node.namedChildren[0], node.namedChildren[node.namedChildren.length - 1]];
         const head = target ? (target.type.endsWith('type') || target.type === 'generic_type' ? typeChain(frame, target) : nameChain(target)) : null;
         if (head && method?.type === 'identifier') addRef(frame, 'USES', qualify(frame, [...head, method.text]), node);
-        else visitExpressions(target, frame);
+        else visit(target, frame);
         return;
       }
       case 'field_access': {
@@ -455,7 +481,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
           addRef(frame, 'USES', qualify(frame, chain), node);
           return;
         }
-        visitExpressions(node.childForFieldName('object'), frame);
+        visit(node.childForFieldName('object'), frame);
         return;
       }
       case 'class_literal':
@@ -463,8 +489,8 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
       case 'array_creation_expression':
         for (const child of node.namedChildren) {
           if (!child) continue;
-          if (child.type.endsWith('type') || child.type === 'type_identifier') useTypes(frame, child);
-          else visitExpressions(child, frame);
+          if (child.type.endsWith('type') || child.type === 'type_identifier') then(() => useTypes(frame, child));
+          else visit(child, frame);
         }
         return;
       case 'identifier': {
@@ -475,7 +501,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
       case 'break_statement':
       case 'continue_statement':
         // Labels are not names of anything.
-        for (const child of node.namedChildren) if (child && child.type !== 'identifier') visitExpressions(child, frame);
+        for (const child of node.namedChildren) if (child && child.type !== 'identifier') visit(child, frame);
         return;
       case 'type_identifier':
       case 'scoped_type_identifier':
@@ -483,7 +509,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
         useTypes(frame, node);
         return;
     }
-    for (const child of node.namedChildren) visitExpressions(child, frame);
+    for (const child of node.namedChildren) visit(child, frame);
   };
 
   // ---- the file ----------------------------------------------------------------------------------

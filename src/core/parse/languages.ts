@@ -1,7 +1,7 @@
 // Which language a file is, by its extension: needed by the scan, the watchers and the tsconfig lookup,
 // none of which should load tree-sitter to know it.
 import * as path from 'node:path';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 
 const EXTENSIONS: Record<string, Language> = {
   '.py': 'python',

@@ -3,7 +3,7 @@
 // editor host, whose thread a large file's parse would hold).
 import * as os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import { extractFile } from './extract';
 import type { FileGraph } from './fileGraph';
 import { ParserPool, findGrammarsDir } from './parser';

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Language as TSLanguage, Parser } from 'web-tree-sitter';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 
 const GRAMMAR_FILES: Record<Language, string> = {
   python: 'tree-sitter-python.wasm',

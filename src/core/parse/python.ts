@@ -4,7 +4,7 @@
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
 import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
-import { ReferenceList, SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
@@ -32,6 +32,8 @@ const QUERY_SOURCE = `
 (call function: (_) @callee)
 (attribute) @attr
 (string) @string
+(module . (expression_statement (string) @docstring))
+(block . (expression_statement (string) @docstring))
 (comment) @comment
 ${VALUE_POSITIONS.join('\n')}
 `;
@@ -50,6 +52,12 @@ interface Scope {
   receiver?: string;
 }
 
+/** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
+const MAX_CHAIN_TEXT = 1000;
+
+function shortText(node: Node): string {
+  return node.endIndex - node.startIndex <= MAX_CHAIN_TEXT ? node.text : '';
+}
 const CHAIN = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*$/;
 const SUPER_CALL = /^super\s*\([^()]*\)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)$/;
 
@@ -65,17 +73,23 @@ function chainOf(text: string): string[] | null {
  * else on the way (subscripts, literals).
  */
 function callChainOf(node: Node): string[] | null {
-  if (node.type === 'identifier') return [node.text];
-  if (node.type === 'attribute') {
-    const object = node.childForFieldName('object');
-    const attribute = node.childForFieldName('attribute');
-    const head = object && attribute ? callChainOf(object) : null;
-    return head && attribute ? [...head, attribute.text] : null;
-  }
-  if (node.type === 'call') {
-    const callee = node.childForFieldName('function');
-    const head = callee ? callChainOf(callee) : null;
-    return head ? [...head, '()'] : null;
+  // A loop from the end of the chain back to its head, bounded (MAX_CHAIN_PARTS).
+  const reversed: string[] = [];
+  for (let at: Node | null = node; reversed.length <= MAX_CHAIN_PARTS; ) {
+    if (at.type === 'identifier') {
+      reversed.push(at.text);
+      return reversed.reverse();
+    }
+    if (at.type === 'attribute') {
+      const attribute = at.childForFieldName('attribute');
+      at = attribute ? at.childForFieldName('object') : null;
+      if (!at || !attribute) return null;
+      reversed.push(attribute.text);
+    } else if (at.type === 'call') {
+      at = at.childForFieldName('function');
+      if (!at) return null;
+      reversed.push('()');
+    } else return null;
   }
   return null;
 }
@@ -99,7 +113,7 @@ function annotationChain(text: string): string[] | null {
 
 export function extractPython(root: Node): Extracted {
   const source = root.text;
-  const captures = queryFor(root).captures(root);
+  const captures = allCaptures(queryFor(root), root);
   const table = new SymbolTable();
   const imports: ImportBinding[] = [];
   const scopes = new Map<string, Scope>();
@@ -367,6 +381,9 @@ export function extractPython(root: Node): Extracted {
     return qualified;
   };
 
+  /** Strings that open a module or block: docstrings, already a definition's `doc`, or unused. */
+  const docstrings = new Set(captures.filter((c) => c.name === 'docstring').map((c) => c.node.id));
+
   for (const { name, node } of captures) {
     const start = node.startIndex;
     while (importIndex < importSpans.length && importSpans[importIndex][1] <= start) importIndex++;
@@ -394,7 +411,7 @@ export function extractPython(root: Node): Extracted {
       case 'callee': {
         if (start < coveredEnd) break;
         const scope = enclosing(start);
-        const text = node.text;
+        const text = shortText(node);
         const superMatch = SUPER_CALL.exec(text);
         let chain = superMatch ? ['super', superMatch[1]] : chainOf(text);
         if (!chain) {
@@ -410,7 +427,7 @@ export function extractPython(root: Node): Extracted {
       }
       case 'attr': {
         if (start < coveredEnd || throughCallNodes.has(node.id)) break;
-        const chain = chainOf(node.text);
+        const chain = chainOf(shortText(node));
         if (!chain) {
           const through = throughCall(enclosing(start), node);
           if (through && !(node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start)) addRef(enclosing(start), 'USES', through, node);
@@ -425,7 +442,7 @@ export function extractPython(root: Node): Extracted {
         break;
       }
       case 'string':
-        if (!isDocstring(node)) texts.add(enclosing(start)?.sym.localId ?? null, 'literals', stringContent(node.text));
+        if (!docstrings.has(node.id)) texts.add(enclosing(start)?.sym.localId ?? null, 'literals', stringContent(node.text));
         break;
       case 'comment':
         texts.add(enclosing(start)?.sym.localId ?? null, 'comments', node.text.replace(/^#+:?/, ''));
@@ -443,12 +460,6 @@ export function extractPython(root: Node): Extracted {
   }
 
   return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
-}
-
-/** The first statement of a module or body, when a string: already the definition's `doc`. */
-function isDocstring(str: Node): boolean {
-  const statement = str.parent;
-  return statement?.type === 'expression_statement' && statement.parent?.firstNamedChild?.startIndex === statement.startIndex;
 }
 
 function stringContent(literal: string): string {

@@ -31,7 +31,7 @@
 //   primitive-type paths (`u32::MAX`) are not references.
 import { Parser, Query, type Node, type QueryCapture, type Tree } from 'web-tree-sitter';
 import type { ExportBinding, Extracted, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, compiledQuery, oneLine, symbolDef } from './extractUtil';
+import { SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 const QUERY_SOURCE = `
@@ -1243,7 +1243,7 @@ function capturesOf(x: RustExtraction, query: Query): QueryCapture[] {
   x.trees.forEach((tree, index) => {
     const ranges = (x.expandedRanges.get(index) ?? []).sort((a, b) => a[0] - b[0]);
     let r = 0;
-    for (const capture of query.captures(tree.rootNode)) {
+    for (const capture of allCaptures(query, tree.rootNode)) {
       const start = capture.node.startIndex;
       while (r < ranges.length && ranges[r][1] <= start) r++;
       if (r < ranges.length && ranges[r][0] <= start) continue;

@@ -21,10 +21,10 @@
 //   (possibly dotted or generic) type name, a local initialised with `new C()`, and `this.f.m()`
 //   when class field `f` (or parameter property) is typed `C`.
 import { Query, type Language as TSLanguage, type Node, type QueryCapture } from 'web-tree-sitter';
-import { JS_GLOBALS } from '../graph/builtins';
-import type { Language } from '../graph/schema';
+import { JS_GLOBALS } from '../model/builtins';
+import type { Language } from '../model/schema';
 import type { ExportBinding, Extracted, ImportBinding, Reference, SymbolDef, SymbolKind } from './fileGraph';
-import { SymbolTable, symbolDef } from './extractUtil';
+import { MAX_CHAIN_PARTS, Parents, SymbolTable, allCaptures, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
 type Dialect = 'ts' | 'tsx' | 'js';
@@ -164,27 +164,33 @@ function plainChain(text: string): string[] | null {
  * Null unless every step is a name, `this` or a call (the inner calls are captured on their own).
  */
 function callChain(node: Node): string[] | null {
-  switch (node.type) {
-    case 'identifier':
-    case 'this':
-      return [node.text];
-    case 'non_null_expression':
-    case 'parenthesized_expression':
-      return node.firstNamedChild ? callChain(node.firstNamedChild) : null;
-    case 'member_expression': {
-      const object = node.childForFieldName('object');
-      const property = node.childForFieldName('property');
-      const head = object && property ? callChain(object) : null;
-      return head && property ? [...head, property.text] : null;
+  // A loop from the end of the chain back to its head, bounded: generated code chains thousands of calls.
+  const reversed: string[] = [];
+  for (let at: Node | null = node; at && reversed.length <= MAX_CHAIN_PARTS; ) {
+    switch (at.type) {
+      case 'identifier':
+      case 'this':
+        reversed.push(at.text);
+        return reversed.reverse();
+      case 'non_null_expression':
+      case 'parenthesized_expression':
+        at = at.firstNamedChild;
+        break;
+      case 'member_expression': {
+        const property = at.childForFieldName('property');
+        at = property ? at.childForFieldName('object') : null;
+        if (property) reversed.push(property.text);
+        break;
+      }
+      case 'call_expression':
+        at = at.childForFieldName('arguments')?.type === 'arguments' ? at.childForFieldName('function') : null;
+        reversed.push('()');
+        break;
+      default:
+        return null;
     }
-    case 'call_expression': {
-      const fn = node.childForFieldName('function');
-      const head = fn && node.childForFieldName('arguments')?.type === 'arguments' ? callChain(fn) : null;
-      return head ? [...head, '()'] : null;
-    }
-    default:
-      return null;
   }
+  return null;
 }
 
 /** Comments inside a declaration header (JSDoc on parameters, trailing notes) do not belong in a signature. */
@@ -248,7 +254,7 @@ const BINDING_FIELDS: ReadonlyMap<string, string | null> = new Map([
  * identifiers is free, i.e. a global. Scopes are ignored: a name bound anywhere is never taken for
  * a global (a miss costs one unused global, a false global would cost a wrong edge).
  */
-function boundNames(captures: QueryCapture[], symbols: readonly SymbolDef[]): Set<string> {
+function boundNames(captures: QueryCapture[], symbols: readonly SymbolDef[], parents: Parents): Set<string> {
   const bound = new Set(['arguments', ...symbols.map((s) => s.name)]);
   for (const { name, node } of captures) {
     if (name === 'bind') {
@@ -256,7 +262,7 @@ function boundNames(captures: QueryCapture[], symbols: readonly SymbolDef[]): Se
       continue;
     }
     if (name !== 'id' || node.type !== 'identifier') continue;
-    const parent = node.parent;
+    const parent = parents.of(node);
     const field = parent ? BINDING_FIELDS.get(parent.type) : undefined;
     if (field === undefined) continue;
     if (field === null || parent!.childForFieldName(field)?.startIndex === node.startIndex) bound.add(node.text);
@@ -320,7 +326,10 @@ class TsExtraction {
   /** Names declared as type parameters anywhere in the file (boundedChain). */
   private typeParamNames: Set<string> | undefined;
 
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly parents: Parents,
+  ) {}
 
   // --- scope stack ------------------------------------------------------------------------
 
@@ -380,22 +389,22 @@ class TsExtraction {
 
   /** `export` keyword on the declaration (directly or around `declare`). */
   private isExported(node: Node): boolean {
-    let p = node.parent;
-    if (p && p.type === 'ambient_declaration') p = p.parent;
+    let p = this.parents.of(node);
+    if (p && p.type === 'ambient_declaration') p = this.parents.of(p);
     return p !== null && p.type === 'export_statement';
   }
 
   /** The JSDoc right before a declaration, its `export`/`declare` wrapper, or its decorators. */
   private docOf(node: Node): string {
     let target: Node = node;
-    let p = node.parent;
+    let p = this.parents.of(node);
     if (p && p.type === 'ambient_declaration') {
       target = p;
-      p = p.parent;
+      p = this.parents.of(p);
     }
     if (p && p.type === 'export_statement') target = p;
-    let prev = target.previousSibling;
-    while (prev && prev.type === 'decorator') prev = prev.previousSibling;
+    let prev = this.parents.previousSibling(target);
+    while (prev && prev.type === 'decorator') prev = this.parents.previousSibling(prev);
     if (prev && prev.type === 'comment') {
       const text = this.text(prev);
       if (text.startsWith('/**')) return cleanDoc(text);
@@ -441,12 +450,10 @@ class TsExtraction {
     if (!chain || chain.length !== 1 || depth > 3) return chain;
     // Most annotations name no type parameter: one pass over the tree lists the file's, once.
     if (!this.typeParamNames) {
-      let root: Node = at;
-      while (root.parent) root = root.parent;
-      this.typeParamNames = new Set(root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
+      this.typeParamNames = new Set(this.parents.root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
     }
     if (!this.typeParamNames.has(chain[0])) return chain;
-    for (let n: Node | null = at.parent; n; n = n.parent) {
+    for (let n: Node | null = this.parents.of(at); n; n = this.parents.of(n)) {
       const declared = n.childForFieldName('type_parameters');
       const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
       if (!param) continue;
@@ -500,18 +507,19 @@ class TsExtraction {
    */
   private callbackParam(node: Node, name: string, frame: Frame): void {
     let param: Node = node;
-    const wrapper = node.parent;
+    const wrapper = this.parents.of(node);
     if (wrapper?.type === 'required_parameter' || wrapper?.type === 'optional_parameter') {
       if (wrapper.childForFieldName('type') || wrapper.childForFieldName('pattern')?.startIndex !== node.startIndex) return;
       param = wrapper;
     }
-    const list = param.parent?.type === 'formal_parameters' ? param.parent : null;
-    const fn = list ? list.parent : param.parent;
+    const list = this.parents.of(param)?.type === 'formal_parameters' ? this.parents.of(param) : null;
+    const fn = list ? this.parents.of(list) : this.parents.of(param);
     if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
     const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
     const argChains = (args: Node | null | undefined) => (args?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
     // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
-    const holder = fn.parent?.type === 'variable_declarator' && fn.parent.childForFieldName('value')?.startIndex === fn.startIndex ? fn.parent : null;
+    const fnParent = this.parents.of(fn);
+    const holder = fnParent?.type === 'variable_declarator' && fnParent.childForFieldName('value')?.startIndex === fn.startIndex ? fnParent : null;
     const typed = holder?.childForFieldName('type')?.firstNamedChild;
     const alias = typed ? this.typeChain(typed) : null;
     if (alias && i >= 0) {
@@ -519,15 +527,15 @@ class TsExtraction {
       (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
       return;
     }
-    const args = fn.parent;
-    const call = args?.type === 'arguments' ? args.parent : null;
+    const args = this.parents.of(fn);
+    const call = args?.type === 'arguments' ? this.parents.of(args) : null;
     const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
     const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
     if (!args || !call || !chain || i < 0) return;
     const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
     let fixed = '';
     const explicit = call.childForFieldName('type_arguments');
-    const declarator = call.parent?.type === 'variable_declarator' ? call.parent : null;
+    const declarator = this.parents.of(call)?.type === 'variable_declarator' ? this.parents.of(call) : null;
     const declared = declarator?.childForFieldName('type')?.firstNamedChild;
     if (explicit) fixed = `;t=${argChains(explicit)}`;
     else if (declared?.type === 'generic_type') fixed = `;r=${argChains(declared.childForFieldName('type_arguments'))}`;
@@ -663,7 +671,7 @@ class TsExtraction {
     if (scope && (scope.sym.kind === 'Interface' || scope.sym.kind === 'Enum')) return;
     const name = this.text(nameNode);
     this.skipStarts.add(nameNode.startIndex);
-    const statement = declarator.parent;
+    const statement = this.parents.of(declarator);
     // A single-declarator statement is the definition (so `export const` and its JSDoc belong to it).
     const node = statement && statement.namedChildCount === 1 ? statement : declarator;
     if (value.type === 'class') {
@@ -754,7 +762,7 @@ class TsExtraction {
   private memberScope(node: Node, kind: SymbolKind): Frame | null {
     const frame = this.frameAt(node.startIndex);
     if (!frame || frame.sym.kind !== kind) return null;
-    const body = node.parent;
+    const body = this.parents.of(node);
     return body && body.startIndex === frame.bodyStart ? frame : null;
   }
 
@@ -884,19 +892,23 @@ class TsExtraction {
    * scopes of their own: they are defined here, out of capture order.
    */
   private nestedObjectMembers(type: Node, alias: Frame): void {
-    if (type.type === 'object_type') {
-      for (const member of type.namedChildren) {
-        if (member?.type !== 'property_signature' && member?.type !== 'method_signature') continue;
-        const name = this.memberName(member.childForFieldName('name'));
-        if (!name) continue;
-        const kind: SymbolKind = member.type === 'method_signature' ? 'Method' : 'Field';
-        const frame = this.define(kind, name, member, this.header(member, member.endIndex), this.docOf(member), { parentFrame: alias, scope: false });
-        this.setType(frame, kind === 'Method' ? this.returnChain(member) : this.annotationChain(member.childForFieldName('type')));
-      }
-      return;
+    // An explicit stack, children pushed last-first so members keep their source order: a type can nest thousands deep.
+    const pending = [type];
+    for (let at = pending.pop(); at; at = pending.pop()) {
+      if (at.type === 'object_type') this.objectTypeMembers(at, alias);
+      else if (COMPOSED_TYPES.has(at.type)) pending.push(...at.namedChildren.filter((c): c is Node => !!c).reverse());
     }
-    if (!COMPOSED_TYPES.has(type.type)) return;
-    for (const child of type.namedChildren) if (child) this.nestedObjectMembers(child, alias);
+  }
+
+  private objectTypeMembers(type: Node, alias: Frame): void {
+    for (const member of type.namedChildren) {
+      if (member?.type !== 'property_signature' && member?.type !== 'method_signature') continue;
+      const name = this.memberName(member.childForFieldName('name'));
+      if (!name) continue;
+      const kind: SymbolKind = member.type === 'method_signature' ? 'Method' : 'Field';
+      const frame = this.define(kind, name, member, this.header(member, member.endIndex), this.docOf(member), { parentFrame: alias, scope: false });
+      this.setType(frame, kind === 'Method' ? this.returnChain(member) : this.annotationChain(member.childForFieldName('type')));
+    }
   }
 
   private onNamespace(node: Node): void {
@@ -907,7 +919,7 @@ class TsExtraction {
     const signature = this.header(node, body ? body.startIndex : node.endIndex);
     // `namespace A.B {}` is written `expression_statement > internal_module` unless exported.
     let target = node;
-    const p = node.parent;
+    const p = this.parents.of(node);
     if (p && (p.type === 'expression_statement' || p.type === 'ambient_declaration')) target = p;
     this.define('GlobalVariable', this.text(nameNode), node, signature, this.docOf(target), { exportedSelf: this.isExported(target), namespace: true });
   }
@@ -1069,12 +1081,12 @@ class TsExtraction {
     const module = unquote(this.text(str));
     const line = call.startPosition.row;
     const scope = this.functionScope(call.startIndex);
-    let parent = call.parent;
+    let parent = this.parents.of(call);
     let imported: string | null = null;
     if (parent && parent.type === 'member_expression') {
       const prop = parent.childForFieldName('property');
       imported = prop ? this.text(prop) : null;
-      parent = parent.parent;
+      parent = this.parents.of(parent);
     }
     if (parent && parent.type === 'variable_declarator') {
       const nameNode = parent.childForFieldName('name');
@@ -1109,9 +1121,9 @@ class TsExtraction {
     const start = left.startIndex;
     if (!this.src.startsWith('exports', start) && !this.src.startsWith('module', start)) return;
     const lhs = this.text(left).replace(/\s+/g, '');
-    const assignment = left.parent;
+    const assignment = this.parents.of(left);
     const right = assignment?.childForFieldName('right');
-    const statement = assignment?.parent;
+    const statement = assignment ? this.parents.of(assignment) : null;
     if (!right || !statement) return;
     if (lhs === 'module.exports') {
       if (right.type === 'object') this.commonJsObject(right);
@@ -1229,7 +1241,7 @@ class TsExtraction {
     const moduleNames = new Set<string>();
     for (const sym of this.table.symbols) if (sym.parent === null && sym.name !== 'default') moduleNames.add(sym.name);
     for (const imp of this.imports) if (imp.local && imp.scope === null) moduleNames.add(imp.local);
-    const bound = boundNames(captures, this.table.symbols);
+    const bound = boundNames(captures, this.table.symbols, this.parents);
 
     // Frames in position order (ancestors first) for attribution.
     const frames = this.frames.slice().sort((a, b) => a.start - b.start || b.end - a.end);
@@ -1320,8 +1332,8 @@ class TsExtraction {
           break;
         }
         case 'returnedobject': {
-          let fn = node.parent;
-          while (fn && !FUNCTION_NODES.has(fn.type)) fn = fn.parent;
+          let fn = this.parents.of(node);
+          while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
           const frame = frameAt(start);
           this.typedKeys(node, this.contextualType(this.returnChain(fn), frame), frame, 0);
           break;
@@ -1335,7 +1347,7 @@ class TsExtraction {
         case 'thismember': {
           if (calleeIds.has(node.id)) break;
           // `this.options.x`: the whole chain, so a field's declared type reaches its member.
-          const chain = plainChain(this.text(memberChainTop(node, calleeIds)));
+          const chain = plainChain(this.text(memberChainTop(node, calleeIds, this.parents)));
           if (!chain || chain.length < 2) break;
           const frame = frameAt(start);
           this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
@@ -1343,7 +1355,7 @@ class TsExtraction {
         }
         case 'string': {
           // Module specifiers are import facts, not words of the code.
-          const ptype = node.parent?.type;
+          const ptype = this.parents.of(node)?.type;
           if (ptype === 'import_statement' || ptype === 'export_statement' || ptype === 'import_require_clause') break;
           const frame = frameAt(start);
           this.texts.add(frame ? frame.sym.localId : null, 'literals', unquote(this.text(node)));
@@ -1363,8 +1375,8 @@ class TsExtraction {
             const frame = frameAt(start);
             this.typedLocalMember(node, id, frame, calleeIds);
             // Bound nowhere in the file: a global, which a declaration file may declare (graph/ambientGlobals.ts).
-            if (!bound.has(id) && !JS_GLOBALS.has(id) && node.parent && !FREE_NAME_PARENTS_SKIPPED.has(node.parent.type)) {
-              const parent = node.parent;
+            const parent = this.parents.of(node);
+            if (!bound.has(id) && !JS_GLOBALS.has(id) && parent && !FREE_NAME_PARENTS_SKIPPED.has(parent.type)) {
               const chain = (parent.type === 'member_expression' && parent.startIndex === start && plainChain(this.text(parent))) || [id];
               this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
             }
@@ -1373,7 +1385,7 @@ class TsExtraction {
           const frame = frameAt(start);
           if (this.isShadowed(id, frame)) break;
           let chain = [id];
-          const parent = node.parent;
+          const parent = this.parents.of(node);
           if (parent) {
             const ptype = parent.type;
             if (NOT_A_USE_PARENTS.has(ptype)) break;
@@ -1426,9 +1438,9 @@ class TsExtraction {
    * capture): a use of Config's member, as the TypeScript service resolves it.
    */
   private typedLocalMember(node: Node, id: string, frame: Frame | null, calleeIds: ReadonlySet<number>): void {
-    const parent = node.parent;
+    const parent = this.parents.of(node);
     if (!frame || parent?.type !== 'member_expression' || parent.startIndex !== node.startIndex || calleeIds.has(parent.id)) return;
-    const chain = plainChain(this.text(memberChainTop(node, calleeIds)));
+    const chain = plainChain(this.text(memberChainTop(node, calleeIds, this.parents)));
     if (!chain || chain[0] !== id) return;
     const rewritten = this.inferHead(chain, frame);
     if (rewritten !== chain) this.addRef(frame.sym.localId, 'USES', rewritten, node.startPosition.row);
@@ -1508,9 +1520,9 @@ function propertyName(key: Node, src: string): string | null {
  * The outermost member expression `node` heads (`this.a.b` from `this.a`), stopping below one that is
  * a call's callee: the call records that chain itself.
  */
-function memberChainTop(node: Node, calleeIds: ReadonlySet<number>): Node {
+function memberChainTop(node: Node, calleeIds: ReadonlySet<number>, parents: Parents): Node {
   let top = node;
-  for (let p = top.parent; p?.type === 'member_expression' && p.childForFieldName('object')?.id === top.id && !calleeIds.has(p.id); p = p.parent) top = p;
+  for (let p = parents.of(top); p?.type === 'member_expression' && p.childForFieldName('object')?.id === top.id && !calleeIds.has(p.id); p = parents.of(p)) top = p;
   return top;
 }
 
@@ -1549,8 +1561,8 @@ export function extractTypeScript(root: Node, filePath: string, language: Langua
   const query = queryFor(tsLanguage, dialectOf(language));
   // Node offsets index the whole source; the root starts after leading whitespace, so pad it back.
   const src = ' '.repeat(root.startIndex) + root.text;
-  const x = new TsExtraction(src);
-  const captures = query.captures(root);
+  const x = new TsExtraction(src, new Parents(root));
+  const captures = allCaptures(query, root);
   x.defs(captures);
   x.settleExports();
   x.refsPass(captures);

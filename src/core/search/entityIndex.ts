@@ -2,7 +2,7 @@
 // is answered straight from the graph, exact matches first, then case-insensitive, then fuzzy
 // matches on the words inside names (`debug flag` → get_debug_flag).
 import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
+import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
 import { identifierWords } from './identifiers';
 import { SEARCHABLE_KINDS } from './nodeText';
 import { forEachSliced } from '../eventLoop';

@@ -10,7 +10,7 @@
 //     and comments (where error messages and dict keys an issue quotes live).
 import MiniSearch from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { forEachSliced } from '../eventLoop';
 import { searchableWords } from './lexical';

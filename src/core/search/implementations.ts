@@ -8,7 +8,7 @@
 // Other languages keep their `@N` twins apart: Java overloads and Rust trait impls are separate
 // implementations, each with its own body.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode, Language } from '../graph/schema';
+import type { GraphEdge, GraphNode, Language } from '../model/schema';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;

@@ -6,7 +6,7 @@
 // a pasted issue costs about what a one-line question costs.
 import MiniSearch, { type Options } from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
-import { localIdOf, type GraphEdge, type GraphNode } from '../graph/schema';
+import { localIdOf, type GraphEdge, type GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { identifierWords } from './identifiers';
 import { keyTerms, type KeyTerm } from './keyTerms';

@@ -9,7 +9,7 @@
 // They are lexical signals, not semantic ones: this is what lets MCTS follow the graph without a model,
 // not a replacement for one.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import type { MctsScorers } from './mcts';
 import type { SearchHit } from './types';
 

@@ -4,7 +4,7 @@
 // model-free similarity, and no reranker falls back to the model-free relevance: search never waits for
 // the embedding job.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import type { SearchModels } from '../models/types';
 import type { MctsScorers } from './mcts';
 import { nodeText } from './nodeText';

@@ -3,7 +3,7 @@
 // from those seeds, then one ranking that fuses the lists. Each hit says how it was found: `lexical`,
 // `vector`, or `mcts` with the tree path that reached it.
 import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../models/bundled';
 import type { SearchModels } from '../models/types';
 import type { LexicalIndex } from './lexical';

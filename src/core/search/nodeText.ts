@@ -1,7 +1,7 @@
 // Which nodes search answers with, and the text each is searched by: the lexical index weighs the
 // fields separately, embedders read them joined.
 import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
+import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
 
 /** Kinds a "where is X implemented" answer can be. */
 export const SEARCHABLE_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);

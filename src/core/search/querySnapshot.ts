@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import { SCHEMA_VERSION } from '../graph/schema';
+import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';

@@ -12,7 +12,7 @@
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../graph/schema';
+import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
 import { identifierWords } from './identifiers';
 import { CONTAINMENT_KINDS, containerOf } from './modelFreeScorers';
 import { searchableWords, type LexicalIndex } from './lexical';

@@ -1,7 +1,7 @@
 // Structural questions answered by walking typed edges: callers, callees, the class hierarchy,
 // dependencies and dependents, members.
 import type { MultiDirectedGraph } from 'graphology';
-import type { EdgeKind, GraphEdge, GraphNode } from '../graph/schema';
+import type { EdgeKind, GraphEdge, GraphNode } from '../model/schema';
 import type { Relation } from './router';
 import type { SearchHit } from './types';
 

@@ -9,7 +9,7 @@ import type { CursorQuery } from '../completion/queryGraph';
 import type { EngineOptions, EngineStats, IndexProgress, IndexReport } from '../engine';
 import type { HostMessage, WebviewMessage } from '../explorer/protocol';
 import type { NodeDescription } from '../graph/describe';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import type { LiftReport, Describer } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';

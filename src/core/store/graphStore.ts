@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import { SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../graph/schema';
+import { SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { columnChunks, readStrings, readVectors } from './arrowColumns';
 import { nextRecord, readRecord, writeRecord, type GenerationRecord } from './generationRecord';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ChangeSet } from '../graph/changeSet';
 import type { GraphDiff, RepositoryGraph } from '../graph/repositoryGraph';
-import type { GraphEdge, GraphNode } from '../graph/schema';
+import type { GraphEdge, GraphNode } from '../model/schema';
 import { GraphStore, StoreMovedError, StoreUnreadableError, type OpenStatus, type StoreDiff, type StoredFile } from './graphStore';
 import { errorMessage, folderSize } from './storeFolder';
 import type { LockHolder } from './writerLock';

@@ -1,7 +1,7 @@
 // The store's three tables: their Arrow schemas and the mapping between rows and the graph's types.
 // Node ranges are flattened to four nullable ints (all null for nodes without a range).
 import { Field, Float64, Int32, Schema, Table as ArrowTable, Utf8, Bool } from 'apache-arrow';
-import type { EdgeKind, GraphEdge, GraphNode, Language, NodeKind } from '../graph/schema';
+import type { EdgeKind, GraphEdge, GraphNode, Language, NodeKind } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import {
   boolData,

@@ -5,7 +5,7 @@ import * as nodePath from 'node:path';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
 import type { CursorQuery } from '../completion/queryGraph';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import type { SearchContext } from '../search';
 import type { SearchResult } from '../search/types';
 import { readSourceFile, type RootBoundary } from '../workspace/readSource';

@@ -1,7 +1,7 @@
 // Changed line ranges from a unified diff (git's or any other), mapped onto the graph's definitions
 // the way RPG-Encoder's diff-based evolution locates modified nodes.
 import { execFile } from 'node:child_process';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import type { ToolGraph } from './context';
 
 export interface FileChange {

@@ -1,7 +1,7 @@
 // impact: what a change touches. The changed definitions (named, or located from a diff) and
 // everything that depends on them through CALLS, INHERITS, USES and IMPORTS, nearest first, each
 // with the chain of edges that reaches it.
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import { functionOf } from '../search/implementations';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import { changedNodes, parseUnifiedDiff } from './diff';

@@ -2,7 +2,7 @@
 // this", the references the graph could not resolve that carry the same name, so that "0 callers"
 // is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
 import type { RepositoryGraph } from '../graph/repositoryGraph';
-import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../graph/schema';
+import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../model/schema';
 import { location, type ToolGraph } from './context';
 
 export interface EdgeRow {

@@ -3,7 +3,7 @@
 // dependency edges): PageRank over Django's graph took ~0.4 s per change, this ~10 ms, and both put the
 // same hubs on top (settings, gettext_lazy, cached_property, Expression, Field…).
 import { countTokens, lineTokens } from '../completion/tokens';
-import type { GraphNode } from '../graph/schema';
+import type { GraphNode } from '../model/schema';
 import { ToolError, firstSentence, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
 import type { ToolInput } from './schemas';
 

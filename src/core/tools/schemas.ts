@@ -3,7 +3,7 @@
 // tool, and the input schemas. One source for the MCP server, VS Code's language-model tools
 // (package.json's `languageModelTools` is checked against these by a test) and input validation.
 import { z } from 'zod';
-import { EDGE_KINDS, NODE_KINDS } from '../graph/schema';
+import { EDGE_KINDS, NODE_KINDS } from '../model/schema';
 
 /** Hard caps: an agent asking for 10^9 rows gets a clear error, not a huge answer. */
 export const MAX_LIMIT = 200;

@@ -4,7 +4,7 @@
 // in a few hundred milliseconds. Its answers describe the repository as of that save, so the server
 // says so in each one until the engine has checked the folder for changes made since.
 import * as path from 'node:path';
-import { folderId, type GraphNode } from '../graph/schema';
+import { folderId, type GraphNode } from '../model/schema';
 import { createSearcher } from '../search';
 import type { QuerySnapshot } from '../search/querySnapshot';
 import { RootBoundary } from '../workspace/readSource';

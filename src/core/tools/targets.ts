@@ -1,7 +1,7 @@
 // Which node a tool call means: an id from an earlier answer, or a name ranked the way search ranks
 // it (an ambiguous name is answered with the candidates, never an arbitrary pick).
 import { findNodes } from '../graph/describe';
-import { moduleId, type GraphNode } from '../graph/schema';
+import { moduleId, type GraphNode } from '../model/schema';
 import { byImplementation, functionOf } from '../search/implementations';
 import { containerOf } from '../search/modelFreeScorers';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';

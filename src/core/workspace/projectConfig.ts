@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageSelfPaths, withPackageSelfPaths } from '../graph/packageSelf';
 import { loadTsConfig, type TsConfig } from '../graph/tsconfig';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import { languageOf } from '../parse/languages';
 
 export const TSCONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];

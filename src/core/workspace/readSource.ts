@@ -28,6 +28,13 @@ export type ReadResult = { ok: true; text: string; size: number; mtimeMs: number
 
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
+/**
+ * The largest file parsed whatever the size limit says. Parsing and extraction grow with the file in
+ * time and in tree-sitter's WASM memory: 10 MB of Python took 22 s and 1.8 GB, and a 50 MB file ended
+ * as a parse error after 153 s and 2.3 GB. Refused from its size, before it is read.
+ */
+export const MAX_PARSED_FILE_SIZE = 8 * 1024 * 1024;
+
 /** How far into a file we look for a NUL byte, as git and ripgrep do. */
 const BINARY_SNIFF_BYTES = 8 * 1024;
 
@@ -102,10 +109,12 @@ export async function readSourceFile(
     handle = await io.open(real, OPEN_FLAGS);
     const stat = await handle.stat();
     if (!stat.isFile()) return fail('unreadable', `not a regular file (${fileKind(stat)})`);
-    if (stat.size > maxFileSize) return tooLarge(stat.size, maxFileSize);
+    const tooBig = sizeRefusal(stat.size, maxFileSize);
+    if (tooBig) return tooBig;
     const bytes = await handle.readFile();
     // The file may have grown between stat and read.
-    if (bytes.length > maxFileSize) return tooLarge(bytes.length, maxFileSize);
+    const grown = sizeRefusal(bytes.length, maxFileSize);
+    if (grown) return grown;
     const nul = bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0);
     if (nul >= 0) return fail('binary', `NUL byte at offset ${nul}`);
     let text: string;
@@ -159,8 +168,11 @@ export function fileKind(stat: { isDirectory(): boolean; isFIFO(): boolean; isSo
   return 'special file';
 }
 
-function tooLarge(size: number, max: number): ReadFailure {
-  return fail('too-large', `${size} bytes > limit ${max} bytes`);
+/** 'too-large' for text over the size limit or over MAX_PARSED_FILE_SIZE, whichever is lower. */
+export function sizeRefusal(size: number, maxFileSize: number): { ok: false; reason: SkipReason; detail: string } | undefined {
+  if (size > maxFileSize && maxFileSize <= MAX_PARSED_FILE_SIZE) return fail('too-large', `${size} bytes > limit ${maxFileSize} bytes`);
+  if (size > MAX_PARSED_FILE_SIZE) return fail('too-large', `${size} bytes > ${MAX_PARSED_FILE_SIZE} bytes, the most Cartograph parses in one file whatever the size limit`);
+  return undefined;
 }
 
 function fail(reason: SkipReason, detail: string): ReadFailure {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { type Dirent, type Stats, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
-import type { Language } from '../graph/schema';
+import type { Language } from '../model/schema';
 import { languageOf } from '../parse/languages';
 import { bundledByPath } from './bundled';
 import { DEFAULT_MAX_FILE_SIZE, type SkipReason, dangling, fileKind, fromError, isSameOrInside, outsideRoot } from './readSource';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import * as vscode from 'vscode';
 import type { CompletionRecord, CompletionService } from '../../core/completion/service';
-import type { Language } from '../../core/graph/schema';
+import type { Language } from '../../core/model/schema';
 import { endpointProblem } from '../../core/llm/endpoint';
 import type { ContextSource, Repository } from '../../core/service/repository';
 import { endpointOrigin } from '../endpointKeys';

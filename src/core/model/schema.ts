@@ -1,6 +1,7 @@
 // The repository knowledge graph's vocabulary (RANGER node/edge kinds, GRACE's Folder level, RPG's
 // External symbols). Everything that crosses a module boundary speaks in these types: the parser
-// emits them, the store persists them, the extension and the webview render them.
+// emits them, the store persists them, the extension and the webview render them. It sits in model/,
+// below parse/ and graph/, so that every layer imports it downwards.
 import { flat } from '../flatString';
 
 /** Bump when the shape of nodes, edges or per-file graphs changes: a store with another version is rebuilt. */

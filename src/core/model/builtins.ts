@@ -1,5 +1,6 @@
 // Names a file can use without defining or importing them. A reference to one becomes an External
-// node (`ext:py:builtins.len`, `ext:js:console.log`) rather than an unresolved reference.
+// node (`ext:py:builtins.len`, `ext:js:console.log`) rather than an unresolved reference. Language
+// knowledge shared by the extractors (parse/) and resolution (graph/), so it sits below both, in model/.
 
 export const PYTHON_BUILTINS = new Set(
   `abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
