@@ -67,7 +67,8 @@ describe('A new user in a real VS Code', function () {
     await triggerUntil('a request that the server refuses', () => server.requests.length > seen);
     assert.strictEqual(server.requests[seen].headers.authorization, undefined, 'no Authorization header at all (was `Bearer none`)');
     const shown = await until('the status bar to say unauthorized', () => /unauthorized/.test(api.statusBar().text) && api.statusBar());
-    assert.match(shown.tooltip, /401 unauthorized: the API key is missing or wrong/);
+    // No key is stored for this endpoint's origin: the tooltip names the origin that needs one.
+    assert.match(shown.tooltip, /401 unauthorized: no API key is set for http:\/\/127\.0\.0\.1:\d+/);
     assert.doesNotMatch(shown.tooltip, /Connection error/);
     const menu = await vscode.commands.executeCommand('cartograph.statusMenu');
     try {
