@@ -12,8 +12,8 @@ interface PendingImpl {
 }
 
 export abstract class Impls extends MacroBodies {
-  /** One item (items.ts), here a member of an impl body. */
-  protected abstract item(node: Node, ctx: ItemContext): void;
+  /** Reads items (items.ts), here the members of an impl body. */
+  protected abstract walk(nodes: Node[], ctx: ItemContext): void;
 
   protected readonly impls: PendingImpl[] = [];
 
@@ -66,7 +66,7 @@ export abstract class Impls extends MacroBodies {
         ? { parent: ctx.fn.sym.localId, exported, selfType, receiver: chain }
         : { parent: null, qualifier: `${modPrefix}${typeName}`, exported, selfType, receiver: chain };
     const member: ItemContext = { mod: ctx.mod, fn: ctx.fn, outer: frame, owner };
-    for (const item of body?.namedChildren ?? []) if (item && item.type !== 'associated_type') this.item(item, member);
+    this.walk((body?.namedChildren ?? []).filter((item): item is Node => !!item && item.type !== 'associated_type'), member);
   }
 
   /** A supertrait or implemented trait: `Display`, `fmt::Debug`, `From<u8>` → path without generics; null for lifetimes and `?Sized`. */

@@ -26,16 +26,38 @@ export class RustExtraction extends Impls {
     for (const fields of this.fieldLists) this.defineFields(fields);
   }
 
+  /** Items waiting to be read, the next on top; `associated`: in a trait body, where `type X;` declares the trait's type. */
+  private readonly pendingItems: Array<{ node: Node; ctx: ItemContext; associated: boolean }> = [];
+  private walking = false;
+
   /** Children of a container that are items; ERROR nodes are searched too, so broken syntax keeps what parsed. */
   protected items(container: Node, ctx: ItemContext, range?: [number, number]): void {
-    for (const child of container.namedChildren) {
-      if (!child) continue;
-      if (range && (child.endIndex <= range[0] || child.startIndex >= range[1])) continue;
-      this.item(child, ctx);
+    const children = container.namedChildren.filter((child): child is Node => !!child && (!range || (child.endIndex > range[0] && child.startIndex < range[1])));
+    this.walk(children, ctx);
+  }
+
+  /**
+   * Reads `nodes` as items in `ctx`, in order. A loop over a stack, not recursion: modules nest as
+   * deep as the file likes (`mod m { mod m { … } }` 4,000 deep). A handler that meets items inside
+   * its item (a module, function, trait or impl body) calls this as its last step, and they are read
+   * next, before the item's later siblings, in the order a recursive walk would read them.
+   */
+  protected walk(nodes: Node[], ctx: ItemContext, associatedTypes = false): void {
+    for (let i = nodes.length - 1; i >= 0; i--) this.pendingItems.push({ node: nodes[i], ctx, associated: associatedTypes });
+    if (this.walking) return;
+    this.walking = true;
+    try {
+      for (let next = this.pendingItems.pop(); next; next = this.pendingItems.pop()) {
+        if (next.associated && next.node.type === 'associated_type') this.onTypeAlias(next.node, next.ctx, next.ctx.owner!);
+        else this.item(next.node, next.ctx);
+      }
+    } finally {
+      this.walking = false;
+      this.pendingItems.length = 0;
     }
   }
 
-  protected item(node: Node, ctx: ItemContext): void {
+  private item(node: Node, ctx: ItemContext): void {
     switch (node.type) {
       case 'function_item':
       case 'function_signature_item':
@@ -175,10 +197,7 @@ export class RustExtraction extends Impls {
     }
     const owner: Owner = { parent: sym.localId, exported: sym.exported, selfType, selfLocal: sym.localId };
     const member: ItemContext = { mod: ctx.mod, fn: ctx.fn, outer: frame, owner };
-    for (const item of body?.namedChildren ?? []) {
-      if (item?.type === 'associated_type') this.onTypeAlias(item, member, owner);
-      else if (item) this.item(item, member);
-    }
+    this.walk((body?.namedChildren ?? []).filter((item): item is Node => !!item), member, true);
   }
 
   private onTypeAlias(node: Node, ctx: ItemContext, owner: Owner | null): void {
