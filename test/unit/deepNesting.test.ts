@@ -83,16 +83,19 @@ test(`Go, Java and Rust nested ${DEPTH} deep are indexed`, async () => {
   for (const id of ['calls.go#X', 'Calls.java#Calls', 'parens.rs#main']) assert.ok(engine.graph.graph.hasNode(id), id);
 });
 
-test('Rust modules 4,000 deep and Java classes 2,000 deep are indexed, with their symbols', async () => {
+test('Rust modules and macro arguments 4,000 deep, Java classes 2,000 deep are indexed, with their symbols', async () => {
   const MODULES = 4_000;
   const CLASSES = 2_000;
   const { engine } = await indexCountingParents({
     'mods.rs': `${'mod m { '.repeat(MODULES)}pub fn f() {}${' }'.repeat(MODULES)}\n`,
+    'macro.rs': `pub fn main() { m!${'('.repeat(MODULES)}f(1)${')'.repeat(MODULES)}; }\n`,
     'Nested.java': `${'class C { '.repeat(CLASSES)}void f() {}${' }'.repeat(CLASSES)}\n`,
   });
   for (const id of [`mods.rs#${'m.'.repeat(MODULES)}f`, 'Nested.java#C', `Nested.java#${'C.'.repeat(CLASSES)}f`]) assert.ok(engine.graph.graph.hasNode(id), id.slice(0, 40));
   assert.equal(engine.graph.fileGraph('mods.rs')!.inlineModules?.length, MODULES);
   assert.equal(engine.graph.fileGraph('Nested.java')!.symbols.length, CLASSES + 1);
+  const calls = engine.graph.fileGraph('macro.rs')!.refs.filter((r) => r.kind === 'CALLS').map((r) => r.chain.join('::'));
+  assert.deepEqual(calls.sort(), ['f', 'm!'], 'the call inside the innermost macro argument');
 });
 
 test('query runs of bounded depth return the captures, in the order, of one unbounded run', async () => {

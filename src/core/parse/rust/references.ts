@@ -336,47 +336,57 @@ export class References {
    * `a::b(..)`, `self.m(..)`, `x.m(..)` (x of known type) and nested `m!(..)`.
    */
   private tokenTreeCalls(tree: Node, frame: Frame | null, from: string | null): void {
-    const children = tree.children;
-    for (let i = 1; i < children.length; i++) {
-      const child = children[i];
-      if (!child || child.type !== 'token_tree') continue;
-      this.tokenTreeCalls(child, frame, from);
-      const prev = children[i - 1];
-      if (!prev) continue;
-      let end = i - 1;
-      let macro = false;
-      if (prev.type === '!') {
-        macro = true;
-        end = i - 2;
-      } else if (this.src[child.startIndex] !== '(') continue;
-      const last = children[end];
-      if (!last || last.type !== 'identifier') continue;
-      const parts = [this.text(last)];
-      let j = end - 1;
-      let dotted = false;
-      while (j >= 1) {
-        const sep = children[j];
-        const seg = children[j - 1];
-        if (!sep || !seg || (sep.type !== '::' && sep.type !== '.') || !['identifier', 'self', 'super', 'crate'].includes(seg.type)) break;
-        if (sep.type === '.') {
-          dotted = true;
-          parts.unshift(this.text(seg));
-          j -= 2;
-          break; // `a.b.c(` chains: the receiver is the element before the last dot only
-        }
+    // A loop over a stack of token trees, each at the child it reads, not recursion: macro arguments
+    // nest as deep as the file likes. A nested tree is read before the call it is the arguments of.
+    const stack: Array<{ children: Array<Node | null>; i: number }> = [{ children: tree.children, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.i > 0) this.tokenTreeCall(top.children, top.i, frame, from);
+      do top.i++;
+      while (top.i < top.children.length && top.children[top.i]?.type !== 'token_tree');
+      if (top.i < top.children.length) stack.push({ children: top.children[top.i]!.children, i: 0 });
+      else stack.pop();
+    }
+  }
+
+  /** The call, if any, whose arguments are token tree `children[i]`: `f(`, `a::b(`, `x.m(`, `m!(`. */
+  private tokenTreeCall(children: Array<Node | null>, i: number, frame: Frame | null, from: string | null): void {
+    const child = children[i]!;
+    const prev = children[i - 1];
+    if (!prev) return;
+    let end = i - 1;
+    let macro = false;
+    if (prev.type === '!') {
+      macro = true;
+      end = i - 2;
+    } else if (this.src[child.startIndex] !== '(') return;
+    const last = children[end];
+    if (!last || last.type !== 'identifier') return;
+    const parts = [this.text(last)];
+    let j = end - 1;
+    let dotted = false;
+    while (j >= 1) {
+      const sep = children[j];
+      const seg = children[j - 1];
+      if (!sep || !seg || (sep.type !== '::' && sep.type !== '.') || !['identifier', 'self', 'super', 'crate'].includes(seg.type)) break;
+      if (sep.type === '.') {
+        dotted = true;
         parts.unshift(this.text(seg));
         j -= 2;
+        break; // `a.b.c(` chains: the receiver is the element before the last dot only
       }
-      // A preceding `.` means this is a method on an expression we cannot type (`x.a().b(`).
-      const before = children[j];
-      if (before && before.type === '.') continue;
-      for (let k = j + 1; k <= end; k++) if (children[k]?.type === 'identifier') this.covered.add(children[k]!.startIndex);
-      let chain: string[] | null = parts;
-      if (dotted) chain = this.receiverChain(parts, frame);
-      else if (!macro) chain = parts.length === 1 ? (PRELUDE_VARIANTS.has(parts[0]) || this.isLocal(parts[0], frame) ? null : parts) : this.x.rewriteSelf(parts, frame);
-      if (chain) this.x.addRef(from, 'CALLS', chain, last.startPosition.row);
-      if (!dotted && !macro) this.addTypeOfPath(from, parts, chain, last.startPosition.row);
+      parts.unshift(this.text(seg));
+      j -= 2;
     }
+    // A preceding `.` means this is a method on an expression we cannot type (`x.a().b(`).
+    const before = children[j];
+    if (before && before.type === '.') return;
+    for (let k = j + 1; k <= end; k++) if (children[k]?.type === 'identifier') this.covered.add(children[k]!.startIndex);
+    let chain: string[] | null = parts;
+    if (dotted) chain = this.receiverChain(parts, frame);
+    else if (!macro) chain = parts.length === 1 ? (PRELUDE_VARIANTS.has(parts[0]) || this.isLocal(parts[0], frame) ? null : parts) : this.x.rewriteSelf(parts, frame);
+    if (chain) this.x.addRef(from, 'CALLS', chain, last.startPosition.row);
+    if (!dotted && !macro) this.addTypeOfPath(from, parts, chain, last.startPosition.row);
   }
 
   /**
