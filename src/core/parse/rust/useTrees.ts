@@ -35,7 +35,11 @@ export abstract class UseTrees extends RustScopes {
         this.exports.push(exp);
       }
     };
-    const walk = (tree: Node, prefix: string[]) => {
+    // A loop over a stack of use trees with their path prefixes, lists pushed last-first so bindings
+    // keep their order: `use` lists nest as deep as the file likes.
+    const pending: Array<{ tree: Node; prefix: string[] }> = [{ tree: argument, prefix: [] }];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const { tree, prefix } = next;
       switch (tree.type) {
         case 'identifier':
         case 'crate':
@@ -44,28 +48,28 @@ export abstract class UseTrees extends RustScopes {
           const name = this.text(tree);
           if (name === 'self' && prefix.length > 0) bind(prefix, 'self', prefix[prefix.length - 1]);
           else bind(prefix, name, name);
-          return;
+          continue;
         }
         case 'scoped_identifier': {
           const chain = pathChain(this.text(tree));
           if (chain) bind([...prefix, ...chain.slice(0, -1)], chain[chain.length - 1], chain[chain.length - 1]);
-          return;
+          continue;
         }
         case 'use_as_clause': {
           const path = tree.childForFieldName('path');
           const alias = tree.childForFieldName('alias');
           const chain = path ? pathChain(this.text(path)) : null;
-          if (!chain || !alias) return;
+          if (!chain || !alias) continue;
           const full = [...prefix, ...chain];
           const last = full[full.length - 1];
           if (last === 'self') bind(full.slice(0, -1), 'self', this.text(alias));
           else bind(full.slice(0, -1), last, this.text(alias));
-          return;
+          continue;
         }
         case 'use_wildcard': {
           const path = tree.firstNamedChild;
           const chain = path ? pathChain(this.text(path)) : [];
-          if (!chain) return;
+          if (!chain) continue;
           const module = global + [...prefix, ...chain].join('::');
           this.imports.push({ local: '', module, imported: '*', line, scope });
           if (reexport && ctx.fn === null) {
@@ -73,21 +77,22 @@ export abstract class UseTrees extends RustScopes {
             if (scope) exp.scope = scope;
             this.exports.push(exp);
           }
-          return;
+          continue;
         }
         case 'scoped_use_list': {
           const path = tree.childForFieldName('path');
           const chain = path ? pathChain(this.text(path)) : [];
           const list = tree.childForFieldName('list');
-          if (chain && list) walk(list, [...prefix, ...chain]);
-          return;
+          if (chain && list) pending.push({ tree: list, prefix: [...prefix, ...chain] });
+          continue;
         }
-        case 'use_list':
-          for (const item of tree.namedChildren) if (item) walk(item, prefix);
-          return;
+        case 'use_list': {
+          const items = tree.namedChildren;
+          for (let i = items.length - 1; i >= 0; i--) if (items[i]) pending.push({ tree: items[i]!, prefix });
+          continue;
+        }
       }
-    };
-    walk(argument, []);
+    }
   }
 
   protected onExternCrate(node: Node, ctx: ItemContext): void {

@@ -150,32 +150,40 @@ export abstract class Declarations extends TypeFacts {
     }
   }
 
-  /** Identifiers a binding pattern introduces: `a`, `{ a, b: c, ...d }`, `[e, f = 1]`. */
+  /**
+   * Identifiers a binding pattern introduces: `a`, `{ a, b: c, ...d }`, `[e, f = 1]`. An explicit
+   * stack, children pushed last-first so names keep their source order: patterns nest as deep as the file likes.
+   */
   private boundIdentifiers(pattern: Node, out: Node[]): void {
-    switch (pattern.type) {
-      case 'identifier':
-      case 'shorthand_property_identifier_pattern':
-        out.push(pattern);
-        return;
-      case 'object_pattern':
-      case 'array_pattern':
-        for (const child of pattern.namedChildren) if (child) this.boundIdentifiers(child, out);
-        return;
-      case 'pair_pattern': {
-        const value = pattern.childForFieldName('value');
-        if (value) this.boundIdentifiers(value, out);
-        return;
-      }
-      case 'assignment_pattern':
-      case 'object_assignment_pattern': {
-        const left = pattern.childForFieldName('left') ?? pattern.firstNamedChild;
-        if (left) this.boundIdentifiers(left, out);
-        return;
-      }
-      case 'rest_pattern': {
-        const inner = pattern.firstNamedChild;
-        if (inner) this.boundIdentifiers(inner, out);
-        return;
+    const pending = [pattern];
+    for (let at = pending.pop(); at; at = pending.pop()) {
+      switch (at.type) {
+        case 'identifier':
+        case 'shorthand_property_identifier_pattern':
+          out.push(at);
+          break;
+        case 'object_pattern':
+        case 'array_pattern': {
+          const children = at.namedChildren;
+          for (let i = children.length - 1; i >= 0; i--) if (children[i]) pending.push(children[i]!);
+          break;
+        }
+        case 'pair_pattern': {
+          const value = at.childForFieldName('value');
+          if (value) pending.push(value);
+          break;
+        }
+        case 'assignment_pattern':
+        case 'object_assignment_pattern': {
+          const left = at.childForFieldName('left') ?? at.firstNamedChild;
+          if (left) pending.push(left);
+          break;
+        }
+        case 'rest_pattern': {
+          const inner = at.firstNamedChild;
+          if (inner) pending.push(inner);
+          break;
+        }
       }
     }
   }
