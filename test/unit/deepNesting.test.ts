@@ -69,8 +69,9 @@ test(`TypeScript nested ${DEPTH} deep is indexed, its names and all`, async () =
     'chain.ts': `export const w = a${'.b()'.repeat(DEPTH)};\n`,
     'types.ts': `export type T = ${nested('Array<', 'X', '>')};\n`,
     'ifs.ts': `export function f() {${nested('if (a) {', '', '}')}}\n`,
+    'destructure.ts': `export const ${nested('{ a: ', 'z', ' }')} = o;\n`,
   });
-  for (const id of ['parens.ts#x', 'ternary.ts#t', 'chain.ts#w', 'types.ts#T', 'ifs.ts#f']) assert.ok(engine.graph.graph.hasNode(id), id);
+  for (const id of ['parens.ts#x', 'ternary.ts#t', 'chain.ts#w', 'types.ts#T', 'ifs.ts#f', 'destructure.ts#z']) assert.ok(engine.graph.graph.hasNode(id), id);
   assert.ok(parentCalls < 100, `${parentCalls} Node.parent calls`);
 });
 
@@ -81,6 +82,24 @@ test(`Go, Java and Rust nested ${DEPTH} deep are indexed`, async () => {
     'parens.rs': `pub fn main() { let x = ${nested('(', '1', ')')}; }\n`,
   });
   for (const id of ['calls.go#X', 'Calls.java#Calls', 'parens.rs#main']) assert.ok(engine.graph.graph.hasNode(id), id);
+});
+
+test('Rust modules, macro arguments and use lists 4,000 deep, Java classes 2,000 deep are indexed, with their symbols', async () => {
+  const MODULES = 4_000;
+  const CLASSES = 2_000;
+  const { engine } = await indexCountingParents({
+    'mods.rs': `${'mod m { '.repeat(MODULES)}pub fn f() {}${' }'.repeat(MODULES)}\n`,
+    'macro.rs': `pub fn main() { m!${'('.repeat(MODULES)}f(1)${')'.repeat(MODULES)}; }\n`,
+    'uses.rs': `use a::{${'b::{'.repeat(MODULES)}c${'}'.repeat(MODULES)}};\n`,
+    'Nested.java': `${'class C { '.repeat(CLASSES)}void f() {}${' }'.repeat(CLASSES)}\n`,
+  });
+  for (const id of [`mods.rs#${'m.'.repeat(MODULES)}f`, 'Nested.java#C', `Nested.java#${'C.'.repeat(CLASSES)}f`]) assert.ok(engine.graph.graph.hasNode(id), id.slice(0, 40));
+  assert.equal(engine.graph.fileGraph('mods.rs')!.inlineModules?.length, MODULES);
+  assert.equal(engine.graph.fileGraph('Nested.java')!.symbols.length, CLASSES + 1);
+  const calls = engine.graph.fileGraph('macro.rs')!.refs.filter((r) => r.kind === 'CALLS').map((r) => r.chain.join('::'));
+  assert.deepEqual(calls.sort(), ['f', 'm!'], 'the call inside the innermost macro argument');
+  const module = ['a', ...Array<string>(MODULES).fill('b')].join('::');
+  assert.deepEqual(engine.graph.fileGraph('uses.rs')!.imports.map((i) => [i.local, i.module === module, i.imported]), [['c', true, 'c']]);
 });
 
 test('query runs of bounded depth return the captures, in the order, of one unbounded run', async () => {

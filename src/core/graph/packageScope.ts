@@ -180,7 +180,7 @@ export function inlineModuleOf(sym: SymbolDef): string {
   return localId.length > sym.name.length ? localId.slice(0, localId.length - sym.name.length - 1) : '';
 }
 
-/** A Rust `macro_rules!` definition (indexed as a Function, see parse/rust.ts). */
+/** A Rust `macro_rules!` definition (indexed as a Function, see parse/rust/macros.ts). */
 export function isMacro(sym: SymbolDef): boolean {
   return sym.kind === 'Function' && sym.signature.startsWith('macro_rules!');
 }

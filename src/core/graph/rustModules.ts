@@ -415,7 +415,7 @@ export function movedModules(before: ModTreeInput, after: ModTreeInput): string[
 }
 
 /**
- * Whether an import binding is a `mod x;` declaration: parse/rust.ts records one as a binding of
+ * Whether an import binding is a `mod x;` declaration: parse/rust/items.ts records one as a binding of
  * `self::x` (with its `#[path]`); a `use self::x::{self}` reads the same, and is followed as well.
  */
 export function declaresModule(binding: ImportBinding): boolean {

@@ -11,7 +11,7 @@
 // - `self.m()` and `Self::m()` reach the impl's type, also when the impl sits in another file than
 //   the type (SymbolDef.receiver). Methods of `impl T` blocks in other files are found by the
 //   crate-wide receiver keys (`pkg:rust:<crate>#T.m`, see Resolver.receiverMember).
-// - Macros have a namespace of their own: a reference `name!` (parse/rust.ts) finds a `macro_rules!`
+// - Macros have a namespace of their own: a reference `name!` (parse/rust/references.ts) finds a `macro_rules!`
 //   of the file, a `use`d macro, or any macro of the crate by name (`pkg:rust:<crate>#name!`), since
 //   `#[macro_use]` and `#[macro_export]` make them visible crate-wide.
 import type { FileGraph, ImportBinding, SymbolDef } from '../parse/fileGraph';

@@ -150,8 +150,29 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
 
   // ---- declarations ------------------------------------------------------------------------------
 
-  /** A class-like declaration: the type, its supertypes, then its body with the type as owner. */
+  /**
+   * A class-like declaration: the type, its supertypes, then its body with the type as owner. A loop
+   * over a stack of members, not recursion: classes nest as deep as the file likes (2,000 deep). A
+   * nested type queues its body's members on top, so they are read before the members after it, in
+   * the order a recursive walk would read them.
+   */
+  type Member = { member: Node; owner: SymbolDef; frame: Frame };
+  type Queue = (body: Node, owner: SymbolDef, frame: Frame) => void;
   const visitType = (decl: Node, parent: SymbolDef | null, outer: Frame) => {
+    const pending: Member[] = [];
+    const queue: Queue = (body, owner, frame) => {
+      const members = body.namedChildren;
+      for (let i = members.length - 1; i >= 0; i--) {
+        const member = members[i];
+        if (member) pending.push({ member, owner, frame });
+      }
+    };
+    declareType(decl, parent, outer, queue);
+    for (let next = pending.pop(); next; next = pending.pop()) visitMember(next, queue);
+  };
+
+  /** The type itself (symbol, supertypes, modifiers, record components); its body's members go to `queue`. */
+  const declareType = (decl: Node, parent: SymbolDef | null, outer: Frame, queue: Queue) => {
     const nameNode = decl.childForFieldName('name');
     const body = decl.childForFieldName('body');
     if (!nameNode) return;
@@ -176,7 +197,7 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
         useTypes(frameFor(field, frame), type);
       }
     }
-    if (body) visitBody(body, sym, frame);
+    if (body) queue(body, sym, frame);
   };
 
   const inherit = (frame: Frame, type: Node | null, relation: 'extends' | 'implements') => {
@@ -185,50 +206,48 @@ export function extractJava(root: Node, _filePath: string, _language: Language):
     for (const args of type.namedChildren) if (args?.type === 'type_arguments') useTypes(frame, args);
   };
 
-  const visitBody = (body: Node, owner: SymbolDef, frame: Frame) => {
-    for (const member of body.namedChildren) {
-      if (!member) continue;
-      if (TYPE_KINDS[member.type]) {
-        visitType(member, owner, frame);
-        continue;
+  /** One member of a type's body; a nested type or an enum's declarations queue theirs. */
+  const visitMember = ({ member, owner, frame }: Member, queue: Queue) => {
+    if (TYPE_KINDS[member.type]) {
+      declareType(member, owner, frame, queue);
+      return;
+    }
+    switch (member.type) {
+      case 'method_declaration':
+      case 'constructor_declaration':
+      case 'compact_constructor_declaration':
+      case 'annotation_type_element_declaration':
+        visitMethod(member, owner, frame);
+        break;
+      case 'field_declaration':
+      case 'constant_declaration':
+        visitField(member, owner, frame);
+        break;
+      case 'enum_constant': {
+        const name = member.childForFieldName('name');
+        if (!name) break;
+        const constant = define('Field', name.text, owner, member, name.text, docOf(member), true);
+        constant.type = [owner.name];
+        const inner = frameFor(constant, frame);
+        visitModifiers(inner, member);
+        visitExpressions(member.childForFieldName('arguments'), inner);
+        const constantBody = member.childForFieldName('body');
+        if (constantBody) visitAnonymousBody(constantBody, inner);
+        break;
       }
-      switch (member.type) {
-        case 'method_declaration':
-        case 'constructor_declaration':
-        case 'compact_constructor_declaration':
-        case 'annotation_type_element_declaration':
-          visitMethod(member, owner, frame);
-          break;
-        case 'field_declaration':
-        case 'constant_declaration':
-          visitField(member, owner, frame);
-          break;
-        case 'enum_constant': {
-          const name = member.childForFieldName('name');
-          if (!name) break;
-          const constant = define('Field', name.text, owner, member, name.text, docOf(member), true);
-          constant.type = [owner.name];
-          const inner = frameFor(constant, frame);
-          visitModifiers(inner, member);
-          visitExpressions(member.childForFieldName('arguments'), inner);
-          const constantBody = member.childForFieldName('body');
-          if (constantBody) visitAnonymousBody(constantBody, inner);
-          break;
-        }
-        case 'enum_body_declarations':
-          visitBody(member, owner, frame);
-          break;
-        case 'block':
-        case 'static_initializer':
-          visitExpressions(member, frameFor(owner, frame));
-          break;
-        case 'block_comment':
-        case 'line_comment':
-          comment(member, frame);
-          break;
-        default:
-          visitExpressions(member, frame);
-      }
+      case 'enum_body_declarations':
+        queue(member, owner, frame);
+        break;
+      case 'block':
+      case 'static_initializer':
+        visitExpressions(member, frameFor(owner, frame));
+        break;
+      case 'block_comment':
+      case 'line_comment':
+        comment(member, frame);
+        break;
+      default:
+        visitExpressions(member, frame);
     }
   };
 

@@ -1,7 +1,7 @@
 // One answer per function, where its body is. The graph keeps declarations that are not the body as
 // definitions of their own, which a search that lists nodes would show again and again:
 // - Overloads: in TypeScript each signature, the implementation and a getter's setter are `f`, `f@2`, …
-//   (parse/typescript.ts); rxjs' `generate` filled five of ten answers. In Python, `@overload`s, a
+//   (parse/typescript/); rxjs' `generate` filled five of ten answers. In Python, `@overload`s, a
 //   property's getter and setter, and a redefinition under `if`/`else`.
 // - Type stubs beside the code: `datastructures.pyi` next to `datastructures.py` (werkzeug), `x.d.ts`
 //   next to `x.js`; every class and method of the module twice.

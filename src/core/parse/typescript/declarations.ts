@@ -1,0 +1,377 @@
+// Pass 1, declarations: classes (with heritage), functions and function-valued consts, module and
+// namespace variables, class and interface members, enums, type aliases (with the object types they
+// are made of), namespaces, and the scope facts of parameters, type parameters and typed locals.
+import type { Node } from 'web-tree-sitter';
+import type { SymbolKind } from '../fileGraph';
+import { FUNCTION_VALUES, REQUIRE_VALUE, plainChain, stripComments } from './syntax';
+import type { Frame } from './scopes';
+import { TypeFacts } from './types';
+
+/** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
+const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
+
+export abstract class Declarations extends TypeFacts {
+  private readonly handledDeclarators = new Set<number>();
+
+  private lastParam: { start: number; name: string; frame: Frame | null } | null = null;
+  private lastParamProp = -1;
+  private lastLocal = -1;
+
+  /** `class_declaration`, `abstract_class_declaration`, or a class expression named by `declNode`. */
+  protected onClass(classNode: Node, declNode: Node, nameOverride: string | null): void {
+    const nameNode = classNode.childForFieldName('name');
+    const name = nameOverride ?? (nameNode ? this.text(nameNode) : 'default');
+    const body = classNode.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : classNode.endIndex;
+    let signature: string;
+    if (declNode === classNode) {
+      signature = this.header(classNode, bodyStart);
+      if (nameNode) this.skipStarts.add(nameNode.startIndex);
+    } else {
+      signature = `${this.declarationKeyword(declNode)} ${name} = ${this.header(classNode, bodyStart)}`;
+    }
+    const exported = this.isExported(declNode);
+    const frame = this.define('Class', name, declNode, signature, this.docOf(declNode), { exportedSelf: exported, bodyStart });
+    if (this.defaultDecls.has(classNode.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
+    // Heritage: `extends` / `implements` clauses sit between the name and the body.
+    for (let i = 0; i < classNode.childCount; i++) {
+      const child = classNode.child(i);
+      if (!child) continue;
+      if (child.type === 'class_heritage') this.onHeritage(child, frame);
+      else if (child.type === 'class_body') break;
+    }
+  }
+
+  private onHeritage(heritage: Node, frame: Frame): void {
+    for (const clause of heritage.namedChildren) {
+      if (!clause) continue;
+      if (clause.type === 'extends_clause') {
+        for (const value of clause.childrenForFieldName('value')) if (value) this.inherits(value, frame, 'extends');
+      } else if (clause.type === 'implements_clause') {
+        for (const type of clause.namedChildren) if (type) this.inherits(type, frame, 'implements');
+      } else if (clause.type !== 'comment') {
+        this.inherits(clause, frame, 'extends'); // JavaScript: `extends <expression>`
+      }
+    }
+  }
+
+  private inherits(node: Node, frame: Frame, relation: 'extends' | 'implements'): void {
+    const target = node.type === 'generic_type' ? node.childForFieldName('name') : node;
+    if (!target) return;
+    const chain = plainChain(this.text(target));
+    if (!chain) return;
+    this.skipStarts.add(target.startIndex);
+    this.addRef(frame.sym.localId, 'INHERITS', chain, target.startPosition.row, relation);
+  }
+
+  private declarationKeyword(declNode: Node): string {
+    const m = /^(?:export\s+)?(?:declare\s+)?(const|let|var|using)\b/.exec(this.src.slice(declNode.startIndex, declNode.startIndex + 30));
+    return m ? m[1] : 'const';
+  }
+
+  protected onFunction(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    const name = nameNode ? this.text(nameNode) : 'default';
+    if (nameNode) this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    const frame = this.define('Function', name, node, signature, this.docOf(node), { exportedSelf: this.isExported(node) });
+    this.setType(frame, this.returnChain(node));
+    this.setCallbacks(frame, node);
+    if (this.defaultDecls.has(node.startIndex) && nameNode) this.exports.push({ exported: 'default', local: name });
+  }
+
+  /** `const f = () => …`, `const f = function …`, `const C = class …` anywhere. */
+  protected onDeclarator(declarator: Node, scope: Frame | null): void {
+    if (this.handledDeclarators.has(declarator.startIndex)) return;
+    this.handledDeclarators.add(declarator.startIndex);
+    const nameNode = declarator.childForFieldName('name');
+    const value = declarator.childForFieldName('value');
+    if (!nameNode || !value) return;
+    // Class members and interfaces never hold declarators; a const inside a class field initialiser is fine.
+    if (scope && (scope.sym.kind === 'Interface' || scope.sym.kind === 'Enum')) return;
+    const name = this.text(nameNode);
+    this.skipStarts.add(nameNode.startIndex);
+    const statement = this.parents.of(declarator);
+    // A single-declarator statement is the definition (so `export const` and its JSDoc belong to it).
+    const node = statement && statement.namedChildCount === 1 ? statement : declarator;
+    if (value.type === 'class') {
+      this.onClass(value, node, name);
+      return;
+    }
+    const body = value.childForFieldName('body');
+    const keyword = statement ? this.declarationKeyword(statement) : 'const';
+    const signature = `${keyword} ${stripComments(this.src.slice(declarator.startIndex, Math.min(body ? body.startIndex : value.endIndex, declarator.startIndex + 1000)))}`;
+    const doc = statement ? this.docOf(statement) : '';
+    const frame = this.define('Function', name, node, signature, doc, { exportedSelf: statement ? this.isExported(statement) : false });
+    this.setType(frame, this.returnChain(value));
+    this.setCallbacks(frame, value);
+  }
+
+  /** Module- or namespace-level `const/let/var` statements. */
+  protected onVariables(statement: Node): void {
+    const scope = this.frameAt(statement.startIndex);
+    if (scope && !scope.namespace) return;
+    const exported = this.isExported(statement);
+    const keyword = this.declarationKeyword(statement);
+    let doc: string | null = null;
+    for (const declarator of statement.namedChildren) {
+      if (!declarator || declarator.type !== 'variable_declarator') continue;
+      const value = declarator.childForFieldName('value');
+      if (value && (FUNCTION_VALUES.has(value.type) || value.type === 'class')) {
+        if (declarator.childForFieldName('name')?.type === 'identifier') this.onDeclarator(declarator, scope);
+        continue;
+      }
+      this.handledDeclarators.add(declarator.startIndex);
+      if (value && this.src.startsWith('require', value.startIndex) && REQUIRE_VALUE.test(this.text(value))) continue; // an import
+      const nameNode = declarator.childForFieldName('name');
+      if (!nameNode) continue;
+      const names: Node[] = [];
+      this.boundIdentifiers(nameNode, names);
+      if (names.length === 0) continue;
+      doc ??= this.docOf(statement);
+      const full = this.text(declarator);
+      const node = statement.namedChildCount === 1 ? statement : declarator;
+      let signature = `${keyword} ${full}`;
+      if (value && (full.length > 120 || full.includes('\n'))) {
+        signature = `${keyword} ${this.src.slice(declarator.startIndex, value.startIndex).replace(/\s*=\s*$/, '')} = …`;
+      }
+      // `const config: Config = …`, `const x = new C()`, `const x = make()`: what members of the variable are.
+      const type = names.length !== 1 ? null
+        : this.annotationChain(declarator.childForFieldName('type'))
+          ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : this.callResultChain(value));
+      let first = true;
+      for (const id of names) {
+        this.skipStarts.add(id.startIndex);
+        const frame = this.define('GlobalVariable', this.text(id), node, signature, doc, { exportedSelf: exported, scope: first, parentFrame: scope });
+        this.setType(frame, type);
+        first = false;
+      }
+    }
+  }
+
+  /**
+   * Identifiers a binding pattern introduces: `a`, `{ a, b: c, ...d }`, `[e, f = 1]`. An explicit
+   * stack, children pushed last-first so names keep their source order: patterns nest as deep as the file likes.
+   */
+  private boundIdentifiers(pattern: Node, out: Node[]): void {
+    const pending = [pattern];
+    for (let at = pending.pop(); at; at = pending.pop()) {
+      switch (at.type) {
+        case 'identifier':
+        case 'shorthand_property_identifier_pattern':
+          out.push(at);
+          break;
+        case 'object_pattern':
+        case 'array_pattern': {
+          const children = at.namedChildren;
+          for (let i = children.length - 1; i >= 0; i--) if (children[i]) pending.push(children[i]!);
+          break;
+        }
+        case 'pair_pattern': {
+          const value = at.childForFieldName('value');
+          if (value) pending.push(value);
+          break;
+        }
+        case 'assignment_pattern':
+        case 'object_assignment_pattern': {
+          const left = at.childForFieldName('left') ?? at.firstNamedChild;
+          if (left) pending.push(left);
+          break;
+        }
+        case 'rest_pattern': {
+          const inner = at.firstNamedChild;
+          if (inner) pending.push(inner);
+          break;
+        }
+      }
+    }
+  }
+
+  protected onMethod(node: Node): void {
+    const cls = this.memberScope(node, 'Class');
+    if (!cls) return;
+    const name = this.memberName(node.childForFieldName('name'));
+    if (!name) return;
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    const frame = this.define('Method', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    this.setType(frame, this.returnChain(node));
+    this.setCallbacks(frame, node);
+  }
+
+  protected onField(node: Node): void {
+    const cls = this.memberScope(node, 'Class');
+    if (!cls) return;
+    const nameNode = node.childForFieldName('name') ?? node.childForFieldName('property');
+    const name = this.memberName(nameNode);
+    if (!name) return;
+    const value = node.childForFieldName('value');
+    let end = node.endIndex;
+    const typeNode = node.childForFieldName('type');
+    if (value) {
+      // `handler = (e: Event) => …` reads best with its parameters; a typed field with its type.
+      const body = !typeNode && FUNCTION_VALUES.has(value.type) ? value.childForFieldName('body') : null;
+      end = body ? body.startIndex : value.startIndex;
+    }
+    const signature = this.header(node, end).replace(/\s*=$/, '');
+    const frame = this.define('Field', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
+    const type = this.annotationChain(typeNode) ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : null);
+    this.setType(frame, type);
+    if (type) (cls.fields ??= new Map()).set(name, type);
+  }
+
+  /** `constructor(private readonly x: Foo)` declares field `x` on the class. */
+  protected onParamProp(node: Node): void {
+    if (node.startIndex === this.lastParamProp) return;
+    this.lastParamProp = node.startIndex;
+    let cls = this.frameAt(node.startIndex);
+    while (cls && cls.sym.kind !== 'Class') cls = cls.up;
+    if (!cls) return;
+    const pattern = node.childForFieldName('pattern');
+    if (!pattern || pattern.type !== 'identifier') return;
+    const name = this.text(pattern);
+    const value = node.childForFieldName('value');
+    const signature = stripComments(this.src.slice(node.startIndex, value ? value.startIndex : node.endIndex)).replace(/\s*=?\s*$/, '');
+    const frame = this.define('Field', name, node, signature, this.docOf(node), { parentFrame: cls, role: 'member', private: this.isPrivate(signature, name) });
+    const type = this.annotationChain(node.childForFieldName('type'));
+    this.setType(frame, type);
+    if (type) (cls.fields ??= new Map()).set(name, type);
+  }
+
+  protected onInterface(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : node.endIndex;
+    const name = this.text(nameNode);
+    const frame = this.define('Interface', name, node, this.header(node, bodyStart), this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+    if (this.defaultDecls.has(node.startIndex)) this.exports.push({ exported: 'default', local: name });
+    for (const child of node.namedChildren) {
+      if (child?.type === 'extends_type_clause') {
+        for (const type of child.childrenForFieldName('type')) if (type) this.inherits(type, frame, 'extends');
+      }
+    }
+  }
+
+  protected onInterfaceMember(node: Node): void {
+    if (!this.memberScope(node, 'Interface') && !this.memberScope(node, 'TypeAlias')) return;
+    const name = this.memberName(node.childForFieldName('name'));
+    if (!name) return;
+    const kind: SymbolKind = node.type === 'method_signature' ? 'Method' : 'Field';
+    const frame = this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
+    this.setType(frame, kind === 'Method' ? this.returnChain(node) : this.annotationChain(node.childForFieldName('type')));
+    if (kind === 'Method') this.setCallbacks(frame, node);
+  }
+
+  protected onEnum(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const bodyStart = body ? body.startIndex : node.endIndex;
+    this.define('Enum', this.text(nameNode), node, this.header(node, bodyStart), this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+  }
+
+  protected onEnumMember(node: Node): void {
+    if (!this.memberScope(node, 'Enum')) return;
+    const name = this.memberName(node.type === 'enum_assignment' ? node.childForFieldName('name') : node);
+    if (!name) return;
+    this.define('Field', name, node, this.header(node, node.endIndex), this.docOf(node));
+  }
+
+  protected onTypeAlias(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    this.skipStarts.add(nameNode.startIndex);
+    const value = node.childForFieldName('value');
+    let signature = this.header(node, node.endIndex);
+    if ((signature.length > 120 || signature.includes('\n')) && value) signature = `${this.header(node, value.startIndex)} …`;
+    // An object type's members are found by their position in it (memberScope).
+    const bodyStart = value?.type === 'object_type' ? value.startIndex : -1;
+    const frame = this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
+    // `type A = B`: A's members are B's.
+    this.setType(frame, this.typeChain(value));
+    if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
+    this.setCallbacks(frame, node);
+  }
+
+  /**
+   * `type R = { a: X } | { b: Y }`, `type R<T> = T extends any ? Flatten<P<T> & { input: unknown }> : never`:
+   * the members of the object types the alias is made of (through unions, intersections, conditional
+   * branches and type arguments) are the alias's, as the TypeScript service finds `r.input`. Not
+   * scopes of their own: they are defined here, out of capture order.
+   */
+  private nestedObjectMembers(type: Node, alias: Frame): void {
+    // An explicit stack, children pushed last-first so members keep their source order: a type can nest thousands deep.
+    const pending = [type];
+    for (let at = pending.pop(); at; at = pending.pop()) {
+      if (at.type === 'object_type') this.objectTypeMembers(at, alias);
+      else if (COMPOSED_TYPES.has(at.type)) pending.push(...at.namedChildren.filter((c): c is Node => !!c).reverse());
+    }
+  }
+
+  private objectTypeMembers(type: Node, alias: Frame): void {
+    for (const member of type.namedChildren) {
+      if (member?.type !== 'property_signature' && member?.type !== 'method_signature') continue;
+      const name = this.memberName(member.childForFieldName('name'));
+      if (!name) continue;
+      const kind: SymbolKind = member.type === 'method_signature' ? 'Method' : 'Field';
+      const frame = this.define(kind, name, member, this.header(member, member.endIndex), this.docOf(member), { parentFrame: alias, scope: false });
+      this.setType(frame, kind === 'Method' ? this.returnChain(member) : this.annotationChain(member.childForFieldName('type')));
+    }
+  }
+
+  protected onNamespace(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode || nameNode.type === 'string') return; // ambient `declare module 'x'`: transparent
+    this.skipStarts.add(nameNode.startIndex);
+    const body = node.childForFieldName('body');
+    const signature = this.header(node, body ? body.startIndex : node.endIndex);
+    // `namespace A.B {}` is written `expression_statement > internal_module` unless exported.
+    let target = node;
+    const p = this.parents.of(node);
+    if (p && (p.type === 'expression_statement' || p.type === 'ambient_declaration')) target = p;
+    this.define('GlobalVariable', this.text(nameNode), node, signature, this.docOf(target), { exportedSelf: this.isExported(target), namespace: true });
+  }
+
+  protected onTypeParam(node: Node): void {
+    this.skipStarts.add(node.startIndex);
+    const frame = this.frameAt(node.startIndex);
+    if (frame) (frame.typeParams ??= new Set()).add(this.text(node));
+  }
+
+  protected onParam(node: Node): void {
+    const name = this.text(node);
+    const frame = this.frameAt(node.startIndex);
+    this.skipStarts.add(node.startIndex);
+    this.lastParam = { start: node.startIndex, name, frame };
+    if (frame) (frame.locals ??= new Set()).add(name);
+    if (frame) this.callbackParam(node, name, frame);
+  }
+
+  protected onParamType(node: Node): void {
+    const param = this.lastParam;
+    if (!param || !param.frame) return;
+    const chain = this.boundedChain(node, this.typeChain(node));
+    if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
+  }
+
+  /** `const c = new C()` / `const c: C = …` inside a definition. */
+  protected onTypedLocal(declarator: Node): void {
+    if (declarator.startIndex === this.lastLocal) return;
+    this.lastLocal = declarator.startIndex;
+    const frame = this.frameAt(declarator.startIndex);
+    if (!frame) return;
+    const nameNode = declarator.childForFieldName('name');
+    if (!nameNode) return;
+    let chain = this.annotationChain(declarator.childForFieldName('type'));
+    if (!chain) {
+      const value = declarator.childForFieldName('value');
+      if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
+      else chain = this.callResultChain(value);
+    }
+    if (chain) (frame.types ??= new Map()).set(this.text(nameNode), chain);
+  }
+}

@@ -1,0 +1,189 @@
+// Light type inference: the declared or constructed type of parameters, locals, fields and return
+// values as chains (type parameters read through their constraint), callback parameter types taken
+// from the callee, and the rewriting of a call chain's head to its type (`c.add` → `Calculator.add`).
+// Both passes use it: definitions record types, references rewrite chains with them.
+import type { Node } from 'web-tree-sitter';
+import { JS_GLOBALS } from '../../model/builtins';
+import { FUNCTION_VALUES, plainChain } from './syntax';
+import { Scopes, type Frame } from './scopes';
+
+export abstract class TypeFacts extends Scopes {
+  /** Names declared as type parameters anywhere in the file (boundedChain). */
+  private typeParamNames: Set<string> | undefined;
+
+  /** Type chain of a type node when it is a plain (dotted, possibly generic) name. */
+  protected typeChain(node: Node | null): string[] | null {
+    if (!node) return null;
+    if (node.type === 'generic_type') node = node.childForFieldName('name');
+    if (!node) return null;
+    if (node.type !== 'type_identifier' && node.type !== 'nested_type_identifier' && node.type !== 'identifier' && node.type !== 'member_expression') return null;
+    return plainChain(this.text(node));
+  }
+
+  protected annotationChain(typeAnnotation: Node | null): string[] | null {
+    const type = typeAnnotation?.firstNamedChild ?? null;
+    return type ? this.boundedChain(type, this.typeChain(type)) : null;
+  }
+
+  /**
+   * A type parameter stands for its constraint, else its default, as the checker reads members of a
+   * value of that type (`_zod: Internals` with `Internals extends $ZodTypeInternals` → $ZodTypeInternals;
+   * `schema: S` with `S extends Schema`, `Schema extends $ZodType` → $ZodType). Other chains unchanged.
+   */
+  protected boundedChain(at: Node, chain: string[] | null, depth = 0): string[] | null {
+    if (!chain || chain.length !== 1 || depth > 3) return chain;
+    // Most annotations name no type parameter: one pass over the tree lists the file's, once.
+    if (!this.typeParamNames) {
+      this.typeParamNames = new Set(this.parents.root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
+    }
+    if (!this.typeParamNames.has(chain[0])) return chain;
+    for (let n: Node | null = this.parents.of(at); n; n = this.parents.of(n)) {
+      const declared = n.childForFieldName('type_parameters');
+      const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
+      if (!param) continue;
+      const bound = (param.childForFieldName('constraint') ?? param.childForFieldName('value'))?.firstNamedChild ?? null;
+      return bound ? this.boundedChain(param, this.typeChain(bound), depth + 1) : null;
+    }
+    return chain;
+  }
+
+  /**
+   * Parameters whose declared type is a function type (`init: (inst: T, def: D) => void`), with the
+   * type parameters and the generic return type's arguments, which say what T is at a call (SymbolDef.callbacks).
+   */
+  protected setCallbacks(frame: Frame, fn: Node | null): void {
+    // `type Handler<T> = (event: T, ctx: Ctx) => void`: the alias is the function type, key `=.i`.
+    const aliased = fn?.type === 'type_alias_declaration' ? fn.childForFieldName('value') : null;
+    const params = aliased ? (aliased.type === 'function_type' ? aliased.childForFieldName('parameters') : null) : fn?.childForFieldName('parameters');
+    if (!fn || !params) return;
+    const callbacks: Record<string, string[]> = {};
+    // Parameter i of a function type's parameter list, by its declared type, under key `${at}.${i}`.
+    const record = (list: Node, at: string) =>
+      parameterNodes(list).forEach((p, i) => {
+        const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
+        if (chain) callbacks[`${at}.${i}`] = chain;
+      });
+    if (aliased) record(params, '=');
+    else {
+      parameterNodes(params).forEach((param, j) => {
+        const type = param.childForFieldName('type')?.firstNamedChild;
+        const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
+        if (inner) record(inner, String(j));
+      });
+    }
+    if (Object.keys(callbacks).length === 0) return;
+    frame.sym.callbacks = callbacks;
+    const declared = fn.childForFieldName('type_parameters');
+    const typeParams = (declared?.namedChildren ?? []).map((p) => (p?.type === 'type_parameter' && p.childForFieldName('name') ? this.text(p.childForFieldName('name')!) : '')).filter(Boolean);
+    if (typeParams.length > 0) frame.sym.typeParams = typeParams;
+    const returned = fn.childForFieldName('return_type')?.firstNamedChild;
+    const args = returned?.type === 'generic_type' ? returned.childForFieldName('type_arguments')?.namedChildren ?? [] : [];
+    const returnArgs = args.filter((a) => a && a.type !== 'comment').map((a) => (a!.type === 'type_identifier' && typeParams.includes(this.text(a!)) ? this.text(a!) : ''));
+    if (returnArgs.some(Boolean)) frame.sym.returnArgs = returnArgs;
+  }
+
+  /**
+   * An untyped parameter of a function passed to a call (`make("x", (inst, def) => …)`): typed by the
+   * callee's declared callback parameter, found where the callee is resolved. The chain is the
+   * callee's, then a step `(j.i)` (argument j, its parameter i) carrying what fixes the callee's type
+   * parameters here: explicit type arguments (`;t=` `make<Foo>(…)`) or the declared type the result is
+   * assigned to (`;r=` `const x: Box<Foo> = make(…)`), each a dotted chain, comma-separated.
+   */
+  protected callbackParam(node: Node, name: string, frame: Frame): void {
+    let param: Node = node;
+    const wrapper = this.parents.of(node);
+    if (wrapper?.type === 'required_parameter' || wrapper?.type === 'optional_parameter') {
+      if (wrapper.childForFieldName('type') || wrapper.childForFieldName('pattern')?.startIndex !== node.startIndex) return;
+      param = wrapper;
+    }
+    const list = this.parents.of(param)?.type === 'formal_parameters' ? this.parents.of(param) : null;
+    const fn = list ? this.parents.of(list) : this.parents.of(param);
+    if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
+    const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
+    const argChains = (args: Node | null | undefined) => (args?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
+    // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
+    const fnParent = this.parents.of(fn);
+    const holder = fnParent?.type === 'variable_declarator' && fnParent.childForFieldName('value')?.startIndex === fn.startIndex ? fnParent : null;
+    const typed = holder?.childForFieldName('type')?.firstNamedChild;
+    const alias = typed ? this.typeChain(typed) : null;
+    if (alias && i >= 0) {
+      const fixed = typed!.type === 'generic_type' ? `;t=${argChains(typed!.childForFieldName('type_arguments'))}` : '';
+      (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
+      return;
+    }
+    const args = this.parents.of(fn);
+    const call = args?.type === 'arguments' ? this.parents.of(args) : null;
+    const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+    const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
+    if (!args || !call || !chain || i < 0) return;
+    const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
+    let fixed = '';
+    const explicit = call.childForFieldName('type_arguments');
+    const declarator = this.parents.of(call)?.type === 'variable_declarator' ? this.parents.of(call) : null;
+    const declared = declarator?.childForFieldName('type')?.firstNamedChild;
+    if (explicit) fixed = `;t=${argChains(explicit)}`;
+    else if (declared?.type === 'generic_type') fixed = `;r=${argChains(declared.childForFieldName('type_arguments'))}`;
+    (frame.types ??= new Map()).set(name, [...chain, `(${j}.${i}${fixed})`]);
+  }
+
+  /**
+   * What a function-like node returns when its return type is a plain type name (`Promise<T>` and
+   * other generics give their name): stored as the symbol's `type`, so `make().run` and
+   * `const x = make(); x.run` reach the member (resolve.ts, CALL_RESULT).
+   */
+  protected returnChain(fn: Node | null): string[] | null {
+    return fn ? this.annotationChain(fn.childForFieldName('return_type')) : null;
+  }
+
+  /** `make()`, `this.open(x)`, `await make()` as a chain ending in a call step (`['make', '()']`); null for other values. */
+  protected callResultChain(value: Node | null): string[] | null {
+    if (value?.type === 'await_expression') value = value.firstNamedChild;
+    if (value?.type !== 'call_expression') return null;
+    const callee = value.childForFieldName('function');
+    if (!callee || (callee.type !== 'identifier' && callee.type !== 'member_expression')) return null;
+    const chain = plainChain(this.text(callee));
+    return chain && chain[0] !== 'require' ? [...chain, '()'] : null;
+  }
+
+  /** The declared type of a symbol (`x: Foo`, `(): Foo`), when it is a plain type name. */
+  protected setType(frame: Frame, chain: string[] | null): void {
+    if (chain) frame.sym.type = chain;
+  }
+
+  /**
+   * The declared type an object literal or pattern is checked against, when it names a type of the
+   * code (not a type parameter, not a built-in like `Promise` or `Record` whose members are no key's definition).
+   */
+  protected contextualType(chain: string[] | null, frame: Frame | null): string[] | null {
+    if (!chain || JS_GLOBALS.has(chain[0]) || this.isTypeParam(chain[0], frame)) return null;
+    return chain;
+  }
+
+  /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
+  protected inferHead(chain: string[], frame: Frame | null, depth = 0): string[] {
+    if (chain.length < 2 || !frame) return chain;
+    const head = chain[0];
+    if (head === 'this') {
+      if (chain.length < 3) return chain;
+      for (let f: Frame | null = frame; f; f = f.up) {
+        if (f.sym.kind === 'Class') {
+          const type = f.fields?.get(chain[1]);
+          return type ? [...type, ...chain.slice(2)] : chain;
+        }
+      }
+      return chain;
+    }
+    for (let f: Frame | null = frame; f; f = f.up) {
+      const type = f.types?.get(head);
+      // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
+      if (type) return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
+      if (f.locals?.has(head)) return chain;
+    }
+    return chain;
+  }
+}
+
+/** The parameters of a parameter list, comments left out. */
+function parameterNodes(list: Node): Node[] {
+  return list.namedChildren.filter((p): p is Node => p !== null && p.type !== 'comment');
+}
