@@ -347,11 +347,13 @@ async function benchDjango(create: SearcherFactory | undefined, n: number, loade
   const out: Record<string, unknown> = { files: engine.stats().files, functions: functionCount(engine), documented: gt.length, sampled: sample.length, indexMs };
   const bm25 = buildBm25(engine);
   out.bm25BuildMs = bm25.buildMs;
+  const answers: unknown[] = [];
   const time = async (f: (q: GroundTruth) => unknown) => {
     const ms: number[] = [];
+    answers.length = 0;
     for (const q of sample) {
       const t = performance.now();
-      await f(q);
+      answers.push(await f(q));
       ms.push(performance.now() - t);
     }
     return latency(ms);
@@ -385,6 +387,19 @@ async function benchDjango(create: SearcherFactory | undefined, n: number, loade
       out.modelsEmbedding = { nodes: (embedding?.embedded ?? 0) + (embedding?.reused ?? 0), ms: performance.now() - t };
       const withModels = create(engine, { models: () => models });
       out.cartographModelsNaturalLanguage = await time((q) => withModels.search(q.query, LIMIT));
+      // RANGER's traversal on the model path: how many queries it ran on, and whether a second pass
+      // over the same queries ranks the same (its budget is iterations, not time).
+      const first = (answers as SearchResult[]).slice();
+      await time((q) => withModels.search(q.query, LIMIT));
+      const again = answers as SearchResult[];
+      const ids = (r: SearchResult) => r.hits.map((h) => h.id).join(' ');
+      out.modelsTraversal = {
+        queries: first.length,
+        withIterations: first.filter((r) => (r.timingsMs.mctsIterations ?? 0) > 0).length,
+        meanIterations: mean(first.map((r) => r.timingsMs.mctsIterations ?? 0)),
+        cut: first.filter((r) => r.timingsMs.mctsCut).length,
+        sameRankingTwice: first.filter((r, i) => ids(r) === ids(again[i])).length,
+      };
       const fusionOnly = create(engine, { models: () => models, rerank: false });
       out.cartographModelsFusionNaturalLanguage = await time((q) => fusionOnly.search(q.query, LIMIT));
     }
@@ -448,19 +463,23 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
   }
   if (django) {
     const d = django;
+    let modelsTraversalLine = '';
     out.push('', `### Django (${d.files} files, ${d.functions} functions/methods, index ${ms1(d.indexMs)} ms; ${d.sampled} sampled documented functions)`, '');
     out.push('| path | p50 ms | p95 ms |', '|---|---:|---:|');
     out.push(`| BM25 natural-language (build ${ms1(d.bm25BuildMs)} ms) | ${ms1(d.bm25NaturalLanguage.p50)} | ${ms1(d.bm25NaturalLanguage.p95)} |`);
     if (d.cartographNaturalLanguage) {
       out.push(`| Cartograph natural-language (warm-up ${ms1(d.cartographWarmupMs)} ms) | ${ms1(d.cartographNaturalLanguage.p50)} | ${ms1(d.cartographNaturalLanguage.p95)} |`);
-      out.push(`| Cartograph natural-language + MCTS (lexical scorers, 250 ms budget) | ${ms1(d.cartographMctsNaturalLanguage.p50)} | ${ms1(d.cartographMctsNaturalLanguage.p95)} |`);
+      out.push(`| Cartograph natural-language + MCTS (lexical scorers, 200 iterations) | ${ms1(d.cartographMctsNaturalLanguage.p50)} | ${ms1(d.cartographMctsNaturalLanguage.p95)} |`);
       if (d.cartographModelsNaturalLanguage) {
         out.push(`| Cartograph natural-language with the models (embedding pass: ${d.modelsEmbedding.nodes} nodes in ${ms1(d.modelsEmbedding.ms / 1000)} s) | ${ms1(d.cartographModelsNaturalLanguage.p50)} | ${ms1(d.cartographModelsNaturalLanguage.p95)} |`);
         out.push(`| the same, plain fusion (no learned reranker) | ${ms1(d.cartographModelsFusionNaturalLanguage.p50)} | ${ms1(d.cartographModelsFusionNaturalLanguage.p95)} |`);
+        const t = d.modelsTraversal;
+        modelsTraversalLine = `MCTS on the model path: iterations > 0 on ${t.withIterations} of ${t.queries} queries (mean ${t.meanIterations.toFixed(1)}), cut by the safety cap on ${t.cut}; the same ranking on a second pass for ${t.sameRankingTwice} of ${t.queries}.`;
       }
       out.push(`| Cartograph entity | ${ms1(d.cartographEntity.p50)} | ${ms1(d.cartographEntity.p95)} |`);
       out.push(`| Cartograph natural-language, first query after a save (10 saves of db/models/query.py) | ${ms1(d.cartographFirstQueryAfterSave.p50)} | ${ms1(d.cartographFirstQueryAfterSave.p95)} |`);
       const { entity, naturalLanguage } = d.cartographFirstQueries;
+      if (modelsTraversalLine) out.push('', modelsTraversalLine);
       out.push('', '| first query (builds its index in slices) | wall ms | longest event-loop block ms |', '|---|---:|---:|');
       out.push(`| entity (entity index) | ${entity.wallMs} | ${entity.longestBlockMs} |`, `| natural-language (lexical index) | ${naturalLanguage.wallMs} | ${naturalLanguage.longestBlockMs} |`);
     } else {
