@@ -154,7 +154,7 @@ export function registerFindCommand(host: CommandHost): vscode.Disposable {
       const { results, items, more } = found;
       for (const r of results) log().debug(`find "${value}": ${r.route}, ${r.reason}`);
       const title = searchTitle(value, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
-      const rows = items.length === 0 ? [messageItem(emptyMessage(value))] : items;
+      const rows = items.length === 0 ? [messageItem(emptyMessage(value, results))] : items;
       if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
       if (indexing) rows.push(messageItem(indexing));
       show(value, title, rows);

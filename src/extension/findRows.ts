@@ -117,12 +117,30 @@ export interface MessageRow {
   detail: string;
 }
 
-export function emptyMessage(query: string): MessageRow {
+/**
+ * The row for an answer with no results. A structural question that was understood and whose subject
+ * exists ("callers of render" when nothing calls render) is a correct empty answer, said as one; only a
+ * question nothing matched suggests asking another way.
+ */
+export function emptyMessage(query: string, answers: ReadonlyArray<{ route: string; reason: string }> = []): MessageRow {
+  const asked = query.trim();
+  const subjects = answers.map((a) => (a.route === 'structural' ? STRUCTURAL_SUBJECT.exec(a.reason) : null));
+  const defined = subjects.filter((m): m is RegExpExecArray => m !== null && Number(m[1]) > 0);
+  if (defined.length > 0) {
+    const count = defined.reduce((n, m) => n + Number(m[1]), 0);
+    return {
+      label: `$(pass) "${asked}": none in the graph`,
+      detail: `${defined[0][2]} is defined (${count} definition${count === 1 ? '' : 's'}) and nothing in the graph is related to it that way. Calls through values of unknown type are not in the graph.`,
+    };
+  }
   return {
-    label: `$(info) Nothing found for "${query.trim()}"`,
+    label: `$(info) Nothing found for "${asked}"`,
     detail: 'Try a name (Calculator.add), a question (callers of add, subclasses of Base) or other words.',
   };
 }
+
+/** The structural route's reason ends "(N nodes named SUBJECT)" (src/core/search/index.ts). */
+const STRUCTURAL_SUBJECT = /\((\d+) nodes? named (.+)\)$/;
 
 /** Folders still opening or indexing, for the row that replaces results until they are ready. */
 export interface FolderProgress {

@@ -82,6 +82,11 @@ test('titles are one short line that says how the query was answered and how muc
 
 test('an empty result and a folder still indexing are rows that say so', () => {
   assert.match(emptyMessage('  xyzzy ').label, /Nothing found for "xyzzy"/);
+  // A question understood, about code that exists, with no such edge: a correct empty answer.
+  const none = emptyMessage('callers of render', [{ route: 'structural', reason: '"callers of render" is a question about the graph\'s edges (1 node named render)' }]);
+  assert.match(none.label, /"callers of render": none in the graph/);
+  assert.match(none.detail, /render is defined \(1 definition\)/);
+  assert.doesNotMatch(none.detail, /Try a name/);
   assert.equal(indexingMessage([{ name: 'zod', state: { kind: 'ready' } }]), undefined);
   const row = indexingMessage([{ name: 'zod', state: { kind: 'indexing', done: 80, total: 332 } }, { name: 'docs', state: { kind: 'opening' } }]);
   assert.match(row!.label, /Indexing… zod 80\/332 files, docs opening/);
