@@ -2,7 +2,7 @@
 // growing percentage) or its size, completion's state (busy, or a problem that needs the user), and a
 // click that opens a menu of what a user does next (status, toggle completions, key, settings, reindex).
 import * as vscode from 'vscode';
-import { indexPercent, indexStateText, type CompletionStatus } from './statusText';
+import { indexPercent, indexStateText, offLine, type CompletionStatus } from './statusText';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export const STATUS_MENU = 'cartograph.statusMenu';
@@ -57,7 +57,7 @@ export class StatusBar implements vscode.Disposable {
     if (c.kind === 'busy' && percent === undefined) text = `$(loading~spin)${text.replace(/^\$\([^)]*\)/, '')}`;
     if (c.kind === 'unauthorized' || c.kind === 'misconfigured' || c.kind === 'failing') text += ` $(warning) ${c.kind === 'failing' ? 'no completions' : c.kind}`;
     const completionLine =
-      c.kind === 'off' ? 'Completion: off (no endpoint set, or switched off)'
+      c.kind === 'off' ? offLine(c.why)
       : c.kind === 'idle' ? 'Completion: ready'
       : c.kind === 'busy' ? 'Completion: asking the model'
       : `Completion: ${c.message}`;

@@ -54,7 +54,8 @@ export function indexPercent(states: readonly IndexState[]): number | undefined 
 
 /** What completion is doing, for the one Cartograph status-bar item. */
 export type CompletionStatus =
-  | { kind: 'off' }
+  /** `why` says which of the two it is, so the hover never offers both readings next to the menu's toggle. */
+  | { kind: 'off'; why?: 'switched off' | 'no endpoint' }
   | { kind: 'idle' }
   | { kind: 'busy' }
   /** The endpoint refused the key (401/403): the user has something to do. */
@@ -77,4 +78,11 @@ export function completionProblem(endpoint: string, httpStatus: number | undefin
   if (httpStatus === 404) return { kind: 'failing', message: `${endpoint} answered 404 not found: check the endpoint's path (usually ending in /v1) and cartograph.completion.model${detail}` };
   if (httpStatus !== undefined) return { kind: 'failing', message: `${endpoint} answered HTTP ${httpStatus}${detail}; retrying with back-off` };
   return { kind: 'failing', message: `${endpoint} is not answering${detail}; retrying with back-off` };
+}
+
+/** The hover's completion line when completion is off, saying why (the menu below the hover holds the toggle). */
+export function offLine(why: 'switched off' | 'no endpoint' | undefined): string {
+  if (why === 'switched off') return 'Completion: switched off (Turn Completions On in the menu)';
+  if (why === 'no endpoint') return 'Completion: no server set (Open Settings: Cartograph › Completion: Endpoint)';
+  return 'Completion: off';
 }

@@ -10,7 +10,7 @@ import { CompletionService, type CompletionRecord } from '../../src/core/complet
 import { cacheKey } from '../../src/extension/completion/cacheKey';
 import { transparencyText } from '../../src/extension/completion/transparencyView';
 import { downloadDecision, downloadSetting } from '../../src/extension/modelConsent';
-import { completionProblem, indexPercent } from '../../src/extension/statusText';
+import { completionProblem, indexPercent, offLine } from '../../src/extension/statusText';
 import { symbolRows } from '../../src/extension/symbolRows';
 import type { IndexState } from '../../src/extension/workspaceIndex';
 
@@ -166,4 +166,10 @@ test('the embedding endpoint gets no Authorization header without a key either',
   } finally {
     await server.close();
   }
+});
+
+test("the hover says why completion is off, one reason, never 'no endpoint set, or switched off'", () => {
+  assert.match(offLine('switched off'), /^Completion: switched off \(Turn Completions On/);
+  assert.match(offLine('no endpoint'), /^Completion: no server set \(Open Settings: Cartograph › Completion: Endpoint\)/);
+  for (const why of ['switched off', 'no endpoint', undefined] as const) assert.doesNotMatch(offLine(why), / or /);
 });

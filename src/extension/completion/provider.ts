@@ -168,7 +168,8 @@ export class GraphCompletionProvider implements vscode.InlineCompletionItemProvi
     const config = vscode.workspace.getConfiguration('cartograph');
     if (this.running > 0) this.report({ kind: 'busy' });
     else if (this.problem) this.report(this.problem);
-    else if (!readRenamed(config, 'completion.endpoint', '').trim() || !config.get<boolean>('completion.enabled', true)) this.report({ kind: 'off' });
+    else if (!config.get<boolean>('completion.enabled', true)) this.report({ kind: 'off', why: 'switched off' });
+    else if (!readRenamed(config, 'completion.endpoint', '').trim()) this.report({ kind: 'off', why: 'no endpoint' });
     else this.report({ kind: 'idle' });
   }
 
