@@ -144,11 +144,7 @@ async function snapshotCurrent(storeDir: string, root: string, version: StoreVer
     const header = readHeader(fd);
     if (typeof header === 'string' || header.format !== FORMAT || !sameVersion(header.key.store, version)) return false;
     if (await staleness(header.key, storeDir, root)) return false;
-    return SECTIONS.every((name) => {
-      const [offset, length, digest] = header.sections[name];
-      const buffer = Buffer.allocUnsafe(length);
-      return fs.readSync(fd, buffer, 0, length, header.bodyStart + offset) === length && sha1(buffer) === digest;
-    });
+    return SECTIONS.every((name) => readSection(fd, header, name) !== undefined);
   } finally {
     fs.closeSync(fd);
   }
@@ -170,12 +166,9 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     if (header.format !== FORMAT) return { ok: false, reason: 'query snapshot written by another version of Cartograph' };
     const stale = await staleness(header.key, storeDir, root);
     if (stale) return { ok: false, reason: `query snapshot out of date (${stale})` };
-    const bodyStart = header.bodyStart;
     const read = (name: Section): Buffer => {
-      const [offset, length, digest] = header.sections[name];
-      // Unpooled, so that the Int32Array view of the graph's numbers starts on a 4-byte boundary.
-      const buffer = Buffer.allocUnsafeSlow(length);
-      if (fs.readSync(fd, buffer, 0, length, bodyStart + offset) !== length || sha1(buffer) !== digest) throw new Error(`query snapshot damaged (section ${name})`);
+      const buffer = readSection(fd, header, name);
+      if (!buffer) throw new Error(`query snapshot damaged (section ${name})`);
       return buffer;
     };
     const strings = read('graphStrings').toString('utf8');
@@ -222,6 +215,14 @@ async function staleness(key: SnapshotKey, storeDir: string, root: string): Prom
   if (descriptionsStamp(storeDir) !== key.descriptions) return 'the descriptions have changed since';
   if (JSON.stringify(readProjectConfig(root, key.configDirs)) !== key.config) return 'a tsconfig/jsconfig, package.json, go.mod or Cargo.toml file has changed since';
   return undefined;
+}
+
+/** A section's bytes, or undefined when they are short or fail their SHA-1. */
+function readSection(fd: number, header: Header & { bodyStart: number }, name: Section): Buffer | undefined {
+  const [offset, length, digest] = header.sections[name];
+  // Unpooled, so that the Int32Array view of the graph's numbers starts on a 4-byte boundary.
+  const buffer = Buffer.allocUnsafeSlow(length);
+  return fs.readSync(fd, buffer, 0, length, header.bodyStart + offset) === length && sha1(buffer) === digest ? buffer : undefined;
 }
 
 /** The header line, or what is wrong with it. */

@@ -56,7 +56,9 @@ export async function readRecord(dir: string): Promise<RecordRead> {
     typeof parsed.vectorDim !== 'number' ||
     typeof parsed.complete !== 'boolean' ||
     !tables ||
-    !['nodes', 'edges', 'files'].every((t) => Number.isInteger(tables[t as TableName]))
+    // The names, not storeTables' TABLE_NAMES: importing that module loads Apache Arrow, and the
+    // query snapshot reads this record in the CLI's light bundle, which must not.
+    !(['nodes', 'edges', 'files'] as const).every((t) => Number.isInteger(tables[t]))
   ) {
     return { ok: false, missing: false, reason: 'its generation record is not one this version of Cartograph writes' };
   }

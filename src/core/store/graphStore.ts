@@ -173,11 +173,9 @@ export class GraphStore {
     }
     if (mode === 'read') throw await unreadable(absDir, committed);
     if (committed.state === 'damaged' && options.onDamage === 'report') throw new StoreUnreadableError('damaged', committed.message);
-    if (entries.some(isStoreEntry) && !entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name)) && !(await readRecord(absDir)).ok) {
-      if (await exists(path.join(absDir, 'meta.json'))) {
-        // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
-        throw new Error(`${absDir} holds other files and a meta.json that is not a Cartograph store's; not touching it`);
-      }
+    if (committed.state === 'incomplete' && entries.includes('meta.json') && !entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name))) {
+      // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
+      throw new Error(`${absDir} holds other files and a meta.json that is not a Cartograph store's; not touching it`);
     }
 
     // Anything else is a writer's business, under the lock: create, adopt or rebuild.
@@ -198,7 +196,7 @@ export class GraphStore {
         if (latest.ok) {
           const store = fresh(latest.db, latest.tables);
           await store.commit(undefined, false);
-          return { store, status: { kind: 'recovered', reason: `${again.message}; kept its tables, and the next index re-checks every file` } };
+          return { store, status: { kind: 'recovered', reason: `${again.message}; kept its tables, which the next index checks against the files and the graph` } };
         }
       }
       const wasStore = (await fs.readdir(absDir)).some((name) => isStoreEntry(name) && name !== LOCK_FILE);
@@ -296,7 +294,7 @@ export class GraphStore {
               for (const slice of slices) await this.tables[name].add(slice);
             })
             // Compacts the slices into few files, drops the old version's files and indexes the new rows.
-            .then(() => this.optimize(name, cutoffs[name]));
+            .then(async () => this.optimize(name, (await cutoffs())[name]));
         // Encoded in slices with the event loop free in between: an editor host stays responsive. Sizes
         // keep a slice under ~10 ms on Django (1,000 node rows cost as much as 2,500 edge rows).
         jobs.push(write(EDGES, await encodeInSlices(edges, 2_500, (rows) => edgesTable(rows))));
@@ -419,10 +417,11 @@ export class GraphStore {
    * version (rolled back to the committed generation if a writer died after writing some of them),
    * the job writes, and the new generation is committed by replacing the record. A job that fails
    * rolls its tables back, so the committed generation stays the store's content either way.
-   * `cutoffs` are each table's oldest version that cleanups must keep (the committed one a reader
-   * may be reading); `complete` marks the new generation a finished index.
+   * `cutoffs()` gives each table's oldest version that cleanups must keep (the committed one a reader
+   * may be reading): asked for only by the jobs that optimize, since listing every table's versions
+   * would otherwise cost each save. `complete` marks the new generation a finished index.
    */
-  private write(kind: WriteKind, job: (cutoffs: Record<TableName, Date>) => Promise<void>, complete?: boolean): Promise<void> {
+  private write(kind: WriteKind, job: (cutoffs: () => Promise<Record<TableName, Date>>) => Promise<void>, complete?: boolean): Promise<void> {
     return this.serialized(async () => {
       const lock = await WriterLock.acquire(this.dir, { command: this.command, onWait: this.onWait });
       let base: GenerationRecord | undefined;
@@ -433,8 +432,8 @@ export class GraphStore {
           throw new StoreMovedError(`the graph store was written by another process since this one ${this.committed ? 'read it' : 'opened it'}`);
         }
         await this.toLatest(base);
-        const cutoffs = await this.cleanupCutoffs(base);
-        await job(cutoffs);
+        let cutoffs: Promise<Record<TableName, Date>> | undefined;
+        await job(() => (cutoffs ??= this.cleanupCutoffs(base)));
         await this.commit(base, complete ?? (kind === 'full' || (base?.complete ?? false)), kind === 'same-content');
       } catch (err) {
         if (!(err instanceof StoreMovedError)) {
@@ -557,9 +556,10 @@ export class GraphStore {
     await this.tables[name].optimize({ cleanupOlderThan: cutoff, deleteUnverified: true });
   }
 
-  private async compactNow(cutoffs: Record<TableName, Date>): Promise<void> {
+  private async compactNow(cutoffs: () => Promise<Record<TableName, Date>>): Promise<void> {
     this.compactionQueued = false;
-    await Promise.all(TABLE_NAMES.map((name) => this.optimize(name, cutoffs[name])));
+    const keepFrom = await cutoffs();
+    await Promise.all(TABLE_NAMES.map((name) => this.optimize(name, keepFrom[name])));
     this.appliesSinceCompact = 0;
     if (this.vectorCount > 0) this.vectorCount = await this.tables.nodes.countRows('vector IS NOT NULL');
   }
