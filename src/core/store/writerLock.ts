@@ -17,7 +17,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const LOCK_FILE = 'writer.lock';
-const BREAK_FILE = 'writer.lock.break';
 /** Without a heartbeat for this long a holder is taken for dead, whatever its pid says. */
 const STALE_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
@@ -38,6 +37,12 @@ export interface AcquireOptions {
   onWait?: (holder: LockHolder) => void;
   /** Give up after this long (default: wait as long as the holder lives). */
   timeoutMs?: number;
+  /** The lock file's name in `dir` (default the store's writer lock; a service's socket has its own). */
+  name?: string;
+}
+
+export class LockBusyError extends Error {
+  override name = 'LockBusyError';
 }
 
 export class WriterLock {
@@ -57,7 +62,7 @@ export class WriterLock {
 
   /** Waits for the store's lock (polling, a few ms at first, up to 250 ms apart) and takes it. */
   static async acquire(dir: string, options: AcquireOptions): Promise<WriterLock> {
-    const file = path.join(dir, LOCK_FILE);
+    const file = path.join(dir, options.name ?? LOCK_FILE);
     const holder: LockHolder = { pid: process.pid, host: os.hostname(), command: options.command, since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
     const started = Date.now();
     let told = false;
@@ -65,7 +70,7 @@ export class WriterLock {
       if (await tryCreate(file, holder)) return new WriterLock(file, holder);
       const current = await readHolder(file);
       if (current && (await isStale(file, current))) {
-        await breakStale(dir, file, current);
+        await breakStale(file, current);
         continue;
       }
       if (current && !told && Date.now() - started >= 300) {
@@ -73,7 +78,8 @@ export class WriterLock {
         options.onWait?.(current);
       }
       if (options.timeoutMs !== undefined && Date.now() - started > options.timeoutMs) {
-        throw new Error(`the graph store is being written by ${current ? describeHolder(current) : 'another process'}; gave up after ${options.timeoutMs} ms`);
+        const who = current ? describeHolder(current) : 'another process';
+        throw new LockBusyError(`${options.name ? `${file} is held by` : 'the graph store is being written by'} ${who}; gave up after ${options.timeoutMs} ms`);
       }
       await delay(Math.min(250, 5 * 2 ** Math.min(attempt, 6)));
     }
@@ -156,8 +162,8 @@ function processAlive(pid: number): boolean {
 }
 
 /** Removes `stale` from the lock file if it is still the one there, under the break guard. */
-async function breakStale(dir: string, file: string, stale: LockHolder): Promise<void> {
-  const guard = path.join(dir, BREAK_FILE);
+async function breakStale(file: string, stale: LockHolder): Promise<void> {
+  const guard = `${file}.break`;
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(guard, 'wx');

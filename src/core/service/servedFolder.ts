@@ -1,0 +1,244 @@
+// A repository as its service holds it: the live graph, the file watcher, the changes not yet applied,
+// and the query snapshot that answers while the graph loads and is saved again after changes.
+//
+// Read-your-writes: an agent that writes a file and asks at once must see its write. The watcher's
+// raw events are recorded the moment the kernel's notification is read, before the request that
+// follows the write is read from its socket (both arrive through the same poll, in the order they
+// happened), and every answer first applies what was recorded. The files an answer names are then
+// re-read and compared with what the graph holds; if one changed, the answer is made again.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { openQuerySnapshot } from '../search/querySnapshot';
+import type { AgentTools } from '../tools/agentTools';
+import type { CallState, ToolResult } from '../tools/context';
+import type { ToolName } from '../tools/schemas';
+import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../tools/snapshotTools';
+import type { ToolFolder } from '../tools/workspaceTools';
+import { describeHolder } from '../store/writerLock';
+import { answeredPaths } from './answers';
+import { LocalRepository } from './localRepository';
+
+/** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
+const BATCH_MS = 50;
+/** How long the graph stays unchanged before the query snapshot is saved again. */
+const SNAPSHOT_SAVE_DELAY_MS = 10_000;
+/** Never inside these: VCS internals, dependencies, stores. */
+const NEVER_WATCHED = /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/;
+
+export interface ServedFolderOptions {
+  storeDir: string;
+  followSymlinks?: boolean;
+  /** Who writes the store (named to a process waiting for the writer lock). */
+  command: string;
+  log: (message: string) => void;
+}
+
+export class ServedFolder implements ToolFolder {
+  readonly label: string;
+  readonly repo: Promise<LocalRepository>;
+  private early: Promise<AgentTools | undefined>;
+  private live: LocalRepository | undefined;
+  private readonly pending = new Set<string>();
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+  private watching: Promise<void> = Promise.resolve();
+  private snapshotStale = false;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly storeDir: string;
+  private readonly log: (message: string) => void;
+
+  constructor(
+    readonly root: string,
+    private readonly options: ServedFolderOptions,
+  ) {
+    this.label = path.basename(root);
+    this.storeDir = options.storeDir;
+    this.log = (m) => options.log(`${this.label}: ${m}`);
+    this.early = openQuerySnapshot(this.storeDir, root).then((opened) => {
+      if (opened.ok) return snapshotTools(opened.snapshot, root, { followSymlinks: options.followSymlinks });
+      this.log(`${opened.reason}; the first answers wait for the graph to load`);
+      return undefined;
+    });
+    this.repo = this.open();
+  }
+
+  /** True once the graph is loaded and the folder re-checked. */
+  get ready(): boolean {
+    return this.live !== undefined;
+  }
+
+  private async open(): Promise<LocalRepository> {
+    // The snapshot first: it answers while the store loads, and both would compete for the one thread.
+    const early = await this.early;
+    // A damaged store is left for `cartograph index` to repair: a service never deletes it.
+    const repo = await LocalRepository.open(this.root, {
+      storeDir: this.storeDir,
+      followSymlinks: this.options.followSymlinks,
+      onStoreDamage: 'report',
+      command: this.options.command,
+      onStoreWait: (holder) => this.log(`waiting for ${describeHolder(holder)} to finish writing the store`),
+      log: this.log,
+    });
+    const started = performance.now();
+    const report = await repo.index();
+    this.log(`${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
+    this.live = repo;
+    this.early = Promise.resolve(undefined);
+    if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
+    return repo;
+  }
+
+  /** Saves the snapshot once the graph has been quiet for `delayMs`: a burst of edits is one save. */
+  private snapshotChanged(delayMs = SNAPSHOT_SAVE_DELAY_MS): void {
+    this.snapshotStale = true;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.saveSnapshot(), delayMs);
+    this.saveTimer.unref();
+  }
+
+  private saveSnapshot(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    if (!this.snapshotStale || !this.live) return this.flushing;
+    const repo = this.live;
+    this.snapshotStale = false;
+    this.flushing = this.flushing.then(() => repo.saveQuerySnapshot().catch((err: unknown) => this.log(`query snapshot not saved: ${messageOf(err)}`)));
+    return this.flushing;
+  }
+
+  private ignored(p: string): boolean {
+    const store = this.storeDir;
+    return p === store || p.startsWith(`${store}${path.sep}`) || NEVER_WATCHED.test(p) || path.relative(this.root, p).startsWith('..');
+  }
+
+  startWatching(): void {
+    this.watcher = watch(this.root, { ignoreInitial: true, ignored: (p) => this.ignored(p) });
+    // Until chokidar has walked the folder, a write in a folder it has not reached yet goes unseen.
+    this.watching = new Promise((resolve) => this.watcher!.once('ready', () => resolve()));
+    const changed = (p: string) => {
+      if (this.ignored(p)) return;
+      this.pending.add(p);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.flush(), BATCH_MS);
+    };
+    this.watcher.on('add', changed).on('change', changed).on('unlink', changed).on('unlinkDir', changed).on('addDir', changed);
+    // Raw events come straight from the kernel's notification, before chokidar's own stat calls: what
+    // read-your-writes relies on (see the top of this file). A folder's watcher names the entry; a
+    // file's watcher names the file itself (a folder is never recorded whole for an entry's event: it
+    // would re-read all of it).
+    this.watcher.on('raw', (_event, name: string | null, details) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!watched || !name) return;
+      changed(path.join(watched, name));
+      if (name === path.basename(watched)) changed(watched);
+    });
+    this.watcher.on('error', (err) => this.log(`file watcher: ${messageOf(err)}`));
+  }
+
+  /** Applies every file event seen so far (and waits for one already being applied). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.pending.size === 0) return this.flushing;
+    const batch = [...this.pending];
+    this.pending.clear();
+    this.flushing = this.flushing.then(async () => {
+      try {
+        const repo = await this.repo;
+        const before = repo.engine.graph.version;
+        await repo.syncPaths(await this.expand(repo, batch));
+        if (repo.engine.graph.version !== before) this.snapshotChanged();
+      } catch (err) {
+        this.log(`re-indexing ${batch.length} changed paths failed: ${messageOf(err)}`);
+        for (const p of batch) this.pending.add(p);
+      }
+    });
+    return this.flushing;
+  }
+
+  /**
+   * The files behind changed paths: a folder's files (a folder created or moved in whole brings its
+   * files with it), and for a path that is gone, what the graph holds under it.
+   */
+  private async expand(repo: LocalRepository, paths: string[]): Promise<string[]> {
+    const files = new Set<string>();
+    for (const p of paths) {
+      const stat = await fsp.stat(p).catch(() => undefined);
+      if (stat?.isDirectory()) {
+        for (const f of await this.filesUnder(p)) files.add(f);
+        continue;
+      }
+      files.add(p);
+      if (!stat) for (const rel of await repo.filePaths(`${path.relative(this.root, p).split(path.sep).join('/')}/`)) files.add(path.join(this.root, rel));
+    }
+    return [...files];
+  }
+
+  private async filesUnder(dir: string): Promise<string[]> {
+    const out: string[] = [];
+    const stack = [dir];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      const entries = await fsp.readdir(current, { withFileTypes: true }).catch(() => []);
+      for (const e of entries) {
+        const full = path.join(current, e.name);
+        if (this.ignored(full)) continue;
+        if (e.isDirectory()) stack.push(full);
+        else out.push(full);
+      }
+    }
+    return out;
+  }
+
+  async state(): Promise<CallState> {
+    await this.watching;
+    // A request and the notification of the write made before it can be read in the same turn of the
+    // event loop, the request first: the rest of the turn's events are taken before the batch is.
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.flush();
+    // Events that arrive while a batch is applied are mostly chokidar's late reports of what the raw
+    // events already applied: applied too (cheap when nothing changed), so that pending means pending.
+    for (let round = 0; round < 3 && this.pending.size > 0; round++) await this.flush();
+    return { pending: [...this.pending].map((p) => path.relative(this.root, p)) };
+  }
+
+  async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
+    if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
+      const early = await this.early;
+      if (early && !this.live) return early.run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
+    }
+    const repo = await this.repo;
+    const store = await repo.storeInfo();
+    const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
+    const state = problem ? { ...call, storeProblem: problem } : call;
+    return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined));
+  }
+
+  /**
+   * Makes an answer, then re-reads the files it names: one changed since the graph last read it (a
+   * write whose event has not arrived) is applied and the answer made again, once.
+   */
+  async checked<T>(answer: () => Promise<T>, named: (value: T) => unknown): Promise<T> {
+    const first = await answer();
+    const repo = this.live;
+    if (!repo) return first;
+    const paths = [...answeredPaths(named(first))].map((rel) => path.join(this.root, rel));
+    if (paths.length === 0) return first;
+    const before = repo.engine.graph.version;
+    await repo.syncPaths(paths);
+    if (repo.engine.graph.version === before) return first;
+    this.snapshotChanged();
+    return answer();
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.watcher?.close();
+    await this.saveSnapshot();
+    await (await this.repo.catch(() => undefined))?.close();
+  }
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

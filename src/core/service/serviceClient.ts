@@ -1,0 +1,138 @@
+// A client's side of a repository's service (serviceHost.ts): connect to its socket, check that it
+// speaks our protocol and version (an older one is asked to stop and replaced), start one when none
+// runs, and wait for it to listen.
+import * as net from 'node:net';
+import { Channel, type CallOptions } from './channel';
+import { listSockets, serviceDir, socketPath } from './serviceAddress';
+import { SERVICE_PROTOCOL, type ServiceHello } from './serviceProtocol';
+import { SocketPort } from './socketPort';
+
+/** How long a started service may take to listen (a Node start and the engine's modules; seconds on a loaded machine). */
+const START_WAIT_MS = 30_000;
+
+export class ServiceConnection {
+  private readonly channel: Channel;
+  private lost: Error | undefined;
+  /** Resolves when the socket closes (the service stopped, or this side closed it). */
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly socket: net.Socket,
+    readonly hello: ServiceHello,
+    channel: Channel,
+  ) {
+    this.channel = channel;
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.once('close', () => {
+      this.lost = new Error('the service closed the connection');
+      channel.close(this.lost);
+    });
+  }
+
+  get open(): boolean {
+    return this.lost === undefined;
+  }
+
+  call<T>(method: string, args: unknown[] = [], options?: CallOptions): Promise<T> {
+    return this.channel.call<T>(method, args, options);
+  }
+
+  /** Asks the service to stop and resolves once it has closed this connection (it saves its state first). */
+  async stop(): Promise<void> {
+    await this.call('stop').catch(() => undefined);
+    await this.closed;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+/** The service listening at `file` (its hello answered), or undefined when none does. */
+export function connectAt(file: string, timeoutMs = 10_000): Promise<ServiceConnection | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(file);
+    const timer = setTimeout(() => fail(), timeoutMs);
+    const fail = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(undefined);
+    };
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      const channel = new Channel(new SocketPort(socket));
+      channel.call<ServiceHello>('hello').then(
+        (hello) => {
+          clearTimeout(timer);
+          socket.off('error', fail);
+          socket.on('error', () => undefined);
+          resolve(new ServiceConnection(socket, hello, channel));
+        },
+        () => fail(),
+      );
+      socket.once('close', () => channel.close(new Error('the service closed the connection')));
+    });
+  });
+}
+
+export function connectService(storeDir: string): Promise<ServiceConnection | undefined> {
+  return connectAt(socketPath(storeDir));
+}
+
+/** What a client needs of a service: our protocol and version, and the same reading of the folder. */
+export interface Wanted {
+  version: string;
+  followSymlinks: boolean;
+}
+
+export function compatible(hello: ServiceHello, wanted: Wanted): boolean {
+  return hello.protocol === SERVICE_PROTOCOL && hello.version === wanted.version && hello.followSymlinks === wanted.followSymlinks;
+}
+
+export interface EnsureOptions {
+  storeDir: string;
+  wanted: Wanted;
+  /** Starts a service process for the store (detached; it outlives the caller). */
+  start: () => void;
+  /** Told when an older service is replaced, or a new one started. */
+  onEvent?: (what: 'replacing' | 'started', hello?: ServiceHello) => void;
+  waitMs?: number;
+}
+
+/**
+ * A connection to the store's service of our version: the running one, else one started now (an
+ * incompatible one is stopped first). Undefined when none could be started within the wait.
+ */
+export async function ensureService(options: EnsureOptions): Promise<ServiceConnection | undefined> {
+  const running = await connectService(options.storeDir);
+  if (running && compatible(running.hello, options.wanted)) return running;
+  if (running) {
+    options.onEvent?.('replacing', running.hello);
+    await running.stop();
+  }
+  options.start();
+  const deadline = Date.now() + (options.waitMs ?? START_WAIT_MS);
+  for (let delay = 20; Date.now() < deadline; delay = Math.min(delay * 2, 250)) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const started = await connectService(options.storeDir);
+    if (!started) continue;
+    if (compatible(started.hello, options.wanted)) {
+      options.onEvent?.('started', started.hello);
+      return started;
+    }
+    // Another client (another version, other options) started its own meanwhile: not ours to use.
+    started.close();
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Every service of this user that answers (sockets of services that were killed are skipped). */
+export async function runningServices(dir = serviceDir()): Promise<ServiceHello[]> {
+  const found = await Promise.all(listSockets(dir).map((file) => connectAt(file, 3_000)));
+  return found.flatMap((c) => {
+    if (!c) return [];
+    c.close();
+    return [c.hello];
+  });
+}

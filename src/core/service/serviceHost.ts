@@ -1,0 +1,235 @@
+// A repository's resident service: one process that owns the store (its single writer), keeps the
+// graph and the search indexes warm, follows the folder, and answers every client (the CLI, each
+// agent's `cartograph mcp`) over a Unix domain socket. Clients speak the Channel protocol over
+// SocketPort; the first request is `hello`, whose answer lets a client of another version replace
+// the service (serviceClient.ts). The service stops after `idleMs` with no client connected and no
+// request, or when asked (`cartograph service stop`), saving its snapshot first.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { loadSearchModels, type ModelSettings } from '../models/loader';
+import { Channel, type Handler } from './channel';
+import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from './answers';
+import { messageOf, ServedFolder } from './servedFolder';
+import { ensureServiceDir, socketPath } from './serviceAddress';
+import { SocketPort } from './socketPort';
+import { connectAt } from './serviceClient';
+import { LockBusyError, WriterLock } from '../store/writerLock';
+import type { NodeDescription } from '../graph/describe';
+import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello } from './serviceProtocol';
+
+/** How long a service with no client and no request stays up. */
+export const DEFAULT_IDLE_MS = 15 * 60_000;
+
+export interface ServiceOptions {
+  root: string;
+  storeDir: string;
+  version: string;
+  followSymlinks?: boolean;
+  idleMs?: number;
+  log: (message: string) => void;
+}
+
+/**
+ * The models the service searches with: loaded on the first request that names them, kept for the
+ * next one with the same settings. A request with other settings (or none) switches.
+ */
+class ModelSlot {
+  private key = '';
+  private switching: Promise<void> = Promise.resolve();
+
+  constructor(private readonly folder: ServedFolder) {}
+
+  use(settings: ModelSettings | undefined): Promise<void> {
+    const key = settings ? JSON.stringify(settings) : '';
+    this.switching = this.switching.then(async () => {
+      if (key === this.key) return;
+      const repo = await this.folder.repo;
+      this.key = key;
+      if (!settings) return repo.useModels(undefined, 'model-free: no model was asked for');
+      const loaded = await loadSearchModels(settings);
+      await repo.useModels(loaded, loaded.status);
+      await repo.embed().catch(() => undefined);
+    });
+    return this.switching;
+  }
+}
+
+export class ServiceHost {
+  private server: net.Server | undefined;
+  private folder!: ServedFolder;
+  private models!: ModelSlot;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly startedAt = Date.now();
+  private requests = 0;
+  private lastActivity = Date.now();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private stopping: Promise<void> | undefined;
+  private lock: WriterLock | undefined;
+  readonly socket: string;
+  /** Resolves when the service has stopped (asked to, idle, or its socket was taken over). */
+  readonly stopped: Promise<void>;
+  private resolveStopped!: () => void;
+
+  constructor(private readonly options: ServiceOptions) {
+    this.socket = socketPath(options.storeDir, ensureServiceDir());
+    this.stopped = new Promise((resolve) => (this.resolveStopped = resolve));
+  }
+
+  /** Listens on the repository's socket; false when another live service holds it (or is starting). */
+  async listen(): Promise<boolean> {
+    try {
+      this.lock = await WriterLock.acquire(path.dirname(this.socket), { command: 'cartograph service', name: `${path.basename(this.socket)}.lock`, timeoutMs: 0 });
+    } catch (err) {
+      if (err instanceof LockBusyError) return false;
+      throw err;
+    }
+    // The graph is opened only by the lock's holder: a service that gives way has loaded nothing.
+    const options = this.options;
+    this.folder = new ServedFolder(options.root, { storeDir: options.storeDir, followSymlinks: options.followSymlinks, command: 'cartograph service', log: options.log });
+    this.folder.repo.catch((err) => options.log(`cannot open ${options.root}: ${messageOf(err)}`));
+    this.models = new ModelSlot(this.folder);
+    const server = net.createServer((socket) => this.accept(socket));
+    await bind(server, this.socket);
+    fs.chmodSync(this.socket, 0o600);
+    this.server = server;
+    this.folder.startWatching();
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    this.idleTimer = setInterval(() => {
+      if (this.sockets.size === 0 && Date.now() - this.lastActivity >= idleMs) {
+        this.options.log(`no client for ${Math.round(idleMs / 1000)} s: stopping`);
+        void this.stop();
+        return;
+      }
+      // A socket file removed (a /tmp cleaner) leaves no way in; a repository deleted, nothing to serve.
+      const gone = [this.socket, this.options.root].find((p) => !fs.existsSync(p));
+      if (gone) {
+        this.options.log(`${gone} is gone: stopping`);
+        void this.stop();
+      }
+    }, Math.min(idleMs, 30_000));
+    return true;
+  }
+
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    this.lastActivity = Date.now();
+    const channel = new Channel(new SocketPort(socket), this.handlers());
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.lastActivity = Date.now();
+      channel.close(new Error('the client went away'));
+    });
+  }
+
+  private handlers(): Record<string, Handler> {
+    const counted = (handler: (args: unknown[]) => unknown): Handler => async (args) => {
+      this.requests++;
+      this.lastActivity = Date.now();
+      try {
+        return await handler(args);
+      } finally {
+        this.lastActivity = Date.now();
+      }
+    };
+    return {
+      hello: counted(() => this.hello()),
+      query: counted(([request]) => this.query(request as QueryRequest)),
+      show: counted(([query]) => this.show(query as string)),
+      files: counted(([question, limit]) => this.files(question as string, limit as number)),
+      tool: counted(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
+      index: counted(() => this.index()),
+      stop: async () => {
+        // Answered first: the client waits for the socket to close to know the service is gone.
+        setImmediate(() => void this.stop());
+        return true;
+      },
+    };
+  }
+
+  private hello(): ServiceHello {
+    return {
+      protocol: SERVICE_PROTOCOL,
+      version: this.options.version,
+      pid: process.pid,
+      root: this.options.root,
+      storeDir: this.options.storeDir,
+      followSymlinks: Boolean(this.options.followSymlinks),
+      ready: this.folder.ready,
+      startedAt: this.startedAt,
+      // The asking connection is not counted: status shows the others.
+      clients: this.sockets.size - 1,
+      requests: this.requests,
+      rssBytes: process.memoryUsage().rss,
+    };
+  }
+
+  private async query(request: QueryRequest): Promise<QueryReply> {
+    const started = performance.now();
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    await this.models.use(request.models);
+    const answer = await this.folder.checked(
+      async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit)).result),
+      (a) => a.hits,
+    );
+    return { ...answer, ...(request.models ? { models: await repo.modelStatus() } : {}), index: { source: 'service', ms: Math.round(performance.now() - started) } };
+  }
+
+  private async show(query: string): Promise<NodeDescription[]> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    return this.folder.checked(async () => showAnswer(repo.engine.graph.graph, query), (d) => d.map((x) => x.node));
+  }
+
+  private async files(question: string, limit: number): Promise<FilesAnswer> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    return this.folder.checked(async () => filesAnswer(repo.engine.graph.graph, await repo.rankFiles(question, limit)), (a) => a.hits);
+  }
+
+  /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */
+  private async index(): Promise<IndexReply> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    const report = await repo.index();
+    await repo.flush();
+    return { report, stats: await repo.stats(), storeBytes: await repo.storeSize() };
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearInterval(this.idleTimer);
+      // No new clients from here; the connected ones are let go only once the store is written and the
+      // socket's lock released, so that a client that waits for its connection to close (to start a
+      // successor) finds the way clear.
+      const server = this.server;
+      const closed = server && new Promise<void>((resolve) => server.close(() => resolve()));
+      await this.folder?.close().catch((err) => this.options.log(`closing: ${messageOf(err)}`));
+      await this.lock?.release();
+      for (const s of this.sockets) s.destroy();
+      await closed;
+      this.resolveStopped();
+    })();
+    return this.stopping;
+  }
+}
+
+/**
+ * Binds `server` to `file`. A socket file left by a service that was killed refuses connections: it is
+ * removed first. Only the holder of the socket's lock gets here, so no other service can be binding
+ * the same path (an unlink of a stale file could otherwise remove a fresh one).
+ */
+async function bind(server: net.Server, file: string): Promise<void> {
+  const live = await connectAt(file, 5_000);
+  if (live) live.close();
+  else fs.rmSync(file, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(file, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,41 @@
+// What a repository's service and its clients say to each other (serviceHost.ts, serviceClient.ts):
+// kept apart from both so that a client (the CLI's light bundle) never loads the engine to speak it.
+import type { EngineStats, IndexReport } from '../engine';
+import type { ModelSettings } from '../models/loader';
+import type { SearchAnswer } from './answers';
+
+/** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
+export const SERVICE_PROTOCOL = 1;
+
+export interface ServiceHello {
+  protocol: number;
+  version: string;
+  pid: number;
+  root: string;
+  storeDir: string;
+  /** What the service indexes with (EngineOptions.followSymlinks): a client that wants the other is served by another. */
+  followSymlinks: boolean;
+  /** False while the graph loads (a client may answer from the snapshot itself meanwhile). */
+  ready: boolean;
+  startedAt: number;
+  /** Connected clients other than the one asking. */
+  clients: number;
+  requests: number;
+  rssBytes: number;
+}
+
+/** What a `query` request asks for. */
+export interface QueryRequest {
+  text: string;
+  limit: number;
+  /** The models to search with (the CLI's model flags); undefined: model-free. */
+  models?: ModelSettings;
+}
+
+export type QueryReply = SearchAnswer & { models?: string; index: { source: 'service'; ms: number } };
+
+export interface IndexReply {
+  report: IndexReport;
+  stats: EngineStats;
+  storeBytes: number;
+}
