@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const files = readdirSync('test/unit').filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/unit/${f}`);
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/support/testEnv.mjs', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],
   encoding: 'utf8',
   maxBuffer: 64 * 1024 * 1024,

@@ -20,6 +20,11 @@ import { USAGE, type Flags, type StoreLocation } from './flags';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { serveMcp } from './mcp';
+import { reachService, serviceWanted, wantedBy } from './service';
+import { compatible, connectService } from '../core/service/serviceClient';
+import type { IndexReply } from '../core/service/serviceProtocol';
+import { ServiceHost } from '../core/service/serviceHost';
+import { STORE_FOLDER } from './locateStore';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
 import { version as VERSION } from '../../package.json';
@@ -31,8 +36,11 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   }
   const root = path.resolve(dir);
   const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
+  const storeDir = flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER);
+  const indexedByService = await indexThroughService({ root, storeDir }, flags);
+  if (indexedByService !== undefined) return indexedByService;
   const engine = await Engine.open(root, {
-    storeDir: flags.store ? path.resolve(flags.store) : undefined,
+    storeDir,
     exclude: flags.exclude,
     maxFileSize,
     includeMinified: flags['include-minified'],
@@ -86,6 +94,40 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   } finally {
     bar?.stop();
     await engine.close();
+  }
+}
+
+/**
+ * The store's writer is its service while one runs: `index` asks it to re-check the folder (the
+ * exit code), rather than write beside it. Options that change what is indexed are the service's
+ * own from its start: with one of them, the service is stopped and the index runs here (undefined).
+ */
+async function indexThroughService(found: StoreLocation, flags: Flags): Promise<number | undefined> {
+  if (!serviceWanted(flags)) return undefined;
+  const service = await connectService(found.storeDir);
+  if (!service) return undefined;
+  const ownOptions = flags.exclude?.length || flags['max-file-size'] || flags['include-minified'];
+  if (ownOptions || !compatible(service.hello, wantedBy(flags))) {
+    console.error(`cartograph: stopping the service for ${found.root} (pid ${service.hello.pid}) to index with ${ownOptions ? 'these options' : "this version's reading of the folder"}`);
+    await service.stop();
+    return undefined;
+  }
+  try {
+    const { report, stats: s, storeBytes } = await service.call<IndexReply>('index');
+    if (s.store.status === 'unavailable' || s.store.status === 'damaged') {
+      // A service never repairs a store (an agent's call must not wipe it): `index` does, here.
+      console.error(`cartograph: the service cannot use the store (${s.store.error ?? s.store.status}); stopping it and rebuilding the store here`);
+      await service.stop();
+      return undefined;
+    }
+    if (flags.json) console.log(JSON.stringify({ report, stats: s, storeBytes, service: { pid: service.hello.pid } }, null, 2));
+    else {
+      console.log(`Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s by the repository's service (pid ${service.hello.pid}): ${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped.`);
+      printStats(s, storeBytes);
+    }
+    return 0;
+  } finally {
+    service.close();
   }
 }
 
@@ -222,6 +264,37 @@ function printStats(s: EngineStats, storeBytes: number): void {
   }
 }
 
+/** `cartograph service run <dir>`: the repository's service in this process, until it stops (see core/service/serviceHost.ts). */
+export async function serviceRun(dir: string | undefined, flags: Flags): Promise<number> {
+  if (!dir) {
+    console.error(`cartograph service run: which folder?\n\n${USAGE}`);
+    return 2;
+  }
+  const root = path.resolve(dir);
+  const log = (m: string) => console.error(`${new Date().toISOString()} cartograph service ${process.pid}: ${m}`);
+  const host = new ServiceHost({
+    root,
+    storeDir: flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER),
+    version: VERSION,
+    followSymlinks: flags['follow-symlinks'],
+    idleMs: Number(process.env[SERVICE_IDLE_ENV]) || undefined,
+    log,
+  });
+  if (!(await host.listen())) {
+    log(`another service already serves ${root}`);
+    return 0;
+  }
+  log(`serving ${root} on ${host.socket}`);
+  const stop = () => void host.stop();
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+  await host.stopped;
+  log('stopped');
+  return 0;
+}
+
+/** Tests and benches shorten the idle time after which a service stops. */
+const SERVICE_IDLE_ENV = 'CARTOGRAPH_SERVICE_IDLE_MS';
+
 /** `cartograph mcp`: the agent tools over stdio for `dirs` (default: the current folder). */
 export async function mcp(dirs: string[], flags: Flags): Promise<number> {
   const roots = dirs.length > 0 ? dirs : [process.cwd()];
@@ -235,5 +308,11 @@ export async function mcp(dirs: string[], flags: Flags): Promise<number> {
     console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
     return 2;
   }
-  return serveMcp({ roots, store: flags.store, followSymlinks: flags['follow-symlinks'], version: VERSION });
+  return serveMcp({
+    roots,
+    store: flags.store,
+    followSymlinks: flags['follow-symlinks'],
+    version: VERSION,
+    reach: (root, storeDir) => reachService({ root, storeDir }, flags, 'wait'),
+  });
 }

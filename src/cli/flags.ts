@@ -22,6 +22,11 @@ export const USAGE = `Usage:
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
       and used by query
 
+  cartograph service status|stop [--all] [--json]
+      the repository's service: one process per repository that keeps the graph warm and answers
+      query, show, index and every agent's mcp server; started by the first of them, stopped after
+      15 minutes unused. --no-service (or CARTOGRAPH_NO_SERVICE=1) answers in the command's own process
+
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;
 
 export interface ModelFlags {
@@ -56,6 +61,8 @@ export type Flags = ModelFlags & {
   model?: string;
   'max-calls'?: string;
   root?: string[];
+  'no-service'?: boolean;
+  all?: boolean;
 };
 
 /** A store folder and the repository it belongs to. */

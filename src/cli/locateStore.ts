@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { recordedRoot } from '../core/store/storeVersion';
 import type { StoreLocation } from './flags';
 
-const STORE_FOLDER = '.cartograph';
+export const STORE_FOLDER = '.cartograph';
 
 /** The store named by --store, or the nearest `.cartograph` folder from the current directory up. */
 export function locateStore(flag: string | undefined): StoreLocation | undefined {

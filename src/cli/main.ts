@@ -4,14 +4,20 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { describeNode, findNodes } from '../core/graph/describe';
+import type { NodeDescription } from '../core/graph/describe';
 import { createSearcher, filesQuery, type Searcher } from '../core/search';
+import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from '../core/service/answers';
+import type { ServiceConnection } from '../core/service/serviceClient';
+import type { QueryReply, QueryRequest } from '../core/service/serviceProtocol';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
 import { MODEL_FLAG_OPTIONS, USAGE, wantsModels, type Flags } from './flags';
 import { followParent, isEngineProcess, runInEngineProcess } from './engineProcess';
 import { locateStore } from './locateStore';
+import { modelSettings } from './modelSettings';
 import type { QueryModels } from './models';
+import { printFiles, printSearch, printShow } from './printAnswers';
+import { reachService, serviceCommand, serviceWanted } from './service';
 import type { QueryView } from './queryView';
 
 const OPTIONS = {
@@ -28,6 +34,8 @@ const OPTIONS = {
   model: { type: 'string' },
   'max-calls': { type: 'string' },
   root: { type: 'string', multiple: true },
+  'no-service': { type: 'boolean', default: false },
+  all: { type: 'boolean', default: false },
   ...MODEL_FLAG_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -56,6 +64,9 @@ async function main(argv: string[]): Promise<number> {
         return isEngineProcess() ? await engineCommands().describe(values) : await runInEngineProcess();
       case 'mcp':
         return await engineCommands().mcp([...(values.root ?? []), ...rest], values);
+      case 'service':
+        // `run` is the service itself (started by reachService); its log file takes any panic text.
+        return rest[0] === 'run' ? await engineCommands().serviceRun(rest[1], values) : await serviceCommand(rest, values);
       default:
         console.error(`cartograph: unknown command '${command}'\n\n${USAGE}`);
         return 2;
@@ -72,25 +83,12 @@ async function show(query: string, flags: Flags): Promise<number> {
     console.error(`cartograph show: which symbol?\n\n${USAGE}`);
     return 2;
   }
-  return answer(flags, false, async ({ graph }) => {
-    const described = findNodes(graph, query).map((id) => describeNode(graph, id));
-    if (flags.json) {
-      console.log(JSON.stringify(described, null, 2));
-    } else if (described.length === 0) {
-      console.log(`No node named '${query}'.`);
-    } else {
-      for (const d of described) {
-        const where = d.node.path ? `${d.node.path}${d.node.range ? `:${d.node.range.startLine + 1}` : ''}` : '(outside the repository)';
-        console.log(`${d.node.kind} ${d.node.qname}  ${where}`);
-        if (d.node.signature) console.log(`  ${d.node.signature}`);
-        if (d.node.doc) console.log(`  ${d.node.doc.split('\n')[0]}`);
-        for (const e of d.outgoing) console.log(`  → ${e.kind.padEnd(10)} ${e.qname}  ${e.location}`);
-        for (const e of d.incoming) console.log(`  ← ${e.kind.padEnd(10)} ${e.qname}  ${e.location}`);
-        console.log('');
-      }
-    }
-    return described.length === 0 ? 1 : 0;
-  });
+  return answer(
+    flags,
+    false,
+    async (service) => printShow(query, await service.call<NodeDescription[]>('show', [query]), Boolean(flags.json)),
+    async ({ graph }) => printShow(query, showAnswer(graph, query), Boolean(flags.json)),
+  );
 }
 
 async function query(text: string, flags: Flags): Promise<number> {
@@ -99,80 +97,70 @@ async function query(text: string, flags: Flags): Promise<number> {
     return 2;
   }
   const limit = positiveInteger('limit', flags.limit) ?? 10;
+  const json = Boolean(flags.json);
   const question = flags.files ? (filesQuery(text) ?? text) : filesQuery(text);
-  // The file ranking reads every file's per-file graph, which the snapshot does not carry: from the store.
-  if (question !== undefined) return answer(flags, true, (view) => queryFiles(view, question, limit, Boolean(flags.json)));
-  // Models need the store (node vectors): a query with a model flag always opens it.
-  return answer(flags, wantsModels(flags), async (view) => {
-    const { graph, loadModels, source } = view;
-    const searcher = view.searcher();
-    let loaded: QueryModels | undefined;
-    try {
-      // Models serve natural-language questions only: a name or a structural question is answered from
-      // the graph without loading them or embedding the repository first.
-      if (loadModels && wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadModels();
-      const models = loaded?.models;
-      const result = await searcher.search(text, limit);
-      const hits = result.hits.map((h) => {
-        const n = graph.getNodeAttributes(h.id);
-        return { ...h, kind: n.kind, qname: n.qname, path: n.path, line: n.range ? n.range.startLine + 1 : null, signature: n.signature, trail: h.path };
-      });
-      if (flags.json) {
-        const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
-        console.log(JSON.stringify({ ...result, ...(models ? { models: models.status, embedding: embedding ?? null } : {}), index: source, hits }, null, 2));
-        return 0;
-      }
-      console.log(`${result.route}: ${result.reason}`);
-      if (hits.length === 0) console.log('No matches.');
-      for (const h of hits) {
-        const where = h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : '(outside the repository)';
-        console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
-        if (h.signature) console.log(`       ${h.signature}`);
-        if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
-      }
-      return 0;
-    } finally {
-      await loaded?.close();
+  if (question !== undefined) {
+    if (!question.trim()) {
+      console.error(`cartograph query: "files:" needs the text of an issue or task after it\n\n${USAGE}`);
+      return 2;
     }
-  });
-}
-
-async function queryFiles({ graph, searcher }: QueryView, question: string, limit: number, json: boolean): Promise<number> {
-  if (!question.trim()) {
-    console.error(`cartograph query: "files:" needs the text of an issue or task after it\n\n${USAGE}`);
-    return 2;
+    // The file ranking reads every file's per-file graph, which the snapshot does not carry: the service or the store.
+    return answer(
+      flags,
+      true,
+      async (service) => (printFiles(await service.call<FilesAnswer>('files', [question, limit]), { index: { source: 'service' } }, json), 0),
+      async ({ graph, searcher }) => (printFiles(filesAnswer(graph, await searcher().files(question, limit)), {}, json), 0),
+    );
   }
-  const ranking = await searcher().files(question, limit);
-  const hits = ranking.hits.map((h) => ({
-    ...h,
-    definitions: h.definitions.map((d) => {
-      const n = graph.getNodeAttributes(d.id);
-      return { id: d.id, score: d.score, kind: n.kind, qname: n.qname, line: n.range ? n.range.startLine + 1 : null };
-    }),
-  }));
-  if (json) {
-    console.log(JSON.stringify({ ...ranking, mode: 'files', hits }, null, 2));
-    return 0;
-  }
-  console.log('files: ranked by their definitions and their whole text');
-  if (hits.length === 0) console.log('No matching files.');
-  for (const h of hits) {
-    console.log(`${h.score.toFixed(3)}  ${h.path}  (text ${h.text.toFixed(2)})`);
-    for (const d of h.definitions) console.log(`       ${d.score.toFixed(3)}  ${d.kind.padEnd(14)} ${d.qname}${d.line ? `:${d.line}` : ''}`);
-  }
-  return 0;
+  // Models need the store (node vectors): a query with a model flag never answers from the snapshot.
+  return answer(
+    flags,
+    wantsModels(flags),
+    async (service) => {
+      const reply = await service.call<QueryReply>('query', [{ text, limit, models: wantsModels(flags) ? modelSettings(flags) : undefined } satisfies QueryRequest]);
+      const { models, index, ...found } = reply;
+      printSearch(found, { ...(models ? { models } : {}), index }, json);
+      return 0;
+    },
+    async (view) => {
+      const { graph, loadModels, source } = view;
+      const searcher = view.searcher();
+      let loaded: QueryModels | undefined;
+      try {
+        // Models serve natural-language questions only: a name or a structural question is answered from
+        // the graph without loading them or embedding the repository first.
+        if (loadModels && wantsModels(flags) && (await searcher.route(text)).route === 'natural-language') loaded = await loadModels();
+        const models = loaded?.models;
+        const found = searchAnswer(graph, await searcher.search(text, limit));
+        const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
+        printSearch(found, { ...(models ? { models: models.status, embedding: embedding ?? null } : {}), index: source }, json);
+        return 0;
+      } finally {
+        await loaded?.close();
+      }
+    },
+  );
 }
 
 /**
- * Runs `work` on the query snapshot when it is valid (no LanceDB, no re-stitching, no index builds),
- * else on an engine opened from the store as before, which saves a fresh snapshot for the next call.
- * `needsStore`: skip the snapshot (models read vectors from the store).
+ * Answers through the repository's service when one is ready (`viaService`); else runs `work` on the
+ * query snapshot when it is valid (no LanceDB, no re-stitching, no index builds) and starts the service
+ * for the next command; else waits for a service to load the store, or, with none, opens the store in
+ * an engine process as before (which saves a fresh snapshot for the next call).
+ * `needsStore`: the snapshot cannot answer (`files:` and models read what only the store holds).
+ * `--mcts` runs in this process: the service's searcher runs MCTS only with a model.
  */
-async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView) => Promise<number>): Promise<number> {
+async function answer(flags: Flags, needsStore: boolean, viaService: (service: ServiceConnection) => Promise<number>, work: (view: QueryView) => Promise<number>): Promise<number> {
   const found = locateStore(flags.store);
   if (!found) {
     console.error(`cartograph: no index found${flags.store ? ` at ${flags.store}` : ' here or above'}; run 'cartograph index <dir>' first.`);
     return 1;
+  }
+  const useService = !isEngineProcess() && !flags.mcts && serviceWanted(flags);
+  if (useService) {
+    const service = await reachService(found, flags, needsStore ? 'wait' : 'background');
+    if (service && (service.hello.ready || needsStore)) return served(service, viaService);
+    service?.close();
   }
   const started = performance.now();
   if (!needsStore) {
@@ -196,6 +184,10 @@ async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView)
         if (!isEngineProcess()) return runInEngineProcess();
         console.error(`cartograph: ${err.message}; loading the graph from the store instead`);
       }
+    } else if (useService) {
+      // No snapshot to answer from: the service (started above) loads the store once for this command and the next.
+      const service = await reachService(found, flags, 'wait');
+      if (service) return served(service, viaService);
     } else if (isEngineProcess()) {
       console.error(`cartograph: ${opened.reason}; loading the graph from the store${opened.reason.startsWith('no query') ? '' : ' instead'}`);
     }
@@ -203,6 +195,19 @@ async function answer(flags: Flags, needsStore: boolean, work: (view: QueryView)
   // The store is read in a child process (engineProcess.ts), which says why the snapshot did not answer.
   if (!isEngineProcess()) return runInEngineProcess();
   return engineCommands().answerFromStore(found, flags, started, work);
+}
+
+/** A service's answer; a service that stops while answering leaves the question to this process. */
+async function served(service: ServiceConnection, viaService: (service: ServiceConnection) => Promise<number>): Promise<number> {
+  try {
+    return await viaService(service);
+  } catch (err) {
+    if (service.open) throw err;
+    console.error(`cartograph: the service stopped while answering (${err instanceof Error ? err.message : String(err)}); answering here`);
+    return runInEngineProcess();
+  } finally {
+    service.close();
+  }
 }
 
 /**

@@ -1,27 +1,20 @@
 // `cartograph mcp`: the repository graph as MCP tools over stdio, for agents in the terminal or an
-// editor (Claude Code, Cursor, VS Code, Continue). Each root's graph is opened (or built) like
-// `index` does, kept warm, and follows the disk through a file watcher; a call first applies the
-// file events seen so far, so an agent that just edited a file sees its edit. Stdout carries only
-// protocol messages: every log line goes to stderr.
+// editor (Claude Code, Cursor, VS Code, Continue). Each root is served by its repository's service
+// (core/service/serviceHost.ts), started here when none runs: several agents on one repository share
+// one warm graph and one writer of its store, and this process only relays calls. Where no service can
+// start, the folder is served in this process as before (ServedFolder). The service follows the disk
+// and applies an edit before answering the call that follows it. Stdout carries only protocol
+// messages: every log line goes to stderr.
 import * as path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
-import { LocalRepository } from '../core/service/localRepository';
-import { describeHolder } from '../core/store/writerLock';
-import { openQuerySnapshot } from '../core/search/querySnapshot';
-import type { AgentTools } from '../core/tools/agentTools';
+import { ServedFolder } from '../core/service/servedFolder';
+import type { ServiceConnection } from '../core/service/serviceClient';
 import type { CallState, ToolResult } from '../core/tools/context';
-import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES, type ToolName } from '../core/tools/schemas';
-import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../core/tools/snapshotTools';
+import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
 import { callTool, type ToolFolder } from '../core/tools/workspaceTools';
-
-const STORE_FOLDER = '.cartograph';
-/** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
-const BATCH_MS = 50;
-/** How long the graph stays unchanged before the query snapshot is saved again. */
-const SNAPSHOT_SAVE_DELAY_MS = 10_000;
+import { STORE_FOLDER } from './locateStore';
 
 export interface McpOptions {
   roots: string[];
@@ -30,133 +23,67 @@ export interface McpOptions {
   /** Index and read through symlinks out of the roots too (EngineOptions.followSymlinks). */
   followSymlinks?: boolean;
   version: string;
+  /** The root's service, started if need be; undefined when none can run (the folder is then served here). */
+  reach: (root: string, storeDir: string) => Promise<ServiceConnection | undefined>;
 }
 
 /**
- * A root being served: its graph, the watcher, and the file events not yet applied. Until the engine
- * has loaded the store and checked the folder, search_code and repo_overview answer from the query
- * snapshot (saying so); the snapshot is saved again after changes, for the next server's start.
+ * A root as the agent's calls reach it: through its service, reconnecting (and restarting it) after
+ * the service stops or is replaced by a newer version; or, when no service can start, in this process.
  */
-class ServedFolder implements ToolFolder {
+class RelayedFolder implements ToolFolder {
   readonly label: string;
-  readonly repo: Promise<LocalRepository>;
-  private early: Promise<AgentTools | undefined>;
-  private live: LocalRepository | undefined;
-  private readonly pending = new Set<string>();
-  private flushing: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
-  private watcher: FSWatcher | undefined;
-  private snapshotStale = false;
-  private saveTimer: NodeJS.Timeout | undefined;
+  private connection: Promise<ServiceConnection | undefined> | undefined;
+  private local: ServedFolder | undefined;
 
   constructor(
     readonly root: string,
     private readonly storeDir: string,
-    private readonly followSymlinks = false,
+    private readonly options: McpOptions,
   ) {
     this.label = path.basename(root);
-    this.early = openQuerySnapshot(storeDir, root).then((opened) => {
-      if (opened.ok) return snapshotTools(opened.snapshot, root, { followSymlinks });
-      log(`${this.label}: ${opened.reason}; the first answers wait for the graph to load`);
-      return undefined;
-    });
-    this.repo = this.open();
   }
 
-  private async open(): Promise<LocalRepository> {
-    // The snapshot first: it answers while the store loads, and both would compete for the one thread.
-    const early = await this.early;
-    // A damaged store is left for `cartograph index` to repair: an agent's server never deletes it.
-    const repo = await LocalRepository.open(this.root, {
-      storeDir: this.storeDir,
-      followSymlinks: this.followSymlinks,
-      onStoreDamage: 'report',
-      command: 'cartograph mcp',
-      onStoreWait: (holder) => log(`${this.label}: waiting for ${describeHolder(holder)} to finish writing the store`),
-      log: (m) => log(`${this.label}: ${m}`),
-    });
-    const started = performance.now();
-    const report = await repo.index();
-    log(`${this.root}: ${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
-    this.live = repo;
-    this.early = Promise.resolve(undefined);
-    if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
-    return repo;
+  /** Connects now, so that the graph loads while the agent starts up. */
+  start(): void {
+    void this.connected();
   }
 
-  /** Saves the snapshot once the graph has been quiet for `delayMs`: a burst of edits is one save. */
-  private snapshotChanged(delayMs = SNAPSHOT_SAVE_DELAY_MS): void {
-    this.snapshotStale = true;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => void this.saveSnapshot(), delayMs);
-    this.saveTimer.unref();
-  }
-
-  private saveSnapshot(): Promise<void> {
-    clearTimeout(this.saveTimer);
-    if (!this.snapshotStale || !this.live) return this.flushing;
-    const repo = this.live;
-    this.snapshotStale = false;
-    this.flushing = this.flushing.then(() =>
-      repo.saveQuerySnapshot().catch((err: unknown) => log(`${this.label}: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`)),
-    );
-    return this.flushing;
-  }
-
-  startWatching(): void {
-    const store = this.storeDir;
-    this.watcher = watch(this.root, {
-      ignoreInitial: true,
-      // The store's own writes, VCS internals and dependencies never change the graph.
-      ignored: (p) => p === store || p.startsWith(`${store}${path.sep}`) || /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/.test(p),
-    });
-    const changed = (p: string) => {
-      this.pending.add(p);
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.flush(), BATCH_MS);
-    };
-    this.watcher.on('add', changed).on('change', changed).on('unlink', changed).on('unlinkDir', changed);
-    this.watcher.on('error', (err) => log(`${this.label}: file watcher: ${err instanceof Error ? err.message : String(err)}`));
-  }
-
-  /** Applies every file event seen so far (and waits for one already being applied). */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    if (this.pending.size === 0) return this.flushing;
-    const batch = [...this.pending];
-    this.pending.clear();
-    this.flushing = this.flushing.then(async () => {
-      try {
-        await (await this.repo).syncPaths(batch);
-        this.snapshotChanged();
-      } catch (err) {
-        log(`${this.label}: re-indexing ${batch.length} changed files failed: ${err instanceof Error ? err.message : String(err)}`);
+  private connected(): Promise<ServiceConnection | undefined> {
+    this.connection ??= this.options.reach(this.root, this.storeDir).then((c) => {
+      if (!c && !this.local) {
+        log(`${this.label}: served in this process (the repository's service is switched off or could not start)`);
+        this.local = new ServedFolder(this.root, { storeDir: this.storeDir, followSymlinks: this.options.followSymlinks, command: 'cartograph mcp', log });
+        this.local.repo.catch((err) => log(`${this.root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
+        this.local.startWatching();
       }
+      return c;
     });
-    return this.flushing;
+    return this.connection;
   }
 
-  async state() {
-    await this.flush();
-    return { pending: [...this.pending].map((p) => path.relative(this.root, p)) };
+  /** The service reads the folder's pending changes itself, just before it answers. */
+  state(): CallState {
+    return { pending: [] };
   }
 
-  async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
-    if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
-      const early = await this.early;
-      if (early && !this.live) return early.run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
+  async run(name: string, args: Record<string, unknown>, _call: CallState): Promise<ToolResult> {
+    for (let attempt = 0; ; attempt++) {
+      const service = await this.connected();
+      if (!service) return this.local!.run(name, args, await this.local!.state());
+      try {
+        return await service.call<ToolResult>('tool', [name, args]);
+      } catch (err) {
+        // The service stopped (asked to, or replaced by a newer version): once more with a new one.
+        if (service.open || attempt > 0) throw err;
+        this.connection = undefined;
+      }
     }
-    const repo = await this.repo;
-    const store = await repo.storeInfo();
-    const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
-    return repo.runTool(name, args, problem ? { ...call, storeProblem: problem } : call);
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.watcher?.close();
-    await this.saveSnapshot();
-    await (await this.repo.catch(() => undefined))?.close();
+    (await this.connection)?.close();
+    await this.local?.close();
   }
 }
 
@@ -168,11 +95,8 @@ export function serveMcp(options: McpOptions): Promise<number> {
   const folders = options.roots.map((dir) => {
     const root = path.resolve(dir);
     const storeDir = options.store && options.roots.length === 1 ? path.resolve(options.store) : path.join(root, STORE_FOLDER);
-    const folder = new ServedFolder(root, storeDir, options.followSymlinks);
-    // Logged here; each call that needs the folder then answers with the same error.
-    folder.repo.catch((err) => log(`${root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
-    // Watch from the start, so an edit made while the first index runs is applied after it.
-    folder.startWatching();
+    const folder = new RelayedFolder(root, storeDir, options);
+    folder.start();
     return folder;
   });
 

@@ -2,31 +2,13 @@
 // UI thread to keep free), the store's nodes are embedded once before the search (vectors persist in
 // the store, so the next query embeds only what changed), and anything missing is said in one line
 // on stderr while the query still answers model-free.
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Engine } from '../core/engine';
 import { embedForSearch } from '../core/models/embedForSearch';
 import type { EmbeddingReport } from '../core/models/embeddingJob';
-import { loadSearchModels, type ModelSettings } from '../core/models/loader';
+import { loadSearchModels } from '../core/models/loader';
 import type { SearchModels } from '../core/models/types';
 import type { ModelFlags } from './flags';
-
-/**
- * --models-dir is the extension's `cartograph.models.localPath` (`<dir>/<model id>/...`) and means
- * offline: nothing is downloaded. Without it models download once into the user's cache folder (not
- * into node_modules, transformers.js' default, which an upgrade wipes).
- */
-export function modelSettings(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): ModelSettings {
-  const localPath = flags['models-dir'] ? path.resolve(flags['models-dir']) : undefined;
-  const cacheDir = path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'cartograph', 'models');
-  const endpoint = flags['embedding-endpoint'];
-  return {
-    embeddingModel: flags['embedding-model'],
-    rerankerModel: flags['reranker-model'],
-    endpoint: endpoint ? { baseURL: endpoint, apiKey: env.CARTOGRAPH_API_KEY } : undefined,
-    transformers: { localPath, cacheDir, allowRemote: localPath ? false : undefined },
-  };
-}
+import { modelSettings } from './modelSettings';
 
 export interface QueryModels {
   models: SearchModels;

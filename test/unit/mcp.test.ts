@@ -26,6 +26,11 @@ interface Answer {
   structured: Record<string, unknown>;
 }
 
+/** The SDK gives a server only HOME, PATH and the like: ours also gets this suite's settings (no shared service). */
+function serverEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
 async function call(name: string, args: Record<string, unknown>): Promise<Answer> {
   const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
   return { isError: r.isError, text: r.content.map((c) => c.text).join('\n'), structured: r.structuredContent ?? {} };
@@ -52,7 +57,7 @@ before(async () => {
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'flask');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', root], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', root], stderr: 'pipe', env: serverEnv() });
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   client = new Client({ name: 'cartograph-test', version: '0' });
   await client.connect(transport);
@@ -220,7 +225,7 @@ test('a symlink out of the folder is not served, its target not read; with --fol
   fs.symlinkSync(path.join(parent, 'outside', 'secret.py'), path.join(repo, 'notes.py'));
   const serve = async (...flags: string[]) => {
     const c = new Client({ name: 'cartograph-test-links', version: '0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', repo, ...flags], stderr: 'pipe' }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', repo, ...flags], stderr: 'pipe', env: serverEnv() }));
     const ask = async (name: string, args: Record<string, unknown>) => {
       const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
       return { isError: r.isError, text: r.content.map((x) => x.text).join('\n') };

@@ -1,0 +1,176 @@
+// `npm run bench:service [-- --json FILE] [--runs N] [--corpus NAME] [--calls N] [--edits N] [--no-model]`
+// The repository's service as clients meet it, on a corpus (default Django): wall time and CPU of a
+// fresh `cartograph query|show` process per call, for every mode, (a) with no service and the query
+// snapshot present (`--no-service`), (b) with the service warm; then one `cartograph mcp` relaying
+// `--calls` concurrent mixed tool calls to the service (latency p50/p95, the service's memory before,
+// at the peak and after), and read-your-writes: `--edits` creates, appends, renames and deletes, each
+// asked about through MCP with no pause after the write, counted when the answer reflects it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { connectService } from '../src/core/service/serviceClient';
+import { startMcp } from '../test/support/mcpProcess';
+import { CORPORA } from './search/corpus';
+import { percentile } from './search/metrics';
+
+const { values } = parseArgs({
+  options: {
+    json: { type: 'string' },
+    runs: { type: 'string', default: '10' },
+    corpus: { type: 'string', default: 'django' },
+    calls: { type: 'string', default: '1000' },
+    edits: { type: 'string', default: '25' },
+    'no-model': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(values.runs);
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const source = path.join(CORPORA, values.corpus!);
+
+const MODES: Array<{ mode: string; args: string[]; snapshot: boolean }> = [
+  { mode: 'name', args: ['query', 'QuerySet.filter'], snapshot: true },
+  { mode: 'structural', args: ['query', 'callers of get_object_or_404'], snapshot: true },
+  { mode: 'sentence', args: ['query', 'validate that the value is a well-formed email address'], snapshot: true },
+  { mode: 'show', args: ['show', 'QuerySet.filter'], snapshot: true },
+  { mode: 'files:', args: ['query', 'files: the admin changelist ignores list_select_related when ordering by a related field'], snapshot: false },
+  ...(values['no-model'] ? [] : [{ mode: 'shipped model', args: ['query', 'validate that the value is a well-formed email address', '--embedding-model', 'cartograph-code-search-v5'], snapshot: false }]),
+];
+
+interface Timed {
+  ms: number;
+  cpuMs: number;
+  source: string;
+}
+
+function childrenCpuMs(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Timed {
+  const cpu = childrenCpuMs();
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`${args.join(' ')} exited ${child.status}: ${child.stderr}`);
+  const out = JSON.parse(child.stdout) as { index?: { source: string } } | unknown[];
+  return { ms, cpuMs: childrenCpuMs() - cpu, source: Array.isArray(out) ? 'n/a' : (out.index?.source ?? 'n/a') };
+}
+
+function summary(runs: Timed[]) {
+  const ms = runs.map((r) => r.ms);
+  return {
+    runs: runs.length,
+    p50: Math.round(percentile(ms, 50)),
+    p95: Math.round(percentile(ms, 95)),
+    cpuP50: Math.round(percentile(runs.map((r) => r.cpuMs), 50)),
+    sources: [...new Set(runs.map((r) => r.source))].join(','),
+  };
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  if (!fs.existsSync(source)) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-service-bench-'));
+  const root = path.join(tmp, values.corpus!);
+  fs.cpSync(source, root, { recursive: true, filter: (p) => path.basename(p) !== '.cartograph' });
+  const env: NodeJS.ProcessEnv = { ...process.env, CARTOGRAPH_SERVICE_DIR: path.join(tmp, 'sockets') };
+  delete env.CARTOGRAPH_NO_SERVICE;
+  const storeDir = path.join(root, '.cartograph');
+  try {
+    execFileSync(process.execPath, [CLI, 'index', root, '--no-service'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const rows: Array<{ mode: string; noService: ReturnType<typeof summary> | null; service: ReturnType<typeof summary>; firstServiceMs?: number }> = [];
+
+    // (a) No service, snapshot present: the modes the snapshot answers.
+    const noService: Record<string, ReturnType<typeof summary>> = {};
+    for (const m of MODES.filter((x) => x.snapshot)) {
+      cli([...m.args, '--no-service'], root, env);
+      noService[m.mode] = summary(Array.from({ length: RUNS }, () => cli([...m.args, '--no-service'], root, env)));
+    }
+
+    // (b) The service: started by the first query, then warm.
+    cli(['query', 'files: warm up'], root, env);
+    const hello = (await connectService(storeDir))!.hello;
+    for (const m of MODES) {
+      const first = cli(m.args, root, env); // a model loads (and embeds the corpus) on its first question
+      rows.push({ mode: m.mode, noService: noService[m.mode] ?? null, service: summary(Array.from({ length: RUNS }, () => cli(m.args, root, env))), firstServiceMs: Math.round(first.ms) });
+    }
+
+    // MCP: concurrent mixed calls through one relay, the service's memory around them.
+    const rssBefore = rssMb(hello.pid);
+    const mcp = startMcp(root);
+    const kinds: Array<[string, Record<string, unknown>]> = [
+      ['search_code', { query: 'QuerySet.filter', limit: 5 }],
+      ['search_code', { query: 'validate an email address', limit: 5 }],
+      ['fetch_node', { id: 'db/models/query.py#QuerySet.filter' }],
+      ['explore_graph', { name: 'get_object_or_404', direction: 'in', depth: 1 }],
+      ['repo_overview', { maxTokens: 400 }],
+    ];
+    await mcp.call('search_code', { query: 'warm up', limit: 1 });
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(hello.pid))), 50);
+    const calls = Number(values.calls);
+    const latencies = await Promise.all(
+      Array.from({ length: calls }, async (_, i) => {
+        const [name, args] = kinds[i % kinds.length];
+        const started = performance.now();
+        await mcp.call(name, args);
+        return performance.now() - started;
+      }),
+    );
+    clearInterval(sampler);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const rssAfter = rssMb(hello.pid);
+
+    // Read-your-writes: write, then ask at once.
+    const edits = Number(values.edits);
+    const seen = { create: 0, append: 0, rename: 0, delete: 0 };
+    const target = path.join(root, 'utils', 'text.py');
+    const original = fs.readFileSync(target, 'utf8');
+    for (let i = 0; i < edits; i++) {
+      const file = path.join(root, 'utils', `rw_bench_${i}.py`);
+      const text = async (q: string) => (await mcp.call('search_code', { query: q, limit: 5 })).text;
+      fs.writeFileSync(file, `def rw_created_${i}(x):\n    return x\n`);
+      if ((await text(`rw_created_${i}`)).includes(`#rw_created_${i}`)) seen.create++;
+      fs.appendFileSync(target, `\n\ndef rw_appended_${i}():\n    return ${i}\n`);
+      if ((await text(`rw_appended_${i}`)).includes(`#rw_appended_${i}`)) seen.append++;
+      fs.writeFileSync(file, `def rw_renamed_${i}(x):\n    return x\n`);
+      const renamed = await text(`rw_renamed_${i}`);
+      if (renamed.includes(`#rw_renamed_${i}`) && !(await text(`rw_created_${i}`)).includes(`#rw_created_${i}`)) seen.rename++;
+      fs.rmSync(file);
+      if (!(await text(`rw_renamed_${i}`)).includes(`rw_bench_${i}.py`)) seen.delete++;
+    }
+    fs.writeFileSync(target, original);
+    await mcp.close();
+
+    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`cartograph service on ${values.corpus}, ${RUNS} runs per mode, load ${load} (${os.cpus().length} cores)`);
+    console.log(`${'mode'.padEnd(14)} ${'no service p50/p95 ms'.padStart(22)} ${'CPU'.padStart(5)}   ${'service p50/p95 ms'.padStart(19)} ${'CPU'.padStart(5)}  first call via service`);
+    for (const r of rows) {
+      const a = r.noService ? `${r.noService.p50} / ${r.noService.p95}` : '(store path)';
+      console.log(`${r.mode.padEnd(14)} ${a.padStart(22)} ${String(r.noService?.cpuP50 ?? '-').padStart(5)}   ${`${r.service.p50} / ${r.service.p95}`.padStart(19)} ${String(r.service.cpuP50).padStart(5)}  ${r.firstServiceMs} ms`);
+    }
+    const mcpRow = { calls, p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(Math.max(...latencies)), rssBeforeMb: rssBefore, rssPeakMb: peak, rssAfterMb: rssAfter };
+    console.log(`MCP, ${calls} concurrent mixed calls through one relay: p50 ${mcpRow.p50} ms, p95 ${mcpRow.p95} ms, max ${mcpRow.max} ms; service RSS ${rssBefore} → peak ${peak} → ${rssAfter} MB`);
+    console.log(`read-your-writes at a 0 ms gap (${edits} each): create ${seen.create}/${edits}, append ${seen.append}/${edits}, rename ${seen.rename}/${edits}, delete ${seen.delete}/${edits}`);
+    if (values.json) {
+      fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
+      fs.writeFileSync(values.json, `${JSON.stringify({ corpus: values.corpus, runs: RUNS, loadavg: os.loadavg(), node: process.version, rows, mcp: mcpRow, readYourWrites: { edits, ...seen } }, null, 2)}\n`);
+    }
+  } finally {
+    spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { env, stdio: 'ignore' });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,176 @@
+// The repository's service as its clients meet it, through the built CLI on a copy of Flask: the first
+// query answers from the snapshot and starts the service, later ones are answered by it with the same
+// hits; two agents' MCP servers share it; an edit made just before a call is in the answer; an older
+// service is replaced, a killed one's socket taken over, an idle one stops by itself; `index` goes
+// through it. Nothing here waits for a duration: each step waits for the state it needs.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { ServiceHost } from '../../src/core/service/serviceHost';
+import { connectService } from '../../src/core/service/serviceClient';
+import { cli, copyFlask, index, type Run } from '../support/storeHarness';
+import { startMcp, type McpProcess } from '../support/mcpProcess';
+import { version as VERSION } from '../../package.json';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-service-'));
+// This file's services, and only they, use the service (the other suites run with it off).
+delete process.env.CARTOGRAPH_NO_SERVICE;
+process.env.CARTOGRAPH_SERVICE_DIR = path.join(tmp, 'sockets');
+const root = copyFlask(path.join(tmp, 'flask'));
+const storeDir = path.join(root, '.cartograph');
+
+/** Polls `probe` until it returns a value; the bound only ends a test that would otherwise hang. */
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function hello() {
+  const c = await connectService(storeDir);
+  c?.close();
+  return c?.hello;
+}
+
+const ready = () => until('a ready service', async () => ((await hello())?.ready ? hello() : undefined));
+const gone = (pid: number) =>
+  until(`pid ${pid} to exit`, () => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  });
+
+function json(run: Run): Record<string, unknown> {
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+const hitNames = (answer: Record<string, unknown>) => (answer.hits as { qname: string; path: string }[]).map((h) => `${h.qname} ${h.path}`);
+
+before(async () => {
+  await index(root);
+});
+
+after(async () => {
+  await cli(['service', 'stop', '--all'], root);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the first query answers from the snapshot and starts the service; the next ones are answered by it, with the same hits', async () => {
+  const first = await cli(['query', 'Flask.run', '--json'], root);
+  assert.match(first.stderr, /started the service for .*flask/);
+  assert.equal((json(first).index as { source: string }).source, 'snapshot');
+  const service = await ready();
+  assert.equal(service.version, VERSION);
+
+  for (const q of ['Flask.run', 'callers of url_for', 'where are sessions signed and saved']) {
+    const viaService = json(await cli(['query', q, '--json'], root));
+    const here = json(await cli(['query', q, '--json', '--no-service'], root));
+    assert.equal((viaService.index as { source: string }).source, 'service', q);
+    assert.deepEqual(hitNames(viaService), hitNames(here), q);
+  }
+  const shown = json(await cli(['show', 'Flask.run', '--json'], root));
+  const shownHere = json(await cli(['show', 'Flask.run', '--json', '--no-service'], root));
+  assert.deepEqual(shown, shownHere);
+  const files = json(await cli(['query', 'files: the session cookie is not refreshed on each request', '--json'], root));
+  const filesHere = json(await cli(['query', 'files: the session cookie is not refreshed on each request', '--json', '--no-service'], root));
+  assert.deepEqual(
+    (files.hits as { path: string }[]).map((h) => h.path),
+    (filesHere.hits as { path: string }[]).map((h) => h.path),
+  );
+  // Every command reached the one service.
+  assert.equal((await hello())?.pid, service.pid);
+  const status = await cli(['service', 'status'], root);
+  assert.match(status.stdout, new RegExp(`pid ${service.pid}, Cartograph ${VERSION.replace(/\./g, '\\.')}, ready`));
+});
+
+test('two agents share one service, and each sees an edit made the moment before its call', async () => {
+  const agents: McpProcess[] = [startMcp(root), startMcp(root)];
+  try {
+    const names = async (agent: McpProcess, query: string) => {
+      const answer = await agent.call('search_code', { query, limit: 5 });
+      assert.equal(answer.isError, false, answer.text);
+      assert.deepEqual(answer.structured.pendingFiles, []);
+      return answer.text;
+    };
+    assert.match(await names(agents[0], 'Flask.run'), /app\.py/);
+    assert.match(await names(agents[1], 'Flask.run'), /app\.py/);
+    const service = await ready();
+    assert.equal(service.clients, 2, 'both agents are connected to the one service');
+
+    for (let i = 0; i < 5; i++) {
+      const agent = agents[i % 2];
+      // A new file, written and asked about with no pause.
+      const created = path.join(root, `fresh_${i}.py`);
+      fs.writeFileSync(created, `def brand_new_helper_${i}(x):\n    return x\n`);
+      assert.match(await names(agent, `brand_new_helper_${i}`), new RegExp(`fresh_${i}\\.py`), `create ${i}`);
+      // Appended to an existing file.
+      fs.appendFileSync(path.join(root, 'helpers.py'), `\n\ndef appended_helper_${i}():\n    return ${i}\n`);
+      assert.match(await names(agent, `appended_helper_${i}`), /helpers\.py/, `append ${i}`);
+      // Renamed inside the file: the old name is gone at once.
+      fs.writeFileSync(created, `def renamed_helper_${i}(x):\n    return x\n`);
+      const renamed = await names(agent, `brand_new_helper_${i}`);
+      assert.doesNotMatch(renamed, new RegExp(`#brand_new_helper_${i}\\b`), `rename ${i}`);
+      assert.match(await names(agent, `renamed_helper_${i}`), new RegExp(`fresh_${i}\\.py`), `rename ${i}`);
+      // Deleted: its function is no longer answered.
+      fs.rmSync(created);
+      assert.doesNotMatch(await names(agent, `renamed_helper_${i}`), new RegExp(`fresh_${i}\\.py`), `delete ${i}`);
+    }
+  } finally {
+    for (const agent of agents) assert.equal(await agent.close(), 0);
+  }
+});
+
+test('index goes through the running service, which stays the store writer', async () => {
+  const service = await ready();
+  const run = json(await cli(['index', root, '--json'], root));
+  assert.equal((run.service as { pid: number }).pid, service.pid);
+  assert.equal((await hello())?.pid, service.pid);
+});
+
+test('a service of another version is replaced; a killed one is succeeded; stop and idle stop it', async () => {
+  const current = await ready();
+  assert.equal((await cli(['service', 'stop'], root)).code, 0);
+  await gone(current.pid);
+  assert.equal(await hello(), undefined);
+
+  // An older service holding the socket (here, in this process) is asked to stop by a newer client.
+  const old = new ServiceHost({ root, storeDir, version: '0.0.0-old', log: () => undefined });
+  assert.ok(await old.listen());
+  assert.equal((await hello())?.version, '0.0.0-old');
+  const replaced = await cli(['query', 'files: url building', '--json'], root);
+  assert.match(replaced.stderr, /replacing the service of Cartograph 0\.0\.0-old/);
+  assert.equal(json(replaced).mode, 'files');
+  await old.stopped;
+  const successor = await ready();
+  assert.equal(successor.version, VERSION);
+
+  // Killed with -9: its socket file stays behind, refusing connections; the next client starts another.
+  process.kill(successor.pid, 'SIGKILL');
+  await gone(successor.pid);
+  const after = await cli(['query', 'files: url building', '--json'], root);
+  assert.equal(json(after).mode, 'files');
+  const third = await ready();
+  assert.notEqual(third.pid, successor.pid);
+
+  // Idle: with no client, a service started with a short idle time stops by itself.
+  assert.equal((await cli(['service', 'stop'], root)).code, 0);
+  await gone(third.pid);
+  process.env.CARTOGRAPH_SERVICE_IDLE_MS = '500';
+  try {
+    await cli(['query', 'files: url building'], root);
+    const idle = await ready();
+    await gone(idle.pid);
+  } finally {
+    delete process.env.CARTOGRAPH_SERVICE_IDLE_MS;
+  }
+});
