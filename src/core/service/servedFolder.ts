@@ -17,6 +17,7 @@ import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../tools/snapshotT
 import type { ToolFolder } from '../tools/workspaceTools';
 import { describeHolder } from '../store/writerLock';
 import { answeredPaths } from './answers';
+import { AnswerCache } from './answerCache';
 import { LocalRepository } from './localRepository';
 
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
@@ -44,6 +45,7 @@ export class ServedFolder implements ToolFolder {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private watching: Promise<void> = Promise.resolve();
+  private readonly answers = new AnswerCache<unknown>();
   private snapshotStale = false;
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly storeDir: string;
@@ -211,24 +213,30 @@ export class ServedFolder implements ToolFolder {
     const store = await repo.storeInfo();
     const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
     const state = problem ? { ...call, storeProblem: problem } : call;
-    return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined));
+    // An answer that names pending files says so, and is not kept.
+    const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}` : undefined;
+    return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined), key);
   }
 
   /**
-   * Makes an answer, then re-reads the files it names: one changed since the graph last read it (a
-   * write whose event has not arrived) is applied and the answer made again, once.
+   * Makes an answer (or takes the one made for `key` on this graph version), then re-reads the files
+   * it names: one changed since the graph last read it (a write whose event has not arrived) is
+   * applied and the answer made again, once.
    */
-  async checked<T>(answer: () => Promise<T>, named: (value: T) => unknown): Promise<T> {
-    const first = await answer();
+  async checked<T>(answer: () => Promise<T>, named: (value: T) => unknown, key?: string): Promise<T> {
     const repo = this.live;
-    if (!repo) return first;
-    const paths = [...answeredPaths(named(first))].map((rel) => path.join(this.root, rel));
-    if (paths.length === 0) return first;
+    const cached = key !== undefined && repo ? (this.answers.get(key, repo.engine.graph.version) as T | undefined) : undefined;
+    let value = cached ?? (await answer());
+    if (!repo) return value;
+    const paths = [...answeredPaths(named(value))].map((rel) => path.join(this.root, rel));
     const before = repo.engine.graph.version;
-    await repo.syncPaths(paths);
-    if (repo.engine.graph.version === before) return first;
-    this.snapshotChanged();
-    return answer();
+    if (paths.length > 0) await repo.syncPaths(paths);
+    if (repo.engine.graph.version !== before) {
+      this.snapshotChanged();
+      value = await answer();
+    }
+    if (key !== undefined) this.answers.set(key, repo.engine.graph.version, value);
+    return value;
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,8 @@ export class ServiceHost {
   private idleTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private lock: WriterLock | undefined;
+  /** Every client's questions take turns: interleaved on the one thread, a thousand at once would all finish last. */
+  private readonly questions = new Gate(2);
   readonly socket: string;
   /** Resolves when the service has stopped (asked to, idle, or its socket was taken over). */
   readonly stopped: Promise<void>;
@@ -133,12 +135,13 @@ export class ServiceHost {
         this.lastActivity = Date.now();
       }
     };
+    const asked = (handler: (args: unknown[]) => Promise<unknown>) => counted((args) => this.questions.run(() => handler(args)));
     return {
       hello: counted(() => this.hello()),
-      query: counted(([request]) => this.query(request as QueryRequest)),
-      show: counted(([query]) => this.show(query as string)),
-      files: counted(([question, limit]) => this.files(question as string, limit as number)),
-      tool: counted(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
+      query: asked(([request]) => this.query(request as QueryRequest)),
+      show: asked(([query]) => this.show(query as string)),
+      files: asked(([question, limit]) => this.files(question as string, limit as number)),
+      tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
       index: counted(() => this.index()),
       stop: async () => {
         // Answered first: the client waits for the socket to close to know the service is gone.
@@ -213,6 +216,25 @@ export class ServiceHost {
       this.resolveStopped();
     })();
     return this.stopping;
+  }
+}
+
+/** At most `max` pieces of work under way; the others wait in the order they came. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await work();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
   }
 }
 
