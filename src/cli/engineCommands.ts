@@ -19,6 +19,7 @@ import { positiveInteger } from './commandLine';
 import { USAGE, type Flags, type StoreLocation } from './flags';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
+import { features as featuresOf } from './featuresCommand';
 import { serveMcp } from './mcp';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
@@ -219,6 +220,17 @@ function printStats(s: EngineStats, storeBytes: number): void {
     console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
     for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
     if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
+  }
+}
+
+/** `cartograph features [area | path | name]`: the functional view (featuresCommand.ts). */
+export async function features(target: string, flags: Flags): Promise<number> {
+  const engine = await openExisting(flags, 'cartograph features');
+  if (typeof engine === 'number') return engine;
+  try {
+    return await featuresOf(target, flags, engine);
+  } finally {
+    await engine.close();
   }
 }
 

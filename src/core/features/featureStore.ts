@@ -1,0 +1,49 @@
+// The functional view kept with the graph: one JSON file in the store folder (features.json), written
+// atomically (temporary file, then rename) so a reader never sees half of it. It is derived data: a
+// missing, damaged or older-format file is rebuilt from the graph, and a file older than the graph is
+// caught up by the same per-change evolution that keeps a live one current.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { FEATURES_FILE } from '../store/storeVersion';
+import { FeatureHierarchy, type FeatureUpdate, type PersistedHierarchy } from './hierarchy';
+import type { FeatureGraph } from './profiles';
+
+export interface CurrentHierarchy {
+  hierarchy: FeatureHierarchy;
+  /** built: from scratch; loaded: the saved one was current; updated: the saved one, caught up. */
+  source: 'built' | 'loaded' | 'updated';
+  update?: FeatureUpdate;
+  ms: number;
+}
+
+export async function loadHierarchy(storeDir: string): Promise<FeatureHierarchy | undefined> {
+  try {
+    return FeatureHierarchy.fromJSON(JSON.parse(await fs.readFile(path.join(storeDir, FEATURES_FILE), 'utf8')) as PersistedHierarchy);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function saveHierarchy(storeDir: string, hierarchy: FeatureHierarchy): Promise<void> {
+  const file = path.join(storeDir, FEATURES_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.mkdir(storeDir, { recursive: true });
+  await fs.writeFile(tmp, JSON.stringify(hierarchy.toJSON()));
+  await fs.rename(tmp, file);
+}
+
+/** The hierarchy of `graph`: the saved one (caught up with the graph), else one built now; saved when it changed. */
+export async function currentHierarchy(graph: FeatureGraph, storeDir: string | null): Promise<CurrentHierarchy> {
+  const started = performance.now();
+  const saved = storeDir ? await loadHierarchy(storeDir) : undefined;
+  let result: Omit<CurrentHierarchy, 'ms'>;
+  if (saved && saved.rootName === graph.rootName) {
+    const update = saved.sync(graph);
+    const changed = Object.values(update).some((n) => n > 0);
+    result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
+  } else {
+    result = { hierarchy: FeatureHierarchy.build(graph), source: 'built' };
+  }
+  if (storeDir && result.source !== 'loaded') await saveHierarchy(storeDir, result.hierarchy);
+  return { ...result, ms: Math.round(performance.now() - started) };
+}
