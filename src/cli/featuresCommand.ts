@@ -10,7 +10,8 @@ import { findNodes } from '../core/graph/describe';
 import type { Flags } from './flags';
 
 export async function features(target: string, flags: Flags, engine: Engine): Promise<number> {
-  const { hierarchy: h, source, update, ms } = await currentHierarchy(engine.graph, engine.storeInfo().dir ?? null);
+  const { hierarchy: h, source, update, ms, saveError } = await currentHierarchy(engine.graph, engine.storeInfo().dir ?? null);
+  if (saveError) console.error(`cartograph features: the areas could not be saved with the index (${saveError}); they are worked out again next time`);
   const graph = engine.graph.graph;
   const qnameOf = (id: string) => (graph.hasNode(id) ? graph.getNodeAttribute(id, 'qname') : id);
   const provenance = { source, ms, ...(update ? { update } : {}) };

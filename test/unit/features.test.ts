@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import { currentHierarchy, loadHierarchy } from '../../src/core/features/featureStore';
 import { filesPerFolder, groundArea } from '../../src/core/features/grounding';
 import { FeatureHierarchy } from '../../src/core/features/hierarchy';
-import { liftFeatures } from '../../src/core/features/phrases';
-import { FEATURE_KINDS } from '../../src/core/features/phrases';
+import { FEATURE_KINDS, liftFeatures } from '../../src/core/features/phrases';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { LocalRepository } from '../../src/core/service/localRepository';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
 function realTree(): Map<string, string> {
@@ -148,4 +148,46 @@ test('evolution: re-lift by content hash, re-route on drift, prune emptied areas
   const reloaded = FeatureHierarchy.fromJSON(JSON.parse(JSON.stringify(h.toJSON())));
   assert.deepEqual(reloaded.toJSON(), h.toJSON());
   assert.deepEqual(Object.values(reloaded.sync(graph)).filter((n) => n > 0), []);
+});
+
+test('the agent tools walk and search the functional view, and it follows a save', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-tools-'));
+  fs.cpSync(path.join(FIXTURES, 'real', 'flask'), dir, { recursive: true });
+  const repo = await LocalRepository.open(dir, { storeDir: path.join(dir, '.cartograph') });
+  const ok = (result: Awaited<ReturnType<typeof repo.runTool>>) => {
+    assert.ok(result.ok, result.ok ? '' : result.error);
+    return result;
+  };
+  try {
+    await repo.index();
+    const overview = ok(await repo.runTool('repo_overview', { byArea: true }));
+    const areas = overview.structured.areas as Array<{ id: string; files: number }>;
+    assert.ok(areas.length >= 2, overview.text);
+    assert.equal(areas.filter((a) => !a.id.includes('.')).reduce((n, a) => n + a.files, 0), 22, 'the top-level areas hold every file once');
+
+    const run = ok(await repo.runTool('explore_graph', { id: 'app.py#Flask.run' }));
+    const leaf = (run.structured.areas as string[]).at(-1)!;
+    assert.ok(run.text.includes(`(area:${leaf})`), run.text);
+    const walked = ok(await repo.runTool('explore_graph', { id: `area:${leaf}`, direction: 'out', depth: 2, limit: 200 }));
+    assert.match(walked.text, /→ FILE +app\.py/);
+    assert.match(walked.text, /→ METHOD +\S+\.app\.Flask\.run {2}app\.py:\d+ — run flask; run application on local development/);
+    const missing = await repo.runTool('explore_graph', { id: 'area:99.99' });
+    assert.ok(!missing.ok && missing.error.startsWith('no area "99.99"'));
+
+    // A behavioural phrase finds definitions by their features, each hit says what it does.
+    const found = ok(await repo.runTool('search_code', { query: 'register error handler function' }));
+    assert.match(found.text, /does: /);
+    assert.ok((found.structured.featureAreas as unknown[]).length > 0, found.text);
+
+    // A new file saved is routed into an area (the view is caught up from the graph) and saved with it.
+    fs.writeFileSync(path.join(dir, 'sessions_extra.py'), fs.readFileSync(path.join(dir, 'sessions.py'), 'utf8'));
+    await repo.updateFile(path.join(dir, 'sessions_extra.py'));
+    const extra = ok(await repo.runTool('explore_graph', { id: 'sessions_extra.py' }));
+    assert.match(extra.text, /in area /);
+    const saved = (await loadHierarchy(path.join(dir, '.cartograph')))!;
+    assert.equal(saved.leafOf('sessions_extra.py'), saved.leafOf('sessions.py'));
+  } finally {
+    await repo.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -18,8 +18,8 @@ const MAX_DEPTH = 6;
 const SEED = 36;
 /** Weight of a tie between a file and its folder, and a folder and its parent (dependency weights are ln(1 + edges)). */
 const FOLDER_WEIGHT = 1;
-/** Weight of a cosine of 1 between two file summaries. */
-const SIMILARITY_WEIGHT = 3;
+/** Weight of a cosine of 1 between two file summaries (routing a changed file weighs it the same). */
+export const SIMILARITY_WEIGHT = 3;
 /**
  * Resolutions tried from the coarsest: the split kept is the finest one with at most MAX_CHILDREN parts.
  * At 1 alone, Louvain cut Django's 880 files in 15, which intermediate areas then grouped in three

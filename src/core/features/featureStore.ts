@@ -14,6 +14,8 @@ export interface CurrentHierarchy {
   source: 'built' | 'loaded' | 'updated';
   update?: FeatureUpdate;
   ms: number;
+  /** Why the hierarchy could not be saved (a read-only or full disk): it is then rebuilt or caught up next time. */
+  saveError?: string;
 }
 
 export async function loadHierarchy(storeDir: string): Promise<FeatureHierarchy | undefined> {
@@ -44,6 +46,9 @@ export async function currentHierarchy(graph: FeatureGraph, storeDir: string | n
   } else {
     result = { hierarchy: FeatureHierarchy.build(graph), source: 'built' };
   }
-  if (storeDir && result.source !== 'loaded') await saveHierarchy(storeDir, result.hierarchy);
-  return { ...result, ms: Math.round(performance.now() - started) };
+  let saveError: string | undefined;
+  if (storeDir && result.source !== 'loaded') {
+    await saveHierarchy(storeDir, result.hierarchy).catch((err: unknown) => (saveError = err instanceof Error ? err.message : String(err)));
+  }
+  return { ...result, ms: Math.round(performance.now() - started), ...(saveError ? { saveError } : {}) };
 }

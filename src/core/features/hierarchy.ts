@@ -4,7 +4,7 @@
 // entities go and empty areas are pruned; a changed entity is re-lifted only when its content hash
 // changed; a changed file is re-routed only when its summary drifted; a new file is routed top-down to
 // the most compatible area. Area names are kept as built: an area does not rename itself on every save.
-import { induceAreas, signalGraph, type AreaDraft } from './areas';
+import { SIMILARITY_WEIGHT, induceAreas, signalGraph, type AreaDraft } from './areas';
 import { dirOf, filesPerFolder, groundArea } from './grounding';
 import { areaName, areaTerms } from './naming';
 import { featureEntities, fileLinks, liftEntity, summarize, SurfaceWords, type FeatureGraph, type LiftedEntity } from './profiles';
@@ -57,6 +57,8 @@ export const DRIFT = 0.5;
 
 export class FeatureHierarchy {
   readonly areas = new Map<string, Area>();
+  /** Bumped by every update: what is derived from the hierarchy (its search index) knows when to refresh. */
+  version = 0;
   private readonly entities = new Map<string, LiftedEntity>();
   private readonly files = new Map<string, { leaf: string; hash: string; terms: Map<string, number>; vector: Vector; entities: string[] }>();
   /** Sum of the vectors of the files below each area: routing compares a file with it. */
@@ -145,6 +147,11 @@ export class FeatureHierarchy {
     return this.files.get(path)?.entities ?? [];
   }
 
+  /** The file an entity with features is in. */
+  entityPath(id: string): string | undefined {
+    return this.entities.get(id)?.path;
+  }
+
   features(id: string): string[] {
     return this.entities.get(id)?.features ?? [];
   }
@@ -181,6 +188,7 @@ export class FeatureHierarchy {
 
   /** Brings the hierarchy in line with the graph for `paths` (files changed, added or removed). */
   update(graph: FeatureGraph, paths: Iterable<string>): FeatureUpdate {
+    this.version++;
     const report: FeatureUpdate = { relifted: 0, reused: 0, removedEntities: 0, addedFiles: 0, removedFiles: 0, rerouted: 0, pruned: 0 };
     const touched = new Set<string>();
     for (const path of [...new Set(paths)].sort()) {
@@ -234,17 +242,24 @@ export class FeatureHierarchy {
     return report;
   }
 
-  /** The leaf a file with `vector` and `links` in folder `dir` fits best, chosen level by level from the top. */
+  /**
+   * The leaf a file with `vector` and `links` in folder `dir` fits best, chosen level by level from the
+   * top: by the cosine of its summary with each child's centroid (weighed as the build weighs it), plus how much more of its links and
+   * of its folder mates lie under the child than the child's size alone would put there (raw shares
+   * drew files into the biggest areas, whatever they were about).
+   */
   private route(vector: Vector, links: ReadonlyMap<string, number>, dir: string): string {
     const linkWeight = this.weightByArea([...links].filter(([p]) => this.files.has(p)));
     const folderWeight = this.weightByArea([...(this.byFolder.get(dir) ?? [])].map((p) => [p, 1]));
+    const size = this.weightByArea([...this.files.keys()].filter((p) => this.files.get(p)!.leaf !== '').map((p) => [p, 1]));
     let area = this.root;
     while (area.children.length > 0) {
       let best = area.children[0];
       let bestScore = -Infinity;
       for (const child of area.children) {
         const c = this.centroid(child);
-        const score = dot(vector, c) / (norm(c) || 1) + share(linkWeight, child, area.id) + share(folderWeight, child, area.id);
+        const expected = share(size, child, area.id);
+        const score = (SIMILARITY_WEIGHT * dot(vector, c)) / (norm(c) || 1) + share(linkWeight, child, area.id) - expected + share(folderWeight, child, area.id) - expected;
         if (score > bestScore) [best, bestScore] = [child, score];
       }
       area = this.areas.get(best)!;
