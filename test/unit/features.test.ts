@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import { currentHierarchy, loadHierarchy } from '../../src/core/features/featureStore';
 import { filesPerFolder, groundArea } from '../../src/core/features/grounding';
 import { FeatureHierarchy } from '../../src/core/features/hierarchy';
-import { FEATURE_KINDS, liftFeatures } from '../../src/core/features/phrases';
-import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { adjustedRandIndex, coverageProblems } from '../../src/core/features/invariants';
+import { liftFeatures } from '../../src/core/features/phrases';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
@@ -19,26 +19,6 @@ function realTree(): Map<string, string> {
   const tree = new Map<string, string>();
   for (const name of ['flask', 'werkzeug', 'httpx', 'requests']) for (const [p, t] of readTree(path.join(FIXTURES, 'real', name), `${name}/`)) tree.set(p, t);
   return tree;
-}
-
-/** Every violation of "each function, method and class of the graph is under exactly one leaf area". */
-function coverageProblems(graph: RepositoryGraph, h: FeatureHierarchy): string[] {
-  const problems: string[] = [];
-  const leavesHolding = new Map<string, string[]>();
-  for (const area of h.areas.values()) {
-    if (area.children.length > 0 && area.files.length > 0) problems.push(`inner area ${area.id} lists files`);
-    if (area.id !== '' && area.scopes.length === 0) problems.push(`area ${area.id} is not grounded`);
-    for (const f of area.files) leavesHolding.set(f, [...(leavesHolding.get(f) ?? []), area.id]);
-  }
-  for (const file of graph.filePaths()) {
-    const leaves = leavesHolding.get(file) ?? [];
-    if (leaves.length !== 1) problems.push(`${file} is in ${leaves.length} leaves`);
-    else if (h.leafOf(file) !== leaves[0]) problems.push(`${file}: leafOf says ${h.leafOf(file)}, the tree ${leaves[0]}`);
-    const listed = new Set(h.entitiesOf(file));
-    for (const node of graph.nodesInFile(file)) if (FEATURE_KINDS.has(node.kind) && node.range && !listed.has(node.id)) problems.push(`${node.id} is under no file`);
-  }
-  for (const file of leavesHolding.keys()) if (!graph.fileGraph(file)) problems.push(`${file} is gone from the graph but still in an area`);
-  return problems;
 }
 
 test('features are verb-object phrases from the name, the signature and the docstring', async () => {
@@ -88,6 +68,16 @@ test('the same code gives the same hierarchy, and it survives a save and a load'
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the adjusted Rand index: 1 for the same partition under other names, 0 or below for unrelated ones', () => {
+  const a = new Map([['x', '1'], ['y', '1'], ['z', '2'], ['w', '2']]);
+  assert.equal(adjustedRandIndex(a, new Map([['x', 'b'], ['y', 'b'], ['z', 'a'], ['w', 'a']])), 1);
+  assert.ok(adjustedRandIndex(a, new Map([['x', 'a'], ['y', 'b'], ['z', 'a'], ['w', 'b']])) <= 0);
+  // Worked by hand (Hubert & Arabie): pairs together in both 1, rows 4, columns 3, of 15 pairs: (1 − 0.8) / (3.5 − 0.8).
+  const u = new Map([['1', 'a'], ['2', 'a'], ['3', 'a'], ['4', 'b'], ['5', 'b'], ['6', 'c']]);
+  const v = new Map([['1', 'x'], ['2', 'x'], ['3', 'y'], ['4', 'y'], ['5', 'z'], ['6', 'z']]);
+  assert.ok(Math.abs(adjustedRandIndex(u, v) - 0.2 / 2.7) < 1e-9, String(adjustedRandIndex(u, v)));
 });
 
 test('grounding: the non-nested folders where the area branches or dominates', () => {
