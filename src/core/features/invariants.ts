@@ -26,10 +26,14 @@ export function coverageProblems(graph: FeatureGraph, h: FeatureHierarchy): stri
   return problems;
 }
 
-/** Each entity's leaf area (through its file). */
-export function entityLeaves(h: FeatureHierarchy): Map<string, string> {
+/** Each entity's leaf area (through its file), or with `level` its area at that level (1: the top-level area). */
+export function entityLeaves(h: FeatureHierarchy, level?: number): Map<string, string> {
   const leaves = new Map<string, string>();
-  for (const file of h.filePaths()) for (const id of h.entitiesOf(file)) leaves.set(id, h.leafOf(file)!);
+  for (const file of h.filePaths()) {
+    const chain = h.chain(file);
+    const area = level === undefined ? chain[chain.length - 1] : chain[Math.min(level, chain.length) - 1];
+    for (const id of h.entitiesOf(file)) leaves.set(id, area.id);
+  }
   return leaves;
 }
 
