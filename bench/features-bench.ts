@@ -1,4 +1,4 @@
-// `npm run bench:features -- [--corpus django] [--corpus effect] [--history GIT_DIR] [--commits 100] [--edits 200] [--json FILE]`:
+// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100] [--edits 200] [--json FILE]`:
 // the functional view (issue 36, model-free) on real code.
 // - Per corpus (bench/.corpora, fetched by bench/fetch-corpora.sh when missing): coverage (every
 //   function, method and class under exactly one leaf; every area grounded), areas per level and their
@@ -24,6 +24,7 @@ import { realEdit } from './realEdits';
 const { values } = parseArgs({
   options: {
     corpus: { type: 'string', multiple: true },
+    'no-corpora': { type: 'boolean', default: false },
     history: { type: 'string' },
     commits: { type: 'string' },
     edits: { type: 'string' },
@@ -31,7 +32,7 @@ const { values } = parseArgs({
   },
 });
 const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
-const corpora = values.corpus ?? ['django', 'effect'];
+const corpora = values['no-corpora'] ? [] : (values.corpus ?? ['django', 'effect']);
 const EDITS = Number(values.edits ?? 200);
 const COMMITS = Number(values.commits ?? 100);
 
