@@ -33,10 +33,10 @@ export interface AreaDraft {
   children: AreaDraft[];
 }
 
-export interface AreaSignals {
+interface AreaSignals {
   /** Every file, sorted. */
   files: readonly string[];
-  /** Symmetric dependency strength between two files (either key order). */
+  /** A file's dependency strength with each other file, counted both ways (so `a`'s entry for `b` is `b`'s for `a`). */
   dependency(a: string): ReadonlyMap<string, number>;
   /** Each file's most similar files with their cosine. */
   similar(a: string): ReadonlyArray<[string, number]>;
@@ -187,7 +187,7 @@ function byFolderBelow(files: string[]): string[][] {
   });
 }
 
-export function commonFolder(files: readonly string[]): string {
+function commonFolder(files: readonly string[]): string {
   let common = dirOf(files[0] ?? '');
   for (const f of files) while (common !== '' && !(f.startsWith(`${common}/`))) common = dirOf(common);
   return common;

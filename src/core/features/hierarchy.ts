@@ -78,7 +78,7 @@ export class FeatureHierarchy {
     const lifted = new Map<string, { entities: Array<[string, LiftedEntity]>; terms: Map<string, number> }>();
     for (const path of paths) {
       const entities = featureEntities(graph, path).map((n): [string, LiftedEntity] => [n.id, liftEntity(n, undefined).lifted]);
-      const terms = summarize(path, moduleDoc(graph, path), entities.map(([, e]) => e.features), surface).terms;
+      const terms = summarize(path, moduleDoc(graph, path), entities.map(([, e]) => e.features), surface);
       lifted.set(path, { entities, terms });
     }
     const stats = termStats([...lifted.values()].map((l) => l.terms));
@@ -217,7 +217,7 @@ export class FeatureHierarchy {
         this.entities.delete(id);
         report.removedEntities++;
       }
-      const terms = summarize(path, moduleDoc(graph, path), ids.map((id) => this.entities.get(id)!.features)).terms;
+      const terms = summarize(path, moduleDoc(graph, path), ids.map((id) => this.entities.get(id)!.features));
       const vector = tfidf(terms, this.stats);
       if (known && 1 - dot(known.vector, vector) <= DRIFT) {
         for (const id of this.lineage(known.leaf)) {
@@ -278,7 +278,7 @@ export class FeatureHierarchy {
     const file = this.files.get(path)!;
     file.leaf = leaf;
     const area = this.areas.get(leaf)!;
-    area.files = insertSorted(area.files, path);
+    area.files = [...area.files, path].sort();
     for (const id of this.lineage(leaf)) accumulate(this.centroid(id), file.vector, 1);
     this.folderCount(path, 1);
     return leaf;
@@ -389,8 +389,4 @@ function fileHash(graph: FeatureGraph, path: string): string {
 
 function moduleDoc(graph: FeatureGraph, path: string): string {
   return graph.graph.hasNode(path) ? graph.graph.getNodeAttribute(path, 'doc') : '';
-}
-
-function insertSorted(list: string[], item: string): string[] {
-  return [...list, item].sort();
 }

@@ -5,7 +5,7 @@ import { keyTerms } from '../search/keyTerms';
 import type { SurfaceWords } from './profiles';
 
 /** Key terms kept per area; the name is the first few. */
-export const KEY_TERMS = 6;
+const KEY_TERMS = 6;
 const NAME_TERMS = 3;
 
 /** The key terms (surface words) of an area whose files have `terms`, among the files of its parent. */

@@ -65,7 +65,7 @@ const PHRASE_END = new Set('if when whenever which that while unless because so 
 const ARTICLES = new Set(['a', 'an', 'the', 'any', 'some', 'its', 'their', 'this', 'these', 'those', 'given']);
 
 /** A word as its verb, or undefined: `returns` → return, `applies` → apply, `pushes` → push. */
-export function asVerb(word: string): string | undefined {
+function asVerb(word: string): string | undefined {
   const w = word.toLowerCase();
   if (VERBS.has(w) || VERB_ENDING.test(w)) return w;
   if (w.endsWith('ies') && VERBS.has(`${w.slice(0, -3)}y`)) return `${w.slice(0, -3)}y`;

@@ -38,11 +38,6 @@ export function liftEntity(node: GraphNode, previous: LiftedEntity | undefined):
   return { lifted: { path: node.path, hash: node.hash, features }, relifted: true };
 }
 
-/** A file-level summary as stemmed terms with their counts, and each stem's surface word (for names). */
-export interface FileSummary {
-  terms: Map<string, number>;
-}
-
 /** Remembers, per stem, which surface word it was met as most (ties: the shorter, then alphabetical). */
 export class SurfaceWords {
   private readonly counts = new Map<string, Map<string, number>>();
@@ -60,8 +55,11 @@ export class SurfaceWords {
   }
 }
 
-/** The summary of a file from its entities' features, its file name and its module docstring's phrase. */
-export function summarize(path: string, moduleDoc: string, features: readonly string[][], surface?: SurfaceWords): FileSummary {
+/**
+ * A file's summary: the stemmed words of its entities' features, its file name and its module
+ * docstring's phrase, with their counts; `surface` learns each stem's surface word (for area names).
+ */
+export function summarize(path: string, moduleDoc: string, features: readonly string[][], surface?: SurfaceWords): Map<string, number> {
   const terms = new Map<string, number>();
   const fileName = (path.split('/').pop() ?? path).replace(/\.[^.]+$/, '');
   const moduleFeatures = liftFeatures({ node: { kind: 'Function', name: '', signature: '', doc: moduleDoc }, containerWords: [] });
@@ -73,7 +71,7 @@ export function summarize(path: string, moduleDoc: string, features: readonly st
       surface?.add(s, word);
     }
   }
-  return { terms };
+  return terms;
 }
 
 /** How strongly `path` depends on or is depended on by each other file (edges counted both ways). */

@@ -23,7 +23,7 @@ export function areaLine(h: FeatureHierarchy, area: Area): string {
   return `${area.id} ${area.name}  ${s.files} files · ${s.entities} entities  in ${scopes.join(', ')}`;
 }
 
-export function folder(dir: string): string {
+function folder(dir: string): string {
   return dir === '' ? './' : `${dir}/`;
 }
 
