@@ -13,6 +13,7 @@ import { FeatureHierarchy } from '../../src/core/features/hierarchy';
 import { adjustedRandIndex, coverageProblems } from '../../src/core/features/invariants';
 import { liftFeatures } from '../../src/core/features/phrases';
 import { LocalRepository } from '../../src/core/service/localRepository';
+import { FEATURES_FILE } from '../../src/core/store/storeVersion';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
 function realTree(): Map<string, string> {
@@ -150,7 +151,12 @@ test('the agent tools walk and search the functional view, and it follows a save
   };
   try {
     await repo.index();
+    // A search does not wait for a first build: it shows features once something has asked about areas.
+    const before = ok(await repo.runTool('search_code', { query: 'register error handler function' }));
+    assert.equal(before.structured.featureAreas, undefined);
+    assert.ok(!fs.existsSync(path.join(dir, '.cartograph', FEATURES_FILE)));
     const overview = ok(await repo.runTool('repo_overview', { byArea: true }));
+    assert.ok(fs.existsSync(path.join(dir, '.cartograph', FEATURES_FILE)));
     const areas = overview.structured.areas as Array<{ id: string; files: number }>;
     assert.ok(areas.length >= 2, overview.text);
     assert.equal(areas.filter((a) => !a.id.includes('.')).reduce((n, a) => n + a.files, 0), 22, 'the top-level areas hold every file once');

@@ -2,6 +2,7 @@
 // atomically (temporary file, then rename) so a reader never sees half of it. It is derived data: a
 // missing, damaged or older-format file is rebuilt from the graph, and a file older than the graph is
 // caught up by the same per-change evolution that keeps a live one current.
+import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FEATURES_FILE } from '../store/storeVersion';
@@ -24,6 +25,11 @@ export async function loadHierarchy(storeDir: string): Promise<FeatureHierarchy 
   } catch {
     return undefined;
   }
+}
+
+/** Whether a hierarchy was saved in the store folder (loading it is fast; building one is not). */
+export function hasSavedHierarchy(storeDir: string): boolean {
+  return fsSync.existsSync(path.join(storeDir, FEATURES_FILE));
 }
 
 export async function saveHierarchy(storeDir: string, hierarchy: FeatureHierarchy): Promise<void> {

@@ -10,7 +10,7 @@ import { nodeAtLine } from '../explorer/search';
 import { ExplorerSession } from '../explorer/session';
 import { describeNode, findNodes, nodeAt } from '../graph/describe';
 import type { GraphDiff } from '../graph/repositoryGraph';
-import { currentHierarchy, saveHierarchy } from '../features/featureStore';
+import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/featureStore';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
 import { liftGraph, type Describer } from '../lifting/lifter';
@@ -144,18 +144,19 @@ export class LocalRepository implements Repository {
       assemble: (query, options) => this.assembleContext(query, options),
       readText: diskText(this.engine.boundary, this.engine.maxFileSize),
       gitDiff: () => gitDiff(root),
-      features: () => this.features(),
+      features: (options) => this.features(options?.build ?? true),
     };
   }
 
   /**
-   * The functional view, built (or loaded from the store) on first use, then caught up with the graph
-   * whenever it changed since: only the files whose content changed are looked at again.
+   * The functional view, loaded from the store or built on first use (`build: false`: loaded only), then
+   * caught up with the graph whenever it changed since: only the files whose content changed are looked at again.
    */
-  private async features(): Promise<FeatureHierarchy> {
+  private async features(build: boolean): Promise<FeatureHierarchy | undefined> {
     const graph = this.engine.graph;
     const storeDir = this.engine.storeInfo().dir ?? null;
     if (!this.featureView) {
+      if (!build && !(storeDir && hasSavedHierarchy(storeDir))) return undefined;
       this.featureView = { hierarchy: currentHierarchy(graph, storeDir).then((r) => r.hierarchy), version: graph.settledVersion };
       return this.featureView.hierarchy;
     }

@@ -23,8 +23,12 @@ export interface ToolContext {
   readText(relPath: string): Promise<FileText>;
   /** `git diff HEAD` of the working tree (unified, no context lines). */
   gitDiff(): Promise<string>;
-  /** The functional view (areas), current with `graph`; absent where none is kept (a query snapshot). */
-  features?(): Promise<FeatureHierarchy | undefined>;
+  /**
+   * The functional view (areas), current with `graph`, or undefined where there is none. `build: false`
+   * takes only one already built or saved: search must not wait the seconds a first build takes on a
+   * large repository (Django: 1-3 s), which only a question about areas is worth.
+   */
+  features?(options?: { build?: boolean }): Promise<FeatureHierarchy | undefined>;
 }
 
 /** What the caller knows at the time of a call: what the index has not caught up with, and the editor's buffers. */

@@ -81,7 +81,7 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
 
   const lines = [`${root.kind} ${root.qname}  ${location(root)}  id=${root.id}`];
   // Functional edges back up: the area the definition's file is in (explore_graph walks it with that id).
-  const features = await ctx.features?.();
+  const features = await ctx.features?.({ build: false });
   const area = features && root.path ? areaChainLine(features, root.path) : undefined;
   if (area) lines.push(area);
   lines.push(`direct: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ') || 'no edges of the asked kinds'}`);

@@ -36,7 +36,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     };
   });
   const more = hits.length > want;
-  const features = await ctx.features?.();
+  const features = await ctx.features?.({ build: false });
   const byFeature = features && result.route === 'natural-language' && input.offset === 0 ? featureMatches(graph, features, input.query, new Set(hits.map((h) => h.id)), prefix) : undefined;
   const lines = [`${result.route}: ${result.reason}`];
   if (rows.length === 0) {

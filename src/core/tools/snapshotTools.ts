@@ -59,6 +59,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     assemble: () => Promise.reject(new ToolError('edit_context needs the live graph, which is still loading')),
     readText: diskText(new RootBoundary(root, read.followSymlinks), read.maxFileSize),
     gitDiff: () => gitDiff(root),
+    // Never built here: the engine builds it when asked about areas, and saves it.
     features: async () => (features ??= await loadHierarchy(snapshot.storeDir)),
   });
 }
