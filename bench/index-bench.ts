@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { resultsPerCorpus } from './isolated';
-import { realGoEdit, realRustEdit } from './realEdits';
+import { realEdit, realGoEdit, realRustEdit } from './realEdits';
 
 // CORPORA_DIR: the same override bench/fetch-corpora.sh takes.
 const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
@@ -53,25 +53,6 @@ function realJavaEdit(text: string, n: number): string {
   if ((kind === 1 || !methods.length) && end >= 0) return `${text.slice(0, end)}\n  static int benchAdded${n}(int value) {\n    return value;\n  }${text.slice(end)}`;
   const name = methods.length ? /([a-z]\w*)\(/.exec(methods[n % methods.length][0])?.[1] : undefined;
   return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}B${n}`) : text;
-}
-
-/** Deterministic edits of real functions: change a body, add a function, rename a definition. */
-function realEdit(text: string, isPython: boolean, n: number): string {
-  const lines = text.split('\n');
-  const defs = lines.map((l, i) => [l, i] as const).filter(([l]) => (isPython ? /^\s*def \w+\(/.test(l) : /^\s*(export )?(async )?function \w+|^\s+\w+\(.*\)\s*[:{]/.test(l)));
-  const kind = n % 3;
-  if (kind === 0 && defs.length) {
-    const [, i] = defs[n % defs.length];
-    const indent = isPython ? `${/^\s*/.exec(lines[i])![0]}    ` : '  ';
-    lines.splice(i + 1, 0, isPython ? `${indent}_bench_${n} = ${n}` : `${indent}void ${n};`);
-    return lines.join('\n');
-  }
-  if (kind === 1 || !defs.length) {
-    return `${text}\n${isPython ? `\ndef bench_added_${n}(value):\n    return value\n` : `\nexport function benchAdded${n}(value: unknown) {\n  return value;\n}\n`}`;
-  }
-  const [line] = defs[n % defs.length];
-  const name = /(?:def|function)\s+(\w+)/.exec(line)?.[1] ?? /^\s+(\w+)\(/.exec(line)?.[1];
-  return name ? text.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}_b${n}`) : text;
 }
 
 /** `javac` stopped after its parser over every .java file of the corpus: wall ms, or null without a JDK. */

@@ -19,6 +19,7 @@ import { positiveInteger } from './commandLine';
 import { USAGE, type Flags, type StoreLocation } from './flags';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
+import { features as featuresOf } from './featuresCommand';
 import { serveMcp } from './mcp';
 import { reachService, serviceWanted, wantedBy } from './service';
 import { compatible, connectService } from '../core/service/serviceClient';
@@ -294,6 +295,17 @@ export async function serviceRun(dir: string | undefined, flags: Flags): Promise
 
 /** Tests and benches shorten the idle time after which a service stops. */
 const SERVICE_IDLE_ENV = 'CARTOGRAPH_SERVICE_IDLE_MS';
+
+/** `cartograph features [area | path | name]`: the functional view (featuresCommand.ts). */
+export async function features(target: string, flags: Flags): Promise<number> {
+  const engine = await openExisting(flags, 'cartograph features');
+  if (typeof engine === 'number') return engine;
+  try {
+    return await featuresOf(target, flags, engine);
+  } finally {
+    await engine.close();
+  }
+}
 
 /** `cartograph mcp`: the agent tools over stdio for `dirs` (default: the current folder). */
 export async function mcp(dirs: string[], flags: Flags): Promise<number> {

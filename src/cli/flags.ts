@@ -15,6 +15,10 @@ export const USAGE = `Usage:
       or an OpenAI-compatible embeddings endpoint (--embedding-model names its model, key from
       $CARTOGRAPH_API_KEY). The store's nodes are embedded first and the vectors kept for later queries;
       a model that cannot be loaded is reported and the query answers without it
+  cartograph features [<area id> | <file> | <name>] [--store DIR] [--json]
+      the functional view: areas of related files (graph communities, model-free), each with the folders
+      it is grounded in, its size and key terms; with a file or a name, the areas it is under and its
+      features; with an area id (e.g. 2.3), what is under it
   cartograph mcp [<dir>...] [--root DIR]... [--store DIR] [--follow-symlinks]
       the agent tools over stdio for each folder (default: the current one)
   cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]

@@ -62,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
         return await query(rest.join(' '), values);
       case 'describe':
         return isEngineProcess() ? await engineCommands().describe(values) : await runInEngineProcess();
+      case 'features':
+        return isEngineProcess() ? await engineCommands().features(rest.join(' '), values) : await runInEngineProcess();
       case 'mcp':
         return await engineCommands().mcp([...(values.root ?? []), ...rest], values);
       case 'service':

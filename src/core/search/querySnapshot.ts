@@ -50,6 +50,8 @@ interface Header {
  * each index built when first asked for.
  */
 export interface QuerySnapshot {
+  /** The store folder it was read from: what else is kept there (the functional view) is read beside it. */
+  storeDir: string;
   graph: CompactGraph;
   repo(): SearchGraph;
   entities(): EntityIndex;
@@ -199,7 +201,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     });
     const entities = once(() => EntityIndex.load(repo().graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
     const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
-    return { ok: true, snapshot: { graph, repo, entities, lexical } };
+    return { ok: true, snapshot: { storeDir, graph, repo, entities, lexical } };
   } catch (err) {
     return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
   } finally {

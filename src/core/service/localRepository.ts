@@ -10,6 +10,8 @@ import { nodeAtLine } from '../explorer/search';
 import { ExplorerSession } from '../explorer/session';
 import { describeNode, findNodes, nodeAt } from '../graph/describe';
 import type { GraphDiff } from '../graph/repositoryGraph';
+import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/featureStore';
+import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
 import { liftGraph, type Describer } from '../lifting/lifter';
 import { sourceReader } from '../lifting/source';
@@ -34,6 +36,7 @@ export class LocalRepository implements Repository {
   private embedding: { job: EmbeddingJob; progress?: { done: number; total: number } } | undefined;
   private descriptions: Promise<DescriptionCache> | undefined;
   private descriptionCache: DescriptionCache | undefined;
+  private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -141,7 +144,30 @@ export class LocalRepository implements Repository {
       assemble: (query, options) => this.assembleContext(query, options),
       readText: diskText(this.engine.boundary, this.engine.maxFileSize),
       gitDiff: () => gitDiff(root),
+      features: (options) => this.features(options?.build ?? true),
     };
+  }
+
+  /**
+   * The functional view, loaded from the store or built on first use (`build: false`: loaded only), then
+   * caught up with the graph whenever it changed since: only the files whose content changed are looked at again.
+   */
+  private async features(build: boolean): Promise<FeatureHierarchy | undefined> {
+    const graph = this.engine.graph;
+    const storeDir = this.engine.storeInfo().dir ?? null;
+    if (!this.featureView) {
+      if (!build && !(storeDir && hasSavedHierarchy(storeDir))) return undefined;
+      this.featureView = { hierarchy: currentHierarchy(graph, storeDir).then((r) => r.hierarchy), version: graph.settledVersion };
+      return this.featureView.hierarchy;
+    }
+    const hierarchy = await this.featureView.hierarchy;
+    if (this.featureView.version !== graph.settledVersion) {
+      this.featureView.version = graph.settledVersion;
+      const update = hierarchy.sync(graph);
+      // Derived data: a save that fails is retried with the next change, and caught up from the graph at the next start.
+      if (storeDir && Object.values(update).some((n) => n > 0)) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
+    }
+    return hierarchy;
   }
 
   rankFiles(question: string, limit: number) {

@@ -11,6 +11,9 @@ export const ROOT_FILE = 'root.json';
 /** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */
 export const DESCRIPTIONS_FILE = 'descriptions.json';
 
+/** The functional view (src/core/features/): areas, their files' summaries and entities' features, caught up per change. */
+export const FEATURES_FILE = 'features.json';
+
 /** The query snapshot (src/core/search/querySnapshot.ts), kept in the store folder and keyed by its version. */
 export const QUERY_SNAPSHOT_FILE = 'query-snapshot.bin';
 

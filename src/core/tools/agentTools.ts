@@ -2,6 +2,7 @@
 // the answer is. Served by the MCP server (`cartograph mcp`) and VS Code's language-model tools.
 import { z } from 'zod';
 import { countTokens } from '../completion/tokens';
+import { areaOverview, exploreArea, isAreaId } from './areas';
 import { ToolError, type CallState, type ToolAnswer, type ToolContext, type ToolResult } from './context';
 import { editContext } from './editContext';
 import { exploreGraph } from './exploreGraph';
@@ -60,10 +61,14 @@ export class AgentTools {
         return searchCode(ctx, input as ToolInput<'search_code'>);
       case 'fetch_node':
         return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>);
-      case 'explore_graph':
-        return exploreGraph(ctx, this.unresolved, input as ToolInput<'explore_graph'>);
-      case 'repo_overview':
-        return repoOverview(ctx, this.centrality, input as ToolInput<'repo_overview'>, reserve);
+      case 'explore_graph': {
+        const explore = input as ToolInput<'explore_graph'>;
+        return isAreaId(explore.id) ? exploreArea(ctx, explore) : exploreGraph(ctx, this.unresolved, explore);
+      }
+      case 'repo_overview': {
+        const overview = input as ToolInput<'repo_overview'>;
+        return overview.byArea ? areaOverview(ctx, overview, reserve) : repoOverview(ctx, this.centrality, overview, reserve);
+      }
       case 'edit_context':
         return editContext(ctx, input as ToolInput<'edit_context'>, reserve);
       case 'impact':

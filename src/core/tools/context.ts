@@ -3,6 +3,7 @@
 // supplies the files its watcher has seen change but not yet re-indexed.
 import * as nodePath from 'node:path';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
+import type { FeatureHierarchy } from '../features/hierarchy';
 import type { CursorQuery } from '../completion/queryGraph';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../model/schema';
@@ -22,6 +23,12 @@ export interface ToolContext {
   readText(relPath: string): Promise<FileText>;
   /** `git diff HEAD` of the working tree (unified, no context lines). */
   gitDiff(): Promise<string>;
+  /**
+   * The functional view (areas), current with `graph`, or undefined where there is none. `build: false`
+   * takes only one already built or saved: search must not wait the seconds a first build takes on a
+   * large repository (Django: 1-3 s), which only a question about areas is worth.
+   */
+  features?(options?: { build?: boolean }): Promise<FeatureHierarchy | undefined>;
 }
 
 /** What the caller knows at the time of a call: what the index has not caught up with, and the editor's buffers. */

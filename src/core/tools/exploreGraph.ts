@@ -1,6 +1,7 @@
 // explore_graph (RPG-Encoder's ExploreRPG): callers, callees, subclasses, importers and members as an
 // indented tree, paged, with what was cut and what may be missing counted.
 import { functionOf } from '../search/implementations';
+import { areaChainLine } from './areas';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
 import { MAX_EXPLORE_DEPTH, type ToolInput } from './schemas';
@@ -79,6 +80,10 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   const possible = wantsIn ? unresolved.possible(root, input.edgeKinds?.includes('USES') || !input.edgeKinds ? ['CALLS', 'USES'] : ['CALLS'], target.members).sources : [];
 
   const lines = [`${root.kind} ${root.qname}  ${location(root)}  id=${root.id}`];
+  // Functional edges back up: the area the definition's file is in (explore_graph walks it with that id).
+  const features = await ctx.features?.({ build: false });
+  const area = features && root.path ? areaChainLine(features, root.path) : undefined;
+  if (area) lines.push(area);
   lines.push(`direct: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ') || 'no edges of the asked kinds'}`);
   for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}${r.repeat ? '  (repeat)' : ''}`);
   if (next !== undefined) lines.push(`… ${rows.length - next} more rows: call again with offset=${next}`);
@@ -108,6 +113,7 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
       walkCut,
       beyondDepth,
       possibleUnresolved: possible.slice(0, 50),
+      ...(features && root.path ? { areas: features.chain(root.path).map((a) => a.id) } : {}),
     },
   };
 }

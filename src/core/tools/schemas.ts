@@ -15,7 +15,7 @@ const limit = (fallback: number) => z.number().int().min(1).max(MAX_LIMIT).defau
 const maxTokens = (fallback: number) => z.number().int().min(200).max(MAX_TOKENS).default(fallback);
 const offset = z.number().int().min(0).max(1_000_000).default(0).describe('Skip this many rows: the previous answer says which offset comes next.');
 const target = {
-  id: z.string().min(1).max(2000).optional().describe('A node id from an earlier answer (e.g. "src/app.py#App.run").'),
+  id: z.string().min(1).max(2000).optional().describe('A node id from an earlier answer (e.g. "src/app.py#App.run"); explore_graph also takes an area id ("area:2.3").'),
   name: z.string().min(1).max(500).optional().describe('A name, Class.method or qualified name, when no id is at hand.'),
 };
 const exactlyOne = [(v: { id?: string; name?: string }) => Boolean(v.id) !== Boolean(v.name), { message: 'give exactly one of id or name' }] as const;
@@ -49,6 +49,7 @@ export const exploreGraphInput = z
 
 export const repoOverviewInput = z.object({
   path: z.string().max(1000).optional().describe('A repository-relative folder or file to map; the whole repository without it.'),
+  byArea: z.boolean().default(false).describe('Answer with the functional areas (groups of related files with their folders and key terms) instead of modules and definitions.'),
   maxTokens: maxTokens(2000),
 });
 
@@ -87,7 +88,7 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, { title: string; description: s
   search_code: {
     title: 'Search code',
     description:
-      'Find where something is implemented in this repository. Accepts a symbol name (Flask.run), a structural question ("callers of X", "subclasses of X", "what does X call") or a plain-English description of behaviour. Returns ranked definitions with id, kind, qualified name, path:line, signature and first docstring sentence. Use it instead of grep to locate code; then fetch_node or explore_graph with the returned id.',
+      'Find where something is implemented in this repository. Accepts a symbol name (Flask.run), a structural question ("callers of X", "subclasses of X", "what does X call") or a plain-English description of behaviour. Returns ranked definitions with id, kind, qualified name, path:line, signature, first docstring sentence and features (short verb-object phrases), plus the functional areas and definitions whose features match the description. Use it instead of grep to locate code; then fetch_node or explore_graph with the returned id.',
   },
   fetch_node: {
     title: 'Fetch a definition',
@@ -97,12 +98,12 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, { title: string; description: s
   explore_graph: {
     title: 'Explore dependencies',
     description:
-      'Walk the code graph from a definition: direction "in" gives callers, subclasses, importers and users; "out" gives callees, base classes, imports and members. Returns an indented tree of KIND qualified.name path:line up to depth 3, with counts of what was cut and of unresolved references that might also match.',
+      'Walk the code graph from a definition: direction "in" gives callers, subclasses, importers and users; "out" gives callees, base classes, imports and members. Returns an indented tree of KIND qualified.name path:line up to depth 3, with counts of what was cut and of unresolved references that might also match, and the functional area the definition is in. From an area id ("area:2") it walks the functional hierarchy: sub-areas, files and their definitions with their features ("out"), parent areas ("in").',
   },
   repo_overview: {
     title: 'Repository map',
     description:
-      'A map of the repository or a folder within a token budget: folders, modules and their most central classes and functions (ranked by PageRank over calls, inheritance and imports) with signatures. Use it first in an unfamiliar repository.',
+      'A map of the repository or a folder within a token budget: folders, modules and their most central classes and functions (ranked by PageRank over calls, inheritance and imports) with signatures; with byArea, its functional areas instead (groups of related files, with the folders they are grounded in, sizes and key terms). Use it first in an unfamiliar repository.',
   },
   edit_context: {
     title: 'Context for an edit',

@@ -1,4 +1,10 @@
-// search_code (RPG-Encoder's SearchNode): the "Find Where Implemented" router for agents.
+// search_code (RPG-Encoder's SearchNode): the "Find Where Implemented" router for agents, with the
+// functional view beside it: each hit's features, and the areas and definitions whose features match
+// the query's words (listed after the ranked hits, which they do not reorder).
+import { FeatureSearch } from '../features/featureSearch';
+import type { FeatureHierarchy } from '../features/hierarchy';
+import { areaLine } from '../features/render';
+import { AREA_PREFIX } from './areas';
 import { firstSentence, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
@@ -30,6 +36,8 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     };
   });
   const more = hits.length > want;
+  const features = await ctx.features?.({ build: false });
+  const byFeature = features && result.route === 'natural-language' && input.offset === 0 ? featureMatches(graph, features, input.query, new Set(hits.map((h) => h.id)), prefix) : undefined;
   const lines = [`${result.route}: ${result.reason}`];
   if (rows.length === 0) {
     lines.push(input.offset > 0 ? `No hits past offset ${input.offset}.` : `No matches${filtered ? ' with the given kinds/path filter' : ''} among ${ctx.graph.filePaths().length} indexed files.`);
@@ -38,11 +46,42 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     lines.push(`${input.offset + i + 1}. ${r.kind} ${r.qname}  ${r.location}  [${r.foundBy} ${r.score}]  id=${r.id}`);
     if (r.signature) lines.push(`   ${r.signature.split('\n')[0]}`);
     if (r.doc) lines.push(`   ${r.doc}`);
+    const does = features?.features(r.id) ?? [];
+    if (does.length) lines.push(`   does: ${does.join('; ')}`);
     if (r.graphPath) lines.push(`   found along ${r.graphPath.join(' → ')}`);
   });
   if (more) lines.push(`More hits: call again with offset=${want}.`);
+  if (byFeature && features) {
+    if (byFeature.areas.length) lines.push('Areas whose features match:', ...byFeature.areas.map((a) => `   ${areaLine(features, features.areas.get(a.area)!)}  id=${AREA_PREFIX}${a.area}`));
+    if (byFeature.entities.length) {
+      lines.push('Also matched by their features:');
+      for (const e of byFeature.entities) {
+        const n = graph.getNodeAttributes(e.id);
+        lines.push(`   ${n.kind} ${n.qname}  ${location(n)}  — ${e.feature}  id=${e.id}`);
+      }
+    }
+  }
   return {
     text: lines.join('\n'),
-    structured: { route: result.route, reason: result.reason, hits: rows, ...(more ? { nextOffset: want } : {}) },
+    structured: {
+      route: result.route,
+      reason: result.reason,
+      hits: rows.map((r) => ({ ...r, features: features?.features(r.id) ?? [] })),
+      ...(more ? { nextOffset: want } : {}),
+      ...(byFeature ? { featureAreas: byFeature.areas, featureHits: byFeature.entities } : {}),
+    },
   };
+}
+
+/** Shown per answer: the areas, and the definitions not among the hits, whose features match best. */
+const FEATURE_AREAS = 3;
+const FEATURE_HITS = 5;
+const searches = new WeakMap<FeatureHierarchy, FeatureSearch>();
+
+function featureMatches(graph: ToolContext['graph']['graph'], h: FeatureHierarchy, query: string, shown: Set<string>, prefix: string | undefined) {
+  let search = searches.get(h);
+  if (!search) searches.set(h, (search = new FeatureSearch(h)));
+  const under = (path: string | undefined) => !prefix || path === prefix || Boolean(path?.startsWith(`${prefix}/`));
+  const entities = search.entities(query, FEATURE_HITS * 4).filter((e) => !shown.has(e.id) && graph.hasNode(e.id) && under(h.entityPath(e.id))).slice(0, FEATURE_HITS);
+  return { areas: prefix ? [] : search.areas(query, FEATURE_AREAS), entities };
 }

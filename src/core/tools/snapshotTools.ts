@@ -4,6 +4,8 @@
 // in a few hundred milliseconds. Its answers describe the repository as of that save, so the server
 // says so in each one until the engine has checked the folder for changes made since.
 import * as path from 'node:path';
+import { loadHierarchy } from '../features/featureStore';
+import type { FeatureHierarchy } from '../features/hierarchy';
 import { folderId, type GraphNode } from '../model/schema';
 import { createSearcher } from '../search';
 import type { QuerySnapshot } from '../search/querySnapshot';
@@ -48,6 +50,8 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     nodesInFile: (p) => files().get(p) ?? [],
   };
   const searcher = createSearcher({ graph: repo }, { prebuilt: { entities: snapshot.entities, lexical: snapshot.lexical } });
+  // The functional view as last saved beside the snapshot (the engine saves it when it changes), read once it is there.
+  let features: FeatureHierarchy | undefined;
   return new AgentTools({
     root,
     graph: frozen,
@@ -55,6 +59,8 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     assemble: () => Promise.reject(new ToolError('edit_context needs the live graph, which is still loading')),
     readText: diskText(new RootBoundary(root, read.followSymlinks), read.maxFileSize),
     gitDiff: () => gitDiff(root),
+    // Never built here: the engine builds it when asked about areas, and saves it.
+    features: async () => (features ??= await loadHierarchy(snapshot.storeDir)),
   });
 }
 

@@ -1,0 +1,251 @@
+// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100] [--edits 200] [--json FILE]`:
+// the functional view (issue 36, model-free) on real code.
+// - Per corpus (bench/.corpora, fetched by bench/fetch-corpora.sh when missing): coverage (every
+//   function, method and class under exactly one leaf; every area grounded), areas per level and their
+//   sizes, the same hierarchy from a second build, build time and retained memory against a cold index
+//   of the same tree, and the per-edit update (realEdits.ts's edits through the engine, then the
+//   hierarchy caught up) p50/p95.
+// - Evolution replay (--history: a git directory with history, e.g. the `fetch` tool's github:pallets/click):
+//   `--commits` consecutive first-parent commits checked out one by one in a temporary clone, each
+//   brought into the graph with the engine's per-file sync, the hierarchy updated incrementally and
+//   also rebuilt from scratch; per step the adjusted Rand index of the two leaf assignments of every
+//   entity, the entities re-lifted against a rebuild's (what a model would be called for), and the
+//   rebuild's own agreement with the previous step's rebuild (how much from-scratch churns).
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../src/core/engine';
+import { FeatureHierarchy, type FeatureUpdate } from '../src/core/features/hierarchy';
+import { adjustedRandIndex, coverageProblems, entityLeaves } from '../src/core/features/invariants';
+import { realEdit } from './realEdits';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string', multiple: true },
+    'no-corpora': { type: 'boolean', default: false },
+    history: { type: 'string' },
+    commits: { type: 'string' },
+    edits: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
+const corpora = values['no-corpora'] ? [] : (values.corpus ?? ['django', 'effect']);
+const EDITS = Number(values.edits ?? 200);
+const COMMITS = Number(values.commits ?? 100);
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const heapMb = () => {
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+
+/** Areas per level (1 = top) with their sizes in files: count, min, median, max. */
+function levels(h: FeatureHierarchy) {
+  const byDepth = new Map<number, number[]>();
+  for (const area of h.areas.values()) {
+    if (area.id === '') continue;
+    const depth = area.id.split('.').length;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), h.filesUnder(area.id).length]);
+  }
+  return [...byDepth].sort((a, b) => a[0] - b[0]).map(([depth, sizes]) => ({ depth, areas: sizes.length, min: Math.min(...sizes), median: percentile(sizes, 50), max: Math.max(...sizes) }));
+}
+
+async function benchCorpus(name: string) {
+  const root = path.join(CORPORA, name);
+  if (!fs.existsSync(root)) execFileSync('bash', [path.join(__dirname, 'fetch-corpora.sh')], { stdio: 'inherit' });
+  const heapBefore = heapMb();
+  const engine = await Engine.open(root, { storeDir: null });
+  let t = performance.now();
+  await engine.index();
+  const indexMs = performance.now() - t;
+  const graphHeap = heapMb() - heapBefore;
+  const graph = engine.graph;
+
+  t = performance.now();
+  const h = FeatureHierarchy.build(graph);
+  const buildMs = performance.now() - t;
+  const featuresHeap = heapMb() - heapBefore - graphHeap;
+  const again = FeatureHierarchy.build(graph);
+  const deterministic = JSON.stringify(again.toJSON()) === JSON.stringify(h.toJSON());
+  const problems = coverageProblems(graph, h);
+  const entities = h.entityCount('');
+  const grounded = [...h.areas.values()].filter((a) => a.id !== '' && a.scopes.length > 0).length;
+  const scopesPerArea = [...h.areas.values()].filter((a) => a.id !== '').map((a) => a.scopes.length);
+
+  // Real edits through the engine (as a save would), then the hierarchy caught up: `update` with the
+  // saved path (what a caller holding the diff does) and `sync` (what LocalRepository does: every
+  // file's hash compared with the graph's).
+  const files = graph.filePaths().filter((p) => /\.(py|ts|tsx|js)$/.test(p)).sort();
+  const updateMs: number[] = [];
+  const syncMs: number[] = [];
+  const reports: FeatureUpdate[] = [];
+  for (let n = 0; n < EDITS; n++) {
+    const file = files[(n * 7919) % files.length];
+    const abs = path.join(root, file);
+    const original = fs.readFileSync(abs, 'utf8');
+    for (const text of [realEdit(original, file.endsWith('.py'), n), original]) {
+      await engine.updateFile(abs, text);
+      t = performance.now();
+      reports.push(h.update(graph, [file]));
+      updateMs.push(performance.now() - t);
+      // What LocalRepository adds per change: every file's hash compared (nothing left to catch up here).
+      t = performance.now();
+      h.sync(graph);
+      syncMs.push(performance.now() - t);
+    }
+  }
+  const afterEdits = coverageProblems(graph, h);
+  // Every edit was undone: the tree is the one first built from, so a rebuild gives the first hierarchy back.
+  const ari = adjustedRandIndex(entityLeaves(h), entityLeaves(FeatureHierarchy.build(graph)));
+  await engine.close();
+  const sum = (k: keyof FeatureUpdate) => reports.reduce((n, r) => n + r[k], 0);
+  return {
+    corpus: name,
+    files: graph.filePaths().length,
+    entities,
+    areas: h.areas.size - 1,
+    topAreas: h.root.children.map((id) => ({ id, name: h.areas.get(id)!.name, files: h.filesUnder(id).length, entities: h.entityCount(id), scopes: h.areas.get(id)!.scopes })),
+    levels: levels(h),
+    coverage: { problems: problems.length, samples: problems.slice(0, 10), grounded, ungrounded: h.areas.size - 1 - grounded, scopesPerArea: { median: percentile(scopesPerArea, 50), max: Math.max(...scopesPerArea) } },
+    deterministic,
+    cost: {
+      coldIndexMs: Math.round(indexMs),
+      buildMs: Math.round(buildMs),
+      buildShare: round((100 * buildMs) / indexMs),
+      graphHeapMb: round(graphHeap),
+      featuresHeapMb: round(featuresHeap),
+      heapShare: round((100 * featuresHeap) / graphHeap),
+    },
+    edits: {
+      edits: EDITS,
+      updates: updateMs.length,
+      updateP50: round(percentile(updateMs, 50), 2),
+      updateP95: round(percentile(updateMs, 95), 2),
+      syncP50: round(percentile(syncMs, 50), 2),
+      syncP95: round(percentile(syncMs, 95), 2),
+      relifted: sum('relifted'),
+      reused: sum('reused'),
+      rerouted: sum('rerouted'),
+      problemsAfter: afterEdits.length,
+      ariAfterUndo: round(ari, 4),
+    },
+  };
+}
+
+async function replay(gitDir: string) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-replay-'));
+  const git = (...args: string[]) => execFileSync('git', ['-C', work, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  try {
+    execFileSync('git', ['clone', '--quiet', '--no-checkout', gitDir, work]);
+    const commits = git('rev-list', '--first-parent', `--max-count=${COMMITS + 1}`, 'HEAD').trim().split('\n').reverse();
+    git('checkout', '--quiet', commits[0]);
+    const engine = await Engine.open(work, { storeDir: null });
+    await engine.index();
+    const graph = engine.graph;
+    const inc = FeatureHierarchy.build(graph);
+    let previousRebuild = entityLeaves(inc);
+    const steps = [];
+    for (let i = 1; i < commits.length; i++) {
+      const changed = git('diff', '--name-only', commits[i - 1], commits[i]).trim().split('\n').filter(Boolean);
+      git('checkout', '--quiet', commits[i]);
+      await engine.syncPaths(changed.map((p) => path.join(work, p)));
+      let t = performance.now();
+      const update = inc.sync(graph);
+      const updateMs = performance.now() - t;
+      t = performance.now();
+      const rebuilt = FeatureHierarchy.build(graph);
+      const rebuildMs = performance.now() - t;
+      const incLeaves = entityLeaves(inc);
+      const rebuiltLeaves = entityLeaves(rebuilt);
+      steps.push({
+        commit: commits[i].slice(0, 10),
+        changedFiles: changed.filter((p) => graph.fileGraph(p) || /\.py$/.test(p)).length,
+        entities: rebuiltLeaves.size,
+        relifted: update.relifted,
+        rerouted: update.rerouted,
+        addedFiles: update.addedFiles,
+        removedFiles: update.removedFiles,
+        updateMs: round(updateMs, 2),
+        rebuildMs: round(rebuildMs),
+        ari: round(adjustedRandIndex(incLeaves, rebuiltLeaves), 4),
+        ariTop: round(adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1)), 4),
+        rebuildVsPrevious: round(adjustedRandIndex(previousRebuild, rebuiltLeaves), 4),
+        problems: coverageProblems(graph, inc).length,
+      });
+      previousRebuild = rebuiltLeaves;
+    }
+    await engine.close();
+    const aris = steps.map((s) => s.ari);
+    const churn = steps.map((s) => s.rebuildVsPrevious);
+    const touched = steps.filter((s) => s.relifted + s.addedFiles + s.removedFiles > 0);
+    return {
+      repository: gitDir,
+      from: commits[0].slice(0, 10),
+      to: commits[commits.length - 1].slice(0, 10),
+      steps: steps.length,
+      ari: { final: aris[aris.length - 1], mean: round(aris.reduce((a, b) => a + b, 0) / aris.length, 4), min: Math.min(...aris), identical: aris.filter((a) => a === 1).length },
+      ariTop: { final: steps[steps.length - 1].ariTop, mean: round(steps.reduce((a, s) => a + s.ariTop, 0) / steps.length, 4), min: Math.min(...steps.map((s) => s.ariTop)) },
+      rebuildChurn: { mean: round(churn.reduce((a, b) => a + b, 0) / churn.length, 4), min: Math.min(...churn), identical: churn.filter((a) => a === 1).length },
+      relifted: {
+        total: steps.reduce((n, s) => n + s.relifted, 0),
+        rebuildTotal: steps.reduce((n, s) => n + s.entities, 0),
+        share: round((100 * steps.reduce((n, s) => n + s.relifted, 0)) / steps.reduce((n, s) => n + s.entities, 0), 2),
+        perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+      },
+      rerouted: steps.reduce((n, s) => n + s.rerouted, 0),
+      updateMs: { p50: percentile(steps.map((s) => s.updateMs), 50), p95: percentile(steps.map((s) => s.updateMs), 95) },
+      rebuildMs: { p50: percentile(steps.map((s) => s.rebuildMs), 50) },
+      problems: steps.reduce((n, s) => n + s.problems, 0),
+      perStep: steps,
+    };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const results = [];
+  for (const name of corpora) {
+    const r = await benchCorpus(name);
+    results.push(r);
+    console.log(`\n## ${name}: ${r.files} files, ${r.entities} functions/methods/classes, ${r.areas} areas`);
+    console.log('| measure | value |\n|---|---|');
+    console.log(`| coverage: entities not under exactly one leaf, areas ungrounded | ${r.coverage.problems}, ${r.coverage.ungrounded} (of ${r.areas}) |`);
+    console.log(`| areas per level (count; files min / median / max) | ${r.levels.map((l) => `L${l.depth}: ${l.areas} (${l.min} / ${l.median} / ${l.max})`).join('; ')} |`);
+    console.log(`| folders per area's scope, median / max | ${r.coverage.scopesPerArea.median} / ${r.coverage.scopesPerArea.max} |`);
+    console.log(`| same hierarchy from a second build | ${r.deterministic ? 'yes' : 'NO'} |`);
+    console.log(`| build vs cold index | ${r.cost.buildMs} ms vs ${r.cost.coldIndexMs} ms (${r.cost.buildShare} %) |`);
+    console.log(`| retained heap: hierarchy vs graph | ${r.cost.featuresHeapMb} MB vs ${r.cost.graphHeapMb} MB (${r.cost.heapShare} %) |`);
+    console.log(`| per-edit update p50 / p95 (${r.edits.updates} updates) | ${r.edits.updateP50} / ${r.edits.updateP95} ms, plus ${r.edits.syncP50} / ${r.edits.syncP95} ms to compare every file's hash (sync) |`);
+    console.log(`| entities re-lifted / reused, files re-routed | ${r.edits.relifted} / ${r.edits.reused}, ${r.edits.rerouted} |`);
+    console.log(`| after the edits and their undoing: problems, ARI vs rebuild | ${r.edits.problemsAfter}, ${r.edits.ariAfterUndo} |`);
+    console.log(`top-level areas: ${r.topAreas.map((a) => `${a.id} ${a.name} (${a.files} files)`).join('; ')}`);
+  }
+  let history;
+  if (values.history) {
+    history = await replay(path.resolve(values.history));
+    console.log(`\n## evolution replay: ${history.repository} ${history.from}..${history.to}, ${history.steps} commits`);
+    console.log('| measure | value |\n|---|---|');
+    console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${history.ari.final} / ${history.ari.mean} / ${history.ari.min}; ${history.ari.identical} of ${history.steps} |`);
+    console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${history.ariTop.final} / ${history.ariTop.mean} / ${history.ariTop.min} |`);
+    console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${history.rebuildChurn.mean} / ${history.rebuildChurn.min}; ${history.rebuildChurn.identical} of ${history.steps} |`);
+    console.log(`| entities re-lifted vs a rebuild's (model calls) | ${history.relifted.total} vs ${history.relifted.rebuildTotal} (${history.relifted.share} %); p95 per changed commit ${round(history.relifted.perTouchedStepP95, 2)} % |`);
+    console.log(`| files re-routed on drift | ${history.rerouted} |`);
+    console.log(`| update p50 / p95; rebuild p50 | ${history.updateMs.p50} / ${history.updateMs.p95} ms; ${history.rebuildMs.p50} ms |`);
+    console.log(`| invariant problems over all steps | ${history.problems} |`);
+  }
+  if (values.json) {
+    fs.mkdirSync(path.dirname(values.json), { recursive: true });
+    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: os.loadavg(), corpora: results, history }, null, 2)}\n`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

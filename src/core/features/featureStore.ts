@@ -1,0 +1,60 @@
+// The functional view kept with the graph: one JSON file in the store folder (features.json), written
+// atomically (temporary file, then rename) so a reader never sees half of it. It is derived data: a
+// missing, damaged or older-format file is rebuilt from the graph, and a file older than the graph is
+// caught up by the same per-change evolution that keeps a live one current.
+import * as fsSync from 'node:fs';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { FEATURES_FILE } from '../store/storeVersion';
+import { FeatureHierarchy, type FeatureUpdate, type PersistedHierarchy } from './hierarchy';
+import type { FeatureGraph } from './profiles';
+
+export interface CurrentHierarchy {
+  hierarchy: FeatureHierarchy;
+  /** built: from scratch; loaded: the saved one was current; updated: the saved one, caught up. */
+  source: 'built' | 'loaded' | 'updated';
+  update?: FeatureUpdate;
+  ms: number;
+  /** Why the hierarchy could not be saved (a read-only or full disk): it is then rebuilt or caught up next time. */
+  saveError?: string;
+}
+
+export async function loadHierarchy(storeDir: string): Promise<FeatureHierarchy | undefined> {
+  try {
+    return FeatureHierarchy.fromJSON(JSON.parse(await fs.readFile(path.join(storeDir, FEATURES_FILE), 'utf8')) as PersistedHierarchy);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a hierarchy was saved in the store folder (loading it is fast; building one is not). */
+export function hasSavedHierarchy(storeDir: string): boolean {
+  return fsSync.existsSync(path.join(storeDir, FEATURES_FILE));
+}
+
+export async function saveHierarchy(storeDir: string, hierarchy: FeatureHierarchy): Promise<void> {
+  const file = path.join(storeDir, FEATURES_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.mkdir(storeDir, { recursive: true });
+  await fs.writeFile(tmp, JSON.stringify(hierarchy.toJSON()));
+  await fs.rename(tmp, file);
+}
+
+/** The hierarchy of `graph`: the saved one (caught up with the graph), else one built now; saved when it changed. */
+export async function currentHierarchy(graph: FeatureGraph, storeDir: string | null): Promise<CurrentHierarchy> {
+  const started = performance.now();
+  const saved = storeDir ? await loadHierarchy(storeDir) : undefined;
+  let result: Omit<CurrentHierarchy, 'ms'>;
+  if (saved && saved.rootName === graph.rootName) {
+    const update = saved.sync(graph);
+    const changed = Object.values(update).some((n) => n > 0);
+    result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
+  } else {
+    result = { hierarchy: FeatureHierarchy.build(graph), source: 'built' };
+  }
+  let saveError: string | undefined;
+  if (storeDir && result.source !== 'loaded') {
+    await saveHierarchy(storeDir, result.hierarchy).catch((err: unknown) => (saveError = err instanceof Error ? err.message : String(err)));
+  }
+  return { ...result, ms: Math.round(performance.now() - started), ...(saveError ? { saveError } : {}) };
+}
