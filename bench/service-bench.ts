@@ -81,8 +81,10 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-service-bench-'));
   const root = path.join(tmp, values.corpus!);
   fs.cpSync(source, root, { recursive: true, filter: (p) => path.basename(p) !== '.cartograph' });
-  const env: NodeJS.ProcessEnv = { ...process.env, CARTOGRAPH_SERVICE_DIR: path.join(tmp, 'sockets') };
-  delete env.CARTOGRAPH_NO_SERVICE;
+  // This run's services only, in a folder of their own (the MCP relay and the probes below read it too).
+  process.env.CARTOGRAPH_SERVICE_DIR = path.join(tmp, 'sockets');
+  delete process.env.CARTOGRAPH_NO_SERVICE;
+  const env = process.env;
   const storeDir = path.join(root, '.cartograph');
   try {
     execFileSync(process.execPath, [CLI, 'index', root, '--no-service'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
