@@ -50,13 +50,18 @@ export class FileMentions {
       // A name shared by several files names each of them less.
       for (const p of paths) found.set(p, Math.max(found.get(p) ?? 0, weight / paths.length));
     };
+    // Words inside a path or dotted name that named a file are part of that mention, not names of their own.
+    let prose = text;
+    const named = (raw: string) => void (prose = prose.replace(raw, ' '));
     for (const [raw] of text.matchAll(PATH_MENTION)) {
       const mention = raw.replace(/\\/g, '/');
       const base = mention.slice(mention.lastIndexOf('/') + 1);
       const candidates = this.bySuffix.get(base) ?? [];
       // The longest agreement wins: `/usr/lib/python3/dist-packages/sympy/core/basic.py` is sympy/core/basic.py, not any basic.py.
       const exact = candidates.filter((p) => mention === p || mention.endsWith(`/${p}`) || p.endsWith(`/${mention}`));
-      add(exact.length > 0 ? exact : mention.includes('/') ? [] : candidates, MENTION_WEIGHTS.path);
+      const paths = exact.length > 0 ? exact : mention.includes('/') ? [] : candidates;
+      add(paths, MENTION_WEIGHTS.path);
+      if (paths.length > 0) named(raw);
     }
     for (const [dotted] of text.matchAll(DOTTED)) {
       // `matplotlib.style.core.use` is matplotlib/style/core.py: the longest prefix that is a module.
@@ -65,11 +70,12 @@ export class FileMentions {
         const path = this.byModule.get(parts.slice(0, n).join('.'));
         if (path) {
           add([path], MENTION_WEIGHTS.module);
+          named(dotted);
           break;
         }
       }
     }
-    for (const [word] of text.matchAll(WORD)) {
+    for (const [word] of prose.matchAll(WORD)) {
       const paths = this.byName.get(word.toLowerCase());
       if (paths) add(paths, MENTION_WEIGHTS.name);
     }
