@@ -8,6 +8,7 @@ import MiniSearch, { type Options } from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
 import { localIdOf, type GraphEdge, type GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
+import { CompoundWords } from './compoundWords';
 import { identifierWords } from './identifiers';
 import { keyTerms, type KeyTerm } from './keyTerms';
 import { memoizedStemmer } from './stems';
@@ -28,8 +29,10 @@ const STOP = new Set(
   'a an and are as at be by for from has have how i if in into is it its of on or that the this to was we what when where which who why will with do does implement implemented implements code function method class return returns given'.split(' '),
 );
 
+const searchable = (w: string) => !STOP.has(w) && w.length > 1;
+
 /** The words text is indexed and searched by: one-letter and common words carry nothing. */
-export const searchableWords = (text: string): string[] => identifierWords(text).filter((w) => !STOP.has(w) && w.length > 1);
+export const searchableWords = (text: string): string[] => identifierWords(text).filter(searchable);
 
 /** Why a question cannot be searched by its words, or undefined when it has some to search for. */
 export function unsearchable(query: string): string | undefined {
@@ -78,8 +81,11 @@ export class LexicalIndex {
    * `descriptions`: generated descriptions by content hash (semantic lifting), if any.
    */
   static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
-    const index = new LexicalIndex(graph, descriptions, files);
-    await forEachSliced(graph.nodes(), (id) => index.update([id]), sliceMs);
+    const compounds = new CompoundWords();
+    const ids = graph.nodes();
+    await forEachSliced(ids, (id) => compounds.learn(graph.getNodeAttribute(id, 'name')), sliceMs);
+    const index = new LexicalIndex(graph, compounds, descriptions, files);
+    await forEachSliced(ids, (id) => index.update([id]), sliceMs);
     return index;
   }
 
@@ -88,11 +94,14 @@ export class LexicalIndex {
    * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
    */
   static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
-    return new LexicalIndex(graph, descriptions, files, json);
+    // The vocabulary of the graph the snapshot was made from: the same splits as when it was built.
+    return new LexicalIndex(graph, new CompoundWords(graph.mapNodes((_id, node) => node.name)), descriptions, files, json);
   }
 
   private constructor(
     private readonly graph: Graph,
+    /** Splits compound words (`readall` → read all) by the repository's vocabulary, learnt when the index is built; a save does not relearn it. */
+    private readonly compounds: CompoundWords,
     private readonly descriptions?: { get(hash: string): string | undefined },
     private readonly files?: FileGraphs,
     saved?: string,
@@ -100,7 +109,7 @@ export class LexicalIndex {
     const options: Options<Doc> = {
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
       storeFields: [],
-      tokenize: searchableWords,
+      tokenize: (text) => this.compounds.expand(identifierWords(text)).filter(searchable),
       processTerm: (term) => this.stem(term),
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 } },
     };
@@ -191,6 +200,7 @@ export class LexicalIndex {
   /** The query's key terms (keyTerms.ts): every word of a short question, the most telling ones of a long text. */
   terms(text: string): KeyTerm[] {
     return keyTerms(text, {
+      words: (raw) => this.compounds.expand(identifierWords(raw)),
       process: (word) => (STOP.has(word) || word.length < 2 ? undefined : this.stem(word)),
       documentFrequency: (term) => this.search.documentFrequency(term),
       documentCount: this.search.documentCount,
