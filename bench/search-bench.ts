@@ -29,7 +29,7 @@ import { loadSearchModels, type LoadedModels } from '../src/core/models/loader';
 import type { SearchModels } from '../src/core/models/types';
 import type { SearchResult } from '../src/core/search/types';
 import { withLoopGaps } from './loopGaps';
-import { buildBm25, buildOkapi } from './search/bm25';
+import { buildBm25, buildOkapi, type Bm25Index } from './search/bm25';
 import { CORPORA, TS_PACKAGE, corpusVersions, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
 import { dedupe, hitAt, mean, percentile, rankingMetrics, type RankingMetrics } from './search/metrics';
 import { fixtureSigns } from './search/modelCheck';
@@ -239,24 +239,19 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   const queries = gt.filter((g) => graph.hasNode(g.id));
   const docLeft = queries.filter((g) => graph.getNodeAttribute(g.id, 'doc') !== '').length;
 
-  // BM25 baseline.
-  const bm25 = buildBm25(engine);
-  const bmMs: number[] = [];
-  const bmRuns = queries.map((q) => {
-    const t = performance.now();
-    const ids = bm25.search(q.query, LIMIT);
-    bmMs.push(performance.now() - t);
-    return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
-  });
-
-  const okapi = buildOkapi(engine);
-  const okMs: number[] = [];
-  const okRuns = queries.map((q) => {
-    const t = performance.now();
-    const ids = okapi.search(q.query, LIMIT);
-    okMs.push(performance.now() - t);
-    return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
-  });
+  // The BM25 baselines.
+  const baseline = (index: Bm25Index) => {
+    const ms: number[] = [];
+    const runs = queries.map((q) => {
+      const t = performance.now();
+      const ids = index.search(q.query, LIMIT);
+      ms.push(performance.now() - t);
+      return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
+    });
+    return { runs, result: { ...rankingMetrics(runs), documents: index.documents, buildMs: index.buildMs, latency: latency(ms) } };
+  };
+  const { runs: bmRuns, result: bm25 } = baseline(buildBm25(engine));
+  const { result: okapi } = baseline(buildOkapi(engine));
 
   // Cartograph model-free, and the MCTS ablation.
   let searcher: Searcher | undefined;
@@ -301,8 +296,8 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     syntaxErrorFiles: { original: originalErrors, stripped: stats.syntaxErrorFiles },
     stripped: { files: strip.files, strippedFiles: strip.strippedFiles, removed: strip.removed },
     indexMs,
-    bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
-    okapi: { ...rankingMetrics(okRuns), documents: okapi.documents, buildMs: okapi.buildMs, latency: latency(okMs) },
+    bm25,
+    okapi,
     cartograph,
     cartographFusion,
     cartographMcts,
