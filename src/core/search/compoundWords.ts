@@ -18,7 +18,8 @@ const MAX_PARTS = 3;
 export class CompoundWords {
   private readonly uses = new Map<string, number>();
   private readonly names = new Set<string>();
-  private readonly splits = new Map<string, string[] | undefined>();
+  /** Memo: the parts of each word asked, null when it is no compound. */
+  private readonly splits = new Map<string, string[] | null>();
 
   constructor(names: Iterable<string> = []) {
     for (const name of names) this.learn(name);
@@ -44,21 +45,26 @@ export class CompoundWords {
    * parts, the one whose rarest part is most used.
    */
   split(word: string): string[] | undefined {
-    if (this.splits.has(word)) return this.splits.get(word);
-    const parts = word.length >= MIN_WORD && /^[a-z]+$/.test(word) && !this.isWord(word) ? this.best(word, MAX_PARTS, true)?.parts : undefined;
-    this.splits.set(word, parts);
-    return parts;
+    // Most words are short: no lookup at all (this runs once per indexed token).
+    if (word.length < MIN_WORD) return undefined;
+    let parts = this.splits.get(word);
+    if (parts === undefined) {
+      parts = (/^[a-z]+$/.test(word) && !this.isWord(word) && this.best(word, MAX_PARTS, true)?.parts) || null;
+      this.splits.set(word, parts);
+    }
+    return parts ?? undefined;
   }
 
   /** Every word, followed by its parts when it is a compound. */
   expand(words: string[]): string[] {
-    const out: string[] = [];
-    for (const w of words) {
-      out.push(w);
-      const parts = this.split(w);
-      if (parts) out.push(...parts);
+    let out: string[] | undefined;
+    for (let i = 0; i < words.length; i++) {
+      const parts = this.split(words[i]);
+      if (parts) (out ??= words.slice(0, i)).push(words[i], ...parts);
+      else out?.push(words[i]);
     }
-    return out;
+    // No compound among them (the usual case): the same array, nothing copied.
+    return out ?? words;
   }
 
   private best(rest: string, maxParts: number, leading: boolean): { parts: string[]; weakest: number } | undefined {
