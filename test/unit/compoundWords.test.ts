@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CompoundWords } from '../../src/core/search/compoundWords';
+import { createSearcher } from '../../src/core/search';
 import { LexicalIndex } from '../../src/core/search/lexical';
 import { buildGraph } from './helpers';
 
@@ -73,4 +74,17 @@ test('the lexical index finds `readall` for "read all" and `isnumeric_header` fo
   const lexical = await LexicalIndex.build(graph.graph, undefined, (p) => graph.fileGraph(p));
   assert.equal(lexical.query('read all', 1)[0]?.id, 'pyio.py#RawIOBase.readall');
   assert.equal(lexical.query('numeric header', 1)[0]?.id, 'pyio.py#isnumeric_header');
+});
+
+test('an edit that changes which words are parts makes the index stale; the searcher answers as a fresh one', async () => {
+  const graph = await buildGraph(new Map([['pyio.py', PYIO], ['paths.py', PATHS]]), 'pyio');
+  const lexical = await LexicalIndex.build(graph.graph, undefined, (p) => graph.fileGraph(p));
+  const live = createSearcher({ graph });
+  await live.search('read all bytes', 5);
+  // Without paths.py no name has `read` or `all` as a part: `readall` is no compound any more.
+  graph.apply({ remove: ['paths.py'] });
+  lexical.update(graph.touchedSince(0) ?? []);
+  assert.equal(lexical.stale, true);
+  const ids = async (s: ReturnType<typeof createSearcher>) => (await s.search('read all bytes', 5)).hits.map((h) => `${h.id} ${h.score.toFixed(9)}`);
+  assert.deepEqual(await ids(live), await ids(createSearcher({ graph })));
 });

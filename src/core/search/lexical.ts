@@ -81,10 +81,10 @@ export class LexicalIndex {
    * `descriptions`: generated descriptions by content hash (semantic lifting), if any.
    */
   static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
-    const compounds = new CompoundWords();
+    const index = new LexicalIndex(graph, descriptions, files);
     const ids = graph.nodes();
-    await forEachSliced(ids, (id) => compounds.learn(graph.getNodeAttribute(id, 'name')), sliceMs);
-    const index = new LexicalIndex(graph, compounds, descriptions, files);
+    // Every name first: the splits are asked from the first document on.
+    await forEachSliced(ids, (id) => index.learn(id), sliceMs);
     await forEachSliced(ids, (id) => index.update([id]), sliceMs);
     return index;
   }
@@ -94,14 +94,14 @@ export class LexicalIndex {
    * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
    */
   static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
+    const index = new LexicalIndex(graph, descriptions, files, json);
     // The vocabulary of the graph the snapshot was made from: the same splits as when it was built.
-    return new LexicalIndex(graph, new CompoundWords(graph.mapNodes((_id, node) => node.name)), descriptions, files, json);
+    graph.forEachNode((id) => index.learn(id));
+    return index;
   }
 
   private constructor(
     private readonly graph: Graph,
-    /** Splits compound words (`readall` → read all) by the repository's vocabulary, learnt when the index is built; a save does not relearn it. */
-    private readonly compounds: CompoundWords,
     private readonly descriptions?: { get(hash: string): string | undefined },
     private readonly files?: FileGraphs,
     saved?: string,
@@ -126,9 +126,37 @@ export class LexicalIndex {
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
   private readonly docs = new Map<string, Doc>();
 
+  /** Splits compound words (`readall` → read all) by the vocabulary of the graph's names (compoundWords.ts). */
+  private readonly compounds = new CompoundWords();
+  /** The name each node had when the vocabulary learnt it: edits are learnt and unlearnt. */
+  private readonly learnt = new Map<string, string>();
+
+  /**
+   * An edit changed which words are parts of names: splits, and with them every document's words, may
+   * differ from a fresh build's, so the owner rebuilds the index (LazyIndex) rather than update it.
+   */
+  get stale(): boolean {
+    return this.compounds.changed;
+  }
+
+  /** The vocabulary follows the node's name (a new, renamed or removed node). */
+  private learn(id: string): void {
+    const name = this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'name') : undefined;
+    const before = this.learnt.get(id);
+    if (before === name) return;
+    if (before !== undefined) this.compounds.unlearn(before);
+    if (name === undefined) this.learnt.delete(id);
+    else {
+      this.compounds.learn(name);
+      this.learnt.set(id, name);
+    }
+  }
+
   /** (Re-)reads the given nodes from the graph (a save touched them): cheaper than a rebuild by far. */
   update(ids: Iterable<string>): void {
-    for (const id of ids) {
+    const list = [...ids];
+    // Removed with the words they were added with, before the vocabulary learns the edit.
+    for (const id of list) {
       const old = this.docs.get(id);
       if (old) {
         this.search.remove(old);
@@ -137,6 +165,10 @@ export class LexicalIndex {
         // Loaded from a snapshot, which keeps no fields: MiniSearch forgets it by id (its statistics catch up lazily).
         this.search.discard(id);
       }
+    }
+    for (const id of list) this.learn(id);
+    if (this.stale) return;
+    for (const id of list) {
       const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
       if (!node || !SEARCHABLE_KINDS.has(node.kind)) continue;
       const doc = this.doc(id, node);
