@@ -24,8 +24,12 @@ export class CompoundWords {
   private readonly names = new Map<string, number>();
   /** Memo: the parts of each word asked, null when it is no compound. */
   private readonly splits = new Map<string, string[] | null>();
+  private partsChanged = false;
+
   /** Whether a word became or stopped being a part since the splits were first asked: they may differ now. */
-  changed = false;
+  get changed(): boolean {
+    return this.partsChanged;
+  }
 
   constructor(names: Iterable<string> = []) {
     for (const name of names) this.learn(name);
@@ -57,7 +61,7 @@ export class CompoundWords {
       const after = before + delta;
       if (after > 0) this.uses.set(part, after);
       else this.uses.delete(part);
-      if (this.splits.size > 0 && before >= MIN_USES !== after >= MIN_USES) this.changed = true;
+      if (this.splits.size > 0 && before >= MIN_USES !== after >= MIN_USES) this.partsChanged = true;
     }
   }
 
