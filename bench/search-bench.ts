@@ -5,10 +5,13 @@
 // whose docstring's first sentence has >= 3 words gives one natural-language query (that sentence,
 // relevant = that function) and one entity query (its own name). The index holds a copy of the code
 // with function/class docstrings and all JSDoc stripped. Paths: BM25 over the stripped code
-// (MiniSearch, the baseline) and Cartograph model-free (`createSearcher` from src/core/search, when
+// (MiniSearch, the baseline this bench always had; and standard Okapi BM25, every query-term
+// occurrence counted, Lucene's k1 1.2 and b 0.75: bench/search/okapi.ts) and Cartograph model-free (`createSearcher` from src/core/search, when
 // present). Metrics: NDCG@10, Recall@10, MRR@10; entity top-1/top-5; latency p50/p95; and the same
 // latencies on Django (859 files). `--queries` adds every query with its target and ranks to the JSON
 // (and, with the models, the default path's first three answers).
+// Held-out discipline (bench/search/split.ts): the five dev corpora are split, seeded, into a tuning
+// half and a held-out half; the tables show both. Other corpora (--corpus gson, a path) are in neither.
 // With model flags (transformers.js ids under DIR, offline) two more paths per corpus: flat embedding
 // search (cosine nearest nodes, no MCTS) and Cartograph with the models (vector seeds + MCTS scored by
 // the bi-/cross-encoder); on Django, latency only: the embedding pass over all of it, then the
@@ -26,10 +29,11 @@ import { loadSearchModels, type LoadedModels } from '../src/core/models/loader';
 import type { SearchModels } from '../src/core/models/types';
 import type { SearchResult } from '../src/core/search/types';
 import { withLoopGaps } from './loopGaps';
-import { buildBm25 } from './search/bm25';
+import { buildBm25, buildOkapi, type Bm25Index } from './search/bm25';
 import { CORPORA, TS_PACKAGE, corpusVersions, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
 import { dedupe, hitAt, mean, percentile, rankingMetrics, type RankingMetrics } from './search/metrics';
 import { fixtureSigns } from './search/modelCheck';
+import { HALVES, splitHalves, type Half } from './search/split';
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +50,8 @@ const { values } = parseArgs({
 const PY_CORPORA = ['flask', 'requests', 'click', 'werkzeug'];
 const corpora = values.corpus ?? [...PY_CORPORA, TS_PACKAGE.name];
 const DJANGO_QUERIES = Number(values['django-queries'] ?? 200);
+/** The dev corpora's halves, one weight each (their query counts are known only after a run). */
+const HALF_OF: Record<string, Half> = splitHalves(Object.fromEntries([...PY_CORPORA, TS_PACKAGE.name].map((c) => [c, 1])));
 const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
 
 type Searcher = { search(query: string, limit?: number, context?: { fromPath?: string }): Promise<SearchResult> };
@@ -125,7 +131,11 @@ interface CorpusResult {
   syntaxErrorFiles: { original: number; stripped: number };
   stripped: { files: number; strippedFiles: number; removed: number };
   indexMs: number;
+  /** In which half of the dev set the corpus is; undefined for corpora outside it. */
+  half?: Half;
   bm25: RankingMetrics & { documents: number; buildMs: number; latency: Latency };
+  /** Standard Okapi BM25 (every query-term occurrence counted) over the same documents and tokens. */
+  okapi: RankingMetrics & { documents: number; buildMs: number; latency: Latency };
   cartograph: CartographRun | null;
   /** Model-free without the learned reranker: the lexical list alone (src/core/search/rerank.ts). */
   cartographFusion: CartographRun | null;
@@ -229,15 +239,19 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   const queries = gt.filter((g) => graph.hasNode(g.id));
   const docLeft = queries.filter((g) => graph.getNodeAttribute(g.id, 'doc') !== '').length;
 
-  // BM25 baseline.
-  const bm25 = buildBm25(engine);
-  const bmMs: number[] = [];
-  const bmRuns = queries.map((q) => {
-    const t = performance.now();
-    const ids = bm25.search(q.query, LIMIT);
-    bmMs.push(performance.now() - t);
-    return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
-  });
+  // The BM25 baselines.
+  const baseline = (index: Bm25Index) => {
+    const ms: number[] = [];
+    const runs = queries.map((q) => {
+      const t = performance.now();
+      const ids = index.search(q.query, LIMIT);
+      ms.push(performance.now() - t);
+      return { ranked: rankedKeys(ids), relevant: new Set([q.key]) };
+    });
+    return { runs, result: { ...rankingMetrics(runs), documents: index.documents, buildMs: index.buildMs, latency: latency(ms) } };
+  };
+  const { runs: bmRuns, result: bm25 } = baseline(buildBm25(engine));
+  const { result: okapi } = baseline(buildOkapi(engine));
 
   // Cartograph model-free, and the MCTS ablation.
   let searcher: Searcher | undefined;
@@ -271,6 +285,7 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   const versionKey = name === TS_PACKAGE.name ? `npm:${name}` : name === 'gson' ? 'gson' : `python3-${name}`;
   return {
     corpus: path.isAbsolute(name) ? path.basename(name) : name,
+    half: HALF_OF[name],
     version: versions[versionKey] ?? (name === 'gson' ? '9835b6f90' : '?'),
     files: stats.files,
     functions: functionCount(engine),
@@ -281,7 +296,8 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     syntaxErrorFiles: { original: originalErrors, stripped: stats.syntaxErrorFiles },
     stripped: { files: strip.files, strippedFiles: strip.strippedFiles, removed: strip.removed },
     indexMs,
-    bm25: { ...rankingMetrics(bmRuns), documents: bm25.documents, buildMs: bm25.buildMs, latency: latency(bmMs) },
+    bm25,
+    okapi,
     cartograph,
     cartographFusion,
     cartographMcts,
@@ -424,20 +440,24 @@ function overall(results: CorpusResult[], pick: (r: CorpusResult) => RankingMetr
 
 function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null, modelWarning: string | null): string {
   const out: string[] = [];
-  const all = (pick: (r: CorpusResult) => RankingMetrics | null) => overall(results, pick);
   out.push('### Natural-language queries (docstring first sentence → its function; index = stripped code)', '');
-  out.push('| corpus | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('| corpus | half | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Okapi NDCG@10 | Okapi R@10 | Okapi MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |');
+  out.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const na = 'not available yet';
-  for (const r of results) {
-    const c = r.cartograph;
-    const m = r.cartographMcts;
-    out.push(`| ${r.corpus} | ${r.version} | ${r.functions} | ${r.queries} | ${f3(r.bm25.ndcg10)} | ${f3(r.bm25.recall10)} | ${f3(r.bm25.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
+  const row = (label: string, half: string, version: string, functions: number, rs: CorpusResult[]) => {
+    const b = overall(rs, (r) => r.bm25);
+    const o = overall(rs, (r) => r.okapi);
+    const c = overall(rs, (r) => r.cartograph);
+    const m = overall(rs, (r) => r.cartographMcts);
+    if (!b || !o) return;
+    out.push(`| ${label} | ${half} | ${version} | ${functions} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${f3(o.ndcg10)} | ${f3(o.recall10)} | ${f3(o.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
+  };
+  for (const r of results) row(r.corpus, r.half ?? '–', r.version, r.functions, [r]);
+  for (const half of HALVES) {
+    const rs = results.filter((r) => r.half === half);
+    if (rs.length) row(`**${half}** (query-weighted)`, half, '', rs.reduce((a, r) => a + r.functions, 0), rs);
   }
-  const b = all((r) => r.bm25);
-  const c = all((r) => r.cartograph);
-  const m = all((r) => r.cartographMcts);
-  if (b) out.push(`| **all** (query-weighted) | | ${results.reduce((a, r) => a + r.functions, 0)} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
+  row('**all** (query-weighted)', '', '', results.reduce((a, r) => a + r.functions, 0), results);
   out.push(
     '',
     `Cartograph model-free: ${searcherStatus} (lexical seeds; MCTS is off without a model). "+ MCTS" is the ablation with RANGER's traversal forced on, scored by the lexical stand-in scorers (src/core/search/modelFreeScorers.ts). ${
@@ -498,6 +518,7 @@ function modelTable(results: CorpusResult[], warning: string | null): string[] {
     out.push(m ? `| ${corpus} | ${name} | ${f3(m.ndcg10)} | ${f3(m.recall10)} | ${f3(m.mrr10)} | ${ms1(m.latency?.p50)} | ${ms1(m.latency?.p95)} |` : `| ${corpus} | ${name} | ${why} | | | | |`);
   const paths: [string, (r: CorpusResult) => (RankingMetrics & { latency?: Latency }) | null | undefined, string?][] = [
     ['BM25', (r) => r.bm25],
+    ['standard Okapi BM25 (repeated query terms counted)', (r) => r.okapi],
     ['Cartograph model-free, plain fusion (no learned reranker)', (r) => r.cartographFusion],
     ['Cartograph model-free (default: learned reranker where trained)', (r) => r.cartograph],
     ['flat embedding search', (r) => r.models?.flatEmbedding, 'no embedding model loaded'],
@@ -506,7 +527,11 @@ function modelTable(results: CorpusResult[], warning: string | null): string[] {
     ['Cartograph + models (vectors + MCTS; default: learned reranker where trained)', (r) => r.models?.cartographModels],
   ];
   for (const r of results) for (const [name, pick, why] of paths) row(r.corpus, name, pick(r), why);
-  // Query-weighted over the corpora (latency is per corpus only).
+  // Query-weighted over each half and over the corpora (latency is per corpus only).
+  for (const half of HALVES) {
+    const rs = results.filter((r) => r.half === half);
+    if (rs.length) for (const [name, pick, why] of paths) row(`**${half}**`, name, overall(rs, pick), why);
+  }
   for (const [name, pick, why] of paths) row('**all**', name, overall(results, pick), why);
   const embedded = results.filter((r) => r.models?.embedding).map((r) => `${r.corpus} ${r.models!.embedding!.nodes} nodes in ${ms1(r.models!.embedding!.ms / 1000)} s`);
   out.push('', `Embedding pass (in memory, before the queries): ${embedded.join(', ') || 'none'}. Flat embedding latency includes embedding the query.`, '');

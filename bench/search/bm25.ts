@@ -1,9 +1,12 @@
-// The BM25 baseline: MiniSearch (a maintained BM25+ full-text library) over one document per
-// Function/Method, the document being its source text from the stripped files (by node range).
+// The BM25 baselines over one document per Function/Method, the document being its source text from
+// the stripped files (by node range): MiniSearch (a maintained BM25+ full-text library, each distinct
+// query term once), and standard Okapi BM25 (bench/search/okapi.ts: Lucene's k1 1.2, b 0.75, every
+// query-term occurrence counted) over the same tokens (issue 34).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Engine } from '../../src/core/engine';
+import { OkapiBm25 } from './okapi';
 
 const STOPWORDS = new Set(
   ('a an and are as at be been being but by can could did do does for from had has have if in into is it its ' +
@@ -33,8 +36,8 @@ export interface Bm25Index {
   buildMs: number;
 }
 
-export function buildBm25(engine: Engine): Bm25Index {
-  const t0 = performance.now();
+/** The source text of every Function/Method, by node range. */
+function functionDocs(engine: Engine): { id: string; text: string }[] {
   const texts = new Map<string, string[]>();
   const lines = (rel: string) => {
     let l = texts.get(rel);
@@ -44,10 +47,14 @@ export function buildBm25(engine: Engine): Bm25Index {
   const docs: { id: string; text: string }[] = [];
   engine.graph.graph.forEachNode((id, a) => {
     if ((a.kind !== 'Function' && a.kind !== 'Method') || !a.range) return;
-    const file = lines(a.path);
-    const body = file.slice(a.range.startLine, a.range.endLine + 1);
-    docs.push({ id, text: body.join('\n') });
+    docs.push({ id, text: lines(a.path).slice(a.range.startLine, a.range.endLine + 1).join('\n') });
   });
+  return docs;
+}
+
+export function buildBm25(engine: Engine): Bm25Index {
+  const t0 = performance.now();
+  const docs = functionDocs(engine);
   const mini = new MiniSearch<{ id: string; text: string }>({
     fields: ['text'],
     tokenize: codeTokens,
@@ -57,6 +64,17 @@ export function buildBm25(engine: Engine): Bm25Index {
   mini.addAll(docs);
   return {
     search: (query, limit) => mini.search(query).slice(0, limit).map((r) => String(r.id)),
+    documents: docs.length,
+    buildMs: performance.now() - t0,
+  };
+}
+
+export function buildOkapi(engine: Engine): Bm25Index {
+  const t0 = performance.now();
+  const docs = functionDocs(engine);
+  const okapi = new OkapiBm25(docs.map((d): [string, string[]] => [d.id, codeTokens(d.text)]));
+  return {
+    search: (query, limit) => okapi.search(codeTokens(query), limit),
     documents: docs.length,
     buildMs: performance.now() - t0,
   };

@@ -95,3 +95,25 @@ test('bundled JavaScript ranks below the source it repeats', async () => {
 test('a question with no searchable word ranks nothing', async () => {
   assert.deepEqual((await flask.files('a the of', 5)).hits, []);
 });
+
+test('a word the question repeats counts each time: the file about it ranks first', async () => {
+  // Two files alike but for one word; the tie-break by path would put render.py first.
+  const tree = new Map([
+    ['render.py', 'def render_page(page):\n    return page\n'],
+    ['zparse.py', 'def parse_page(page):\n    return page\n'],
+  ]);
+  const searcher = createSearcher({ graph: await buildGraph(tree, 'repeat') });
+  assert.equal((await searcher.files('render parse: parse the page, parse it again', 2)).hits[0].path, 'zparse.py');
+});
+
+test('tests rank below the code they test, and a module the question names gains', async () => {
+  // After pytest's src/_pytest/capture.py and its testing/test_capture.py.
+  const tree = new Map([
+    ['_pytest/capture.py', 'class CaptureFixture:\n    def readouterr(self):\n        return self._captured_out\n'],
+    ['testing/test_capture.py', 'def test_capture_readouterr(capsys):\n    out = capsys.readouterr()\n    assert out == "capture readouterr capture"\n'],
+    ['_pytest/terminal.py', 'class TerminalReporter:\n    def write_line(self, line):\n        self._tw.line(line)\n'],
+  ]);
+  const searcher = createSearcher({ graph: await buildGraph(tree, 'pytest') });
+  assert.deepEqual((await searcher.files('capture readouterr', 2)).hits.map((h) => h.path), ['_pytest/capture.py', 'testing/test_capture.py']);
+  assert.equal((await searcher.files('capture readouterr fails in _pytest/terminal.py', 1)).hits[0].path, '_pytest/terminal.py');
+});

@@ -8,11 +8,14 @@
 //   - its whole text: BM25 (MiniSearch) over what the per-file graph knows of the file — path, names,
 //     signatures and docstrings, the names its code mentions, and at a lower weight its string literals
 //     and comments (where error messages and dict keys an issue quotes live).
+// Then the files the question names (fileMentions.ts) gain, and test support (tests, conftest, testing
+// helpers), which a fix rarely touches, loses.
 import MiniSearch from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { forEachSliced } from '../eventLoop';
+import { FileMentions } from './fileMentions';
 import { searchableWords } from './lexical';
 import { memoizedStemmer } from './stems';
 import type { SearchHit } from './types';
@@ -52,11 +55,20 @@ const DEFINITION_SHARE = 0.5;
 const BUNDLE = /(?:\.min\.js|[.-]bundle\.js)$|(?:^|\/)(?:vendor|vendored|third_party)\//i;
 const BUNDLE_FACTOR = 0.3;
 /**
+ * Tests and test support: no gold file of the 405 SWE-bench Lite/Verified dev instances is one, yet
+ * they repeat the words of what they test. `pytester.py`-like helpers outside such folders are not matched.
+ */
+const TEST_SUPPORT = /(?:^|\/)(?:tests?|testing)\/|(?:^|\/)(?:test_[^/]*|[^/]*_tests?\.[^/.]+|conftest\.py)$/;
+const TEST_SUPPORT_FACTOR = 0.3;
+/** What a file named by the question (fileMentions.ts) gains, times its mention's weight. */
+const MENTION_GAIN = 0.5;
+/**
  * A long question (a pasted issue) is searched by its most specific words only: the definition-level
  * lexical search expands every term (prefix, fuzzy), and the file text's BM25 gains nothing from the
- * hundredth common word. Chosen as a round number before measuring, not tuned.
+ * hundredth common word. 40 at first (a round number); 80 on the localization tuning half (issue 34):
+ * whole-statement Acc@1 0.459 → 0.505, first 1,000 characters 0.482 → 0.486, titles unchanged.
  */
-const MAX_QUERY_TERMS = 40;
+const MAX_QUERY_TERMS = 80;
 
 interface FileDoc {
   id: string;
@@ -74,6 +86,8 @@ export class FileIndex {
   /** Stem → number of files containing it: which words of a long question are specific. */
   private readonly fileCounts = new Map<string, number>();
   private readonly stem = memoizedStemmer();
+  /** The files by path and module name; made again when a file comes or goes. */
+  private mentions: FileMentions | undefined;
 
   /** Indexes every file of the graph in slices (the event loop stays free in between). */
   static async build(files: () => Iterable<string>, fileGraph: (path: string) => FileGraph | undefined, sliceMs = 8): Promise<FileIndex> {
@@ -106,6 +120,7 @@ export class FileIndex {
 
   private reread(path: string): void {
     const old = this.docs.get(path);
+    if (!old !== !this.fileGraph(path)) this.mentions = undefined;
     if (old) {
       this.search.remove(old);
       this.count(old, -1);
@@ -135,10 +150,22 @@ export class FileIndex {
     return new Map(results.map((r) => [String(r.id), r.score / top]));
   }
 
-  /** The query's most specific words (rarest across files first), at most `max` of them, in query order. */
+  /** The files the text names, with the weight of each mention. */
+  mentioned(text: string): Map<string, number> {
+    this.mentions ??= new FileMentions(this.docs.keys());
+    return this.mentions.mentioned(text);
+  }
+
+  /**
+   * The query's most specific words (rarest across files first), at most `max` distinct ones, in query
+   * order and each as often as the query says it: a word an issue repeats is what it is about (both
+   * searches then count it each time, as a standard BM25 does; on the tuning half of the localization
+   * dev set this alone lifted first-1,000-character Acc@1 from 0.356 to 0.477).
+   */
   keyTerms(text: string, max = MAX_QUERY_TERMS): string {
-    const words = [...new Set(searchableWords(text))];
-    if (words.length <= max) return words.join(' ');
+    const all = searchableWords(text);
+    const words = [...new Set(all)];
+    if (words.length <= max) return all.join(' ');
     const total = this.docs.size;
     const rarity = (word: string) => {
       const files = this.fileCounts.get(this.stem(word)) ?? 0;
@@ -152,7 +179,7 @@ export class FileIndex {
         .slice(0, max)
         .map((x) => x.w),
     );
-    return words.filter((w) => kept.has(w)).join(' ');
+    return all.filter((w) => kept.has(w)).join(' ');
   }
 }
 
@@ -211,12 +238,14 @@ export function rankFiles(
   t = performance.now();
   const text = files.scores(terms);
   timingsMs.text = performance.now() - t;
+  const mentioned = files.mentioned(question);
   const ranked: FileHit[] = [];
-  for (const path of new Set([...byFile.keys(), ...text.keys()])) {
+  for (const path of new Set([...byFile.keys(), ...text.keys(), ...mentioned.keys()])) {
     const fromDefinitions = bestEvidence > 0 ? (evidence.get(path) ?? 0) / bestEvidence : 0;
     const fromText = text.get(path) ?? 0;
-    let score = definitionShare * fromDefinitions + (1 - definitionShare) * fromText;
+    let score = definitionShare * fromDefinitions + (1 - definitionShare) * fromText + MENTION_GAIN * (mentioned.get(path) ?? 0);
     if (BUNDLE.test(path)) score *= BUNDLE_FACTOR;
+    if (TEST_SUPPORT.test(path)) score *= TEST_SUPPORT_FACTOR;
     ranked.push({ path, score, definitions: byFile.get(path) ?? [], text: fromText });
   }
   return ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);

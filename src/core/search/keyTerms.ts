@@ -34,6 +34,8 @@ export interface KeyTerm {
 }
 
 export interface TermStatistics {
+  /** The words of a name as the index splits them (compound words too); identifierWords by default. */
+  words?(raw: string): string[];
   /** The index's term processing (stop words dropped, stemmed): undefined drops the word. */
   process(word: string): string | undefined;
   /** Documents holding the processed term, in any field. */
@@ -51,7 +53,7 @@ export function keyTerms(text: string, stats: TermStatistics): KeyTerm[] {
   const seen = new Map<string, { repeats: number; code: boolean; df: number }>();
   for (const [raw] of text.matchAll(RAW_TOKEN)) {
     const code = CODE_LIKE.test(raw);
-    for (const word of identifierWords(raw)) {
+    for (const word of stats.words?.(raw) ?? identifierWords(raw)) {
       if (/^\d+$/.test(word)) continue;
       const term = stats.process(word);
       if (!term) continue;

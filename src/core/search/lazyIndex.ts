@@ -5,6 +5,8 @@
 /** An index over graph nodes that can re-read single nodes. */
 export interface NodeIndex {
   update(ids: Iterable<string>): void;
+  /** Set when an update cannot keep the index as a fresh build would make it: it is built again. */
+  readonly stale?: boolean;
 }
 
 export class LazyIndex<T extends NodeIndex> {
@@ -30,8 +32,9 @@ export class LazyIndex<T extends NodeIndex> {
         if (generation === this.generation) {
           index.update(this.touchedWhileBuilding);
           this.touchedWhileBuilding.clear();
-          this.built = index;
           this.building = undefined;
+          // Stale after the edits made meanwhile: the next `get` builds again.
+          if (!index.stale) this.built = index;
         }
         // A void build still answers the queries that waited for it, from the graph it read.
         return index;
@@ -47,8 +50,10 @@ export class LazyIndex<T extends NodeIndex> {
 
   /** These nodes changed: re-read them now, or once the running build is done. */
   touch(ids: Iterable<string>): void {
-    if (this.built) this.built.update(ids);
-    else if (this.building) for (const id of ids) this.touchedWhileBuilding.add(id);
+    if (this.built) {
+      this.built.update(ids);
+      if (this.built.stale) this.reset();
+    } else if (this.building) for (const id of ids) this.touchedWhileBuilding.add(id);
   }
 
   /** Throw the index away (and void a running build): the next `get` builds a new one. */

@@ -8,6 +8,7 @@ import MiniSearch, { type Options } from 'minisearch';
 import type { MultiDirectedGraph } from 'graphology';
 import { localIdOf, type GraphEdge, type GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
+import { CompoundWords } from './compoundWords';
 import { identifierWords } from './identifiers';
 import { keyTerms, type KeyTerm } from './keyTerms';
 import { memoizedStemmer } from './stems';
@@ -28,8 +29,10 @@ const STOP = new Set(
   'a an and are as at be by for from has have how i if in into is it its of on or that the this to was we what when where which who why will with do does implement implemented implements code function method class return returns given'.split(' '),
 );
 
+const searchable = (w: string) => !STOP.has(w) && w.length > 1;
+
 /** The words text is indexed and searched by: one-letter and common words carry nothing. */
-export const searchableWords = (text: string): string[] => identifierWords(text).filter((w) => !STOP.has(w) && w.length > 1);
+export const searchableWords = (text: string): string[] => identifierWords(text).filter(searchable);
 
 /** Why a question cannot be searched by its words, or undefined when it has some to search for. */
 export function unsearchable(query: string): string | undefined {
@@ -79,7 +82,10 @@ export class LexicalIndex {
    */
   static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
     const index = new LexicalIndex(graph, descriptions, files);
-    await forEachSliced(graph.nodes(), (id) => index.update([id]), sliceMs);
+    const ids = graph.nodes();
+    // Every name first: the splits are asked from the first document on.
+    await forEachSliced(ids, (id) => index.learn(id), sliceMs);
+    await forEachSliced(ids, (id) => index.update([id]), sliceMs);
     return index;
   }
 
@@ -88,7 +94,10 @@ export class LexicalIndex {
    * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
    */
   static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
-    return new LexicalIndex(graph, descriptions, files, json);
+    const index = new LexicalIndex(graph, descriptions, files, json);
+    // The vocabulary of the graph the snapshot was made from: the same splits as when it was built.
+    graph.forEachNode((id) => index.learn(id));
+    return index;
   }
 
   private constructor(
@@ -100,7 +109,7 @@ export class LexicalIndex {
     const options: Options<Doc> = {
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
       storeFields: [],
-      tokenize: searchableWords,
+      tokenize: (text) => this.compounds.expand(identifierWords(text)).filter(searchable),
       processTerm: (term) => this.stem(term),
       searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 } },
     };
@@ -117,9 +126,37 @@ export class LexicalIndex {
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
   private readonly docs = new Map<string, Doc>();
 
+  /** Splits compound words (`readall` → read all) by the vocabulary of the graph's names (compoundWords.ts). */
+  private readonly compounds = new CompoundWords();
+  /** The name each node had when the vocabulary learnt it: edits are learnt and unlearnt. */
+  private readonly learnt = new Map<string, string>();
+
+  /**
+   * An edit changed which words are parts of names: splits, and with them every document's words, may
+   * differ from a fresh build's, so the owner rebuilds the index (LazyIndex) rather than update it.
+   */
+  get stale(): boolean {
+    return this.compounds.changed;
+  }
+
+  /** The vocabulary follows the node's name (a new, renamed or removed node). */
+  private learn(id: string): void {
+    const name = this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'name') : undefined;
+    const before = this.learnt.get(id);
+    if (before === name) return;
+    if (before !== undefined) this.compounds.unlearn(before);
+    if (name === undefined) this.learnt.delete(id);
+    else {
+      this.compounds.learn(name);
+      this.learnt.set(id, name);
+    }
+  }
+
   /** (Re-)reads the given nodes from the graph (a save touched them): cheaper than a rebuild by far. */
   update(ids: Iterable<string>): void {
-    for (const id of ids) {
+    const list = [...ids];
+    // Removed with the words they were added with, before the vocabulary learns the edit.
+    for (const id of list) {
       const old = this.docs.get(id);
       if (old) {
         this.search.remove(old);
@@ -128,6 +165,10 @@ export class LexicalIndex {
         // Loaded from a snapshot, which keeps no fields: MiniSearch forgets it by id (its statistics catch up lazily).
         this.search.discard(id);
       }
+    }
+    for (const id of list) this.learn(id);
+    if (this.stale) return;
+    for (const id of list) {
       const node = this.graph.hasNode(id) ? this.graph.getNodeAttributes(id) : undefined;
       if (!node || !SEARCHABLE_KINDS.has(node.kind)) continue;
       const doc = this.doc(id, node);
@@ -191,6 +232,7 @@ export class LexicalIndex {
   /** The query's key terms (keyTerms.ts): every word of a short question, the most telling ones of a long text. */
   terms(text: string): KeyTerm[] {
     return keyTerms(text, {
+      words: (raw) => this.compounds.expand(identifierWords(raw)),
       process: (word) => (STOP.has(word) || word.length < 2 ? undefined : this.stem(word)),
       documentFrequency: (term) => this.search.documentFrequency(term),
       documentCount: this.search.documentCount,

@@ -23,7 +23,7 @@ import type { SearchGraph, Searcher } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 2; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 3; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 const SECTIONS = ['graphStrings', 'graphInts', 'entities', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
