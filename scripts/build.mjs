@@ -8,6 +8,8 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // the CLI's engine half, required by dist/cli.js only for the commands that need it (src/cli/main.ts)
   { entryPoints: ['src/cli/engineCommands.ts'], outfile: 'dist/cliEngine.js' },
+  // answers from the query snapshot, required by dist/cli.js only when the repository's service does not answer
+  { entryPoints: ['src/cli/localAnswers.ts'], outfile: 'dist/cliLocal.js' },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   { entryPoints: ['src/core/service/repositoryWorker.ts'], outfile: 'dist/repositoryWorker.js' },

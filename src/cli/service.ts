@@ -50,9 +50,9 @@ function sayStarted(found: StoreLocation, pid: number | undefined): void {
 /**
  * The store's service, or undefined. `wait`: start one if none runs (or replace one of another
  * version) and wait for it, for a question the snapshot cannot answer; `background`: start one for
- * the next commands and return at once.
+ * the next commands and return at once; `join`: wait for the one `background` started.
  */
-export async function reachService(found: StoreLocation, flags: Flags, mode: 'wait' | 'background'): Promise<ServiceConnection | undefined> {
+export async function reachService(found: StoreLocation, flags: Flags, mode: 'wait' | 'background' | 'join'): Promise<ServiceConnection | undefined> {
   if (!serviceWanted(flags)) return undefined;
   const running = await connectService(found.storeDir);
   if (running && compatible(running.hello, wantedBy(flags))) return running;
@@ -64,8 +64,10 @@ export async function reachService(found: StoreLocation, flags: Flags, mode: 'wa
   return ensureService({
     storeDir: found.storeDir,
     wanted: wantedBy(flags),
-    start: () => void startServiceProcess(found, flags),
+    // `join`: this command started it in the background already (and said so); only wait for it.
+    start: () => void (mode === 'join' && !running ? undefined : startServiceProcess(found, flags)),
     onEvent: (what, hello) => {
+      if (what === 'started' && mode === 'join') return;
       if (what === 'replacing') console.error(`cartograph: replacing the service of Cartograph ${hello?.version}${hello?.followSymlinks === Boolean(flags['follow-symlinks']) ? '' : `, ${hello?.followSymlinks ? 'following' : 'not following'} symlinks,`} (pid ${hello?.pid}) with one of this version and these options`);
       else sayStarted(found, hello?.pid);
     },

@@ -22,13 +22,7 @@ import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
-/** `files: <text>` asks for files instead of definitions (CLI `query`, Find Where Implemented). */
-const FILES_PREFIX = /^\s*files?:\s*/i;
-
-/** The question of a `files:` query, or undefined when the text asks for definitions. */
-export function filesQuery(text: string): string | undefined {
-  return FILES_PREFIX.test(text) ? text.replace(FILES_PREFIX, '') : undefined;
-}
+export { filesQuery } from './filesQuery';
 
 export interface FileHit {
   /** Repository-relative path. */
