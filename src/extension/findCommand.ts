@@ -6,10 +6,11 @@ import { filesQuery } from '../core/search/fileRanking';
 import type { SearchResult } from '../core/search/types';
 import type { CommandHost } from './commandHost';
 import { findFiles } from './findFiles';
-import { Previewer, reveal, type Target } from './findPreview';
+import { Previewer, registerPreviewDocuments, reveal, type Target } from './findPreview';
 import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';
 import { log } from './log';
 import { requestSearchModels } from './models';
+import { takeBackEarlyKeys } from './reclaimKeys';
 import { TypingSearch } from './typingSearch';
 
 export interface FoundItem extends vscode.QuickPickItem {
@@ -111,108 +112,131 @@ export async function findWhereImplemented(host: CommandHost, query: string, lim
   return { results, items: items.slice(0, limit), more };
 }
 
+/**
+ * The command the key chord runs: the same picker under an id no extension declares. VS Code runs a
+ * command the first time only after asking every extension host to activate for `onCommand:<id>`,
+ * which every command in `contributes.commands` declares implicitly; that round trip (0.3-0.8 s in
+ * code-server) came between the chord and the picker, and the keys typed meanwhile went into the
+ * editor. An id nothing activates on runs at once, from the first press.
+ */
+export const FIND_KEY_COMMAND = 'cartograph.findWhereImplemented.key';
+
 export function registerFindCommand(host: CommandHost): vscode.Disposable {
-  return vscode.commands.registerCommand('cartograph.findWhereImplemented', async (initial?: string) => {
-    const pick = vscode.window.createQuickPick<FoundItem>();
-    pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
-    pick.matchOnDescription = false;
-    pick.matchOnDetail = false;
-    // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
-    // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
-    // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+  return vscode.Disposable.from(
+    registerPreviewDocuments(),
+    vscode.commands.registerCommand('cartograph.findWhereImplemented', (initial?: string) => openPicker(host, initial, false)),
+    vscode.commands.registerCommand(FIND_KEY_COMMAND, () => openPicker(host, undefined, true)),
+  );
+}
+
+/**
+ * Everything up to `pick.show()` runs in the command's first turn, with no await before it: a key
+ * that arrives after the chord finds the box open and focused (the picker opens at once, its rows
+ * come in as the search answers). Opened by its keys (`fromKeys`), keys that still reached the editor
+ * first are taken back into the box (reclaimKeys.ts).
+ */
+async function openPicker(host: CommandHost, initial: string | undefined, fromKeys: boolean): Promise<vscode.QuickPick<FoundItem>> {
+  const pick = vscode.window.createQuickPick<FoundItem>();
+  pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
+  pick.matchOnDescription = false;
+  pick.matchOnDetail = false;
+  // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
+  // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
+  // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+  try {
+    (pick as { sortByLabel?: boolean }).sortByLabel = false;
+  } catch {
+    // the rows are re-sorted by label as they were before
+  }
+  const previewer = new Previewer();
+  let limit = PAGE;
+  let shownKey = '';
+  const show = (query: string, title: string | undefined, items: FoundItem[]) => {
+    if (pick.title !== title) pick.title = title;
+    // The same rows again (a key that did not change the answer) keep the list and its highlight.
+    const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
+    if (key !== shownKey) {
+      shownKey = key;
+      pick.items = items;
+    }
+    didShow.fire({ query, rows: items.length, at: Date.now() });
+  };
+  // The box's value is searched with the keys taken back from the editor before it (until they are in it).
+  const early = fromKeys ? takeBackEarlyKeys(pick, () => void searches.now(pick.value)) : undefined;
+  const run = async (value: string) => {
+    const query = early ? early.query(value) : value;
+    if (!query.trim()) return show(query, undefined, []);
+    const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
+    if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(query, 'Cartograph is indexing', [messageItem(indexing)]);
+    let found: Found;
     try {
-      (pick as { sortByLabel?: boolean }).sortByLabel = false;
-    } catch {
-      // the rows are re-sorted by label as they were before
+      found = await findWhereImplemented(host, query, limit);
+    } catch (error) {
+      log().error(`Find Where Implemented failed for "${query}": ${error instanceof Error ? error.message : String(error)}`);
+      return show(query, 'Search failed (see Cartograph: Show Log)', []);
     }
-    const previewer = new Previewer();
-    let limit = PAGE;
-    let accepted = false;
-    let shownKey = '';
-    const show = (query: string, title: string | undefined, items: FoundItem[]) => {
-      if (pick.title !== title) pick.title = title;
-      // The same rows again (a key that did not change the answer) keep the list and its highlight.
-      const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
-      if (key !== shownKey) {
-        shownKey = key;
-        pick.items = items;
+    if (pick.value !== value) return; // a newer query is waiting: this answer is stale
+    const { results, items, more } = found;
+    for (const r of results) log().debug(`find "${query}": ${r.route}, ${r.reason}`);
+    const title = searchTitle(query, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
+    const rows = items.length === 0 ? [messageItem(emptyMessage(query, results))] : items;
+    if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
+    if (indexing) rows.push(messageItem(indexing));
+    show(query, title, rows);
+  };
+  // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
+  const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
+  const request = (value: string) => searches.now(value);
+  const subscriptions = [
+    pick.onDidChangeValue((value) => {
+      limit = PAGE;
+      searches.typed(value);
+    }),
+    pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
+    pick.onDidAccept(() => {
+      const [item] = pick.selectedItems;
+      if (!item || (!item.target && !item.message && !item.more)) return; // a message row: nothing to open
+      if (item.more) {
+        limit += PAGE;
+        void request(pick.value);
+        return;
       }
-      didShow.fire({ query, rows: items.length, at: Date.now() });
-    };
-    const run = async (value: string) => {
-      if (!value.trim()) return show(value, undefined, []);
-      const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
-      if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(value, 'Cartograph is indexing', [messageItem(indexing)]);
-      let found: Found;
-      try {
-        found = await findWhereImplemented(host, value, limit);
-      } catch (error) {
-        log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
-        return show(value, 'Search failed (see Cartograph: Show Log)', []);
+      if (item.message) {
+        // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
+        const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
+        pick.items = pick.items.map((i) => (i === item ? explained : i));
+        pick.activeItems = [explained];
+        return;
       }
-      if (pick.value !== value) return; // a newer query is waiting: this answer is stale
-      const { results, items, more } = found;
-      for (const r of results) log().debug(`find "${value}": ${r.route}, ${r.reason}`);
-      const title = searchTitle(value, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
-      const rows = items.length === 0 ? [messageItem(emptyMessage(value, results))] : items;
-      if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
-      if (indexing) rows.push(messageItem(indexing));
-      show(value, title, rows);
-    };
-    // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
-    const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
-    const request = (value: string) => searches.now(value);
-    const subscriptions = [
-      pick.onDidChangeValue((value) => {
-        limit = PAGE;
-        searches.typed(value);
+      pick.hide();
+      if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
+      if (item.target) void reveal(item.target);
+    }),
+    // "Indexing…" turns into results when the folder is ready, without a key pressed.
+    ...host.indexes().map((index) =>
+      index.onDidChangeState(() => {
+        if (pick.value.trim() && (index.state.kind === 'ready' || index.state.kind === 'error' || pick.title === 'Cartograph is indexing')) void request(pick.value);
       }),
-      pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
-      pick.onDidAccept(() => {
-        const [item] = pick.selectedItems;
-        if (!item || (!item.target && !item.message && !item.more)) return; // a message row: nothing to open
-        if (item.more) {
-          limit += PAGE;
-          void request(pick.value);
-          return;
-        }
-        if (item.message) {
-          // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
-          const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
-          pick.items = pick.items.map((i) => (i === item ? explained : i));
-          pick.activeItems = [explained];
-          return;
-        }
-        accepted = true;
-        pick.hide();
-        if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
-        if (item.target) void reveal(item.target, false);
-      }),
-      // "Indexing…" turns into results when the folder is ready, without a key pressed.
-      ...host.indexes().map((index) =>
-        index.onDidChangeState(() => {
-          if (pick.value.trim() && (index.state.kind === 'ready' || index.state.kind === 'error' || pick.title === 'Cartograph is indexing')) void request(pick.value);
-        }),
-      ),
-    ];
-    pick.onDidHide(() => {
-      searches.dispose();
-      for (const s of subscriptions) s.dispose();
-      void previewer.close(!accepted).finally(() => didClose.fire());
-      pick.dispose();
-    });
-    pick.show();
-    // The first query of a session would wait for the search indexes (1-2 s on Django): build them
-    // while the user types.
-    for (const index of host.indexes()) {
-      index.repository?.prepareSearch().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    if (initial) {
-      pick.value = initial;
-      await request(initial);
-    }
-    return pick;
+    ),
+  ];
+  pick.onDidHide(() => {
+    early?.dispose();
+    searches.dispose();
+    for (const s of subscriptions) s.dispose();
+    void previewer.close().finally(() => didClose.fire());
+    pick.dispose();
   });
+  pick.show();
+  // The first query of a session would wait for the search indexes (1-2 s on Django): build them
+  // while the user types.
+  for (const index of host.indexes()) {
+    index.repository?.prepareSearch().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  if (initial) {
+    pick.value = initial;
+    await request(initial);
+  }
+  return pick;
 }
 
 function messageItem(row: MessageRow): FoundItem {
