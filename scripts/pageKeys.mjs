@@ -6,7 +6,7 @@
 //
 // Steps: {press: 'Control+Shift+Alt+F'}, {type: 'text', delay: 30}, {wait: ms},
 // {read: 'name'}: the quick input's value then (null when it is hidden). Also measured: for every
-// chord pressed (ctrl or cmd with alt), how long after its keydown the quick input's box had the focus.
+// chord pressed (a key with ctrl or cmd), how long after its keydown the quick input's box had the focus.
 import * as fs from 'node:fs';
 
 /** Installed in the page once: when each key went down, and when the quick input's box got the focus. */
@@ -14,7 +14,7 @@ function installProbe() {
   if (window.cartographKeys) return;
   const probe = { chords: [], focused: [] };
   window.addEventListener('keydown', (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.altKey && !['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) probe.chords.push(performance.now());
+    if ((e.ctrlKey || e.metaKey) && !['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) probe.chords.push(performance.now());
   }, true);
   document.addEventListener('focusin', (e) => {
     if (e.target instanceof Element && e.target.closest('.quick-input-box')) probe.focused.push(performance.now());
@@ -40,7 +40,7 @@ export async function playKeys(page, steps) {
     else if (step.read) reads[step.read] = await page.evaluate(quickInputValue);
   }
   const probe = await page.evaluate(() => window.cartographKeys);
-  // each chord pressed here (ctrl/cmd+alt+key), to the first time the box got the focus after it
+  // each chord pressed here, to the first time the box got the focus after it
   const opens = probe.chords.filter((at) => at >= start).map((at) => {
     const focused = probe.focused.find((f) => f >= at);
     return focused === undefined ? null : Math.round(focused - at);

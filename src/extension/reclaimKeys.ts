@@ -9,11 +9,7 @@ import { log } from './log';
 
 /** Past this without a key in the box, the box has long had the focus: an edit is the user's own. */
 const GAP_LIMIT_MS = 5_000;
-/**
- * The keys taken back are written into the box once it has had no key for this long. The extension
- * host's value replaces the box's, so writing while keys are on their way would lose them; until it
- * is written, searches ask for the keys taken back followed by the box's value.
- */
+/** The keys taken back are written into the box once it has had no key for this long. */
 const WRITE_QUIET_MS = 500;
 
 export interface EarlyKeysInBox {
@@ -22,29 +18,52 @@ export interface EarlyKeysInBox {
   dispose(): void;
 }
 
-/** Takes back the keys that went to the editor (reclaimEarlyKeys); `searchAgain` when there were some. */
+/**
+ * Takes back the keys that went to the editor (reclaimEarlyKeys) and writes them into the box ahead of
+ * what it holds; `searchAgain` once there are some. The extension host's value replaces the box's, so
+ * a write replaces any key typed while it was on its way. Those keys are not lost: the box reports
+ * each value it had before the write landed, then the written value itself; when values came in
+ * between, the write is made again from the latest of them (and so on, until one lands with nothing
+ * typed meanwhile). Until then searches ask for the keys taken back followed by the box's value.
+ */
 export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, searchAgain: () => void): EarlyKeysInBox {
   let prefix = '';
+  /** The box's value as last reported without the keys taken back. */
+  let latest = pick.value;
+  /** A write on its way: the value written, and the box value it was made from. */
+  let pending: { value: string; from: string } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
-  const writeWhenQuiet = () => {
+  const write = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (disposed || !prefix) return;
-      const merged = prefix + pick.value;
-      prefix = '';
-      pick.value = merged; // VS Code reports it as a change: searched as typed
-    }, WRITE_QUIET_MS);
+    if (disposed || !prefix) return;
+    pending = { value: prefix + latest, from: latest };
+    pick.value = pending.value; // VS Code reports it back as a change: searched as typed
   };
-  const typing = pick.onDidChangeValue(() => prefix && writeWhenQuiet());
+  const typing = pick.onDidChangeValue((value) => {
+    if (!prefix) return;
+    if (pending && value === pending.value) {
+      const from = pending.from;
+      pending = undefined;
+      if (latest === from) prefix = ''; // landed with nothing typed meanwhile: done
+      else write(); // keys reached the box while the write was on its way: again, with them
+      return;
+    }
+    latest = value;
+    if (!pending) {
+      clearTimeout(timer);
+      timer = setTimeout(write, WRITE_QUIET_MS);
+    }
+  });
   reclaimEarlyKeys(pick, (text) => {
     if (disposed) return;
     prefix = text;
-    writeWhenQuiet();
+    latest = pick.value;
+    timer = setTimeout(write, WRITE_QUIET_MS);
     searchAgain();
   });
   return {
-    query: (value) => prefix + value,
+    query: (value) => (prefix && value !== pending?.value ? prefix + value : value),
     dispose: () => {
       disposed = true;
       clearTimeout(timer);
