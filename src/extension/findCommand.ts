@@ -22,6 +22,7 @@ export interface FoundItem extends vscode.QuickPickItem {
   line?: number;
   /** The folder whose graph holds the node, and the node ids that led to it (structural and MCTS hits). */
   root?: string;
+  qname?: string;
   path?: string[];
   /** Where the row leads (results in the workspace). */
   target?: Target;
@@ -49,6 +50,14 @@ export interface ShownAnswer {
 }
 const didShow = new vscode.EventEmitter<ShownAnswer>();
 export const onDidShowAnswer = didShow.event;
+/** A structural question the picker answered last, as it closed: the results view keeps it. */
+export interface StructuralAnswer {
+  query: string;
+  items: FoundItem[];
+}
+const didKeep = new vscode.EventEmitter<StructuralAnswer>();
+export const onDidKeepAnswer = didKeep.event;
+
 /** The picker closed and is done with the editor (Escape: the user's editor is back). */
 const didClose = new vscode.EventEmitter<void>();
 export const onDidClosePicker = didClose.event;
@@ -97,6 +106,7 @@ export async function findWhereImplemented(host: CommandHost, query: string, lim
         file,
         line,
         root: index.root,
+        qname: node.qname,
         path: hit.path,
         target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
         message: node.kind === 'External' ? externalMessage(node) : undefined,
@@ -151,7 +161,9 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
   const previewer = new Previewer();
   let limit = PAGE;
   let shownKey = '';
+  let structural: StructuralAnswer | undefined;
   const show = (query: string, title: string | undefined, items: FoundItem[]) => {
+    structural = undefined;
     if (pick.title !== title) pick.title = title;
     // The same rows again (a key that did not change the answer) keep the list and its highlight.
     const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
@@ -183,6 +195,7 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
     if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
     if (indexing) rows.push(messageItem(indexing));
     show(query, title, rows);
+    structural = results.some((r) => r.route === 'structural') ? { query, items } : undefined;
   };
   // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
   const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
@@ -220,6 +233,7 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
     ),
   ];
   pick.onDidHide(() => {
+    if (structural) didKeep.fire(structural);
     early?.dispose();
     searches.dispose();
     for (const s of subscriptions) s.dispose();
