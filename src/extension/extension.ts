@@ -11,6 +11,7 @@ import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findComma
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
+import { registerHierarchies } from './hierarchy';
 import { migrateRenamedSettings, type MovedSetting } from './renamedSettings';
 import { registerResults } from './results/register';
 import type { ResultsTree } from './results/resultsTree';
@@ -108,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   context.subscriptions.push(
     explorer,
     results.disposable,
+    registerHierarchies(host, results.tree),
     registerCommands(host),
     watchWorkspace(indexFor),
     registerCompletion(keys, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
