@@ -79,6 +79,7 @@ function zodCorpus() {
   try {
     execFileSync('npm', ['pack', 'zod@4.6.7', '--pack-destination', tmp], { stdio: 'ignore' });
     execFileSync('tar', ['xzf', path.join(tmp, 'zod-4.6.7.tgz'), '-C', tmp, 'package/src', 'package/package.json', 'package/LICENSE']);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
     fs.renameSync(path.join(tmp, 'package'), dir);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
