@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { filesQuery } from '../core/search/fileRanking';
-import type { SearchResult } from '../core/search/types';
+import type { GraphNode } from '../core/model/schema';
+import type { SearchHit, SearchResult } from '../core/search/types';
 import type { CommandHost } from './commandHost';
 import { findFiles } from './findFiles';
 import { Previewer, registerPreviewDocuments, reveal, type Target } from './findPreview';
@@ -79,47 +80,53 @@ export interface Found {
   more: boolean;
 }
 
-/** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
-export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE): Promise<Found> {
+/**
+ * One ranked list over all folders; the route and its reason are in the results for tests and the UI.
+ * Every folder is asked at once (each answers from its own engine); with several, `onRows` gets the
+ * ranked rows of those that answered while the others still search.
+ */
+export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE, onRows?: (items: FoundItem[]) => void): Promise<Found> {
   const question = filesQuery(query);
   if (question !== undefined) return findFiles(host, question, limit);
-  const results: SearchResult[] = [];
-  const items: FoundItem[] = [];
   // The first search starts loading the search models; it never waits for them.
   requestSearchModels();
   const active = vscode.window.activeTextEditor?.document.uri;
-  for (const index of host.indexes()) {
-    const repository = index.repository;
-    if (!repository) continue;
+  const folders = host.indexes().filter((index) => index.repository);
+  // Per folder, in the folders' order: rows of equal score keep that order, whichever answers first.
+  const answers: ({ result: SearchResult; items: FoundItem[] } | undefined)[] = folders.map(() => undefined);
+  const ranked = () => answers.flatMap((a) => a?.items ?? []).sort((a, b) => b.score - a.score);
+  await Promise.all(folders.map(async (index, f) => {
     // From the active editor when it is in this folder: shared names resolve near the code being read.
     const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;
     // One more than shown: whether there is more to show.
-    const { result, nodes } = await repository.search(query, limit + 1, { fromPath });
-    results.push(result);
-    for (const [i, hit] of result.hits.entries()) {
-      const node = nodes[i];
-      const file = node.path ? vscode.Uri.file(path.join(index.root, node.path)) : undefined;
-      const line = hit.siteLine ?? node.range?.startLine;
-      items.push({
-        id: hit.id,
-        score: hit.score,
-        file,
-        line,
-        root: index.root,
-        qname: node.qname,
-        path: hit.path,
-        target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
-        message: node.kind === 'External' ? externalMessage(node) : undefined,
-        label: `${kindIcon(node.kind)} ${node.name}`,
-        description: rowDescription(node, line),
-        detail: node.signature || node.qname,
-        alwaysShow: true,
-      });
-    }
-  }
-  items.sort((a, b) => b.score - a.score);
+    const { result, nodes } = await index.repository!.search(query, limit + 1, { fromPath });
+    answers[f] = { result, items: result.hits.map((hit, i) => foundItem(index.root, hit, nodes[i])) };
+    if (onRows && answers.some((a) => !a)) onRows(ranked().slice(0, limit));
+  }));
+  const results = answers.flatMap((a) => (a ? [a.result] : []));
+  const items = ranked();
   const more = items.length > limit || results.some((r) => (r.total ?? 0) > r.hits.length);
   return { results, items: items.slice(0, limit), more };
+}
+
+function foundItem(root: string, hit: SearchHit, node: GraphNode): FoundItem {
+  const file = node.path ? vscode.Uri.file(path.join(root, node.path)) : undefined;
+  const line = hit.siteLine ?? node.range?.startLine;
+  return {
+    id: hit.id,
+    score: hit.score,
+    file,
+    line,
+    root,
+    qname: node.qname,
+    path: hit.path,
+    target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
+    message: node.kind === 'External' ? externalMessage(node) : undefined,
+    label: `${kindIcon(node.kind)} ${node.name}`,
+    description: rowDescription(node, line),
+    detail: node.signature || node.qname,
+    alwaysShow: true,
+  };
 }
 
 /**
@@ -162,15 +169,18 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
   let limit = PAGE;
   let shownKey = '';
   let structural: StructuralAnswer | undefined;
-  const show = (query: string, title: string | undefined, items: FoundItem[]) => {
-    structural = undefined;
-    if (pick.title !== title) pick.title = title;
+  const setRows = (items: FoundItem[]) => {
     // The same rows again (a key that did not change the answer) keep the list and its highlight.
     const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
     if (key !== shownKey) {
       shownKey = key;
       pick.items = items;
     }
+  };
+  const show = (query: string, title: string | undefined, items: FoundItem[]) => {
+    structural = undefined;
+    if (pick.title !== title) pick.title = title;
+    setRows(items);
     didShow.fire({ query, rows: items.length, at: Date.now() });
   };
   // The box's value is searched with the keys taken back from the editor before it (until they are in it).
@@ -182,7 +192,8 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
     if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(query, 'Cartograph is indexing', [messageItem(indexing)]);
     let found: Found;
     try {
-      found = await findWhereImplemented(host, query, limit);
+      // The rows of the folders that answered, while the others search (the title waits for all).
+      found = await findWhereImplemented(host, query, limit, (partial) => pick.value === value && partial.length > 0 && setRows(partial));
     } catch (error) {
       log().error(`Find Where Implemented failed for "${query}": ${error instanceof Error ? error.message : String(error)}`);
       return show(query, 'Search failed (see Cartograph: Show Log)', []);
