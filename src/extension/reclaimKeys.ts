@@ -4,7 +4,7 @@
 // the command, so on a loaded machine (the integration machine, two cores for many processes) the
 // first letters of a query can land in the code; earlyKeys.ts decides which edits were those keys.
 import * as vscode from 'vscode';
-import { EarlyKeys } from './earlyKeys';
+import { EarlyKeys, FrontWriter } from './earlyKeys';
 import { log } from './log';
 
 /** Past this without a key in the box, the box has long had the focus: an edit is the user's own. */
@@ -19,51 +19,35 @@ export interface EarlyKeysInBox {
 }
 
 /**
- * Takes back the keys that went to the editor (reclaimEarlyKeys) and writes them into the box ahead of
- * what it holds; `searchAgain` once there are some. The extension host's value replaces the box's, so
- * a write replaces any key typed while it was on its way. Those keys are not lost: the box reports
- * each value it had before the write landed, then the written value itself; when values came in
- * between, the write is made again from the latest of them (and so on, until one lands with nothing
- * typed meanwhile). Until then searches ask for the keys taken back followed by the box's value.
+ * Takes back the keys that went to the editor (reclaimEarlyKeys) and puts them at the front of the
+ * box once it has been quiet (FrontWriter); `searchAgain` once there are some.
  */
 export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, searchAgain: () => void): EarlyKeysInBox {
-  let prefix = '';
-  /** The box's value as last reported without the keys taken back. */
-  let latest = pick.value;
-  /** A write on its way: the value written, and the box value it was made from. */
-  let pending: { value: string; from: string } | undefined;
+  const writer = new FrontWriter();
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
   const write = () => {
     clearTimeout(timer);
-    if (disposed || !prefix) return;
-    pending = { value: prefix + latest, from: latest };
-    pick.value = pending.value; // VS Code reports it back as a change: searched as typed
+    const value = disposed ? undefined : writer.write();
+    if (value !== undefined) pick.value = value; // VS Code reports it back as a change: searched as typed
+  };
+  const whenQuiet = () => {
+    clearTimeout(timer);
+    timer = setTimeout(write, WRITE_QUIET_MS);
   };
   const typing = pick.onDidChangeValue((value) => {
-    if (!prefix) return;
-    if (pending && value === pending.value) {
-      const from = pending.from;
-      pending = undefined;
-      if (latest === from) prefix = ''; // landed with nothing typed meanwhile: done
-      else write(); // keys reached the box while the write was on its way: again, with them
-      return;
-    }
-    latest = value;
-    if (!pending) {
-      clearTimeout(timer);
-      timer = setTimeout(write, WRITE_QUIET_MS);
-    }
+    const next = writer.changed(value);
+    if (next === 'write') write();
+    else if (next === 'wait') whenQuiet();
   });
   reclaimEarlyKeys(pick, (text) => {
     if (disposed) return;
-    prefix = text;
-    latest = pick.value;
-    timer = setTimeout(write, WRITE_QUIET_MS);
+    writer.start(text, pick.value);
+    whenQuiet();
     searchAgain();
   });
   return {
-    query: (value) => (prefix && value !== pending?.value ? prefix + value : value),
+    query: (value) => writer.query(value),
     dispose: () => {
       disposed = true;
       clearTimeout(timer);

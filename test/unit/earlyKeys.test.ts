@@ -1,8 +1,9 @@
 // Which editor edits, made between the picker's chord and its box taking the focus, are keys meant for
-// the picker (src/extension/earlyKeys.ts): plain characters typed one after another at the cursor.
+// the picker (src/extension/earlyKeys.ts): plain characters typed one after another at the cursor; and how
+// they are put at the front of the box without losing keys typed meanwhile.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EarlyKeys } from '../../src/extension/earlyKeys';
+import { EarlyKeys, FrontWriter } from '../../src/extension/earlyKeys';
 
 const key = (offset: number, text: string, length = 0) => [{ offset, length, text }];
 
@@ -36,4 +37,38 @@ test('anything but a plain key after the previous one is not understood, and not
     assert.equal(keys.text, '', what);
     assert.equal(keys.add(key(0, 'z')), false, `${what}: stays not understood`);
   }
+});
+
+// The box as the extension host hears of it: the values it reports, in the order they arrive.
+test('the keys taken back go to the front of the box once it is quiet', () => {
+  const writer = new FrontWriter();
+  writer.start('cal', 'l');
+  assert.equal(writer.query('l'), 'call', 'searched with the keys taken back meanwhile');
+  assert.equal(writer.changed('le'), 'wait');
+  assert.equal(writer.write(), 'calle');
+  assert.equal(writer.changed('calle'), 'none', 'the write came back with nothing typed meanwhile: done');
+  assert.equal(writer.query('caller'), 'caller');
+  assert.equal(writer.write(), undefined);
+});
+
+test('keys typed while a write was on its way are written again, not lost', () => {
+  const writer = new FrontWriter();
+  writer.start('cal', 'lers of');
+  assert.equal(writer.write(), 'callers of');
+  // the box had more before the write landed over it: reported first, then the write itself
+  assert.equal(writer.changed('lers of J'), 'none');
+  assert.equal(writer.changed('lers of Js'), 'none');
+  assert.equal(writer.query('lers of Js'), 'callers of Js');
+  assert.equal(writer.changed('callers of'), 'write', 'the write replaced "Js"');
+  assert.equal(writer.write(), 'callers of Js');
+  assert.equal(writer.changed('callers of Js'), 'none');
+  assert.equal(writer.changed('callers of Jso'), 'none', 'typing on after the write landed');
+  assert.equal(writer.query('callers of Jso'), 'callers of Jso');
+});
+
+test('nothing taken back: the box is left alone', () => {
+  const writer = new FrontWriter();
+  assert.equal(writer.changed('abc'), 'none');
+  assert.equal(writer.write(), undefined);
+  assert.equal(writer.query('abc'), 'abc');
 });
