@@ -243,7 +243,11 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
       }),
     ),
   ];
+  let hidden = false;
   pick.onDidHide(() => {
+    // VS Code reports a hide the user made (Escape) again when the picker is disposed, below
+    if (hidden) return;
+    hidden = true;
     if (structural) didKeep.fire(structural);
     early?.dispose();
     searches.dispose();

@@ -46,8 +46,10 @@ export class ResultsTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  /** Keeps `answer` on top and shows the view. */
+  /** Keeps `answer` on top (in place of an older answer to the same question) and shows the view. */
   add(answer: Answer): void {
+    const same = this.answers.findIndex((a) => a.title === answer.title);
+    if (same >= 0) this.answers.splice(same, 1);
     this.answers.unshift(answer);
     this.answers.splice(KEPT);
     this.changed.fire(undefined);

@@ -56,6 +56,7 @@ describe('Call and type hierarchies, CodeLens', function () {
   it('CodeLens, once switched on: "1 caller", and a click lists them in the results view', async function () {
     await vscode.workspace.getConfiguration('cartograph').update('codeLens.enabled', true, vscode.ConfigurationTarget.Global);
     const [uri] = at('py', 'base.py', 0, 0);
+    await vscode.window.showTextDocument(uri);
     const lenses = await until('the lenses', async () => {
       const found = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 20);
       return found && found.some((l) => l.command && /callers?/.test(l.command.title)) && found;

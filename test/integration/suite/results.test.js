@@ -31,8 +31,17 @@ describe('The results view', function () {
     await shown;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     const answer = await until('the answer kept', () => api.results.kept.find((a) => a.title === 'callers of Calculator.add'), 5000);
+    assert.strictEqual(api.results.kept.filter((a) => a.title === answer.title).length, 1, 'kept once (a question asked again replaces its older answer)');
+    const closes = [];
+    const closed = api.onDidCloseFind(() => closes.push(Date.now()));
+    await vscode.commands.executeCommand('cartograph.findWhereImplemented', 'callers of Calculator.add');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await until('the picker closed', () => closes.length > 0, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    closed.dispose();
+    assert.strictEqual(closes.length, 1, 'one close for one Escape');
     const [top] = await api.results.getChildren(undefined);
-    assert.strictEqual(top.answer, answer, 'the newest answer first');
+    assert.strictEqual(top.answer.title, answer.title, 'the newest answer first');
     const rows = await api.results.getChildren(top);
     // the Python caller (quick_add, unless an earlier suite renamed it), at its call of add
     const quickAdd = rows.find((r) => r.row.file && r.row.file.fsPath === path.join(py.uri.fsPath, 'extended.py'));
