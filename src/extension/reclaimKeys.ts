@@ -9,6 +9,11 @@ import { log } from './log';
 
 /** Past this without a key in the box, the box has long had the focus: an edit is the user's own. */
 const GAP_LIMIT_MS = 5_000;
+/**
+ * Keys that all went to the editor leave the box nothing to report: once they pause this long they are
+ * taken back (a typist's keys come 30-150 ms apart; the box has usually shown by then).
+ */
+const KEY_PAUSE_MS = 300;
 /** The keys taken back are written into the box once it has had no key for this long. */
 const WRITE_QUIET_MS = 500;
 
@@ -58,7 +63,7 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
 
 /**
  * Watches the active editor from the command's first turn until the box reports its first key (the
- * focus has moved there), the picker closes, or GAP_LIMIT_MS. `reclaimed` gets the keys taken back,
+ * focus has moved there), the keys in the editor pause (KEY_PAUSE_MS), the picker closes, or GAP_LIMIT_MS. `reclaimed` gets the keys taken back,
  * once the editor is back as it was (not called when there were none, or the edits were not all keys).
  */
 function reclaimEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, reclaimed: (text: string) => void): void {
@@ -69,10 +74,12 @@ function reclaimEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, reclaime
   const selected = document.getText(selection);
   const keys = new EarlyKeys(document.offsetAt(selection.start), selected.length);
   let done = false;
+  let pause: NodeJS.Timeout | undefined;
   const finish = () => {
     if (done) return;
     done = true;
     clearTimeout(timer);
+    clearTimeout(pause);
     for (const s of subscriptions) s.dispose();
     const text = keys.text;
     log().debug(`keys typed before the picker showed: ${JSON.stringify(text)}`);
@@ -85,7 +92,9 @@ function reclaimEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, reclaime
   const subscriptions = [
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document !== document || e.contentChanges.length === 0) return;
-      if (!keys.add(e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })))) finish();
+      if (!keys.add(e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })))) return finish();
+      clearTimeout(pause);
+      pause = setTimeout(finish, KEY_PAUSE_MS);
     }),
     // (showing the picker reports its empty value as a change: not a key)
     pick.onDidChangeValue((value) => value && finish()),

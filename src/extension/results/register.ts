@@ -7,7 +7,7 @@ import { routeQuery } from '../../core/search/router';
 import type { CommandHost } from '../commandHost';
 import { onDidKeepAnswer, type StructuralAnswer } from '../findCommand';
 import { guard } from '../log';
-import { RESULTS_VIEW, ResultsTree, type Answer, type ResultRow } from './resultsTree';
+import { ResultsTree, type Answer, type ResultRow } from './resultsTree';
 
 /** Affected definitions listed per change (the view is for reading, not for a 5,000-row walk). */
 const IMPACT_ROWS = 200;
@@ -16,7 +16,6 @@ export function registerResults(host: CommandHost): { tree: ResultsTree; disposa
   const tree = new ResultsTree();
   const disposable = vscode.Disposable.from(
     tree,
-    vscode.window.registerTreeDataProvider(RESULTS_VIEW, tree),
     onDidKeepAnswer((answer) => tree.add(fromPicker(host, answer))),
     vscode.commands.registerCommand('cartograph.showImpact', () => guard('Show Impact of My Changes', () => showImpact(host, tree))),
   );

@@ -42,23 +42,33 @@ export interface Answer {
 type Node = { answer: Answer } | { row: ResultRow; relation?: Relation };
 
 export class ResultsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly answers: Answer[] = [];
+  private readonly answers: { answer: Answer }[] = [];
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly view = vscode.window.createTreeView(RESULTS_VIEW, { treeDataProvider: this });
 
-  /** Keeps `answer` on top (in place of an older answer to the same question) and shows the view. */
+  /**
+   * Keeps `answer` on top (in place of an older answer to the same question) and shows it, the focus
+   * left where it is: the picker has just given it back to the editor, where the user types next.
+   */
   add(answer: Answer): void {
-    const same = this.answers.findIndex((a) => a.title === answer.title);
+    const same = this.answers.findIndex((a) => a.answer.title === answer.title);
     if (same >= 0) this.answers.splice(same, 1);
-    this.answers.unshift(answer);
+    const node = { answer };
+    this.answers.unshift(node);
     this.answers.splice(KEPT);
     this.changed.fire(undefined);
-    void vscode.commands.executeCommand(`${RESULTS_VIEW}.focus`, { preserveFocus: true });
+    void this.view.reveal(node, { select: false, focus: false, expand: true });
   }
 
   /** The answers kept, newest first (for tests). */
   get kept(): readonly Answer[] {
-    return this.answers;
+    return this.answers.map((a) => a.answer);
+  }
+
+  /** Only answers are revealed, and they are at the top. */
+  getParent(): undefined {
+    return undefined;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -83,7 +93,7 @@ export class ResultsTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!node) return this.answers.map((answer) => ({ answer }));
+    if (!node) return this.answers;
     if ('answer' in node) return node.answer.rows.map((row) => ({ row, relation: node.answer.relation }));
     const { row, relation } = node;
     if (row.children) return row.children.map((child) => ({ row: child }));
@@ -92,6 +102,7 @@ export class ResultsTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
   }
 
   dispose(): void {
+    this.view.dispose();
     this.changed.dispose();
   }
 }
