@@ -94,7 +94,10 @@ function reclaimEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, reclaime
       if (e.document !== document || e.contentChanges.length === 0) return;
       if (!keys.add(e.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })))) return finish();
       clearTimeout(pause);
-      pause = setTimeout(finish, KEY_PAUSE_MS);
+      const typed = keys.text;
+      // A host that was busy runs an expired timer before reading the keys that came meanwhile: look
+      // again after those are read (setImmediate runs after I/O), and finish only if none was a key.
+      pause = setTimeout(() => setImmediate(() => keys.text === typed && finish()), KEY_PAUSE_MS);
     }),
     // (showing the picker reports its empty value as a change: not a key)
     pick.onDidChangeValue((value) => value && finish()),
