@@ -10,6 +10,7 @@
 // A suite line `[screenshot] some/file.png` saves a PNG of the workbench there (relative to the repo).
 // A suite line `[input] text` (`[input]`: nothing) types text into the open input box (showInputBox) and presses Enter, as
 // a user would: an extension's own input box cannot be answered through VS Code's API.
+// A suite line `[keys] {"steps": [...], "done": "/abs/file.json"}` presses keys in the page (scripts/pageKeys.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +21,7 @@ import * as util from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeFixtureWorkspace } from '../test/integration/workspace.mjs';
 import { launchChromium, waitForCodeServer } from './codeServerHarness.mjs';
+import { answerKeysLine } from './pageKeys.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => console.log(`[integration] ${m}`);
@@ -104,11 +106,13 @@ async function main() {
       // a suite asks for a picture of the workbench as it is now (the explorer screenshots in docs/)
       const shot = line.match(/^\[screenshot\] (\S+\.png)$/);
       const input = line.match(/^\[input\](?: (.*))?$/);
+      const keys = line.match(/^\[keys\] (\{.*\})$/);
       if (s) summary = { passed: Number(s[1]), failed: Number(s[2]) };
       else if (input) {
         const box = page.locator('.quick-input-widget .quick-input-box input');
         void box.fill(input[1] ?? '').then(() => box.press('Enter')).catch((e) => say(`input failed: ${e.message}`));
       }
+      else if (keys) answerKeysLine(page, keys[1], say);
       else if (shot) void page.screenshot({ path: path.resolve(repo, shot[1]) }).then(() => say(`screenshot ${shot[1]}`), (e) => say(`screenshot failed: ${e.message}`));
       else console.log(line);
       for (const waiter of lineWaiters.filter((w) => w.pattern.test(line))) {

@@ -11,7 +11,10 @@ import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findComma
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
+import { registerHierarchies } from './hierarchy';
 import { migrateRenamedSettings, type MovedSetting } from './renamedSettings';
+import { registerResults } from './results/register';
+import type { ResultsTree } from './results/resultsTree';
 import { ApiKeys } from './secrets';
 import { affectsIndex } from './settings';
 import { StatusBar } from './statusBar';
@@ -39,6 +42,8 @@ export interface CartographApi {
   onDidShowFindAnswer: vscode.Event<ShownAnswer>;
   /** Fires when Find Where Implemented has closed and is done with the editor (after Escape, the user's editor is back). */
   onDidCloseFind: vscode.Event<void>;
+  /** The results view's tree: the answers it keeps, newest first (`kept`), and their rows. */
+  results: ResultsTree;
   /** The move of renamed settings' values that activation ran (`renamedSettings.ts`); run again, it moves what was set since. */
   settingsMigrated: Promise<MovedSetting[]>;
   migrateSettings(): Promise<MovedSetting[]>;
@@ -99,9 +104,13 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   };
 
   const explorer = registerExplorer({ indexes: () => [...indexes.values()], indexFor }, context.extensionUri);
+  const host = { indexes: () => [...indexes.values()], indexFor, reindexAll };
+  const results = registerResults(host);
   context.subscriptions.push(
     explorer,
-    registerCommands({ indexes: () => [...indexes.values()], indexFor, reindexAll }),
+    results.disposable,
+    registerHierarchies(host, results.tree),
+    registerCommands(host),
     watchWorkspace(indexFor),
     registerCompletion(keys, (uri) => indexFor(uri)?.repository, (s) => status.setCompletion(s)),
     registerAgentTools(() => [...indexes.values()]),
@@ -148,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     statusBar: () => status.shown,
     onDidShowFindAnswer: onDidShowAnswer,
     onDidCloseFind: onDidClosePicker,
+    results: results.tree,
     settingsMigrated,
     migrateSettings: migrateRenamedSettings,
   };

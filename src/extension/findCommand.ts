@@ -3,13 +3,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { filesQuery } from '../core/search/fileRanking';
-import type { SearchResult } from '../core/search/types';
+import type { GraphNode } from '../core/model/schema';
+import type { SearchHit, SearchResult } from '../core/search/types';
 import type { CommandHost } from './commandHost';
 import { findFiles } from './findFiles';
-import { Previewer, reveal, type Target } from './findPreview';
+import { Previewer, registerPreviewDocuments, reveal, type Target } from './findPreview';
 import { emptyMessage, externalMessage, indexingMessage, rowDescription, searchTitle, type MessageRow } from './findRows';
 import { log } from './log';
 import { requestSearchModels } from './models';
+import { takeBackEarlyKeys } from './reclaimKeys';
 import { TypingSearch } from './typingSearch';
 
 export interface FoundItem extends vscode.QuickPickItem {
@@ -21,6 +23,7 @@ export interface FoundItem extends vscode.QuickPickItem {
   line?: number;
   /** The folder whose graph holds the node, and the node ids that led to it (structural and MCTS hits). */
   root?: string;
+  qname?: string;
   path?: string[];
   /** Where the row leads (results in the workspace). */
   target?: Target;
@@ -48,6 +51,14 @@ export interface ShownAnswer {
 }
 const didShow = new vscode.EventEmitter<ShownAnswer>();
 export const onDidShowAnswer = didShow.event;
+/** A structural question the picker answered last, as it closed: the results view keeps it. */
+export interface StructuralAnswer {
+  query: string;
+  items: FoundItem[];
+}
+const didKeep = new vscode.EventEmitter<StructuralAnswer>();
+export const onDidKeepAnswer = didKeep.event;
+
 /** The picker closed and is done with the editor (Escape: the user's editor is back). */
 const didClose = new vscode.EventEmitter<void>();
 export const onDidClosePicker = didClose.event;
@@ -69,150 +80,192 @@ export interface Found {
   more: boolean;
 }
 
-/** One ranked list over all folders; the route and its reason are in the results for tests and the UI. */
-export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE): Promise<Found> {
+/**
+ * One ranked list over all folders; the route and its reason are in the results for tests and the UI.
+ * Every folder is asked at once (each answers from its own engine); with several, `onRows` gets the
+ * ranked rows of those that answered while the others still search.
+ */
+export async function findWhereImplemented(host: CommandHost, query: string, limit = PAGE, onRows?: (items: FoundItem[]) => void): Promise<Found> {
   const question = filesQuery(query);
   if (question !== undefined) return findFiles(host, question, limit);
-  const results: SearchResult[] = [];
-  const items: FoundItem[] = [];
   // The first search starts loading the search models; it never waits for them.
   requestSearchModels();
   const active = vscode.window.activeTextEditor?.document.uri;
-  for (const index of host.indexes()) {
-    const repository = index.repository;
-    if (!repository) continue;
+  const folders = host.indexes().filter((index) => index.repository);
+  // Per folder, in the folders' order: rows of equal score keep that order, whichever answers first.
+  const answers: ({ result: SearchResult; items: FoundItem[] } | undefined)[] = folders.map(() => undefined);
+  const ranked = () => answers.flatMap((a) => a?.items ?? []).sort((a, b) => b.score - a.score);
+  await Promise.all(folders.map(async (index, f) => {
     // From the active editor when it is in this folder: shared names resolve near the code being read.
     const fromPath = active?.scheme === 'file' && index.contains(active.fsPath) ? path.relative(index.root, active.fsPath).split(path.sep).join('/') : undefined;
     // One more than shown: whether there is more to show.
-    const { result, nodes } = await repository.search(query, limit + 1, { fromPath });
-    results.push(result);
-    for (const [i, hit] of result.hits.entries()) {
-      const node = nodes[i];
-      const file = node.path ? vscode.Uri.file(path.join(index.root, node.path)) : undefined;
-      const line = hit.siteLine ?? node.range?.startLine;
-      items.push({
-        id: hit.id,
-        score: hit.score,
-        file,
-        line,
-        root: index.root,
-        path: hit.path,
-        target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
-        message: node.kind === 'External' ? externalMessage(node) : undefined,
-        label: `${kindIcon(node.kind)} ${node.name}`,
-        description: rowDescription(node, line),
-        detail: node.signature || node.qname,
-        alwaysShow: true,
-      });
-    }
-  }
-  items.sort((a, b) => b.score - a.score);
+    const { result, nodes } = await index.repository!.search(query, limit + 1, { fromPath });
+    answers[f] = { result, items: result.hits.map((hit, i) => foundItem(index.root, hit, nodes[i])) };
+    if (onRows && answers.some((a) => !a)) onRows(ranked().slice(0, limit));
+  }));
+  const results = answers.flatMap((a) => (a ? [a.result] : []));
+  const items = ranked();
   const more = items.length > limit || results.some((r) => (r.total ?? 0) > r.hits.length);
   return { results, items: items.slice(0, limit), more };
 }
 
+function foundItem(root: string, hit: SearchHit, node: GraphNode): FoundItem {
+  const file = node.path ? vscode.Uri.file(path.join(root, node.path)) : undefined;
+  const line = hit.siteLine ?? node.range?.startLine;
+  return {
+    id: hit.id,
+    score: hit.score,
+    file,
+    line,
+    root,
+    qname: node.qname,
+    path: hit.path,
+    target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
+    message: node.kind === 'External' ? externalMessage(node) : undefined,
+    label: `${kindIcon(node.kind)} ${node.name}`,
+    description: rowDescription(node, line),
+    detail: node.signature || node.qname,
+    alwaysShow: true,
+  };
+}
+
+/**
+ * The command the key chord runs: the same picker under an id no extension declares. VS Code runs a
+ * command the first time only after asking every extension host to activate for `onCommand:<id>`,
+ * which every command in `contributes.commands` declares implicitly; that round trip (0.3-0.8 s in
+ * code-server) came between the chord and the picker, and the keys typed meanwhile went into the
+ * editor. An id nothing activates on runs at once, from the first press.
+ */
+export const FIND_KEY_COMMAND = 'cartograph.findWhereImplemented.key';
+
 export function registerFindCommand(host: CommandHost): vscode.Disposable {
-  return vscode.commands.registerCommand('cartograph.findWhereImplemented', async (initial?: string) => {
-    const pick = vscode.window.createQuickPick<FoundItem>();
-    pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
-    pick.matchOnDescription = false;
-    pick.matchOnDetail = false;
-    // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
-    // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
-    // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+  return vscode.Disposable.from(
+    registerPreviewDocuments(),
+    vscode.commands.registerCommand('cartograph.findWhereImplemented', (initial?: string) => openPicker(host, initial, false)),
+    vscode.commands.registerCommand(FIND_KEY_COMMAND, () => openPicker(host, undefined, true)),
+  );
+}
+
+/**
+ * Everything up to `pick.show()` runs in the command's first turn, with no await before it: a key
+ * that arrives after the chord finds the box open and focused (the picker opens at once, its rows
+ * come in as the search answers). Opened by its keys (`fromKeys`), keys that still reached the editor
+ * first are taken back into the box (reclaimKeys.ts).
+ */
+async function openPicker(host: CommandHost, initial: string | undefined, fromKeys: boolean): Promise<vscode.QuickPick<FoundItem>> {
+  const pick = vscode.window.createQuickPick<FoundItem>();
+  pick.placeholder = 'A name (Calculator.add), a question (callers of add) or plain English (where do we parse dates?)';
+  pick.matchOnDescription = false;
+  pick.matchOnDetail = false;
+  // The rows are ranked by the search: VS Code must not re-sort them by how their labels match what
+  // was typed, on every key (its own Go to Symbol in Workspace turns this off too). The property is
+  // still a proposal in @types/vscode: where a VS Code lacks or refuses it, the picker works as before.
+  try {
+    (pick as { sortByLabel?: boolean }).sortByLabel = false;
+  } catch {
+    // the rows are re-sorted by label as they were before
+  }
+  const previewer = new Previewer();
+  let limit = PAGE;
+  let shownKey = '';
+  let structural: StructuralAnswer | undefined;
+  const setRows = (items: FoundItem[]) => {
+    // The same rows again (a key that did not change the answer) keep the list and its highlight.
+    const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
+    if (key !== shownKey) {
+      shownKey = key;
+      pick.items = items;
+    }
+  };
+  const show = (query: string, title: string | undefined, items: FoundItem[]) => {
+    structural = undefined;
+    if (pick.title !== title) pick.title = title;
+    setRows(items);
+    didShow.fire({ query, rows: items.length, at: Date.now() });
+  };
+  // The box's value is searched with the keys taken back from the editor before it (until they are in it).
+  const early = fromKeys ? takeBackEarlyKeys(pick, () => void searches.now(pick.value)) : undefined;
+  const run = async (value: string) => {
+    const query = early ? early.query(value) : value;
+    if (!query.trim()) return show(query, undefined, []);
+    const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
+    if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(query, 'Cartograph is indexing', [messageItem(indexing)]);
+    let found: Found;
     try {
-      (pick as { sortByLabel?: boolean }).sortByLabel = false;
-    } catch {
-      // the rows are re-sorted by label as they were before
+      // The rows of the folders that answered, while the others search (the title waits for all).
+      found = await findWhereImplemented(host, query, limit, (partial) => pick.value === value && partial.length > 0 && setRows(partial));
+    } catch (error) {
+      log().error(`Find Where Implemented failed for "${query}": ${error instanceof Error ? error.message : String(error)}`);
+      return show(query, 'Search failed (see Cartograph: Show Log)', []);
     }
-    const previewer = new Previewer();
-    let limit = PAGE;
-    let accepted = false;
-    let shownKey = '';
-    const show = (query: string, title: string | undefined, items: FoundItem[]) => {
-      if (pick.title !== title) pick.title = title;
-      // The same rows again (a key that did not change the answer) keep the list and its highlight.
-      const key = items.map((i) => `${i.id}|${i.label}|${i.description}`).join('\n');
-      if (key !== shownKey) {
-        shownKey = key;
-        pick.items = items;
+    if (pick.value !== value) return; // a newer query is waiting: this answer is stale
+    const { results, items, more } = found;
+    for (const r of results) log().debug(`find "${query}": ${r.route}, ${r.reason}`);
+    const title = searchTitle(query, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
+    const rows = items.length === 0 ? [messageItem(emptyMessage(query, results))] : items;
+    if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
+    if (indexing) rows.push(messageItem(indexing));
+    show(query, title, rows);
+    structural = results.some((r) => r.route === 'structural') ? { query, items } : undefined;
+  };
+  // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
+  const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
+  const request = (value: string) => searches.now(value);
+  const subscriptions = [
+    pick.onDidChangeValue((value) => {
+      limit = PAGE;
+      searches.typed(value);
+    }),
+    pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
+    pick.onDidAccept(() => {
+      const [item] = pick.selectedItems;
+      if (!item || (!item.target && !item.message && !item.more)) return; // a message row: nothing to open
+      if (item.more) {
+        limit += PAGE;
+        void request(pick.value);
+        return;
       }
-      didShow.fire({ query, rows: items.length, at: Date.now() });
-    };
-    const run = async (value: string) => {
-      if (!value.trim()) return show(value, undefined, []);
-      const indexing = indexingMessage(host.indexes().map((i) => ({ name: i.folder.name, state: i.state })));
-      if (indexing && !host.indexes().some((i) => i.repository && i.state.kind === 'ready')) return show(value, 'Cartograph is indexing', [messageItem(indexing)]);
-      let found: Found;
-      try {
-        found = await findWhereImplemented(host, value, limit);
-      } catch (error) {
-        log().error(`Find Where Implemented failed for "${value}": ${error instanceof Error ? error.message : String(error)}`);
-        return show(value, 'Search failed (see Cartograph: Show Log)', []);
+      if (item.message) {
+        // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
+        const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
+        pick.items = pick.items.map((i) => (i === item ? explained : i));
+        pick.activeItems = [explained];
+        return;
       }
-      if (pick.value !== value) return; // a newer query is waiting: this answer is stale
-      const { results, items, more } = found;
-      for (const r of results) log().debug(`find "${value}": ${r.route}, ${r.reason}`);
-      const title = searchTitle(value, results.map((r) => ({ route: r.route, reason: r.reason, vias: r.hits.map((h) => h.via), total: r.total })), items.length, more);
-      const rows = items.length === 0 ? [messageItem(emptyMessage(value, results))] : items;
-      if (more) rows.push({ id: '', score: 0, more: true, label: '$(ellipsis) Show more results', alwaysShow: true });
-      if (indexing) rows.push(messageItem(indexing));
-      show(value, title, rows);
-    };
-    // Searches once the typing pauses, one at a time, for the latest value (run() drops a stale answer).
-    const searches = new TypingSearch(run, (busy) => (pick.busy = busy), TYPING_PAUSE_MS);
-    const request = (value: string) => searches.now(value);
-    const subscriptions = [
-      pick.onDidChangeValue((value) => {
-        limit = PAGE;
-        searches.typed(value);
+      pick.hide();
+      if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
+      if (item.target) void reveal(item.target);
+    }),
+    // "Indexing…" turns into results when the folder is ready, without a key pressed.
+    ...host.indexes().map((index) =>
+      index.onDidChangeState(() => {
+        if (pick.value.trim() && (index.state.kind === 'ready' || index.state.kind === 'error' || pick.title === 'Cartograph is indexing')) void request(pick.value);
       }),
-      pick.onDidChangeActive(([item]) => previewer.highlight(item?.target)),
-      pick.onDidAccept(() => {
-        const [item] = pick.selectedItems;
-        if (!item || (!item.target && !item.message && !item.more)) return; // a message row: nothing to open
-        if (item.more) {
-          limit += PAGE;
-          void request(pick.value);
-          return;
-        }
-        if (item.message) {
-          // An External symbol has no file here: say so on its row, and leave the picker open for another pick.
-          const explained: FoundItem = { ...item, detail: `$(info) ${item.message}` };
-          pick.items = pick.items.map((i) => (i === item ? explained : i));
-          pick.activeItems = [explained];
-          return;
-        }
-        accepted = true;
-        pick.hide();
-        if (item.root) didFind.fire({ root: item.root, id: item.id, path: item.path ?? [] });
-        if (item.target) void reveal(item.target, false);
-      }),
-      // "Indexing…" turns into results when the folder is ready, without a key pressed.
-      ...host.indexes().map((index) =>
-        index.onDidChangeState(() => {
-          if (pick.value.trim() && (index.state.kind === 'ready' || index.state.kind === 'error' || pick.title === 'Cartograph is indexing')) void request(pick.value);
-        }),
-      ),
-    ];
-    pick.onDidHide(() => {
-      searches.dispose();
-      for (const s of subscriptions) s.dispose();
-      void previewer.close(!accepted).finally(() => didClose.fire());
-      pick.dispose();
-    });
-    pick.show();
-    // The first query of a session would wait for the search indexes (1-2 s on Django): build them
-    // while the user types.
-    for (const index of host.indexes()) {
-      index.repository?.prepareSearch().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    if (initial) {
-      pick.value = initial;
-      await request(initial);
-    }
-    return pick;
+    ),
+  ];
+  let hidden = false;
+  pick.onDidHide(() => {
+    // VS Code reports a hide the user made (Escape) again when the picker is disposed, below
+    if (hidden) return;
+    hidden = true;
+    if (structural) didKeep.fire(structural);
+    early?.dispose();
+    searches.dispose();
+    for (const s of subscriptions) s.dispose();
+    void previewer.close().finally(() => didClose.fire());
+    pick.dispose();
   });
+  pick.show();
+  // The first query of a session would wait for the search indexes (1-2 s on Django): build them
+  // while the user types.
+  for (const index of host.indexes()) {
+    index.repository?.prepareSearch().catch((error: unknown) => log().warn(`preparing search for ${index.folder.name}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  if (initial) {
+    pick.value = initial;
+    await request(initial);
+  }
+  return pick;
 }
 
 function messageItem(row: MessageRow): FoundItem {

@@ -2,7 +2,7 @@
 // secret storage (`cartograph.setApiKey`, kept for the endpoint's origin: secrets.ts), switching
 // completions on and off (`cartograph.toggleCompletions`) and the transparency command
 // (`cartograph.showLastCompletion`), which shows the completion the user last accepted — or, before
-// any was, the last request — in a read-only virtual document.
+// any was, the last request — in a read-only virtual document. Setting up the server: setup.ts.
 import * as vscode from 'vscode';
 import { CompletionService } from '../../core/completion/service';
 import type { Repository } from '../../core/service/repository';
@@ -12,6 +12,7 @@ import type { CompletionStatus } from '../statusText';
 import { GraphCompletionProvider, LANGUAGES } from './provider';
 import { readCompletionSettings } from './settings';
 import { completionSettingsFrom } from './settingsValues';
+import { registerSetupCommands } from './setup';
 import { transparencyText } from './transparencyView';
 
 export const COMPLETION_SCHEME = 'cartograph-completion';
@@ -49,6 +50,7 @@ export function registerCompletion(
     vscode.languages.registerInlineCompletionItemProvider(selector, provider),
     vscode.workspace.registerTextDocumentContentProvider(COMPLETION_SCHEME, documents),
     keys.onDidChange('completion', () => provider.settingsChanged()),
+    registerSetupCommands(keys),
     // An open transparency document follows the user's acceptances.
     provider.onDidAccept(() => {
       const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === documents.uri.toString());
