@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 9;
+export const PARSER_VERSION = 10;
 
 export interface FileGraph {
   path: string;

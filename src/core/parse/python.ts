@@ -48,6 +48,8 @@ interface Scope {
   locals: Set<string>;
   /** Locals whose class is known (`c: Calculator`, `c = Calculator()`): chain head is rewritten to the class. */
   typed: Map<string, string[]>;
+  /** Names an import inside this definition binds (`from .debug import x` in a method): references, resolved through the scope's imports. */
+  imported: Set<string>;
   /** Name of the first parameter of a method (`self`/`cls`), if any. */
   receiver?: string;
 }
@@ -178,7 +180,7 @@ export function extractPython(root: Node): Extracted {
     const returns = isClass ? null : def.childForFieldName('return_type');
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
-    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map() };
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set() };
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
     if (!isClass) collectParameters(def, scope, kind === 'Method');
@@ -229,7 +231,7 @@ export function extractPython(root: Node): Extracted {
     const bind = (local: string, module: string, imported: string | null) => {
       imports.push({ local, module, imported, line, scope: scopeId });
       if (!local) return;
-      if (scope) scope.locals.add(local);
+      if (scope) scope.imported.add(local);
       else moduleNames.add(local);
     };
     if (node.type === 'import_statement') {
@@ -356,18 +358,33 @@ export function extractPython(root: Node): Extracted {
   const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') =>
     refs.add(scope?.sym.localId ?? null, kind, chain, node.startPosition.row, relation);
 
-  /** Rewrites the head of a chain through the local scope; null when the head is an untyped local. */
+  /** The innermost scope around `scope` (itself included) that binds `head`; class bodies do not enclose their methods' names. */
+  const binder = (scope: Scope | undefined, head: string): Scope | undefined => {
+    for (let s = scope; s; s = s.sym.parent ? scopes.get(s.sym.parent) : undefined) {
+      if (s.sym.kind === 'Class' && s !== scope) continue;
+      if (s.receiver === head || s.typed.has(head) || s.imported.has(head) || s.locals.has(head)) return s;
+    }
+    return undefined;
+  };
+
+  /**
+   * Rewrites the head of a chain through the local scope; null when the head is an untyped local.
+   * A receiver seen from a function nested in its method is still the method's class (`def inner(): self.x()`).
+   */
   const qualify = (scope: Scope | undefined, chain: string[]): string[] | null => {
     const head = chain[0];
-    for (let s = scope; s; s = s.sym.parent ? scopes.get(s.sym.parent) : undefined) {
-      if (s.sym.kind === 'Class') continue; // class bodies do not enclose their methods' names
-      if (s === scope && s.receiver === head) return ['self', ...chain.slice(1)];
-      const typed = s.typed.get(head);
-      if (typed) return [...typed, ...chain.slice(1)];
-      if (s.locals.has(head) && !defNames.has(head)) return null;
-    }
-    return chain;
+    const s = binder(scope, head);
+    if (!s || s.imported.has(head)) return chain;
+    if (s.receiver === head) return ['self', ...chain.slice(1)];
+    const typed = s.typed.get(head);
+    if (typed) return [...typed, ...chain.slice(1)];
+    return defNames.has(head) ? chain : null;
   };
+
+  /** Imported by a function around `scope` (`from .debug import x` in the method), and not shadowed there. */
+  const importedAround = (scope: Scope | undefined, head: string): boolean => Boolean(binder(scope, head)?.imported.has(head));
+  /** A name worth a reference: defined or imported in the module, or imported by an enclosing function. */
+  const known = (scope: Scope | undefined, head: string): boolean => moduleNames.has(head) || defNames.has(head) || importedAround(scope, head);
 
   /** Callee nodes already taken as a chain through a call (the same node is also captured as an attribute). */
   const throughCallNodes = new Set<number>();
@@ -376,7 +393,7 @@ export function extractPython(root: Node): Extracted {
     const chain = callChainOf(node);
     if (!chain || !chain.includes('()') || chain[0] === 'super') return null;
     const qualified = qualify(scope, chain);
-    if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !defNames.has(chain[0]))) return null;
+    if (!qualified || (qualified === chain && !known(scope, chain[0]))) return null;
     throughCallNodes.add(node.id);
     return qualified;
   };
@@ -436,7 +453,7 @@ export function extractPython(root: Node): Extracted {
         coveredEnd = node.endIndex;
         const scope = enclosing(start);
         const qualified = qualify(scope, chain);
-        if (!qualified || (qualified === chain && !moduleNames.has(chain[0]))) break;
+        if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !importedAround(scope, chain[0]))) break;
         if (node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start) break;
         addRef(scope, 'USES', qualified, node);
         break;
@@ -450,8 +467,8 @@ export function extractPython(root: Node): Extracted {
       case 'id': {
         if (start < coveredEnd || definingNames.has(start)) break;
         const text = node.text;
-        if (!moduleNames.has(text) && !defNames.has(text)) break;
         const scope = enclosing(start);
+        if (!known(scope, text)) break;
         const chain = qualify(scope, [text]);
         if (chain) addRef(scope, 'USES', chain, node);
         break;
