@@ -102,3 +102,31 @@ test('a parameter named self in a nested function is its own, not the method\'s 
   });
   assert.ok(!edges.some((e) => e.includes('manager_method -> manager.py#BaseManager.get_queryset')), edges.join('\n'));
 });
+
+test("a method's first parameter is its receiver whatever its name, unless the method is static (CPython 3.11 enum, django.contrib.admin)", async () => {
+  const edges = await references({
+    'enum.py': [
+      'class EnumType(type):',
+      '    def __new__(metacls, cls, bases, classdict, *, boundary=None, _simple=False, **kwds):',
+      '        member_type, first_enum = metacls._get_mixins_(cls, bases)',
+      '        return member_type',
+      '',
+      '    @classmethod',
+      '    def _get_mixins_(mcls, class_name, bases):',
+      '        return object, None',
+      '',
+    ].join('\n'),
+    'options.py': [
+      'class ModelAdmin:',
+      '    def get_action(self, action):',
+      '        return action',
+      '',
+      '    @staticmethod',
+      '    def _get_action_description(func, name):',
+      '        return func.get_action(name)',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS enum.py#EnumType.__new__ -> enum.py#EnumType._get_mixins_'), edges.join('\n'));
+  assert.ok(!edges.some((e) => e.includes('_get_action_description -> options.py#ModelAdmin.get_action')), edges.join('\n'));
+});

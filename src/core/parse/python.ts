@@ -50,7 +50,7 @@ interface Scope {
   typed: Map<string, string[]>;
   /** Names an import inside this definition binds (`from .debug import x` in a method): references, resolved through the scope's imports. */
   imported: Set<string>;
-  /** Name of the first parameter of a method (`self`/`cls`), if any. */
+  /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
   receiver?: string;
 }
 
@@ -183,7 +183,7 @@ export function extractPython(root: Node): Extracted {
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set() };
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
-    if (!isClass) collectParameters(def, scope, kind === 'Method');
+    if (!isClass) collectParameters(def, scope, kind === 'Method' && !isStatic(outer));
     scopes.set(sym.localId, scope);
     scopeByStart.set(outer.startIndex, scope);
     stack.push(scope);
@@ -218,7 +218,8 @@ export function extractPython(root: Node): Extracted {
       if (!nameNode) continue;
       const paramName = nameNode.text;
       scope.locals.add(paramName);
-      if (first && isMethod && (paramName === 'self' || paramName === 'cls')) scope.receiver = paramName;
+      // Whatever its name: `def call(__self, __context, __obj, *args)` keeps `self` free for the arguments.
+      if (first && isMethod && param.type === 'identifier') scope.receiver = paramName;
       first = false;
       const typeChain = typeNode ? annotationChain(typeNode.text) : null;
       if (typeChain) scope.typed.set(paramName, typeChain);
@@ -477,6 +478,11 @@ export function extractPython(root: Node): Extracted {
   }
 
   return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
+}
+
+/** `@staticmethod` is among the decorators: the method's first parameter is no receiver. */
+function isStatic(outer: Node): boolean {
+  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && /^@\s*(?:builtins\s*\.\s*)?staticmethod\s*$/.test(c.text));
 }
 
 function stringContent(literal: string): string {
