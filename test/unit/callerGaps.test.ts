@@ -1,7 +1,12 @@
 // Issue 34's graph gaps on real code (Django 3.2 from Debian, trimmed to what the case needs): calls
 // the graph left unresolved and silent, and callers it could not show. Each case failed before its fix.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
+import { LocalRepository } from '../../src/core/service/localRepository';
+import type { ToolResult } from '../../src/core/service/repository';
 import { buildGraph, edgeList } from './helpers';
 
 /** The CALLS and USES edges of a tree, as `KIND source -> target`. */
@@ -129,4 +134,111 @@ test("a method's first parameter is its receiver whatever its name, unless the m
   });
   assert.ok(edges.includes('CALLS enum.py#EnumType.__new__ -> enum.py#EnumType._get_mixins_'), edges.join('\n'));
   assert.ok(!edges.some((e) => e.includes('_get_action_description -> options.py#ModelAdmin.get_action')), edges.join('\n'));
+});
+
+/** A repository of `files` on disk, indexed, for the agent tools; closed and removed after `use`. */
+async function withRepository(files: Record<string, string>, use: (repo: LocalRepository) => Promise<void>): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-callers-'));
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const repo = await LocalRepository.open(root, { storeDir: null });
+  try {
+    await repo.index();
+    await use(repo);
+  } finally {
+    await repo.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function ok(result: ToolResult): { text: string; structured: Record<string, unknown> } {
+  assert.ok(result.ok, result.ok ? '' : result.error);
+  return result;
+}
+
+/** django/core/management/base.py and commands/check.py, trimmed: execute() calls self.handle(), which each command overrides. */
+const MANAGEMENT = {
+  'base.py': [
+    'class BaseCommand:',
+    '    def execute(self, *args, **options):',
+    '        output = self.handle(*args, **options)',
+    '        return output',
+    '',
+    '    def handle(self, *args, **options):',
+    "        raise NotImplementedError('subclasses of BaseCommand must provide a handle() method')",
+    '',
+    '',
+    'class LabelCommand(BaseCommand):',
+    '    def handle(self, *labels, **options):',
+    '        return self.handle_label(labels[0], **options)',
+    '',
+    '    def handle_label(self, label, **options):',
+    '        return label',
+    '',
+    '',
+    'def call_command(command_name, *args, **options):',
+    '    command = BaseCommand()',
+    '    return command.execute(*args, **options)',
+    '',
+  ].join('\n'),
+  'check.py': 'from base import BaseCommand\n\n\nclass Command(BaseCommand):\n    def handle(self, *app_labels, **options):\n        return super().handle(*app_labels, **options)\n',
+};
+
+test('impact of a change to an override reaches the callers of the method it overrides, marked possible (django BaseCommand.handle)', async () => {
+  await withRepository(MANAGEMENT, async (repo) => {
+    const answer = ok(await repo.runTool('impact', { ids: ['check.py#Command.handle'], depth: 2 }));
+    const affected = answer.structured.affected as Array<{ qname: string; distance: number; possible?: boolean }>;
+    assert.deepEqual(affected.map((a) => [a.qname, a.distance, a.possible ?? false]), [
+      ['base.BaseCommand.execute', 1, true],
+      ['base.call_command', 2, true],
+    ], answer.text);
+    assert.match(answer.text, /1\? Method base\.BaseCommand\.execute .* via ← CALLS\? \(may dispatch from base\.BaseCommand\.handle\) base\.BaseCommand\.execute/);
+    assert.match(answer.text, /2 possible: through calls of an overridden method/);
+    // The base method's own impact is resolved, not possible; the override's super() call is no dispatch to itself.
+    const base = ok(await repo.runTool('impact', { ids: ['base.py#BaseCommand.handle'], depth: 1 }));
+    assert.deepEqual((base.structured.affected as Array<{ qname: string; possible?: boolean }>).map((a) => [a.qname, a.possible ?? false]).sort(), [
+      ['base.BaseCommand.execute', false],
+      ['check.Command.handle', false],
+    ]);
+    // A sibling subclass's own calls of the base method never run on this class: LabelCommand.handle
+    // overrides too, and Command's callers through BaseCommand.handle do not include LabelCommand's code.
+    const explored = ok(await repo.runTool('explore_graph', { id: 'check.py#Command.handle', direction: 'in', edgeKinds: ['CALLS'] }));
+    assert.match(explored.text, /\+1 possible through overriding[\s\S]*\? base\.BaseCommand\.execute {2}base\.py:3 {2}\(calls base\.BaseCommand\.handle\)/);
+  });
+});
+
+test('callers of a property or a decorator are its USES, with the kind said (django URLResolver, login_required)', async () => {
+  await withRepository({
+    'functional.py': 'class cached_property:\n    def __init__(self, func, name=None):\n        self.real_func = func\n',
+    'decorators.py': 'def login_required(function=None, redirect_field_name=None, login_url=None):\n    return function\n',
+    'resolvers.py': [
+      'from functional import cached_property',
+      'from decorators import login_required',
+      '',
+      '',
+      'class URLResolver:',
+      '    @cached_property',
+      '    def urlconf_module(self):',
+      '        return self.urlconf_name',
+      '',
+      '    @cached_property',
+      '    def url_patterns(self):',
+      '        patterns = getattr(self.urlconf_module, "urlpatterns", self.urlconf_module)',
+      '        return patterns',
+      '',
+      '',
+      '@login_required',
+      'def password_change(request):',
+      '    return request',
+      '',
+    ].join('\n'),
+  }, async (repo) => {
+    const property = ok(await repo.runTool('explore_graph', { name: 'URLResolver.urlconf_module', direction: 'in', edgeKinds: ['CALLS'] }));
+    assert.match(property.text, /← USES\s+resolvers\.URLResolver\.url_patterns {2}resolvers\.py:12/);
+    assert.match(property.text, /USES rows are callers with no call written/);
+    const decorator = ok(await repo.runTool('search_code', { query: 'callers of login_required' }));
+    assert.match(decorator.text, /Function resolvers\.password_change .*\[structural USES/);
+  });
 });
