@@ -242,3 +242,26 @@ test('callers of a property or a decorator are its USES, with the kind said (dja
     assert.match(decorator.text, /Function resolvers\.password_change .*\[structural USES/);
   });
 });
+
+test('a call on a value of unknown type is listed as a possible caller, not dropped (django.core.management.call_command)', async () => {
+  await withRepository({
+    'base.py': MANAGEMENT['base.py'],
+    'management.py': [
+      'from base import BaseCommand',
+      '',
+      '',
+      'def call_command(command_name, *args, **options):',
+      '    if isinstance(command_name, BaseCommand):',
+      '        # Command object passed in.',
+      '        command = command_name',
+      "        command_name = command.__class__.__module__.split('.')[-1]",
+      '    defaults = dict(options)',
+      '    return command.execute(*args, **defaults)',
+      '',
+    ].join('\n'),
+  }, async (repo) => {
+    const answer = ok(await repo.runTool('explore_graph', { id: 'base.py#BaseCommand.execute', direction: 'in', edgeKinds: ['CALLS'] }));
+    assert.match(answer.text, /← CALLS\s+base\.call_command/);
+    assert.match(answer.text, /\+1 possible, unresolved[\s\S]*\? management\.call_command {2}management\.py:10/);
+  });
+});

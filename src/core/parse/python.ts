@@ -3,7 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind, UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
@@ -351,6 +351,7 @@ export function extractPython(root: Node): Extracted {
 
   // Pass 2: references.
   const refs = new ReferenceList();
+  const untypedCalls: UntypedCall[] = [];
   const texts = new SourceTextCollector();
   let coveredEnd = -1;
   let importIndex = 0;
@@ -439,8 +440,9 @@ export function extractPython(root: Node): Extracted {
           break;
         }
         coveredEnd = node.endIndex;
-        chain = superMatch ? chain : qualify(scope, chain);
-        if (chain) addRef(scope, 'CALLS', chain, node);
+        const qualified = superMatch ? chain : qualify(scope, chain);
+        if (qualified) addRef(scope, 'CALLS', qualified, node);
+        else if (chain.length > 1) untypedCalls.push({ from: scope?.sym.localId ?? null, name: chain[chain.length - 1], line: node.startPosition.row });
         break;
       }
       case 'attr': {
@@ -477,7 +479,7 @@ export function extractPython(root: Node): Extracted {
     }
   }
 
-  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result(), ...(untypedCalls.length ? { untypedCalls } : {}) };
 }
 
 /** `@staticmethod` is among the decorators: the method's first parameter is no receiver. */
