@@ -462,8 +462,8 @@ export class Resolver {
           const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
           return own ?? (type ? this.member(type, name) : null);
         }
-        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that.
-        if (target.sym.type && kind !== 'Function' && kind !== 'Method') {
+        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that; a property's is.
+        if (target.sym.type && ((kind !== 'Function' && kind !== 'Method') || target.sym.property)) {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
         }

@@ -103,6 +103,8 @@ export interface SymbolDef {
    * of a script `.d.ts`, or one inside `declare global {}`); stage 2 keys it (graph/ambientGlobals.ts).
    */
   global?: true;
+  /** Python: a method read as an attribute (`@property`, `@cached_property`): `obj.name.x` is a member of what it returns (`type`). */
+  property?: true;
   /** The function's type parameters, in order, when `callbacks` names one. */
   typeParams?: string[];
   /** The type parameter each type argument of a generic return type is (`): Box<T, D>` → ['T', 'D']; '' for another type). */

@@ -29,6 +29,8 @@ const QUERY_SOURCE = `
 (import_from_statement) @import
 (assignment) @assign
 (with_item) @with
+(return_statement) @return
+(yield) @yield
 (call function: (_) @callee)
 (attribute) @attr
 (string) @string
@@ -52,6 +54,10 @@ interface Scope {
   imported: Set<string>;
   /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
   receiver?: string;
+  /** What every `return` with a value returns, as a name chain; null once two differ or one is not a chain read. */
+  returns?: string[] | null;
+  /** The body yields or the def is async: what `return` gives is not what a call gives. */
+  notPlainCall?: boolean;
 }
 
 /** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
@@ -159,7 +165,21 @@ export function extractPython(root: Node): Extracted {
       case 'with':
         collectWithTarget(node, enclosing(node.startIndex));
         break;
+      case 'return':
+        collectReturn(node, enclosing(node.startIndex));
+        break;
+      case 'yield': {
+        const scope = enclosing(node.startIndex);
+        if (scope) scope.notPlainCall = true;
+        break;
+      }
     }
+  }
+  // A function without a return annotation returns what its returns say when they all say one thing
+  // (`return StateApps(...)`, `return self._cursor()`): as Jedi reads it, so `self.cursor().execute`
+  // and `with self.cursor() as c: c.execute` reach CursorWrapper.execute. Resolution keeps repository classes only.
+  for (const scope of scopes.values()) {
+    if (scope.returns && !scope.notPlainCall && !scope.sym.type) scope.sym.type = scope.returns;
   }
 
   function defineScope(def: Node, outer: Node): void {
@@ -181,6 +201,8 @@ export function extractPython(root: Node): Extracted {
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set() };
+    if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
+    if (kind === 'Method' && isProperty(outer)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
     if (!isClass) collectParameters(def, scope, kind === 'Method' && !isStatic(outer));
@@ -279,7 +301,9 @@ export function extractPython(root: Node): Extracted {
       if (targets.length !== 1) return null;
       if (typeNode) return annotationChain(typeNode.text);
       if (right?.type === 'identifier' && scope) return scope.typed.get(right.text) ?? null;
-      return callResultChain(right);
+      // `self.questioner = questioner or MigrationQuestioner()`: the default says the class.
+      const fallback = right?.type === 'boolean_operator' && right.childForFieldName('operator')?.text === 'or' ? right.childForFieldName('right') : right;
+      return callResultChain(fallback);
     };
     for (const target of targets) {
       if (!target) continue;
@@ -324,6 +348,20 @@ export function extractPython(root: Node): Extracted {
     const call = callChainOf(manager);
     const head = call ? aliasedChain(scope, manager) ?? (moduleNames.has(call[0]) || defNames.has(call[0]) ? call : null) : null;
     if (head) scope.typed.set(target.text, [...head, '__enter__', '()']);
+  }
+
+  /** Notes what a `return` returns (see `returns`); a bare `return` and `return None` say nothing (an Optional's None). */
+  function collectReturn(node: Node, scope: Scope | undefined): void {
+    if (!scope || scope.sym.kind === 'Class' || scope.returns === null) return;
+    const value = node.firstNamedChild;
+    if (!value || value.type === 'none') return;
+    let chain: string[] | null = null;
+    if (value.type === 'identifier') chain = value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
+    else if (value.type === 'call') {
+      const callee = callChainOf(value);
+      chain = aliasedChain(scope, value) ?? (callee && (moduleNames.has(callee[0]) || defNames.has(callee[0]) || scope.imported.has(callee[0])) ? callResultChain(value) : null);
+    }
+    scope.returns = chain && (scope.returns === undefined || scope.returns.join('.') === chain.join('.')) ? chain : null;
   }
 
   /** A chain through the method's receiver or a typed local, rewritten as the resolver reads it (`self.app.x`, `Foo.x`); null otherwise. */
@@ -480,6 +518,11 @@ export function extractPython(root: Node): Extracted {
   }
 
   return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result(), ...(untypedCalls.length ? { untypedCalls } : {}) };
+}
+
+/** Read as an attribute: `@property`, `@cached_property`, `@functools.cached_property`. */
+function isProperty(outer: Node): boolean {
+  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && /^@\s*(?:[\w.]+\.)?(?:cached_)?property\s*$/.test(c.text));
 }
 
 /** `@staticmethod` is among the decorators: the method's first parameter is no receiver. */
