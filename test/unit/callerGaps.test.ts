@@ -351,3 +351,64 @@ test('what an unannotated function returns, a property and an `or` default type 
   assert.ok(edges.includes('CALLS state.py#ProjectState._reload -> state.py#StateApps.render_multiple'), edges.join('\n'));
   assert.ok(edges.includes('CALLS autodetector.py#MigrationAutodetector.generate_renamed_fields -> autodetector.py#MigrationQuestioner.ask_rename'), edges.join('\n'));
 });
+
+test('a typed parameter rebound to its own method\'s result, a Type[] annotation and a class attribute naming a class (jinja2 3.1.2 compiler, loaders, nativetypes)', async () => {
+  const edges = await references({
+    'compiler.py': [
+      'import typing as t',
+      '',
+      '',
+      'class Symbols:',
+      '    def analyze_node(self, node, **kwargs):',
+      '        pass',
+      '',
+      '',
+      'class Frame:',
+      '    def __init__(self, eval_ctx, parent: t.Optional["Frame"] = None, level: t.Optional[int] = None) -> None:',
+      '        self.symbols = Symbols(level=level)',
+      '',
+      '    def inner(self, isolated: bool = False) -> "Frame":',
+      '        return Frame(self.eval_ctx, self)',
+      '',
+      '',
+      'class CodeGenerator:',
+      '    def macro_body(self, node, frame: Frame):',
+      '        frame = frame.inner()',
+      '        frame.symbols.analyze_node(node)',
+      '',
+    ].join('\n'),
+    'environment.py': [
+      'import typing as t',
+      '',
+      '',
+      'class Template:',
+      '    @classmethod',
+      '    def from_code(cls, environment, code, globals, uptodate=None):',
+      '        return cls',
+      '',
+      '',
+      'class Environment:',
+      '    template_class: t.Type[Template]',
+      '',
+      '    def from_string(self, source, globals=None, template_class: t.Optional[t.Type["Template"]] = None):',
+      '        cls = template_class or self.template_class',
+      '        return cls.from_code(self, self.compile(source), globals, None)',
+      '',
+      '',
+      'class NativeEnvironment(Environment):',
+      '    def concat(self, values):',
+      '        pass',
+      '',
+      '',
+      'class NativeTemplate(Template):',
+      '    environment_class = NativeEnvironment',
+      '',
+      '    def render(self, *args, **kwargs):',
+      '        return self.environment_class.concat(self.root_render_func(self.new_context(vars)))',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS compiler.py#CodeGenerator.macro_body -> compiler.py#Symbols.analyze_node'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS environment.py#Environment.from_string -> environment.py#Template.from_code'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS environment.py#NativeTemplate.render -> environment.py#NativeEnvironment.concat'), edges.join('\n'));
+});

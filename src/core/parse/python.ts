@@ -104,13 +104,14 @@ function callChainOf(node: Node): string[] | null {
 
 /**
  * The class an annotation names: `Foo`, `m.Foo`, `"Foo"` (a forward reference), `Optional[Foo]`,
- * `t.Optional["Foo"]`, `Foo | None`; null for anything else (generics, unions of several classes).
+ * `t.Optional["Foo"]`, `Foo | None`, `t.Type["Template"]` (the class itself: its members are the same
+ * names); null for anything else (generics, unions of several classes).
  */
 function annotationChain(text: string): string[] | null {
   let t = text.trim();
   for (;;) {
     const quoted = /^(['"])(.*)\1$/s.exec(t);
-    const optional = /^(?:(?:t|typing)\s*\.\s*)?Optional\s*\[(.*)\]$/s.exec(t);
+    const optional = /^(?:(?:t|typing)\s*\.\s*)?(?:Optional|Type|type)\s*\[(.*)\]$/s.exec(t);
     const orNone = t.split('|').map((part) => part.trim()).filter((part) => part !== 'None');
     if (quoted) t = quoted[2].trim();
     else if (optional) t = optional[1].trim();
@@ -297,13 +298,19 @@ export function extractPython(root: Node): Extracted {
     const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
     const typeNode = node.childForFieldName('type');
     // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local (`self.app = app`).
+    // `self.questioner = questioner or MigrationQuestioner()`: the default says the class.
+    const value = right?.type === 'boolean_operator' && right.childForFieldName('operator')?.text === 'or' ? right.childForFieldName('right') : right;
     const valueType = (): string[] | null => {
       if (targets.length !== 1) return null;
       if (typeNode) return annotationChain(typeNode.text);
-      if (right?.type === 'identifier' && scope) return scope.typed.get(right.text) ?? null;
-      // `self.questioner = questioner or MigrationQuestioner()`: the default says the class.
-      const fallback = right?.type === 'boolean_operator' && right.childForFieldName('operator')?.text === 'or' ? right.childForFieldName('right') : right;
-      return callResultChain(fallback);
+      if (value?.type === 'identifier') {
+        // `environment_class = NativeEnvironment` in a class body: the class a name of the module is.
+        if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
+        return scope?.typed.get(value.text) ?? null;
+      }
+      // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
+      const aliased = value?.type === 'call' && scope ? aliasedChain(scope, value) : null;
+      return aliased ?? callResultChain(value);
     };
     for (const target of targets) {
       if (!target) continue;
@@ -318,7 +325,7 @@ export function extractPython(root: Node): Extracted {
         } else {
           scope.locals.add(name);
           // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
-          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, right) : null);
+          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, value) : null);
           if (typeChain) scope.typed.set(name, typeChain);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
