@@ -14,8 +14,9 @@
 // - impact depth-2 coverage: for N seeded callees, the share of Jedi's callers and callers' callers
 //   that the `impact` tool (depth 2) lists, definite rows only and with its possible rows.
 // Corpora: django (callers in django/db and django/template, the callees anywhere in Django; Jedi on
-// all of Django would take most of an hour) and jinja2 (Debian python3-jinja2, never used to tune
-// anything here; all of it). Jedi's answers are cached by content (bench/results/oracle-cache).
+// all of Django would take most of an hour), jinja2 (Debian python3-jinja2: held out until issue 34,
+// whose gaps were read from its misses, so no longer unseen) and markdown (Debian python3-markdown,
+// never read to fix anything: the held-out one). Jedi's answers are cached by content (bench/results/oracle-cache).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,6 +36,7 @@ const TARGETS = Number(values.targets ?? 300);
 const CALLER_SCOPE: Record<string, (rel: string) => boolean> = {
   django: (rel) => rel.startsWith('db/') || rel.startsWith('template/'),
   jinja2: () => true,
+  markdown: () => true,
 };
 const corpora = values.corpus ?? Object.keys(CALLER_SCOPE);
 
@@ -92,6 +94,8 @@ interface CorpusResult {
   missedSamples: string[];
   missedEvenAsPossible: string[];
   wrongSamples: string[];
+  /** `callee ⇐ caller` of Jedi's depth-2 reach that impact did not list. */
+  impactMissedSamples: string[];
 }
 
 async function measure(corpus: string): Promise<CorpusResult> {
@@ -170,7 +174,9 @@ async function measure(corpus: string): Promise<CorpusResult> {
     if (graphPairs.has(p)) return false;
     const [s, t] = p.split('\u0000');
     if (overrideOf(s, t) === undefined) return true;
+    // Left out of the impact reach too: impact follows the graph's reading, the override.
     disputed++;
+    oracleCallers.get(t)?.delete(s);
     return false;
   });
   const scored = oraclePairs.size - disputed;
@@ -213,6 +219,7 @@ async function measure(corpus: string): Promise<CorpusResult> {
   let covered = 0;
   let coveredPossible = 0;
   const sample = candidates.slice(0, TARGETS);
+  const impactMissed: string[] = [];
   for (const t of sample) {
     const own = new Set(functionOf(graph, t).members);
     const expected = new Set<string>();
@@ -237,6 +244,7 @@ async function measure(corpus: string): Promise<CorpusResult> {
       const body = functionOf(graph, e).body;
       if (definite.has(body)) covered++;
       if (all.has(body)) coveredPossible++;
+      else if (impactMissed.length < 40) impactMissed.push(`${t} ⇐ ${e}`);
     }
   }
   await repo.close();
@@ -264,6 +272,7 @@ async function measure(corpus: string): Promise<CorpusResult> {
     missedSamples: missed.slice(0, 60).map((p) => p.replace('\u0000', ' -> ')),
     missedEvenAsPossible: missedPossible.slice(0, 40).map((p) => p.replace('\u0000', ' -> ')),
     wrongSamples,
+    impactMissedSamples: impactMissed,
   };
 }
 

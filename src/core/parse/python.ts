@@ -54,8 +54,8 @@ interface Scope {
   imported: Set<string>;
   /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
   receiver?: string;
-  /** What every `return` with a value returns, as a name chain; null once two differ or one is not a chain read. */
-  returns?: string[] | null;
+  /** The values its `return` statements return (a bare `return` and `return None` aside: an Optional's None). */
+  returns: Node[];
   /** The body yields or the def is async: what `return` gives is not what a call gives. */
   notPlainCall?: boolean;
 }
@@ -166,9 +166,12 @@ export function extractPython(root: Node): Extracted {
       case 'with':
         collectWithTarget(node, enclosing(node.startIndex));
         break;
-      case 'return':
-        collectReturn(node, enclosing(node.startIndex));
+      case 'return': {
+        const scope = enclosing(node.startIndex);
+        const value = node.firstNamedChild;
+        if (scope && scope.sym.kind !== 'Class' && value && value.type !== 'none') scope.returns.push(value);
         break;
+      }
       case 'yield': {
         const scope = enclosing(node.startIndex);
         if (scope) scope.notPlainCall = true;
@@ -179,8 +182,11 @@ export function extractPython(root: Node): Extracted {
   // A function without a return annotation returns what its returns say when they all say one thing
   // (`return StateApps(...)`, `return self._cursor()`): as Jedi reads it, so `self.cursor().execute`
   // and `with self.cursor() as c: c.execute` reach CursorWrapper.execute. Resolution keeps repository classes only.
+  // Read once every name of the module is known: `return Substr(...)` above `class Substr`.
   for (const scope of scopes.values()) {
-    if (scope.returns && !scope.notPlainCall && !scope.sym.type) scope.sym.type = scope.returns;
+    if (scope.returns.length === 0 || scope.notPlainCall || scope.sym.type) continue;
+    const chains = scope.returns.map((value) => returnedChain(scope, value));
+    if (chains[0] && chains.every((c) => c?.join('.') === chains[0]!.join('.'))) scope.sym.type = chains[0];
   }
 
   function defineScope(def: Node, outer: Node): void {
@@ -201,7 +207,7 @@ export function extractPython(root: Node): Extracted {
     const returns = isClass ? null : def.childForFieldName('return_type');
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
-    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set() };
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
     if (kind === 'Method' && isProperty(outer)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
@@ -357,18 +363,12 @@ export function extractPython(root: Node): Extracted {
     if (head) scope.typed.set(target.text, [...head, '__enter__', '()']);
   }
 
-  /** Notes what a `return` returns (see `returns`); a bare `return` and `return None` say nothing (an Optional's None). */
-  function collectReturn(node: Node, scope: Scope | undefined): void {
-    if (!scope || scope.sym.kind === 'Class' || scope.returns === null) return;
-    const value = node.firstNamedChild;
-    if (!value || value.type === 'none') return;
-    let chain: string[] | null = null;
-    if (value.type === 'identifier') chain = value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
-    else if (value.type === 'call') {
-      const callee = callChainOf(value);
-      chain = aliasedChain(scope, value) ?? (callee && (moduleNames.has(callee[0]) || defNames.has(callee[0]) || scope.imported.has(callee[0])) ? callResultChain(value) : null);
-    }
-    scope.returns = chain && (scope.returns === undefined || scope.returns.join('.') === chain.join('.')) ? chain : null;
+  /** What a returned value is, as a name chain: the receiver, a typed local, or a call of a name the function sees; else null. */
+  function returnedChain(scope: Scope, value: Node): string[] | null {
+    if (value.type === 'identifier') return value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
+    if (value.type !== 'call') return null;
+    const callee = callChainOf(value);
+    return aliasedChain(scope, value) ?? (callee && (moduleNames.has(callee[0]) || defNames.has(callee[0]) || scope.imported.has(callee[0])) ? callResultChain(value) : null);
   }
 
   /** A chain through the method's receiver or a typed local, rewritten as the resolver reads it (`self.app.x`, `Foo.x`); null otherwise. */
