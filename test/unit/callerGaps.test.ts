@@ -412,3 +412,49 @@ test('a typed parameter rebound to its own method\'s result, a Type[] annotation
   assert.ok(edges.includes('CALLS environment.py#Environment.from_string -> environment.py#Template.from_code'), edges.join('\n'));
   assert.ok(edges.includes('CALLS environment.py#NativeTemplate.render -> environment.py#NativeEnvironment.concat'), edges.join('\n'));
 });
+
+test("an attribute the base class's __init__ sets through self is read as the subclass's (django.db.backends: introspection_class, self.__class__)", async () => {
+  const edges = await references({
+    'backends/__init__.py': '',
+    'backends/base/__init__.py': '',
+    'backends/base/introspection.py': 'class BaseDatabaseIntrospection:\n    def __init__(self, connection):\n        self.connection = connection\n\n    def table_names(self, cursor=None, include_views=False):\n        return []\n',
+    'backends/base/base.py': [
+      'class BaseDatabaseWrapper:',
+      '    # Classes instantiated in __init__().',
+      '    client_class = None',
+      '    introspection_class = None',
+      '',
+      '    def __init__(self, settings_dict, alias=None):',
+      '        self.settings_dict = settings_dict',
+      '        self.introspection = self.introspection_class(self)',
+      '',
+      '    def close(self):',
+      '        pass',
+      '',
+      '    def _nodb_cursor(self):',
+      "        conn = self.__class__({**self.settings_dict, 'NAME': None}, alias='__no_db__')",
+      '        conn.close()',
+      '',
+    ].join('\n'),
+    'backends/sqlite3/__init__.py': '',
+    'backends/sqlite3/introspection.py': 'from ..base.introspection import BaseDatabaseIntrospection\n\n\nclass DatabaseIntrospection(BaseDatabaseIntrospection):\n    def get_primary_key_column(self, cursor, table_name):\n        return None\n',
+    'backends/sqlite3/base.py': [
+      'from ..base.base import BaseDatabaseWrapper',
+      'from .introspection import DatabaseIntrospection',
+      '',
+      '',
+      'class DatabaseWrapper(BaseDatabaseWrapper):',
+      '    introspection_class = DatabaseIntrospection',
+      '',
+      '    def check_constraints(self, table_names=None):',
+      '        if table_names is None:',
+      '            table_names = self.introspection.table_names(None)',
+      '        for table_name in table_names:',
+      '            primary_key_column_name = self.introspection.get_primary_key_column(None, table_name)',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS backends/sqlite3/base.py#DatabaseWrapper.check_constraints -> backends/base/introspection.py#BaseDatabaseIntrospection.table_names'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS backends/sqlite3/base.py#DatabaseWrapper.check_constraints -> backends/sqlite3/introspection.py#DatabaseIntrospection.get_primary_key_column'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS backends/base/base.py#BaseDatabaseWrapper._nodb_cursor -> backends/base/base.py#BaseDatabaseWrapper.close'), edges.join('\n'));
+});
