@@ -458,3 +458,29 @@ test("an attribute the base class's __init__ sets through self is read as the su
   assert.ok(edges.includes('CALLS backends/sqlite3/base.py#DatabaseWrapper.check_constraints -> backends/sqlite3/introspection.py#DatabaseIntrospection.get_primary_key_column'), edges.join('\n'));
   assert.ok(edges.includes('CALLS backends/base/base.py#BaseDatabaseWrapper._nodb_cursor -> backends/base/base.py#BaseDatabaseWrapper.close'), edges.join('\n'));
 });
+
+test('type(self)() and copy.copy(self) are of self\'s class (django.db.models.query_utils.Q)', async () => {
+  const edges = await references({
+    'tree.py': 'class Node:\n    def add(self, data, conn_type):\n        pass\n\n    def negate(self):\n        pass\n',
+    'query_utils.py': [
+      'import copy',
+      '',
+      'from tree import Node',
+      '',
+      '',
+      'class Q(Node):',
+      '    def _combine(self, other, conn):',
+      '        obj = type(self)()',
+      '        obj.add(self, conn)',
+      '        return obj',
+      '',
+      '    def __invert__(self):',
+      '        obj = copy.deepcopy(self)',
+      '        obj.negate()',
+      '        return obj',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS query_utils.py#Q._combine -> tree.py#Node.add'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS query_utils.py#Q.__invert__ -> tree.py#Node.negate'), edges.join('\n'));
+});

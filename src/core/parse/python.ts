@@ -94,12 +94,29 @@ function callChainOf(node: Node): string[] | null {
       if (!at || !attribute) return null;
       reversed.push(attribute.text);
     } else if (at.type === 'call') {
+      const same = sameTypeArgument(at);
+      if (same) {
+        at = same;
+        continue;
+      }
       at = at.childForFieldName('function');
       if (!at) return null;
       reversed.push('()');
     } else return null;
   }
   return null;
+}
+
+/**
+ * `type(x)`, `copy.copy(x)`, `copy.deepcopy(x)`: what `x` is (its class has the members its instance
+ * has), so `type(self)()` is a new instance of self's class and `c = copy.copy(self); c.add()` a call
+ * of the class's own add, as Jedi reads them through typeshed. Null for any other call.
+ */
+function sameTypeArgument(call: Node): Node | null {
+  const callee = call.childForFieldName('function')?.text.replace(/\s+/g, '');
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (callee !== 'type' && callee !== 'copy.copy' && callee !== 'copy.deepcopy') return null;
+  return args.length === 1 && args[0]?.type === 'identifier' ? args[0] : null;
 }
 
 /**
