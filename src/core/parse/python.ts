@@ -198,8 +198,8 @@ export function extractPython(root: Node): Extracted {
   }
   // A function without a return annotation returns what its returns say when they all say one thing
   // (`return StateApps(...)`, `return self._cursor()`): as Jedi reads it, so `self.cursor().execute`
-  // and `with self.cursor() as c: c.execute` reach CursorWrapper.execute. Resolution keeps repository classes only.
-  // Read once every name of the module is known: `return Substr(...)` above `class Substr`.
+  // and `with self.cursor() as c: c.execute` reach CursorWrapper.execute. Read once every name of the
+  // module is known (`return Substr(...)` above `class Substr`); resolution keeps repository classes only.
   for (const scope of scopes.values()) {
     if (scope.returns.length === 0 || scope.notPlainCall || scope.sym.type) continue;
     const chains = scope.returns.map((value) => returnedChain(scope, value));
@@ -226,10 +226,10 @@ export function extractPython(root: Node): Extracted {
     if (returnChain) sym.type = returnChain;
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
-    if (kind === 'Method' && isProperty(outer)) sym.property = true;
+    if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
-    if (!isClass) collectParameters(def, scope, kind === 'Method' && !isStatic(outer));
+    if (!isClass) collectParameters(def, scope, kind === 'Method' && !decoratedWith(outer, STATIC));
     scopes.set(sym.localId, scope);
     scopeByStart.set(outer.startIndex, scope);
     stack.push(scope);
@@ -545,13 +545,13 @@ export function extractPython(root: Node): Extracted {
 }
 
 /** Read as an attribute: `@property`, `@cached_property`, `@functools.cached_property`. */
-function isProperty(outer: Node): boolean {
-  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && /^@\s*(?:[\w.]+\.)?(?:cached_)?property\s*$/.test(c.text));
-}
+const PROPERTY = /^@\s*(?:[\w.]+\.)?(?:cached_)?property\s*$/;
+/** A static method's first parameter is no receiver. */
+const STATIC = /^@\s*(?:builtins\s*\.\s*)?staticmethod\s*$/;
 
-/** `@staticmethod` is among the decorators: the method's first parameter is no receiver. */
-function isStatic(outer: Node): boolean {
-  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && /^@\s*(?:builtins\s*\.\s*)?staticmethod\s*$/.test(c.text));
+/** One of the decorators of a definition (`outer`, its decorated_definition if any) is `decorator`. */
+function decoratedWith(outer: Node, decorator: RegExp): boolean {
+  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && decorator.test(c.text));
 }
 
 function stringContent(literal: string): string {
