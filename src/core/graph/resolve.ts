@@ -520,8 +520,13 @@ export class Resolver {
     if (target.t !== 'symbol') return null; // an external call's result is unknown
     const kind = target.sym.kind;
     if (kind === 'Class') return target;
-    // A variable holding a class (`introspection_class = DatabaseIntrospection`, `t.Type[Template]`) called: its instance.
-    return kind !== 'Interface' && kind !== 'Enum' && target.sym.type ? this.typeOf(target.path, target.sym) : null;
+    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : null;
+    // Python: a variable holding a class (`introspection_class = DatabaseIntrospection`, `t.Type[Template]`) called: its instance.
+    return target.sym.type && this.isPython(target.path) ? this.typeOf(target.path, target.sym) : null;
+  }
+
+  private isPython(path: string): boolean {
+    return this.world.file(path)?.language === 'python';
   }
 
   /**
@@ -532,7 +537,8 @@ export class Resolver {
    * Null where nothing differs from reading the type where it was written.
    */
   private throughReceiver(current: Target, step: string, receiver: Target | null): Target | null {
-    if (receiver?.t !== 'symbol' || current.t !== 'symbol' || current.sym.type?.[0] !== 'self') return null;
+    // Python only: elsewhere a type path's `self` is no receiver (Rust's `self::module::Type`).
+    if (receiver?.t !== 'symbol' || current.t !== 'symbol' || current.sym.type?.[0] !== 'self' || !this.isPython(current.path)) return null;
     if (receiver.path === current.path && receiver.sym.localId === current.sym.parent) return null;
     const isFunction = current.sym.kind === 'Function' || current.sym.kind === 'Method';
     // A function's type is what a call gives; a property's and a variable's, what reading it gives.
