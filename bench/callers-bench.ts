@@ -1,23 +1,28 @@
 // `npm run bench:callers [-- --json FILE] [--corpus NAME]... [--targets N]`: callers and impact
-// against an independent oracle, Jedi (bench/callers/jedi_oracle.py): every call Python's own `ast`
-// finds in a corpus's caller files, placed by Jedi's `goto(follow_imports=True)`. Per corpus:
-// - caller recall: of the (caller, callee) pairs Jedi places in the repository, the share that are
-//   CALLS edges of the graph; "with possible" also counts pairs the tools list as possible callers
-//   (unresolved references of the callee's name, calls through an overridden method).
-// - caller precision: of the graph's CALLS edges from those files, the share Jedi confirms at a call
-//   of that name in the caller; edges whose calls Jedi placed nowhere are counted apart (open), not as right or wrong.
+// against an independent oracle: for Python, Jedi (bench/callers/jedi_oracle.py: every call Python's
+// own `ast` finds in a corpus's caller files, placed by `goto(follow_imports=True)`); for TypeScript,
+// the language service (bench/callers/typescriptOracle.ts: every call and `new`, placed by
+// `getDefinitionAtPosition`). Per corpus:
+// - caller recall: of the (caller, callee) pairs the oracle places in the repository, the share that
+//   are CALLS edges of the graph; "with possible" also counts pairs the tools list as possible callers
+//   (unresolved references of the callee's name, calls on values of unknown type, calls through an
+//   overridden method).
+// - caller precision: of the graph's CALLS edges from those files, the share the oracle confirms at a
+//   call of that name in the caller; edges whose calls it placed nowhere are counted apart (open), not as right or wrong.
 // Two readings of Jedi's are set apart, counted, not scored (its method lookup does not follow Python's
 // MRO through several bases; Django's Ceil.as_oracle → `super().as_sql()` is Func.as_sql, Jedi says
 // BaseExpression.as_sql, and `super().__init__()` is often object's for it): calls through `super()`,
-// and pairs where the graph's callee is an override of Jedi's, the nearer definition along the bases
-// ("disputed"). Both counts are in the table.
-// - impact depth-2 coverage: for N seeded callees, the share of Jedi's callers and callers' callers
+// and pairs where the graph's callee is an override of the oracle's, the nearer definition along the
+// bases ("disputed"). Both counts are in the table.
+// - impact depth-2 coverage: for N seeded callees, the share of the oracle's callers and callers' callers
 //   that the `impact` tool (depth 2) lists, definite rows only and with its possible rows.
 // Corpora: django (callers in django/db and django/template, the callees anywhere in Django; Jedi on
 // all of Django would take most of an hour), jinja2 (Debian python3-jinja2: held out until issue 34,
-// whose gaps were read from its misses, so no longer unseen) and markdown (Debian python3-markdown,
-// never read to fix anything: the held-out one). Jedi's answers are cached by content (bench/results/oracle-cache).
+// whose gaps were read from its misses, so no longer unseen), markdown (Debian python3-markdown,
+// never read to fix anything: the held-out one) and effect (npm effect@3.22.4, a fixed fifth of its
+// files as callers). The oracles' answers are cached by content (bench/results/oracle-cache).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +30,8 @@ import { LocalRepository } from '../src/core/service/localRepository';
 import { dispatchCallers, overriddenMethods } from '../src/core/graph/overrides';
 import { functionOf } from '../src/core/search/implementations';
 import { UnresolvedIndex } from '../src/core/tools/relations';
+import ts from 'typescript';
+import { typescriptCalls, type Call } from './callers/typescriptOracle';
 import { cacheDir, contentKey, jediPython, nodeForDefinition, symbolIndex } from './context/oracle';
 import { rng } from '../test/support/rng';
 
@@ -32,22 +39,33 @@ const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, targets: { type: 'string' } } });
 const TARGETS = Number(values.targets ?? 300);
 
-/** Which files' calls are asked of Jedi (paths relative to the corpus folder). */
-const CALLER_SCOPE: Record<string, (rel: string) => boolean> = {
-  django: (rel) => rel.startsWith('db/') || rel.startsWith('template/'),
-  jinja2: () => true,
-  markdown: () => true,
+/** Per corpus: its language, and which files' calls are asked of the oracle (paths relative to the corpus folder). */
+const CORPUS: Record<string, { language: 'python' | 'typescript'; callers: (rel: string) => boolean }> = {
+  django: { language: 'python', callers: (rel) => rel.startsWith('db/') || rel.startsWith('template/') },
+  jinja2: { language: 'python', callers: () => true },
+  markdown: { language: 'python', callers: () => true },
+  // A fixed fifth of effect's files (by the hash of the path): the language service on all of it
+  // answers for every call of those, its program holding the whole corpus.
+  effect: { language: 'typescript', callers: (rel) => createHash('sha1').update(rel).digest()[0] < 52 },
 };
-const corpora = values.corpus ?? Object.keys(CALLER_SCOPE);
+const corpora = values.corpus ?? Object.keys(CORPUS);
 
-/** One call: 0-based line and column of the callee's last name, that name, Jedi's targets in the repository, and how many it found outside. */
-type Call = [number, number, string, Array<[string, number, string]>, number];
-
-function pythonFiles(root: string, rel = ''): string[] {
+function sourceFiles(root: string, extension: RegExp, rel = ''): string[] {
   return fs.readdirSync(path.join(root, rel), { withFileTypes: true }).flatMap((e) => {
     const child = rel ? `${rel}/${e.name}` : e.name;
-    return e.isDirectory() ? pythonFiles(root, child) : e.name.endsWith('.py') ? [child] : [];
+    return e.isDirectory() ? sourceFiles(root, extension, child) : extension.test(e.name) ? [child] : [];
   }).sort();
+}
+
+/** The TypeScript language service's answers, cached by the corpus's content and the oracle's own code. */
+function languageServiceCalls(root: string, all: string[], files: string[]): Map<string, Call[]> {
+  const script = fs.readFileSync(path.join(__dirname, 'callers', 'typescriptOracle.ts'), 'utf8');
+  const file = path.join(cacheDir(), `ts-calls-${contentKey(`ts ${ts.version}; ${script}; ${files.join(',')}`, root, all)}.json`);
+  if (fs.existsSync(file)) return new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Call[]>));
+  console.error(`bench:callers: the TypeScript language service on ${files.length} of ${all.length} files of ${root} (cached afterwards) ...`);
+  const calls = typescriptCalls(root, all, files);
+  fs.writeFileSync(file, JSON.stringify(Object.fromEntries(calls)));
+  return calls;
 }
 
 function jediCalls(root: string, files: string[]): Map<string, Call[]> {
@@ -100,18 +118,23 @@ interface CorpusResult {
 
 async function measure(corpus: string): Promise<CorpusResult> {
   const root = fs.realpathSync(path.join(CORPORA, corpus));
-  const files = pythonFiles(root).filter(CALLER_SCOPE[corpus] ?? (() => true));
-  const oracle = jediCalls(root, files);
+  const { language, callers } = CORPUS[corpus];
+  const all = sourceFiles(root, language === 'python' ? /\.py$/ : /(?<!\.d)\.ts$/);
+  const files = all.filter(callers);
+  const oracle = language === 'python' ? jediCalls(root, files) : languageServiceCalls(root, all, files);
   const repo = await LocalRepository.open(root, { storeDir: null });
   await repo.index();
   const graph = repo.engine.graph.graph;
   const index = symbolIndex(repo.engine.graph);
-  // The caller of a line: the innermost definition holding it (the graph draws a reference from there), else the module.
+  // The caller of a line: the innermost definition holding it (the graph draws a reference from there),
+  // else the module. A Python variable is no scope (`x = make()` is the module's or class's call); a
+  // TypeScript one is (`export const equals = dual(...)` calls dual from `equals`).
+  const scopes = (id: string) => language === 'typescript' || !['Field', 'GlobalVariable'].includes(graph.getNodeAttribute(id, 'kind'));
   const callerAt = (file: string, line: number) => {
     let best: string | undefined;
     let span = Infinity;
     for (const n of index.get(file) ?? []) {
-      if (line >= n.start && line <= n.end && n.end - n.start < span && graph.getNodeAttribute(n.id, 'kind') !== 'Field' && graph.getNodeAttribute(n.id, 'kind') !== 'GlobalVariable') {
+      if (line >= n.start && line <= n.end && n.end - n.start < span && scopes(n.id)) {
         best = n.id;
         span = n.end - n.start;
       }
@@ -119,7 +142,7 @@ async function measure(corpus: string): Promise<CorpusResult> {
     return best ?? file;
   };
 
-  // Jedi's pairs, and per (caller, written name) whether Jedi answered every such call and where to.
+  // The oracle's pairs, and per (caller, written name) whether it answered every such call and where to.
   const oraclePairs = new Set<string>();
   const oracleCallers = new Map<string, Set<string>>();
   const byCallerName = new Map<string, { targets: Set<string>; open: boolean }>();
@@ -204,7 +227,7 @@ async function measure(corpus: string): Promise<CorpusResult> {
     else if ([...site.targets].some((j) => overriddenMethods(graph, t).includes(j))) disputed++;
     else {
       wrong++;
-      if (wrongSamples.length < 15) wrongSamples.push(`${s} -> ${t} (Jedi: ${[...site.targets].join(', ') || 'outside'})`);
+      if (wrongSamples.length < 15) wrongSamples.push(`${s} -> ${t} (oracle: ${[...site.targets].join(', ') || 'outside'})`);
     }
   }
 
@@ -287,14 +310,14 @@ async function main(): Promise<void> {
   const results: CorpusResult[] = [];
   for (const corpus of corpora) results.push(await measure(corpus));
   const f = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(3));
-  console.log('| corpus | caller files | calls (in repo / outside / open / super()) | Jedi pairs | disputed | caller recall | + possible | graph pairs | precision (wrong, open) | impact targets | depth-2 reach | impact coverage | + possible |');
+  console.log('| corpus | caller files | calls (in repo / outside / open / super()) | oracle pairs | disputed | caller recall | + possible | graph pairs | precision (wrong, open) | impact targets | depth-2 reach | impact coverage | + possible |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(`| ${r.corpus} | ${r.callerFiles} | ${r.calls} (${r.oracleInRepo} / ${r.oracleOutside} / ${r.oracleOpen} / ${r.superCalls}) | ${r.oraclePairs} | ${r.disputed} | ${f(r.recall)} | ${f(r.recallWithPossible)} | ${r.graphPairs} | ${f(r.precision)} (${r.precisionWrong}, ${r.precisionOpen}) | ${r.impactTargets} | ${r.impactReach} | ${f(r.impactCoverage)} | ${f(r.impactCoverageWithPossible)} |`);
   }
   for (const r of results) {
     if (r.missedEvenAsPossible.length) console.log(`\n${r.corpus}: pairs missed even as possible (first ${r.missedEvenAsPossible.length}):\n  ${r.missedEvenAsPossible.join('\n  ')}`);
-    if (r.wrongSamples.length) console.log(`\n${r.corpus}: edges Jedi places elsewhere:\n  ${r.wrongSamples.join('\n  ')}`);
+    if (r.wrongSamples.length) console.log(`\n${r.corpus}: edges the oracle places elsewhere:\n  ${r.wrongSamples.join('\n  ')}`);
   }
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true });
