@@ -16,16 +16,21 @@ import jedi
 SKIPPED_TYPES = {"module", "param", "keyword", "namespace"}
 
 
-def main():
-    req = json.load(sys.stdin)
-    root = os.path.realpath(req["root"])
+def corpus_project(root):
+    """A Jedi project that sees the corpus (`root`, a package folder) and the standard library only."""
     # The corpus folder is a package (flask/, werkzeug/): its parent must be importable, and nothing
     # else besides the interpreter's own library, so an installed copy cannot shadow it. The sys path
     # is given whole: site- and dist-packages stay out (Debian's python3-click, installed as another
     # package's dependency, made Jedi answer click's own imports from /usr/lib/python3/dist-packages).
     stdlib = sysconfig.get_paths()["stdlib"]
     sys_path = [os.path.dirname(root), stdlib, os.path.join(stdlib, "lib-dynload")]
-    project = jedi.Project(path=os.path.dirname(root), sys_path=sys_path, smart_sys_path=False, load_unsafe_extensions=False)
+    return jedi.Project(path=os.path.dirname(root), sys_path=sys_path, smart_sys_path=False, load_unsafe_extensions=False)
+
+
+def main():
+    req = json.load(sys.stdin)
+    root = os.path.realpath(req["root"])
+    project = corpus_project(root)
     for rel in req["files"]:
         abs_path = os.path.join(root, rel)
         with open(abs_path, encoding="utf-8", errors="replace") as f:

@@ -73,7 +73,7 @@ function cached(key: string, compute: () => OracleAnswers): OracleAnswers {
   return answers;
 }
 
-function contentKey(tag: string, root: string, files: string[]): string {
+export function contentKey(tag: string, root: string, files: string[]): string {
   const h = createHash('sha1').update(tag);
   for (const f of files) h.update(f).update(fs.readFileSync(path.join(root, f)));
   return h.digest('hex').slice(0, 16);
@@ -282,7 +282,7 @@ export function javaOracle(root: string, files: string[]): OracleAnswers {
   });
 }
 
-function cacheDir(): string {
+export function cacheDir(): string {
   fs.mkdirSync(CACHE, { recursive: true });
   return CACHE;
 }

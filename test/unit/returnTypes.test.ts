@@ -31,14 +31,16 @@ describe('return types (Python)', () => {
   it('a member of a call result, directly and through a typed local, across files', async () => {
     const g = await buildGraph(new Map([
       ['__init__.py', ''],
-      ['conn.py', 'class Conn:\n    def send(self, b):\n        pass\n\n    timeout = 3\n\n\ndef connect(url) -> "Conn":\n    return Conn()\n\n\ndef untyped(url):\n    return Conn()\n'],
-      ['use.py', 'from .conn import connect, untyped\n\n\ndef a():\n    connect("x").send(b"1")\n\n\ndef b():\n    c = connect("x")\n    return c.timeout\n\n\ndef d():\n    u = untyped("x")\n    u.send(b"2")\n'],
+      ['conn.py', 'class Conn:\n    def send(self, b):\n        pass\n\n    timeout = 3\n\n\ndef connect(url) -> "Conn":\n    return Conn()\n\n\ndef untyped(url):\n    if url:\n        return Conn()\n    return url.open()\n\n\ndef inferred(url):\n    if not url:\n        return None\n    return Conn()\n'],
+      ['use.py', 'from .conn import connect, inferred, untyped\n\n\ndef a():\n    connect("x").send(b"1")\n\n\ndef b():\n    c = connect("x")\n    return c.timeout\n\n\ndef d():\n    u = untyped("x")\n    u.send(b"2")\n\n\ndef e():\n    i = inferred("x")\n    i.send(b"3")\n'],
     ]));
     const out = edgeList(g).filter((e) => / use\.py#/.test(e));
     assert.ok(out.includes('CALLS use.py#a -> conn.py#Conn.send'), out.join('\n'));
     assert.ok(out.includes('CALLS use.py#a -> conn.py#connect'), 'the inner call is still a call of connect');
     assert.ok(out.includes('USES use.py#b -> conn.py#Conn.timeout'), out.join('\n'));
-    assert.ok(!out.some((e) => e.startsWith('CALLS use.py#d -> conn.py#Conn')), 'no return annotation: the result stays unknown');
+    assert.ok(!out.some((e) => e.startsWith('CALLS use.py#d -> conn.py#Conn')), 'no return annotation and returns that differ: the result stays unknown');
+    // Issue 34: as Jedi reads it, returns that all say one class (None aside) are what the call gives.
+    assert.ok(out.includes('CALLS use.py#e -> conn.py#Conn.send'), out.join('\n'));
     assert.ok(!out.some((e) => e.startsWith('USES use.py#d -> conn.py#untyped')), 'an unknown result is not a use of its callee on the line that uses it');
   });
 

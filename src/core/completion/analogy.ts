@@ -7,7 +7,7 @@
 // says where it lives and how it is spelled: the sibling's target with the sibling's own words
 // replaced by the enclosing definition's, looked up among the top-level definitions of the target's file.
 import type { GraphEdge } from '../model/schema';
-import { symbolId } from '../model/schema';
+import { isExternalId, symbolId } from '../model/schema';
 import type { SymbolDef } from '../parse/fileGraph';
 import { identifierWords } from '../search/identifiers';
 import { spelling } from './definitionNames';
@@ -100,7 +100,9 @@ export function commonSiblingUses(q: QueryGraph): Array<{ id: string; share: num
   return [...users.entries()]
     .map(([id, u]) => ({ id, share: u.from.size / siblings.size, edge: u.edge }))
     .filter((u) => u.share >= COMMON_USE_SHARE)
-    .sort((a, b) => b.share - a.share || (a.id < b.id ? -1 : 1));
+    // At one share, the repository's own definitions first: an external (`warnings.warn`, which every
+    // sibling's function-local `import warnings` reaches) has no code to put in the context.
+    .sort((a, b) => b.share - a.share || Number(isExternalId(a.id)) - Number(isExternalId(b.id)) || (a.id < b.id ? -1 : 1));
 }
 
 /** Ids (in the buffer's file) of the definitions of `self`'s kind under its parent, the nearest on each side, with their names. */

@@ -455,6 +455,8 @@ export class Resolver {
         return this.packageMember(target.language, target.name, name, true);
       case 'symbol': {
         const kind = target.sym.kind;
+        // `self.__class__(...)`: the instance's own class (Python; no other language spells that name).
+        if (kind === 'Class' && name === '__class__') return target;
         if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
         if (kind === 'TypeAlias') {
           // An object type's own member, else the member of the type it names (`type A = B`).
@@ -462,8 +464,8 @@ export class Resolver {
           const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
           return own ?? (type ? this.member(type, name) : null);
         }
-        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that.
-        if (target.sym.type && kind !== 'Function' && kind !== 'Method') {
+        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that; a property's is.
+        if (target.sym.type && ((kind !== 'Function' && kind !== 'Method') || target.sym.property)) {
           const type = this.typeOf(target.path, target.sym);
           return type ? this.member(type, name) : null;
         }
@@ -518,7 +520,36 @@ export class Resolver {
     if (target.t !== 'symbol') return null; // an external call's result is unknown
     const kind = target.sym.kind;
     if (kind === 'Class') return target;
-    return (kind === 'Function' || kind === 'Method') && target.sym.type ? this.typeOf(target.path, target.sym) : null;
+    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : null;
+    // Python: a variable holding a class (`introspection_class = DatabaseIntrospection`, `t.Type[Template]`) called: its instance.
+    return target.sym.type && this.isPython(target.path) ? this.typeOf(target.path, target.sym) : null;
+  }
+
+  private isPython(path: string): boolean {
+    return this.world.file(path)?.language === 'python';
+  }
+
+  /**
+   * `step` of a member whose type is written through `self`, read from an instance of `receiver`: `self`
+   * is that class, maybe a subclass of the one that wrote it. Django's BaseDatabaseWrapper.__init__ sets
+   * `self.introspection = self.introspection_class(self)`; in mysql's DatabaseWrapper, which sets its own
+   * introspection_class, `self.introspection.table_names` is mysql's DatabaseIntrospection's (issue 34).
+   * Null where nothing differs from reading the type where it was written.
+   */
+  private throughReceiver(current: Target, step: string, receiver: Target | null): Target | null {
+    // Python only: elsewhere a type path's `self` is no receiver (Rust's `self::module::Type`).
+    if (receiver?.t !== 'symbol' || current.t !== 'symbol' || current.sym.type?.[0] !== 'self' || !this.isPython(current.path)) return null;
+    if (receiver.path === current.path && receiver.sym.localId === current.sym.parent) return null;
+    const isFunction = current.sym.kind === 'Function' || current.sym.kind === 'Method';
+    // A function's type is what a call gives; a property's and a variable's, what reading it gives.
+    if ((step === CALL_RESULT) !== (isFunction && !current.sym.property)) return null;
+    const type = this.memoized(`rr\u0000${receiver.path}\u0000${receiver.sym.localId}\u0000${current.path}\u0000${current.sym.localId}`, () => {
+      const found = this.walk(receiver, current.sym.type!.slice(1));
+      const t = found && !found.partial ? found.target : null;
+      return t?.t === 'symbol' && isType(t.sym) ? t : null;
+    });
+    if (!type) return null;
+    return step === CALL_RESULT ? type : this.member(type, step);
   }
 
   /**
@@ -849,9 +880,12 @@ export class Resolver {
 
   private walk(start: Target, rest: string[], at?: { file: FileGraph; fromId: string | null }): { target: Target; partial: boolean } | null {
     let current = start;
+    /** The class `current` was read from as a member (see throughReceiver). */
+    let receiver: Target | null = null;
     for (const [i, name] of rest.entries()) {
       const callback = CALLBACK_PARAM.exec(name);
-      const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.member(current, name);
+      const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.throughReceiver(current, name, receiver) ?? this.member(current, name);
+      receiver = current.t === 'symbol' && current.sym.kind === 'Class' ? current : null;
       if (!next) {
         // An unknown call result or callback parameter, here or ahead (`x = _cv.get(); x.attr`): what
         // the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.

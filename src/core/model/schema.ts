@@ -107,3 +107,7 @@ export function localIdOf(id: string, path: string): string {
 export function externalId(family: ExternalFamily, name: string): string {
   return flat(`ext:${family}:${name}`);
 }
+/** An id externalId made: something outside the repository, with no code of its own to show. */
+export function isExternalId(id: string): boolean {
+  return id.startsWith('ext:');
+}

@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 9;
+export const PARSER_VERSION = 10;
 
 export interface FileGraph {
   path: string;
@@ -24,6 +24,12 @@ export interface FileGraph {
   exports: ExportBinding[];
   /** Unresolved references, each from the innermost enclosing definition; one per (scope, kind, chain, line). */
   refs: Reference[];
+  /**
+   * Python: calls through a value of unknown type (`obj.save()` with `obj` a parameter), which no
+   * reference can stand for: the method's name, the caller and the line only, so that "callers" lists
+   * them as possible callers of every method of that name instead of dropping them. Absent when none.
+   */
+  untypedCalls?: UntypedCall[];
   /** String literals and comments by enclosing definition (docstrings are `doc`, not here); capped. Since parser version 2. */
   texts: ScopeText[];
   /** Count of ERROR/MISSING nodes tree-sitter recovered from (0 for clean syntax). */
@@ -48,7 +54,7 @@ export interface FileGraph {
 }
 
 /** What a language's extractor says of a file; extract.ts adds the rest (path, hash, version, counts). */
-export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package' | 'generated' | 'inlineModules'>;
+export type Extracted = Pick<FileGraph, 'doc' | 'symbols' | 'imports' | 'exports' | 'refs' | 'texts' | 'package' | 'generated' | 'inlineModules' | 'untypedCalls'>;
 
 /** The words a definition's literals and comments carry, newline-separated pieces (sourceText.ts). */
 export interface ScopeText {
@@ -97,6 +103,8 @@ export interface SymbolDef {
    * of a script `.d.ts`, or one inside `declare global {}`); stage 2 keys it (graph/ambientGlobals.ts).
    */
   global?: true;
+  /** Python: a method read as an attribute (`@property`, `@cached_property`): `obj.name.x` is a member of what it returns (`type`). */
+  property?: true;
   /** The function's type parameters, in order, when `callbacks` names one. */
   typeParams?: string[];
   /** The type parameter each type argument of a generic return type is (`): Box<T, D>` → ['T', 'D']; '' for another type). */
@@ -144,6 +152,14 @@ export interface ExportBinding {
 }
 
 export type ReferenceKind = 'CALLS' | 'USES' | 'INHERITS';
+
+export interface UntypedCall {
+  /** localId of the innermost enclosing definition; null for module-level code. */
+  from: string | null;
+  /** The called attribute's name (`save` of `obj.save()`). */
+  name: string;
+  line: number;
+}
 
 export interface Reference {
   /** localId of the innermost enclosing definition; null for module-level code. */

@@ -3,7 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind } from './fileGraph';
+import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind, UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
@@ -29,6 +29,8 @@ const QUERY_SOURCE = `
 (import_from_statement) @import
 (assignment) @assign
 (with_item) @with
+(return_statement) @return
+(yield) @yield
 (call function: (_) @callee)
 (attribute) @attr
 (string) @string
@@ -48,8 +50,14 @@ interface Scope {
   locals: Set<string>;
   /** Locals whose class is known (`c: Calculator`, `c = Calculator()`): chain head is rewritten to the class. */
   typed: Map<string, string[]>;
-  /** Name of the first parameter of a method (`self`/`cls`), if any. */
+  /** Names an import inside this definition binds (`from .debug import x` in a method): references, resolved through the scope's imports. */
+  imported: Set<string>;
+  /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
   receiver?: string;
+  /** The values its `return` statements return (a bare `return` and `return None` aside: an Optional's None). */
+  returns: Node[];
+  /** The body yields or the def is async: what `return` gives is not what a call gives. */
+  notPlainCall?: boolean;
 }
 
 /** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
@@ -86,6 +94,11 @@ function callChainOf(node: Node): string[] | null {
       if (!at || !attribute) return null;
       reversed.push(attribute.text);
     } else if (at.type === 'call') {
+      const same = sameTypeArgument(at);
+      if (same) {
+        at = same;
+        continue;
+      }
       at = at.childForFieldName('function');
       if (!at) return null;
       reversed.push('()');
@@ -95,14 +108,27 @@ function callChainOf(node: Node): string[] | null {
 }
 
 /**
+ * `type(x)`, `copy.copy(x)`, `copy.deepcopy(x)`: what `x` is (its class has the members its instance
+ * has), so `type(self)()` is a new instance of self's class and `c = copy.copy(self); c.add()` a call
+ * of the class's own add, as Jedi reads them through typeshed. Null for any other call.
+ */
+function sameTypeArgument(call: Node): Node | null {
+  const callee = call.childForFieldName('function')?.text.replace(/\s+/g, '');
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (callee !== 'type' && callee !== 'copy.copy' && callee !== 'copy.deepcopy') return null;
+  return args.length === 1 && args[0]?.type === 'identifier' ? args[0] : null;
+}
+
+/**
  * The class an annotation names: `Foo`, `m.Foo`, `"Foo"` (a forward reference), `Optional[Foo]`,
- * `t.Optional["Foo"]`, `Foo | None`; null for anything else (generics, unions of several classes).
+ * `t.Optional["Foo"]`, `Foo | None`, `t.Type["Template"]` (the class itself: its members are the same
+ * names); null for anything else (generics, unions of several classes).
  */
 function annotationChain(text: string): string[] | null {
   let t = text.trim();
   for (;;) {
     const quoted = /^(['"])(.*)\1$/s.exec(t);
-    const optional = /^(?:(?:t|typing)\s*\.\s*)?Optional\s*\[(.*)\]$/s.exec(t);
+    const optional = /^(?:(?:t|typing)\s*\.\s*)?(?:Optional|Type|type)\s*\[(.*)\]$/s.exec(t);
     const orNone = t.split('|').map((part) => part.trim()).filter((part) => part !== 'None');
     if (quoted) t = quoted[2].trim();
     else if (optional) t = optional[1].trim();
@@ -157,7 +183,27 @@ export function extractPython(root: Node): Extracted {
       case 'with':
         collectWithTarget(node, enclosing(node.startIndex));
         break;
+      case 'return': {
+        const scope = enclosing(node.startIndex);
+        const value = node.firstNamedChild;
+        if (scope && scope.sym.kind !== 'Class' && value && value.type !== 'none') scope.returns.push(value);
+        break;
+      }
+      case 'yield': {
+        const scope = enclosing(node.startIndex);
+        if (scope) scope.notPlainCall = true;
+        break;
+      }
     }
+  }
+  // A function without a return annotation returns what its returns say when they all say one thing
+  // (`return StateApps(...)`, `return self._cursor()`): as Jedi reads it, so `self.cursor().execute`
+  // and `with self.cursor() as c: c.execute` reach CursorWrapper.execute. Read once every name of the
+  // module is known (`return Substr(...)` above `class Substr`); resolution keeps repository classes only.
+  for (const scope of scopes.values()) {
+    if (scope.returns.length === 0 || scope.notPlainCall || scope.sym.type) continue;
+    const chains = scope.returns.map((value) => returnedChain(scope, value));
+    if (chains[0] && chains.every((c) => c?.join('.') === chains[0]!.join('.'))) scope.sym.type = chains[0];
   }
 
   function defineScope(def: Node, outer: Node): void {
@@ -178,10 +224,12 @@ export function extractPython(root: Node): Extracted {
     const returns = isClass ? null : def.childForFieldName('return_type');
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
-    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map() };
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set(), returns: [] };
+    if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
+    if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
     defNames.add(name);
-    if (!isClass) collectParameters(def, scope, kind === 'Method');
+    if (!isClass) collectParameters(def, scope, kind === 'Method' && !decoratedWith(outer, STATIC));
     scopes.set(sym.localId, scope);
     scopeByStart.set(outer.startIndex, scope);
     stack.push(scope);
@@ -216,7 +264,8 @@ export function extractPython(root: Node): Extracted {
       if (!nameNode) continue;
       const paramName = nameNode.text;
       scope.locals.add(paramName);
-      if (first && isMethod && (paramName === 'self' || paramName === 'cls')) scope.receiver = paramName;
+      // Whatever its name: `def call(__self, __context, __obj, *args)` keeps `self` free for the arguments.
+      if (first && isMethod && param.type === 'identifier') scope.receiver = paramName;
       first = false;
       const typeChain = typeNode ? annotationChain(typeNode.text) : null;
       if (typeChain) scope.typed.set(paramName, typeChain);
@@ -229,7 +278,7 @@ export function extractPython(root: Node): Extracted {
     const bind = (local: string, module: string, imported: string | null) => {
       imports.push({ local, module, imported, line, scope: scopeId });
       if (!local) return;
-      if (scope) scope.locals.add(local);
+      if (scope) scope.imported.add(local);
       else moduleNames.add(local);
     };
     if (node.type === 'import_statement') {
@@ -272,11 +321,19 @@ export function extractPython(root: Node): Extracted {
     const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
     const typeNode = node.childForFieldName('type');
     // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local (`self.app = app`).
+    // `self.questioner = questioner or MigrationQuestioner()`: the default says the class.
+    const value = right?.type === 'boolean_operator' && right.childForFieldName('operator')?.text === 'or' ? right.childForFieldName('right') : right;
     const valueType = (): string[] | null => {
       if (targets.length !== 1) return null;
       if (typeNode) return annotationChain(typeNode.text);
-      if (right?.type === 'identifier' && scope) return scope.typed.get(right.text) ?? null;
-      return callResultChain(right);
+      if (value?.type === 'identifier') {
+        // `environment_class = NativeEnvironment` in a class body: the class a name of the module is.
+        if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
+        return scope?.typed.get(value.text) ?? null;
+      }
+      // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
+      const aliased = value?.type === 'call' && scope ? aliasedChain(scope, value) : null;
+      return aliased ?? callResultChain(value);
     };
     for (const target of targets) {
       if (!target) continue;
@@ -291,7 +348,7 @@ export function extractPython(root: Node): Extracted {
         } else {
           scope.locals.add(name);
           // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
-          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, right) : null);
+          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, value) : null);
           if (typeChain) scope.typed.set(name, typeChain);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
@@ -323,6 +380,14 @@ export function extractPython(root: Node): Extracted {
     if (head) scope.typed.set(target.text, [...head, '__enter__', '()']);
   }
 
+  /** What a returned value is, as a name chain: the receiver, a typed local, or a call of a name the function sees; else null. */
+  function returnedChain(scope: Scope, value: Node): string[] | null {
+    if (value.type === 'identifier') return value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
+    if (value.type !== 'call') return null;
+    const callee = callChainOf(value);
+    return aliasedChain(scope, value) ?? (callee && (moduleNames.has(callee[0]) || defNames.has(callee[0]) || scope.imported.has(callee[0])) ? callResultChain(value) : null);
+  }
+
   /** A chain through the method's receiver or a typed local, rewritten as the resolver reads it (`self.app.x`, `Foo.x`); null otherwise. */
   function aliasedChain(scope: Scope, node: Node | null): string[] | null {
     const chain = node ? callChainOf(node) : null;
@@ -348,6 +413,7 @@ export function extractPython(root: Node): Extracted {
 
   // Pass 2: references.
   const refs = new ReferenceList();
+  const untypedCalls: UntypedCall[] = [];
   const texts = new SourceTextCollector();
   let coveredEnd = -1;
   let importIndex = 0;
@@ -356,18 +422,33 @@ export function extractPython(root: Node): Extracted {
   const addRef = (scope: Scope | undefined, kind: ReferenceKind, chain: string[], node: Node, relation?: 'extends') =>
     refs.add(scope?.sym.localId ?? null, kind, chain, node.startPosition.row, relation);
 
-  /** Rewrites the head of a chain through the local scope; null when the head is an untyped local. */
+  /** The innermost scope around `scope` (itself included) that binds `head`; class bodies do not enclose their methods' names. */
+  const binder = (scope: Scope | undefined, head: string): Scope | undefined => {
+    for (let s = scope; s; s = s.sym.parent ? scopes.get(s.sym.parent) : undefined) {
+      if (s.sym.kind === 'Class' && s !== scope) continue;
+      if (s.receiver === head || s.typed.has(head) || s.imported.has(head) || s.locals.has(head)) return s;
+    }
+    return undefined;
+  };
+
+  /**
+   * Rewrites the head of a chain through the local scope; null when the head is an untyped local.
+   * A receiver seen from a function nested in its method is still the method's class (`def inner(): self.x()`).
+   */
   const qualify = (scope: Scope | undefined, chain: string[]): string[] | null => {
     const head = chain[0];
-    for (let s = scope; s; s = s.sym.parent ? scopes.get(s.sym.parent) : undefined) {
-      if (s.sym.kind === 'Class') continue; // class bodies do not enclose their methods' names
-      if (s === scope && s.receiver === head) return ['self', ...chain.slice(1)];
-      const typed = s.typed.get(head);
-      if (typed) return [...typed, ...chain.slice(1)];
-      if (s.locals.has(head) && !defNames.has(head)) return null;
-    }
-    return chain;
+    const s = binder(scope, head);
+    if (!s || s.imported.has(head)) return chain;
+    if (s.receiver === head) return ['self', ...chain.slice(1)];
+    const typed = s.typed.get(head);
+    if (typed) return [...typed, ...chain.slice(1)];
+    return defNames.has(head) ? chain : null;
   };
+
+  /** Imported by a function around `scope` (`from .debug import x` in the method), and not shadowed there. */
+  const importedAround = (scope: Scope | undefined, head: string): boolean => Boolean(binder(scope, head)?.imported.has(head));
+  /** A name worth a reference: defined or imported in the module, or imported by an enclosing function. */
+  const known = (scope: Scope | undefined, head: string): boolean => moduleNames.has(head) || defNames.has(head) || importedAround(scope, head);
 
   /** Callee nodes already taken as a chain through a call (the same node is also captured as an attribute). */
   const throughCallNodes = new Set<number>();
@@ -376,7 +457,7 @@ export function extractPython(root: Node): Extracted {
     const chain = callChainOf(node);
     if (!chain || !chain.includes('()') || chain[0] === 'super') return null;
     const qualified = qualify(scope, chain);
-    if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !defNames.has(chain[0]))) return null;
+    if (!qualified || (qualified === chain && !known(scope, chain[0]))) return null;
     throughCallNodes.add(node.id);
     return qualified;
   };
@@ -421,8 +502,9 @@ export function extractPython(root: Node): Extracted {
           break;
         }
         coveredEnd = node.endIndex;
-        chain = superMatch ? chain : qualify(scope, chain);
-        if (chain) addRef(scope, 'CALLS', chain, node);
+        const qualified = superMatch ? chain : qualify(scope, chain);
+        if (qualified) addRef(scope, 'CALLS', qualified, node);
+        else if (chain.length > 1) untypedCalls.push({ from: scope?.sym.localId ?? null, name: chain[chain.length - 1], line: node.startPosition.row });
         break;
       }
       case 'attr': {
@@ -436,7 +518,7 @@ export function extractPython(root: Node): Extracted {
         coveredEnd = node.endIndex;
         const scope = enclosing(start);
         const qualified = qualify(scope, chain);
-        if (!qualified || (qualified === chain && !moduleNames.has(chain[0]))) break;
+        if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !importedAround(scope, chain[0]))) break;
         if (node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start) break;
         addRef(scope, 'USES', qualified, node);
         break;
@@ -450,8 +532,8 @@ export function extractPython(root: Node): Extracted {
       case 'id': {
         if (start < coveredEnd || definingNames.has(start)) break;
         const text = node.text;
-        if (!moduleNames.has(text) && !defNames.has(text)) break;
         const scope = enclosing(start);
+        if (!known(scope, text)) break;
         const chain = qualify(scope, [text]);
         if (chain) addRef(scope, 'USES', chain, node);
         break;
@@ -459,7 +541,17 @@ export function extractPython(root: Node): Extracted {
     }
   }
 
-  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result() };
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result(), ...(untypedCalls.length ? { untypedCalls } : {}) };
+}
+
+/** Read as an attribute: `@property`, `@cached_property`, `@functools.cached_property`. */
+const PROPERTY = /^@\s*(?:[\w.]+\.)?(?:cached_)?property\s*$/;
+/** A static method's first parameter is no receiver. */
+const STATIC = /^@\s*(?:builtins\s*\.\s*)?staticmethod\s*$/;
+
+/** One of the decorators of a definition (`outer`, its decorated_definition if any) is `decorator`. */
+function decoratedWith(outer: Node, decorator: RegExp): boolean {
+  return outer.type === 'decorated_definition' && outer.namedChildren.some((c) => c?.type === 'decorator' && decorator.test(c.text));
 }
 
 function stringContent(literal: string): string {

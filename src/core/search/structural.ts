@@ -1,6 +1,7 @@
 // Structural questions answered by walking typed edges: callers, callees, the class hierarchy,
 // dependencies and dependents, members.
 import type { MultiDirectedGraph } from 'graphology';
+import { callerKinds } from '../graph/callerEdges';
 import type { EdgeKind, GraphEdge, GraphNode } from '../model/schema';
 import type { Relation } from './router';
 import type { SearchHit } from './types';
@@ -29,15 +30,16 @@ export function related(graph: Graph, starts: readonly string[], relation: Relat
   for (let depth = 1; depth <= (walk.transitive ? 6 : 1) && frontier.length > 0; depth++) {
     const next: typeof frontier = [];
     for (const { id, path } of frontier) {
+      const kinds = walk.direction === 'in' ? callerKinds(walk.kinds, graph.getNodeAttribute(id, 'kind')) : walk.kinds;
       const visit = (_: string, edge: GraphEdge, source: string, target: string) => {
-        if (!walk.kinds.includes(edge.kind)) return;
+        if (!kinds.includes(edge.kind)) return;
         const other = walk.direction === 'in' ? source : target;
         if (subject.has(other) || hits.has(other)) return;
         // An incoming edge's line is in `other`'s own file (the call, the base list); an outgoing
         // edge's is in the subject's, which is no place to send someone looking at `other`.
         const siteLine = walk.direction === 'in' && edge.line >= 0 ? edge.line : undefined;
         const hitPath = [...path, other];
-        hits.set(other, { id: other, score: 1 / depth, via: 'structural', path: hitPath, ...(siteLine !== undefined ? { siteLine } : {}) });
+        hits.set(other, { id: other, score: 1 / depth, via: 'structural', path: hitPath, edge: edge.kind, ...(siteLine !== undefined ? { siteLine } : {}) });
         next.push({ id: other, path: hitPath });
       };
       if (walk.direction === 'in') graph.forEachInEdge(id, visit);

@@ -1,5 +1,6 @@
 // The retrieval contract shared by the router, the CLI `query` command, the VS Code command and the
 // benchmarks: ranked nodes with scores, and how each was found.
+import type { EdgeKind } from '../model/schema';
 
 /** How a query was understood: a code entity (looked up in the graph), a structural question, or prose. */
 export type Route = 'entity' | 'structural' | 'natural-language';
@@ -19,6 +20,8 @@ export interface SearchHit {
    * hit's definition.
    */
   siteLine?: number;
+  /** For structural hits: the kind of the edge that relates it (a caller that reads a property or applies a decorator is USES, not CALLS). */
+  edge?: EdgeKind;
 }
 
 export interface SearchResult {

@@ -1,5 +1,7 @@
 // explore_graph (RPG-Encoder's ExploreRPG): callers, callees, subclasses, importers and members as an
 // indented tree, paged, with what was cut and what may be missing counted.
+import { callerKinds } from '../graph/callerEdges';
+import { dispatchCallers } from '../graph/overrides';
 import { functionOf } from '../search/implementations';
 import { areaChainLine } from './areas';
 import { location, type ToolAnswer, type ToolContext } from './context';
@@ -24,11 +26,13 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   const graph = ctx.graph.graph;
   const directions: Array<'in' | 'out'> = input.direction === 'both' ? ['out', 'in'] : [input.direction];
   // The rows one step from a node (every definition of one function at once), as met at `depth`.
+  // Callers asked (CALLS in): a function's USES are callers too (callerEdges.ts).
   const step = (ids: readonly string[], depth: number) =>
-    directions.flatMap((direction) =>
+    directions.flatMap((direction) => {
+      const kinds = input.edgeKinds && direction === 'in' ? callerKinds(input.edgeKinds, graph.getNodeAttribute(ids[0], 'kind')) : input.edgeKinds;
       // A node's containers matter for the start only; deeper they repeat the folder tree.
-      edgeRows(graph, ids, direction, input.edgeKinds).filter((row) => !(direction === 'in' && depth > 1 && STRUCTURE.has(row.kind) && !input.edgeKinds)),
-    );
+      return edgeRows(graph, ids, direction, kinds).filter((row) => !(direction === 'in' && depth > 1 && STRUCTURE.has(row.kind) && !input.edgeKinds));
+    });
 
   // Breadth-first, so that every node is walked on from its shallowest row: depth-first, a node first
   // met deep under one caller was not walked again where it is a direct caller, and the callers it
@@ -78,6 +82,8 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   for (const r of tree) counts.set(`${r.direction} ${r.kind}`, (counts.get(`${r.direction} ${r.kind}`) ?? 0) + 1);
   const wantsIn = directions.includes('in') && (!input.edgeKinds || input.edgeKinds.some((k) => k === 'CALLS' || k === 'USES'));
   const possible = wantsIn ? unresolved.possible(root, input.edgeKinds?.includes('USES') || !input.edgeKinds ? ['CALLS', 'USES'] : ['CALLS'], target.members).sources : [];
+  const dispatched = wantsIn ? dispatchCallers(graph, root.id, target.members) : [];
+  const usesAsCallers = input.edgeKinds && !input.edgeKinds.includes('USES') && rows.some((r) => r.kind === 'USES');
 
   const lines = [`${root.kind} ${root.qname}  ${location(root)}  id=${root.id}`];
   // Functional edges back up: the area the definition's file is in (explore_graph walks it with that id).
@@ -91,6 +97,12 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   if (beyondDepth > 0) {
     const rowsLead = beyondDepth === 1 ? `1 row at depth ${input.depth} leads` : `${beyondDepth} rows at depth ${input.depth} lead`;
     lines.push(`(${rowsLead} on to nodes not shown: ${input.depth < MAX_EXPLORE_DEPTH ? `call again with depth=${input.depth + 1}, or ` : ''}explore from them)`);
+  }
+  if (usesAsCallers) lines.push('(USES rows are callers with no call written: a property read, a decorator applied, a function passed as a value)');
+  if (dispatched.length > 0) {
+    lines.push(`+${dispatched.length} possible through overriding: calls resolved to a method this one overrides, which run it when the receiver is of its class:`);
+    for (const d of dispatched.slice(0, 10)) lines.push(`  ? ${graph.getNodeAttribute(d.id, 'qname')}  ${graph.getNodeAttribute(d.id, 'path')}:${d.line + 1}  (calls ${graph.getNodeAttribute(d.overridden, 'qname')})`);
+    if (dispatched.length > 10) lines.push(`  … ${dispatched.length - 10} more`);
   }
   if (wantsIn && (root.kind === 'Method' || root.kind === 'Function')) {
     lines.push('(callers are a lower bound: calls through values of unknown type, such as a parameter obj.method(), are not in the graph)');
@@ -114,6 +126,7 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
       beyondDepth,
       possibleUnresolved: possible.slice(0, 50),
       ...(features && root.path ? { areas: features.chain(root.path).map((a) => a.id) } : {}),
+      possibleThroughOverrides: dispatched.slice(0, 50).map((d) => ({ id: d.id, location: `${graph.getNodeAttribute(d.id, 'path')}:${d.line + 1}`, overridden: d.overridden })),
     },
   };
 }

@@ -1,6 +1,8 @@
 // impact: what a change touches. The changed definitions (named, or located from a diff) and
 // everything that depends on them through CALLS, INHERITS, USES and IMPORTS, nearest first, each
-// with the chain of edges that reaches it.
+// with the chain of edges that reaches it; callers of a method an override overrides are possible
+// dependents of the override (graph/overrides.ts), marked so, as is everything reached through them.
+import { dispatchCallers } from '../graph/overrides';
 import type { GraphNode } from '../model/schema';
 import { functionOf } from '../search/implementations';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
@@ -17,6 +19,8 @@ interface Reached {
   distance: number;
   /** `KIND qname` steps from a changed definition to this one. */
   chain: string[];
+  /** Reached through a call that may dispatch to an override, not through resolved edges only. */
+  possible: boolean;
 }
 
 export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>): Promise<ToolAnswer> {
@@ -53,27 +57,37 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   // Breadth-first over incoming dependency edges: distance 1 = direct dependents. A function is reached
   // once, as its body, and walked on from all its definitions: calls to an overloaded function land
   // on its first signature, not on the body a diff changes.
-  let frontier = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname] }));
+  // Resolved edges first at every distance: a definition both depends on a change and may reach it
+  // through an override is listed as depending on it.
+  let frontier = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname], possible: false }));
   const done = new Set(frontier.flatMap((f) => f.ids));
   const reached = new Map<string, Reached>();
   let cut = false;
   for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
     const next: typeof frontier = [];
+    const reach = (from: (typeof frontier)[number], source: string, step: string, possible: boolean) => {
+      if (done.has(source)) return;
+      if (reached.size >= MAX_REACHED) {
+        cut = true;
+        return;
+      }
+      const { body, members } = functionOf(graph, source);
+      for (const m of members) done.add(m);
+      const node = graph.getNodeAttributes(body);
+      const chain = [...from.chain, `← ${step} ${node.qname}`];
+      reached.set(body, { node, distance, chain, possible });
+      next.push({ ids: members, chain, possible });
+    };
     for (const from of frontier) {
       for (const id of from.ids) {
         graph.forEachInEdge(id, (_, edge, source) => {
-          if (!DEPENDS.has(edge.kind) || done.has(source)) return;
-          if (reached.size >= MAX_REACHED) {
-            cut = true;
-            return;
-          }
-          const { body, members } = functionOf(graph, source);
-          for (const m of members) done.add(m);
-          const node = graph.getNodeAttributes(body);
-          const chain = [...from.chain, `← ${edge.kind} ${node.qname}`];
-          reached.set(body, { node, distance, chain });
-          next.push({ ids: members, chain });
+          if (DEPENDS.has(edge.kind)) reach(from, source, edge.kind, from.possible);
         });
+      }
+    }
+    for (const from of frontier) {
+      for (const id of from.ids) {
+        for (const d of dispatchCallers(graph, id, from.ids)) reach(from, d.id, `CALLS? (may dispatch from ${graph.getNodeAttribute(d.overridden, 'qname')})`, true);
       }
     }
     frontier = next;
@@ -83,20 +97,22 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const possible = [...changed.values()].reduce((n, c) => n + (c.kind === 'Module' ? 0 : unresolved.possible(c, ['CALLS', 'USES']).sources.length), 0);
   const files = new Set(rows.map((r) => r.node.path).filter(Boolean));
+  const throughOverrides = rows.filter((r) => r.possible).length;
 
   const lines = [`Changed: ${changed.size} definitions${changed.size ? '' : ' (nothing in the graph matched)'}`];
   for (const c of changed.values()) lines.push(`  * ${c.kind} ${c.qname}  ${location(c)}`);
   lines.push(...notes.map((n) => `  ! ${n}`));
-  lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${cut ? ` (stopped at ${MAX_REACHED})` : ''}${possible ? `; +${possible} possible through unresolved references of the same names` : ''}`);
-  for (const r of page) lines.push(`  ${r.distance}  ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`);
+  lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${throughOverrides ? ` (${throughOverrides} possible: through calls of an overridden method, marked ?)` : ''}${cut ? ` (stopped at ${MAX_REACHED})` : ''}${possible ? `; +${possible} possible through unresolved references of the same names` : ''}`);
+  for (const r of page) lines.push(`  ${r.distance}${r.possible ? '?' : ' '} ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`);
   if (next !== undefined) lines.push(`… ${rows.length - next} more: call again with offset=${next}`);
   return {
     text: lines.join('\n'),
     structured: {
       changed: [...changed.values()].map((c) => ({ id: c.id, kind: c.kind, qname: c.qname, location: location(c) })),
       notes,
-      affected: page.map((r) => ({ id: r.node.id, kind: r.node.kind, qname: r.node.qname, location: location(r.node), distance: r.distance, chain: r.chain })),
+      affected: page.map((r) => ({ id: r.node.id, kind: r.node.kind, qname: r.node.qname, location: location(r.node), distance: r.distance, chain: r.chain, ...(r.possible ? { possible: true } : {}) })),
       total: rows.length,
+      possibleThroughOverrides: throughOverrides,
       files: files.size,
       possibleUnresolved: possible,
       ...(next !== undefined ? { nextOffset: next } : {}),

@@ -94,7 +94,9 @@ export class UnresolvedIndex {
     for (const path of repo.filePaths()) {
       const file = repo.fileGraph(path);
       if (!file) continue;
-      for (const ref of file.refs) {
+      // Calls on values of unknown type (`obj.save()`) have no chain to resolve: each is a possible caller by its name.
+      const untyped = (file.untypedCalls ?? []).map((c) => ({ from: c.from, kind: 'CALLS', chain: [c.name], line: c.line }));
+      for (const ref of [...file.refs, ...untyped]) {
         if (ref.kind === 'INHERITS') continue;
         const name = ref.chain.at(-1);
         if (!name || name === 'self' || name === 'this') continue;

@@ -31,6 +31,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
       signature: n.signature,
       doc: firstSentence(n.doc),
       foundBy: h.via,
+      ...(h.edge ? { edge: h.edge } : {}),
       score: Number(h.score.toFixed(4)),
       ...(h.path && h.path.length > 1 ? { graphPath: h.path.map((id) => graph.getNodeAttribute(id, 'qname')) } : {}),
     };
@@ -43,7 +44,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     lines.push(input.offset > 0 ? `No hits past offset ${input.offset}.` : `No matches${filtered ? ' with the given kinds/path filter' : ''} among ${ctx.graph.filePaths().length} indexed files.`);
   }
   rows.forEach((r, i) => {
-    lines.push(`${input.offset + i + 1}. ${r.kind} ${r.qname}  ${r.location}  [${r.foundBy} ${r.score}]  id=${r.id}`);
+    lines.push(`${input.offset + i + 1}. ${r.kind} ${r.qname}  ${r.location}  [${r.foundBy}${r.edge ? ` ${r.edge}` : ''} ${r.score}]  id=${r.id}`);
     if (r.signature) lines.push(`   ${r.signature.split('\n')[0]}`);
     if (r.doc) lines.push(`   ${r.doc}`);
     const does = features?.features(r.id) ?? [];
