@@ -5,6 +5,8 @@
 // `--calls` concurrent mixed tool calls to the service (latency p50/p95, the service's memory before,
 // at the peak and after), and read-your-writes: `--edits` creates, appends, renames and deletes, each
 // asked about through MCP with no pause after the write, counted when the answer reflects it.
+// `--codegraph BIN` (the peer @colbymchenry/codegraph's CLI, installed from npm) indexes the same copy
+// and times its own fresh-process name, callers and explore queries beside ours, in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '1000' },
     edits: { type: 'string', default: '25' },
     'no-model': { type: 'boolean', default: false },
+    codegraph: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -57,6 +60,22 @@ function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Timed {
   if (child.status !== 0) throw new Error(`${args.join(' ')} exited ${child.status}: ${child.stderr}`);
   const out = JSON.parse(child.stdout) as { index?: { source: string } } | unknown[];
   return { ms, cpuMs: childrenCpuMs() - cpu, source: Array.isArray(out) ? 'n/a' : (out.index?.source ?? 'n/a') };
+}
+
+/** The peer's query for each of our modes that it has. */
+const PEER: Record<string, string[]> = {
+  name: ['query', 'QuerySet.filter'],
+  structural: ['callers', 'get_object_or_404'],
+  sentence: ['explore', 'validate that the value is a well-formed email address'],
+};
+
+function peer(bin: string, args: string[], cwd: string): Timed {
+  const cpu = childrenCpuMs();
+  const started = process.hrtime.bigint();
+  const child = spawnSync(bin, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, CODEGRAPH_NO_DOWNLOAD: '1', CODEGRAPH_TELEMETRY: '0' } });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`codegraph ${args.join(' ')} exited ${child.status}: ${child.stderr}`);
+  return { ms, cpuMs: childrenCpuMs() - cpu, source: 'codegraph' };
 }
 
 function summary(runs: Timed[]) {
@@ -103,6 +122,16 @@ async function main(): Promise<void> {
     for (const m of MODES) {
       const first = cli(m.args, root, env); // a model loads (and embeds the corpus) on its first question
       rows.push({ mode: m.mode, noService: noService[m.mode] ?? null, service: summary(Array.from({ length: RUNS }, () => cli(m.args, root, env))), firstServiceMs: Math.round(first.ms) });
+    }
+
+    // The peer, on the same copy, fresh process per call as it is used from a terminal.
+    const peerRows: Record<string, ReturnType<typeof summary>> = {};
+    if (values.codegraph) {
+      peer(values.codegraph, ['init', '.'], root);
+      for (const [mode, args] of Object.entries(PEER)) {
+        peer(values.codegraph, args, root);
+        peerRows[mode] = summary(Array.from({ length: RUNS }, () => peer(values.codegraph!, args, root)));
+      }
     }
 
     // MCP: concurrent mixed calls through one relay, the service's memory around them.
@@ -154,17 +183,21 @@ async function main(): Promise<void> {
 
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`cartograph service on ${values.corpus}, ${RUNS} runs per mode, load ${load} (${os.cpus().length} cores)`);
-    console.log(`${'mode'.padEnd(14)} ${'no service p50/p95 ms'.padStart(22)} ${'CPU'.padStart(5)}   ${'service p50/p95 ms'.padStart(19)} ${'CPU'.padStart(5)}  first call via service`);
+    console.log(`${'mode'.padEnd(14)} ${'no service p50/p95 ms'.padStart(22)} ${'CPU'.padStart(5)}   ${'service p50/p95 ms'.padStart(19)} ${'CPU'.padStart(5)}  ${'codegraph p50/p95 ms'.padStart(21)} ${'CPU'.padStart(5)}  first call via service`);
     for (const r of rows) {
       const a = r.noService ? `${r.noService.p50} / ${r.noService.p95}` : '(store path)';
-      console.log(`${r.mode.padEnd(14)} ${a.padStart(22)} ${String(r.noService?.cpuP50 ?? '-').padStart(5)}   ${`${r.service.p50} / ${r.service.p95}`.padStart(19)} ${String(r.service.cpuP50).padStart(5)}  ${r.firstServiceMs} ms`);
+      const p = peerRows[r.mode];
+      console.log(
+        `${r.mode.padEnd(14)} ${a.padStart(22)} ${String(r.noService?.cpuP50 ?? '-').padStart(5)}   ${`${r.service.p50} / ${r.service.p95}`.padStart(19)} ${String(r.service.cpuP50).padStart(5)}  ` +
+          `${(p ? `${p.p50} / ${p.p95}` : '-').padStart(21)} ${String(p?.cpuP50 ?? '-').padStart(5)}  ${r.firstServiceMs} ms`,
+      );
     }
     const mcpRow = { calls, p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(Math.max(...latencies)), rssBeforeMb: rssBefore, rssPeakMb: peak, rssAfterMb: rssAfter };
     console.log(`MCP, ${calls} concurrent mixed calls through one relay: p50 ${mcpRow.p50} ms, p95 ${mcpRow.p95} ms, max ${mcpRow.max} ms; service RSS ${rssBefore} → peak ${peak} → ${rssAfter} MB`);
     console.log(`read-your-writes at a 0 ms gap (${edits} each): create ${seen.create}/${edits}, append ${seen.append}/${edits}, rename ${seen.rename}/${edits}, delete ${seen.delete}/${edits}`);
     if (values.json) {
       fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-      fs.writeFileSync(values.json, `${JSON.stringify({ corpus: values.corpus, runs: RUNS, loadavg: os.loadavg(), node: process.version, rows, mcp: mcpRow, readYourWrites: { edits, ...seen } }, null, 2)}\n`);
+      fs.writeFileSync(values.json, `${JSON.stringify({ corpus: values.corpus, runs: RUNS, loadavg: os.loadavg(), node: process.version, rows, codegraph: values.codegraph ? peerRows : null, mcp: mcpRow, readYourWrites: { edits, ...seen } }, null, 2)}\n`);
     }
   } finally {
     spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { env, stdio: 'ignore' });
