@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { Engine, type EngineStats, type IndexProgress } from '../core/engine';
+import { Engine, type IndexProgress } from '../core/engine';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { liftGraph } from '../core/lifting/lifter';
@@ -17,6 +17,7 @@ import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
 import { USAGE, type Flags, type StoreLocation } from './flags';
+import { printStats } from './printAnswers';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
@@ -248,22 +249,6 @@ export async function describe(flags: Flags): Promise<number> {
   }
 }
 
-function printStats(s: EngineStats, storeBytes: number): void {
-  const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`Repository: ${s.root}`);
-  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''}${s.generatedFiles.length ? `, ${s.generatedFiles.length} generated (indexed, flagged)` : ''})`);
-  console.log(`Nodes: ${nonZero(s.nodes)}`);
-  console.log(`Edges: ${nonZero(s.edges)}`);
-  console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);
-  console.log(`Store: ${s.store.dir ?? '(none)'} — ${s.store.status}${s.store.error ? `: ${s.store.error}` : ''}, ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
-  if (s.skipped.length) {
-    const byReason = new Map<string, number>();
-    for (const k of s.skipped) byReason.set(k.reason, (byReason.get(k.reason) ?? 0) + 1);
-    console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
-    for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
-    if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
-  }
-}
 
 /** `cartograph service run <dir>`: the repository's service in this process, until it stops (see core/service/serviceHost.ts). */
 export async function serviceRun(dir: string | undefined, flags: Flags): Promise<number> {

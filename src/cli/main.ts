@@ -9,7 +9,10 @@ import { MODEL_FLAG_OPTIONS, USAGE, type Flags } from './flags';
 import { followParent, isEngineProcess, runInEngineProcess } from './engineProcess';
 import { locateStore } from './locateStore';
 import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
-import { reachService, serviceCommand, serviceWanted } from './service';
+import { reachService, serviceCommand, serviceWanted, wantedBy } from './service';
+import { printStats } from './printAnswers';
+import { compatible, connectService } from '../core/service/serviceClient';
+import type { StatsReply } from '../core/service/serviceProtocol';
 
 const OPTIONS = {
   store: { type: 'string' },
@@ -46,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       case 'index':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').index(rest[0], values) : await runInEngineProcess();
       case 'stats':
-        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').stats(values) : await runInEngineProcess();
+        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').stats(values) : await stats(values);
       case 'show':
         return await show(rest.join(' '), values);
       case 'query':
@@ -92,6 +95,26 @@ async function query(text: string, flags: Flags): Promise<number> {
     return 2;
   }
   return answer(flags, { kind: 'files', question, limit });
+}
+
+/** The running service's counts (it holds the graph already); else the store, read in an engine process. */
+async function stats(flags: Flags): Promise<number> {
+  const found = locateStore(flags.store);
+  const service = found && serviceWanted(flags) ? await connectService(found.storeDir) : undefined;
+  if (!service || !compatible(service.hello, wantedBy(flags)) || !service.hello.ready) {
+    service?.close();
+    return runInEngineProcess();
+  }
+  try {
+    const { stats: counts, storeBytes } = await service.call<StatsReply>('stats');
+    // A store the service cannot use is reported as a reader finds it (with what to run, exit 3).
+    if (counts.store.status === 'damaged' || counts.store.status === 'unavailable') return runInEngineProcess();
+    if (flags.json) console.log(JSON.stringify({ ...counts, storeBytes, service: { pid: service.hello.pid } }, null, 2));
+    else printStats(counts, storeBytes);
+    return 0;
+  } finally {
+    service.close();
+  }
 }
 
 /**

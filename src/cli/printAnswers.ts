@@ -1,7 +1,8 @@
-// `show` and `query` answers on the terminal: the same text whether the repository's service or this
-// process made the answer (core/service/answers.ts makes the data both print from).
+// `show`, `query` and `stats` answers on the terminal: the same text whether the repository's service
+// or this process made the answer (core/service/answers.ts makes the data both print from).
 import type { FilesAnswer, SearchAnswer } from '../core/service/answers';
 import type { NodeDescription } from '../core/graph/describe';
+import type { EngineStats } from '../core/engine';
 
 /** Exit code: 1 when nothing has the name. */
 export function printShow(query: string, described: NodeDescription[], json: boolean): number {
@@ -49,5 +50,22 @@ export function printFiles(answer: FilesAnswer, extra: Record<string, unknown>, 
   for (const h of answer.hits) {
     console.log(`${h.score.toFixed(3)}  ${h.path}  (text ${h.text.toFixed(2)})`);
     for (const d of h.definitions) console.log(`       ${d.score.toFixed(3)}  ${d.kind.padEnd(14)} ${d.qname}${d.line ? `:${d.line}` : ''}`);
+  }
+}
+
+export function printStats(s: EngineStats, storeBytes: number): void {
+  const nonZero = (o: Record<string, number | undefined>) => Object.entries(o).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`Repository: ${s.root}`);
+  console.log(`Files: ${s.files} (${s.lines} lines${s.syntaxErrorFiles ? `, ${s.syntaxErrorFiles} with syntax errors kept as recovered` : ''}${s.generatedFiles.length ? `, ${s.generatedFiles.length} generated (indexed, flagged)` : ''})`);
+  console.log(`Nodes: ${nonZero(s.nodes)}`);
+  console.log(`Edges: ${nonZero(s.edges)}`);
+  console.log(`Internal imports resolved: ${s.imports.resolved}/${s.imports.internal} (${(s.imports.rate * 100).toFixed(1)}%)`);
+  console.log(`Store: ${s.store.dir ?? '(none)'} — ${s.store.status}${s.store.error ? `: ${s.store.error}` : ''}, ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
+  if (s.skipped.length) {
+    const byReason = new Map<string, number>();
+    for (const k of s.skipped) byReason.set(k.reason, (byReason.get(k.reason) ?? 0) + 1);
+    console.log(`Skipped: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
+    if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
   }
 }

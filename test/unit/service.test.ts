@@ -87,6 +87,11 @@ test('the first query answers from the snapshot and starts the service; the next
     (files.hits as { path: string }[]).map((h) => h.path),
     (filesHere.hits as { path: string }[]).map((h) => h.path),
   );
+  // stats: the service's counts are the store's.
+  const counted = json(await cli(['stats', '--json'], root));
+  const countedHere = json(await cli(['stats', '--json', '--no-service'], root));
+  assert.equal((counted.service as { pid: number }).pid, service.pid);
+  assert.deepEqual([counted.files, counted.nodes, counted.edges], [countedHere.files, countedHere.nodes, countedHere.edges]);
   // Every command reached the one service.
   assert.equal((await hello())?.pid, service.pid);
   const status = await cli(['service', 'status'], root);

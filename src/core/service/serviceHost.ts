@@ -16,7 +16,7 @@ import { SocketPort } from './socketPort';
 import { connectAt } from './serviceClient';
 import { LockBusyError, WriterLock } from '../store/writerLock';
 import type { NodeDescription } from '../graph/describe';
-import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello } from './serviceProtocol';
+import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply } from './serviceProtocol';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -143,6 +143,7 @@ export class ServiceHost {
       files: asked(([question, limit]) => this.files(question as string, limit as number)),
       tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
       index: counted(() => this.index()),
+      stats: asked(() => this.stats()),
       stop: async () => {
         // Answered first: the client waits for the socket to close to know the service is gone.
         setImmediate(() => void this.stop());
@@ -190,6 +191,12 @@ export class ServiceHost {
     const repo = await this.folder.repo;
     await this.folder.state();
     return this.folder.checked(async () => filesAnswer(repo.engine.graph.graph, await repo.rankFiles(question, limit)), (a) => a.hits);
+  }
+
+  private async stats(): Promise<StatsReply> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    return { stats: await repo.stats(), storeBytes: await repo.storeSize() };
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */

@@ -34,8 +34,11 @@ export interface QueryRequest {
 
 export type QueryReply = SearchAnswer & { models?: string; index: { source: 'service'; ms: number } };
 
-export interface IndexReply {
-  report: IndexReport;
+export interface StatsReply {
   stats: EngineStats;
   storeBytes: number;
+}
+
+export interface IndexReply extends StatsReply {
+  report: IndexReport;
 }
