@@ -4,27 +4,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
+import { corpusLanguageService } from '../context/oracle';
 
 /** 0-based line and column of the callee's last name, that name, the definitions inside the corpus ([path, line, name]), how many outside. */
 export type Call = [number, number, string, Array<[string, number, string]>, number];
 
 export function typescriptCalls(root: string, allFiles: string[], callerFiles: string[]): Map<string, Call[]> {
   const abs = allFiles.map((f) => path.join(root, f));
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, allowImportingTsExtensions: true };
-  const host: ts.LanguageServiceHost = {
-    getScriptFileNames: () => abs,
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
-    getCurrentDirectory: () => root,
-    getCompilationSettings: () => options,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const service = corpusLanguageService(root, abs);
   const program = service.getProgram()!;
   const realRoot = fs.realpathSync(root);
   const calls = new Map<string, Call[]>();

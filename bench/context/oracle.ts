@@ -287,25 +287,30 @@ export function cacheDir(): string {
   return CACHE;
 }
 
+/** A TypeScript language service over a corpus's files (absolute paths) loaded as one program. */
+export function corpusLanguageService(root: string, abs: string[]): ts.LanguageService {
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, allowImportingTsExtensions: true };
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => abs,
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
+    getCurrentDirectory: () => root,
+    getCompilationSettings: () => options,
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  return ts.createLanguageService(host, ts.createDocumentRegistry());
+}
+
 /** The TypeScript language service's `getDefinitionAtPosition` for every identifier in `files`. */
 export function typescriptOracle(root: string, files: string[]): OracleAnswers {
   return cached(`ts-${contentKey(`ts ${ts.version}`, root, files)}`, () => {
     const abs = files.map((f) => path.join(root, f));
-    const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, allowImportingTsExtensions: true };
-    const host: ts.LanguageServiceHost = {
-      getScriptFileNames: () => abs,
-      getScriptVersion: () => '1',
-      getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
-      getCurrentDirectory: () => root,
-      getCompilationSettings: () => options,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-    };
-    const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+    const service = corpusLanguageService(root, abs);
     const program = service.getProgram()!;
     const realRoot = fs.realpathSync(root);
     const answers: OracleAnswers = new Map();

@@ -28,4 +28,16 @@ function nextRender(panel, what, timeoutMs = 60000) {
   });
 }
 
-module.exports = { sleep, until, nextRender };
+/**
+ * Asks the runner (scripts/test-integration.mjs) for a PNG of the workbench, and gives it time to take
+ * it (the screenshot scripts print `[screenshot] <file>`; notifications are cleared first).
+ */
+async function screenshot(file) {
+  const vscode = require('vscode');
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await sleep(1500);
+  console.log(`[screenshot] ${file}`);
+  await sleep(2500);
+}
+
+module.exports = { sleep, until, nextRender, screenshot };

@@ -6,15 +6,7 @@
 // Writes <CARTOGRAPH_SHOTS>-light.png, -dark.png and -dark-selected.png (when CARTOGRAPH_SHOT_SELECT
 // names a node). Prints a plain `N passed, N failed` line.
 const vscode = require('vscode');
-const { nextRender, sleep } = require('../wait');
-
-/** Asks the runner (scripts/test-integration.mjs) for a PNG of the workbench, and gives it time to take it. */
-async function screenshot(file) {
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await sleep(1500);
-  console.log(`[screenshot] ${file}`);
-  await sleep(2500);
-}
+const { nextRender, screenshot, sleep } = require('../wait');
 
 exports.run = async function run() {
   let passed = 0;

@@ -6,14 +6,7 @@
 // Writes <CARTOGRAPH_SHOTS>-light.png and -dark.png. Prints a plain `N passed, N failed` line.
 const path = require('path');
 const vscode = require('vscode');
-const { sleep, until } = require('../wait');
-
-async function screenshot(file) {
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await sleep(1500);
-  console.log(`[screenshot] ${file}`);
-  await sleep(2500);
-}
+const { screenshot, until } = require('../wait');
 
 exports.run = async function run() {
   let passed = 0;
