@@ -1,4 +1,4 @@
-// `npm run bench:service [-- --json FILE] [--runs N] [--corpus NAME] [--calls N] [--edits N] [--no-model]`
+// `npm run bench:service [-- --json FILE] [--runs N] [--corpus NAME] [--calls N] [--edits N] [--no-model] [--no-editor]`
 // The repository's service as clients meet it, on a corpus (default Django): wall time and CPU of a
 // fresh `cartograph query|show` process per call, for every mode, (a) with no service and the query
 // snapshot present (`--no-service`), (b) with the service warm; then one `cartograph mcp` relaying
@@ -7,12 +7,17 @@
 // asked about through MCP with no pause after the write, counted when the answer reflects it.
 // `--codegraph BIN` (the peer @colbymchenry/codegraph's CLI, installed from npm) indexes the same copy
 // and times its own fresh-process name, callers and explore queries beside ours, in the same run.
+// Last, the editor hosting the service (`--no-editor` skips it): VS Code's engine worker takes the
+// repository over from the running service (its open and index: nothing re-parsed is the point) and
+// the same CLI calls are timed against the editor's graph.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectService } from '../src/core/service/serviceClient';
+import { WorkerRepository } from '../src/core/service/workerRepository';
+import { version as VERSION } from '../package.json';
 import { startMcp } from '../test/support/mcpProcess';
 import { CORPORA } from './search/corpus';
 import { percentile } from './search/metrics';
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     edits: { type: 'string', default: '25' },
     'no-model': { type: 'boolean', default: false },
     codegraph: { type: 'string' },
+    editor: { type: 'boolean', default: true },
   },
 });
 const RUNS = Number(values.runs);
@@ -181,6 +187,25 @@ async function main(): Promise<void> {
     fs.writeFileSync(target, original);
     await mcp.close();
 
+    // (c) The editor hosts the service: VS Code's engine worker (WorkerRepository with `share`, as the
+    // extension opens it) takes the repository over from the running service and warm-starts from its
+    // store; then the same CLI calls, answered by the editor's graph.
+    const editorRows: Record<string, ReturnType<typeof summary>> = {};
+    let editorOpen: { takeOverAndOpenMs: number; indexMs: number; parsed: number; reused: number; served: boolean } | undefined;
+    if (values.editor) {
+      const started = performance.now();
+      const editor = await WorkerRepository.open(root, { storeDir: path.join(tmp, 'editor-own-store') }, undefined, { storeDir, version: VERSION, hostedBy: 'bench editor' });
+      const takeOverAndOpenMs = Math.round(performance.now() - started);
+      const report = await editor.index();
+      editorOpen = { takeOverAndOpenMs, indexMs: report.timings.total ?? 0, parsed: report.parsed, reused: report.reused, served: editor.opened.socket !== undefined };
+      for (const m of MODES.filter((x) => x.mode !== 'shipped model')) {
+        const first = cli(m.args, root, env);
+        if (first.source !== 'service') throw new Error(`${m.mode} was not answered by the editor's service (${first.source})`);
+        editorRows[m.mode] = summary(Array.from({ length: RUNS }, () => cli(m.args, root, env)));
+      }
+      await editor.close();
+    }
+
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`cartograph service on ${values.corpus}, ${RUNS} runs per mode, load ${load} (${os.cpus().length} cores)`);
     console.log(`${'mode'.padEnd(14)} ${'no service p50/p95 ms'.padStart(22)} ${'CPU'.padStart(5)}   ${'service p50/p95 ms'.padStart(19)} ${'CPU'.padStart(5)}  ${'codegraph p50/p95 ms'.padStart(21)} ${'CPU'.padStart(5)}  first call via service`);
@@ -194,10 +219,16 @@ async function main(): Promise<void> {
     }
     const mcpRow = { calls, p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(Math.max(...latencies)), rssBeforeMb: rssBefore, rssPeakMb: peak, rssAfterMb: rssAfter };
     console.log(`MCP, ${calls} concurrent mixed calls through one relay: p50 ${mcpRow.p50} ms, p95 ${mcpRow.p95} ms, max ${mcpRow.max} ms; service RSS ${rssBefore} → peak ${peak} → ${rssAfter} MB`);
+    if (editorOpen) {
+      console.log(
+        `editor-hosted: took over and opened in ${editorOpen.takeOverAndOpenMs} ms, index ${editorOpen.indexMs} ms (${editorOpen.parsed} parsed, ${editorOpen.reused} unchanged), serving: ${editorOpen.served}; ` +
+          `CLI p50/p95 ms: ${Object.entries(editorRows).map(([mode, r]) => `${mode} ${r.p50}/${r.p95}`).join(', ')}`,
+      );
+    }
     console.log(`read-your-writes at a 0 ms gap (${edits} each): create ${seen.create}/${edits}, append ${seen.append}/${edits}, rename ${seen.rename}/${edits}, delete ${seen.delete}/${edits}`);
     if (values.json) {
       fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-      fs.writeFileSync(values.json, `${JSON.stringify({ corpus: values.corpus, runs: RUNS, loadavg: os.loadavg(), node: process.version, rows, codegraph: values.codegraph ? peerRows : null, mcp: mcpRow, readYourWrites: { edits, ...seen } }, null, 2)}\n`);
+      fs.writeFileSync(values.json, `${JSON.stringify({ corpus: values.corpus, runs: RUNS, loadavg: os.loadavg(), node: process.version, rows, codegraph: values.codegraph ? peerRows : null, editor: editorOpen ? { ...editorOpen, rows: editorRows } : null, mcp: mcpRow, readYourWrites: { edits, ...seen } }, null, 2)}\n`);
     }
   } finally {
     spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { env, stdio: 'ignore' });

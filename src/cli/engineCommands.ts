@@ -23,10 +23,10 @@ import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
 import { serveMcp } from './mcp';
 import { reachService, serviceWanted, wantedBy } from './service';
-import { compatible, connectService } from '../core/service/serviceClient';
+import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
 import type { IndexReply } from '../core/service/serviceProtocol';
 import { ServiceHost } from '../core/service/serviceHost';
-import { STORE_FOLDER } from './locateStore';
+import { STORE_FOLDER } from '../core/store/storeVersion';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
 import { version as VERSION } from '../../package.json';
@@ -99,6 +99,16 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   }
 }
 
+/** An editor's service is not ours to stop: say who holds the store and what to do there. Exit 1. */
+function editorHolds(service: ServiceConnection, wanted: string): number {
+  console.error(
+    `cartograph: ${service.hello.hostedBy} (pid ${service.hello.pid}) holds the graph of ${service.hello.root} and is its store's writer; ` +
+      `to ${wanted}, change its Cartograph settings and run "Cartograph: Reindex Workspace" there, or close the folder in ${service.hello.hostedBy} first`,
+  );
+  service.close();
+  return 1;
+}
+
 /**
  * The store's writer is its service while one runs: `index` asks it to re-check the folder (the
  * exit code), rather than write beside it. Options that change what is indexed are the service's
@@ -110,7 +120,9 @@ async function indexThroughService(found: StoreLocation, flags: Flags): Promise<
   if (!service) return undefined;
   const ownOptions = flags.exclude?.length || flags['max-file-size'] || flags['include-minified'];
   if (ownOptions || !compatible(service.hello, wantedBy(flags))) {
-    console.error(`cartograph: stopping the service for ${found.root} (pid ${service.hello.pid}) to index with ${ownOptions ? 'these options' : "this version's reading of the folder"}`);
+    const wanted = ownOptions ? 'these options' : "this version's reading of the folder";
+    if (service.hello.hostedBy) return editorHolds(service, `index with ${wanted}`);
+    console.error(`cartograph: stopping the service for ${found.root} (pid ${service.hello.pid}) to index with ${wanted}`);
     await service.stop();
     return undefined;
   }
@@ -118,6 +130,7 @@ async function indexThroughService(found: StoreLocation, flags: Flags): Promise<
     const { report, stats: s, storeBytes } = await service.call<IndexReply>('index');
     if (s.store.status === 'unavailable' || s.store.status === 'damaged') {
       // A service never repairs a store (an agent's call must not wipe it): `index` does, here.
+      if (service.hello.hostedBy) return editorHolds(service, 'rebuild the store');
       console.error(`cartograph: the service cannot use the store (${s.store.error ?? s.store.status}); stopping it and rebuilding the store here`);
       await service.stop();
       return undefined;

@@ -1,10 +1,8 @@
 // Which store a command reads: --store, or the nearest `.cartograph` folder from the current directory up.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { recordedRoot } from '../core/store/storeVersion';
+import { recordedRoot, STORE_FOLDER } from '../core/store/storeVersion';
 import type { StoreLocation } from './flags';
-
-export const STORE_FOLDER = '.cartograph';
 
 /** The store named by --store, or the nearest `.cartograph` folder from the current directory up. */
 export function locateStore(flag: string | undefined): StoreLocation | undefined {

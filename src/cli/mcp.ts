@@ -14,7 +14,7 @@ import type { ServiceConnection } from '../core/service/serviceClient';
 import type { CallState, ToolResult } from '../core/tools/context';
 import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
 import { callTool, type ToolFolder } from '../core/tools/workspaceTools';
-import { STORE_FOLDER } from './locateStore';
+import { STORE_FOLDER } from '../core/store/storeVersion';
 
 export interface McpOptions {
   roots: string[];

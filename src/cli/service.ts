@@ -68,7 +68,8 @@ export async function reachService(found: StoreLocation, flags: Flags, mode: 'wa
     start: () => void (mode === 'join' && !running ? undefined : startServiceProcess(found, flags)),
     onEvent: (what, hello) => {
       if (what === 'started' && mode === 'join') return;
-      if (what === 'replacing') console.error(`cartograph: replacing the service of Cartograph ${hello?.version}${hello?.followSymlinks === Boolean(flags['follow-symlinks']) ? '' : `, ${hello?.followSymlinks ? 'following' : 'not following'} symlinks,`} (pid ${hello?.pid}) with one of this version and these options`);
+      if (what === 'hosted') console.error(`cartograph: ${hello?.hostedBy} (pid ${hello?.pid}) serves this repository with Cartograph ${hello?.version}${hello?.followSymlinks === Boolean(flags['follow-symlinks']) ? '' : ` ${hello?.followSymlinks ? 'following' : 'not following'} symlinks`}; answering here, without it`);
+      else if (what === 'replacing') console.error(`cartograph: replacing the service of Cartograph ${hello?.version}${hello?.followSymlinks === Boolean(flags['follow-symlinks']) ? '' : `, ${hello?.followSymlinks ? 'following' : 'not following'} symlinks,`} (pid ${hello?.pid}) with one of this version and these options`);
       else sayStarted(found, hello?.pid);
     },
   }).catch(() => undefined);
@@ -100,17 +101,22 @@ export async function serviceCommand(args: string[], flags: Flags & { all?: bool
     for (const s of flags.json ? [] : services) {
       const up = Math.round((Date.now() - s.startedAt) / 1000);
       console.log(
-        `${s.root}: pid ${s.pid}, Cartograph ${s.version}${s.version === VERSION ? '' : ` (this CLI is ${VERSION})`}, ${s.ready ? 'ready' : 'loading'}, ` +
+        `${s.root}: pid ${s.pid}${s.hostedBy ? ` (${s.hostedBy})` : ''}, Cartograph ${s.version}${s.version === VERSION ? '' : ` (this CLI is ${VERSION})`}, ${s.ready ? 'ready' : 'loading'}, ` +
           `up ${up} s, ${s.clients} client(s) connected, ${s.requests} requests, ${(s.rssBytes / 1024 / 1024).toFixed(0)} MB`,
       );
     }
     return 0;
   }
+  let refused = 0;
   for (const s of services) {
     const connection = await connectAt(socketPath(s.storeDir));
-    await connection?.stop();
-    console.log(`Stopped the service for ${s.root} (pid ${s.pid}).`);
+    const reply = await connection?.stop();
+    if (reply && !reply.stopped) {
+      refused++;
+      connection?.close();
+      console.log(`Left the service for ${s.root} running: ${reply.reason}.`);
+    } else console.log(`Stopped the service for ${s.root} (pid ${s.pid}).`);
   }
   if (services.length === 0) console.log('No service is running.');
-  return 0;
+  return refused > 0 && !flags.all ? 1 : 0;
 }

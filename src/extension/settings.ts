@@ -14,6 +14,8 @@ export interface CartographSettings {
   watcherDelay: number;
   /** The engine and its graph in a worker thread instead of the extension host's (cartograph.engineWorker, on by default). */
   engineWorker: boolean;
+  /** Keep the index in the folder's `.cartograph` and serve it to the CLI and agents (cartograph.shareIndex, on by default; needs engineWorker). */
+  shareIndex: boolean;
 }
 
 export const DEFAULT_MAX_FILE_SIZE = 1048576;
@@ -30,6 +32,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): CartographSetting
     followSymlinks: config.get<boolean>('followSymlinks', false) === true,
     watcherDelay: Math.max(0, readRenamed(config, 'watcherDelay', DEFAULT_WATCHER_DELAY_MS)),
     engineWorker: config.get<boolean>('engineWorker', true) !== false,
+    shareIndex: config.get<boolean>('shareIndex', true) !== false,
   };
 }
 
@@ -39,5 +42,5 @@ function positive(value: number | undefined, fallback: number): number {
 
 /** Settings whose change means the set of indexed files may differ, or the engine runs elsewhere: re-open and re-index. */
 export function affectsIndex(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['cartograph.exclude', 'cartograph.maxFileSize', 'cartograph.indexMinified', 'cartograph.followSymlinks', 'files.exclude', 'cartograph.engineWorker'].some((s) => e.affectsConfiguration(s));
+  return ['cartograph.exclude', 'cartograph.maxFileSize', 'cartograph.indexMinified', 'cartograph.followSymlinks', 'files.exclude', 'cartograph.engineWorker', 'cartograph.shareIndex'].some((s) => e.affectsConfiguration(s));
 }

@@ -12,7 +12,10 @@ import { LocalRepository } from '../core/service/localRepository';
 import type { GraphCounts, Repository, RepositoryOptions } from '../core/service/repository';
 import { WorkerRepository } from '../core/service/workerRepository';
 import { errorText, log } from './log';
-import { readSettings } from './settings';
+import { readSettings, type CartographSettings } from './settings';
+import type { ShareOptions } from '../core/service/hostedService';
+import { STORE_FOLDER } from '../core/store/storeVersion';
+import { version as EXTENSION_VERSION } from '../../package.json';
 
 export type IndexState =
   | { kind: 'opening' }
@@ -44,7 +47,10 @@ export class WorkspaceIndex implements vscode.Disposable {
     return this.folder.uri.fsPath;
   }
 
-  /** `<storageUri>/<sha1(folder path) first 12>`; undefined without a workspace storage (memory only). */
+  /**
+   * This window's own store, `<storageUri>/<sha1(folder path) first 12>` (undefined without a workspace
+   * storage: memory only): used when the folder's graph is not shared, or another window serves it.
+   */
   get storeDir(): string | undefined {
     if (!this.storageRoot) return undefined;
     const hash = crypto.createHash('sha1').update(this.root).digest('hex').slice(0, 12);
@@ -102,6 +108,7 @@ export class WorkspaceIndex implements vscode.Disposable {
     const reuse = settings.engineWorker && previous instanceof WorkerRepository ? previous : undefined;
     if (previous && !reuse) await previous.close().catch((err) => log().warn(`[${this.folder.name}] closing the engine: ${errorText(err)}`));
     const storeDir = this.storeDir;
+    const share = this.shareOptions(settings);
     const openWith = (dir: string | null, worker?: WorkerRepository) => {
       const options: RepositoryOptions = {
         storeDir: dir,
@@ -111,22 +118,25 @@ export class WorkspaceIndex implements vscode.Disposable {
         followSymlinks: settings.followSymlinks,
         log: (m) => log().info(`[${this.folder.name}] ${m}`),
       };
-      if (settings.engineWorker) return WorkerRepository.open(this.root, options, worker).then((r) => this.watchWorker(r));
+      if (settings.engineWorker) return WorkerRepository.open(this.root, options, worker, share).then((r) => this.watchWorker(r));
       // The extension host's thread is the editor's: saves parse in a worker, LanceDB loads without blocking.
       return LocalRepository.open(this.root, { ...options, responsive: true });
     };
     let repository: Repository = await openWith(storeDir ?? null, reuse);
     let status = await repository.storeInfo();
-    if (fresh && storeDir && status.status === 'unavailable') {
+    // The shared store when this window serves the folder, else its own.
+    const usedDir = repository instanceof WorkerRepository ? repository.opened.storeDir : storeDir;
+    if (fresh && usedDir && status.status === 'unavailable') {
       // An explicit Reindex on a store that will not open: start that store over.
-      log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${storeDir} and starting over`);
+      log().warn(`[${this.folder.name}] store unavailable (${status.error}); deleting ${usedDir} and starting over`);
       const again = repository instanceof WorkerRepository ? repository : undefined;
       if (!again) await repository.close().catch(() => undefined);
       else await again.closeEngine();
-      await fs.promises.rm(storeDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
-      repository = await openWith(storeDir, again);
+      await fs.promises.rm(usedDir, { recursive: true, force: true }).catch((err) => log().warn(errorText(err)));
+      repository = await openWith(storeDir ?? null, again);
       status = await repository.storeInfo();
     }
+    this.sayWhoIsServed(repository, share);
     this.repository = repository;
     this.storeProblem = status.status === 'unavailable' ? status.error ?? 'the graph store could not open' : undefined;
     if (this.storeProblem) {
@@ -141,6 +151,21 @@ export class WorkspaceIndex implements vscode.Disposable {
     } else {
       log().info(`[${this.folder.name}] store: ${status.dir ?? 'memory only'} (${status.status})`);
     }
+  }
+
+  /**
+   * Sharing the folder's graph with the CLI and agents: the store in `<root>/.cartograph` (where they
+   * look) and the repository's service in the engine worker. Only for folders on this machine's disk.
+   */
+  private shareOptions(settings: CartographSettings): ShareOptions | undefined {
+    if (!settings.shareIndex || !settings.engineWorker || this.folder.uri.scheme !== 'file') return undefined;
+    return { storeDir: path.join(this.root, STORE_FOLDER), version: EXTENSION_VERSION, hostedBy: vscode.env.appName, followSymlinks: settings.followSymlinks };
+  }
+
+  private sayWhoIsServed(repository: Repository, share: ShareOptions | undefined): void {
+    if (!share || !(repository instanceof WorkerRepository)) return;
+    if (repository.opened.socket) log().info(`[${this.folder.name}] serving the cartograph CLI and agents (cartograph mcp) from this window's graph on ${repository.opened.socket}`);
+    else log().info(`[${this.folder.name}] another editor window serves this folder to the CLI and agents; this window keeps its own index in ${repository.opened.storeDir ?? 'memory'}`);
   }
 
   /** A worker that dies leaves no graph behind: say so, and offer Reindex (a new worker, a warm start). */

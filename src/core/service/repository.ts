@@ -36,6 +36,12 @@ export interface FoundNodes {
   nodes: GraphNode[];
 }
 
+/** Where a worker's repository keeps its store, and the socket it serves other clients on, if it does. */
+export interface Opened {
+  storeDir: string | null;
+  socket?: string;
+}
+
 export interface RepositoryOptions extends Omit<EngineOptions, 'log'> {
   log?: (message: string) => void;
 }

@@ -7,10 +7,13 @@ import type { Describer } from '../lifting/lifter';
 import type { LoadedModels } from '../models/loader';
 import type { Embedder, Reranker } from '../models/types';
 import { Channel, type Handler } from './channel';
+import { HostedService, type ShareOptions } from './hostedService';
 import { LocalRepository } from './localRepository';
-import type { ModelSpec, Repository, RepositoryOptions } from './repository';
+import type { ModelSpec, Opened, Repository, RepositoryOptions } from './repository';
 
 let repository: LocalRepository | undefined;
+/** The repository's service, when the editor shares this folder's graph and no other editor serves it. */
+let hosted: HostedService | undefined;
 const opened = (): LocalRepository => {
   if (!repository) throw new Error('the repository is not open');
   return repository;
@@ -27,10 +30,33 @@ const PLAIN: (keyof Repository)[] = [
 ];
 
 const handlers: Record<string, Handler> = {
-  open: async ([root, options]) => {
-    repository = await LocalRepository.open(root as string, { ...(options as RepositoryOptions), log: (m) => channel.notify('log', m) });
+  open: async ([root, options, share]): Promise<Opened> => {
+    const log = (m: string) => channel.notify('log', m);
+    const wanted = share as ShareOptions | undefined;
+    // The socket first: a service process that holds the shared store lets go of it before we open it.
+    hosted = wanted ? await HostedService.claim(root as string, wanted, (m) => log(`service: ${m}`)) : undefined;
+    const storeDir = hosted ? wanted!.storeDir : (options as RepositoryOptions).storeDir;
+    try {
+      repository = await LocalRepository.open(root as string, { ...(options as RepositoryOptions), storeDir, log });
+      await hosted?.serve();
+    } catch (err) {
+      await hosted?.stop();
+      hosted = undefined;
+      throw err;
+    }
+    return { storeDir: storeDir ?? null, socket: hosted?.socket };
   },
-  index: (_, context) => opened().index((p: IndexProgress) => context.progress(p), context.signal),
+  index: async (_, context) => {
+    const repo = opened();
+    try {
+      const report = await repo.index((p: IndexProgress) => context.progress(p), context.signal);
+      hosted?.indexedWith(repo, report);
+      return report;
+    } catch (err) {
+      hosted?.indexFailed(err);
+      throw err;
+    }
+  },
   openExplorer: ([folder]) => opened().openExplorer(folder as string, (m) => channel.notify('explorer', m)),
   useModels: ([spec, status]) => opened().useModels(standIns(spec as ModelSpec | undefined), status as string),
   embed: (_, context) => opened().embed(context.signal),
@@ -39,6 +65,8 @@ const handlers: Record<string, Handler> = {
     return opened().lift(describer, context.signal);
   },
   close: async () => {
+    await hosted?.stop();
+    hosted = undefined;
     await repository?.close();
     repository = undefined;
   },

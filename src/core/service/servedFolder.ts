@@ -18,6 +18,7 @@ import type { ToolFolder } from '../tools/workspaceTools';
 import { describeHolder } from '../store/writerLock';
 import { answeredPaths } from './answers';
 import { AnswerCache } from './answerCache';
+import type { IndexReport } from '../engine';
 import { LocalRepository } from './localRepository';
 
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
@@ -33,6 +34,16 @@ export interface ServedFolderOptions {
   /** Who writes the store (named to a process waiting for the writer lock). */
   command: string;
   log: (message: string) => void;
+  /**
+   * A repository someone else opened on the store and indexes (the editor's engine worker), served
+   * once that index is done and left open by `close`. Without it the folder opens and indexes its own.
+   */
+  adopted?: Promise<Indexed>;
+}
+
+export interface Indexed {
+  repo: LocalRepository;
+  report: IndexReport;
 }
 
 export class ServedFolder implements ToolFolder {
@@ -47,6 +58,8 @@ export class ServedFolder implements ToolFolder {
   private watching: Promise<void> = Promise.resolve();
   private readonly answers = new AnswerCache<unknown>();
   private snapshotStale = false;
+  /** The graph version the snapshot on disk was made from (-1: not known to be any). */
+  private snapshotVersion = -1;
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly storeDir: string;
   private readonly log: (message: string) => void;
@@ -74,6 +87,16 @@ export class ServedFolder implements ToolFolder {
   private async open(): Promise<LocalRepository> {
     // The snapshot first: it answers while the store loads, and both would compete for the one thread.
     const early = await this.early;
+    const { repo, report } = await (this.options.adopted ?? this.openOwn());
+    this.log(`${report.files} files ready in ${((report.timings.total ?? 0) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
+    this.live = repo;
+    this.early = Promise.resolve(undefined);
+    if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
+    else this.snapshotVersion = repo.engine.graph.version;
+    return repo;
+  }
+
+  private async openOwn(): Promise<Indexed> {
     // A damaged store is left for `cartograph index` to repair: a service never deletes it.
     const repo = await LocalRepository.open(this.root, {
       storeDir: this.storeDir,
@@ -83,13 +106,7 @@ export class ServedFolder implements ToolFolder {
       onStoreWait: (holder) => this.log(`waiting for ${describeHolder(holder)} to finish writing the store`),
       log: this.log,
     });
-    const started = performance.now();
-    const report = await repo.index();
-    this.log(`${report.files} files ready in ${((performance.now() - started) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
-    this.live = repo;
-    this.early = Promise.resolve(undefined);
-    if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
-    return repo;
+    return { repo, report: await repo.index() };
   }
 
   /** Saves the snapshot once the graph has been quiet for `delayMs`: a burst of edits is one save. */
@@ -105,7 +122,13 @@ export class ServedFolder implements ToolFolder {
     if (!this.snapshotStale || !this.live) return this.flushing;
     const repo = this.live;
     this.snapshotStale = false;
-    this.flushing = this.flushing.then(() => repo.saveQuerySnapshot().catch((err: unknown) => this.log(`query snapshot not saved: ${messageOf(err)}`)));
+    this.flushing = this.flushing.then(async () => {
+      const version = repo.engine.graph.version;
+      await repo.saveQuerySnapshot().then(
+        () => (this.snapshotVersion = version),
+        (err: unknown) => this.log(`query snapshot not saved: ${messageOf(err)}`),
+      );
+    });
     return this.flushing;
   }
 
@@ -242,8 +265,10 @@ export class ServedFolder implements ToolFolder {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     await this.watcher?.close();
+    // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.
+    if (this.live && this.live.engine.graph.version !== this.snapshotVersion) this.snapshotStale = true;
     await this.saveSnapshot();
-    await (await this.repo.catch(() => undefined))?.close();
+    if (!this.options.adopted) await (await this.repo.catch(() => undefined))?.close();
   }
 }
 

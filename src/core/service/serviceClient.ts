@@ -4,7 +4,7 @@
 import * as net from 'node:net';
 import { Channel, type CallOptions } from './channel';
 import { listSockets, serviceDir, socketPath } from './serviceAddress';
-import { SERVICE_PROTOCOL, type ServiceHello } from './serviceProtocol';
+import { SERVICE_PROTOCOL, type ServiceHello, type StopReply } from './serviceProtocol';
 import { SocketPort } from './socketPort';
 
 /** How long a started service may take to listen (a Node start and the engine's modules; seconds on a loaded machine). */
@@ -37,10 +37,14 @@ export class ServiceConnection {
     return this.channel.call<T>(method, args, options);
   }
 
-  /** Asks the service to stop and resolves once it has closed this connection (it saves its state first). */
-  async stop(): Promise<void> {
-    await this.call('stop').catch(() => undefined);
-    await this.closed;
+  /**
+   * Asks the service to stop and, when it agrees, resolves once it has closed this connection (it
+   * saves its state first). A service an editor hosts refuses, and the connection stays open.
+   */
+  async stop(): Promise<StopReply> {
+    const reply = await this.call<StopReply>('stop').catch((): StopReply => ({ stopped: true }));
+    if (reply.stopped) await this.closed;
+    return reply;
   }
 
   close(): void {
@@ -95,17 +99,23 @@ export interface EnsureOptions {
   /** Starts a service process for the store (detached; it outlives the caller). */
   start: () => void;
   /** Told when an older service is replaced, or a new one started. */
-  onEvent?: (what: 'replacing' | 'started', hello?: ServiceHello) => void;
+  onEvent?: (what: 'replacing' | 'started' | 'hosted', hello?: ServiceHello) => void;
   waitMs?: number;
 }
 
 /**
  * A connection to the store's service of our version: the running one, else one started now (an
- * incompatible one is stopped first). Undefined when none could be started within the wait.
+ * incompatible one is stopped first). Undefined when none could be started within the wait, or when
+ * an editor hosts an incompatible one (it is the editor's: the caller answers without a service).
  */
 export async function ensureService(options: EnsureOptions): Promise<ServiceConnection | undefined> {
   const running = await connectService(options.storeDir);
   if (running && compatible(running.hello, options.wanted)) return running;
+  if (running?.hello.hostedBy) {
+    options.onEvent?.('hosted', running.hello);
+    running.close();
+    return undefined;
+  }
   if (running) {
     options.onEvent?.('replacing', running.hello);
     await running.stop();

@@ -14,9 +14,9 @@ import { messageOf, ServedFolder } from './servedFolder';
 import { ensureServiceDir, socketPath } from './serviceAddress';
 import { SocketPort } from './socketPort';
 import { connectAt } from './serviceClient';
-import { LockBusyError, WriterLock } from '../store/writerLock';
+import { currentHolder, LockBusyError, WriterLock, type LockHolder } from '../store/writerLock';
 import type { NodeDescription } from '../graph/describe';
-import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply } from './serviceProtocol';
+import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -27,8 +27,17 @@ export interface ServiceOptions {
   version: string;
   followSymlinks?: boolean;
   idleMs?: number;
+  /**
+   * The editor that hosts the service in its engine worker (`VS Code`): the graph is the editor's, so
+   * the service never stops for idleness or at a client's request, and it takes over from a
+   * `cartograph service` process that holds the repository when the editor opens it.
+   */
+  hostedBy?: string;
   log: (message: string) => void;
 }
+
+/** How long an editor waits for a starting service (its lock taken, its socket not bound yet) before giving up. */
+const TAKE_OVER_WAIT_MS = 10_000;
 
 /**
  * The models the service searches with: loaded on the first request that names them, kept for the
@@ -58,7 +67,8 @@ class ModelSlot {
 export class ServiceHost {
   private server: net.Server | undefined;
   private folder!: ServedFolder;
-  private models!: ModelSlot;
+  /** The models clients ask for; none when an editor hosts the service (its models are the editor's choice). */
+  private models: ModelSlot | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly startedAt = Date.now();
   private requests = 0;
@@ -78,25 +88,61 @@ export class ServiceHost {
     this.stopped = new Promise((resolve) => (this.resolveStopped = resolve));
   }
 
-  /** Listens on the repository's socket; false when another live service holds it (or is starting). */
-  async listen(): Promise<boolean> {
-    try {
-      this.lock = await WriterLock.acquire(path.dirname(this.socket), { command: 'cartograph service', name: `${path.basename(this.socket)}.lock`, timeoutMs: 0 });
-    } catch (err) {
-      if (err instanceof LockBusyError) return false;
-      throw err;
+  /**
+   * Takes the repository's socket lock: true when this service may serve it. A service another process
+   * holds is left alone (false), except by an editor, which asks a `cartograph service` process to stop
+   * and takes its place; a service another editor hosts is never taken over.
+   */
+  async claim(): Promise<boolean> {
+    const deadline = Date.now() + TAKE_OVER_WAIT_MS;
+    const dir = path.dirname(this.socket);
+    const name = `${path.basename(this.socket)}.lock`;
+    let orphan: string | undefined;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+      try {
+        const deadHolder = (holder: LockHolder) => holder.token === orphan;
+        this.lock = await WriterLock.acquire(dir, { command: this.options.hostedBy ?? 'cartograph service', name, timeoutMs: 0, deadHolder });
+        return true;
+      } catch (err) {
+        if (!(err instanceof LockBusyError)) throw err;
+      }
+      if (!this.options.hostedBy || Date.now() > deadline) return false;
+      const running = await connectAt(this.socket, 5_000);
+      if (running?.hello.hostedBy) {
+        running.close();
+        return false;
+      }
+      if (running) {
+        this.options.log(`taking over from the service of Cartograph ${running.hello.version} (pid ${running.hello.pid})`);
+        await running.stop();
+        continue;
+      }
+      // Held by this process and not listening: the editor's engine worker that held it was terminated
+      // (its process lives on, so the lock would only go stale after its heartbeat's timeout).
+      const holder = await currentHolder(dir, name);
+      if (holder?.pid === process.pid && holder.command === this.options.hostedBy) orphan = holder.token;
+      // Else its lock taken, its socket not bound yet: a service starting.
+      else await new Promise((resolve) => setTimeout(resolve, delay));
     }
+  }
+
+  /**
+   * Listens on the repository's socket, serving `folder` (by default one this service opens); false
+   * when another live service holds it (or is starting).
+   */
+  async listen(folder?: ServedFolder): Promise<boolean> {
+    if (!this.lock && !(await this.claim())) return false;
     // The graph is opened only by the lock's holder: a service that gives way has loaded nothing.
     const options = this.options;
-    this.folder = new ServedFolder(options.root, { storeDir: options.storeDir, followSymlinks: options.followSymlinks, command: 'cartograph service', log: options.log });
+    this.folder = folder ?? new ServedFolder(options.root, { storeDir: options.storeDir, followSymlinks: options.followSymlinks, command: 'cartograph service', log: options.log });
     this.folder.repo.catch((err) => options.log(`cannot open ${options.root}: ${messageOf(err)}`));
-    this.models = new ModelSlot(this.folder);
+    if (!options.hostedBy) this.models = new ModelSlot(this.folder);
     const server = net.createServer((socket) => this.accept(socket));
     await bind(server, this.socket);
     fs.chmodSync(this.socket, 0o600);
     this.server = server;
     this.folder.startWatching();
-    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    const idleMs = this.options.hostedBy ? Infinity : (this.options.idleMs ?? DEFAULT_IDLE_MS);
     this.idleTimer = setInterval(() => {
       if (this.sockets.size === 0 && Date.now() - this.lastActivity >= idleMs) {
         this.options.log(`no client for ${Math.round(idleMs / 1000)} s: stopping`);
@@ -144,10 +190,12 @@ export class ServiceHost {
       tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
       index: counted(() => this.index()),
       stats: asked(() => this.stats()),
-      stop: async () => {
+      stop: async (): Promise<StopReply> => {
+        const editor = this.options.hostedBy;
+        if (editor) return { stopped: false, reason: `${editor} (pid ${process.pid}) hosts it and holds the graph; it stops when the folder is closed there` };
         // Answered first: the client waits for the socket to close to know the service is gone.
         setImmediate(() => void this.stop());
-        return true;
+        return { stopped: true };
       },
     };
   }
@@ -160,6 +208,7 @@ export class ServiceHost {
       root: this.options.root,
       storeDir: this.options.storeDir,
       followSymlinks: Boolean(this.options.followSymlinks),
+      ...(this.options.hostedBy ? { hostedBy: this.options.hostedBy } : {}),
       ready: this.folder.ready,
       startedAt: this.startedAt,
       // The asking connection is not counted: status shows the others.
@@ -173,12 +222,13 @@ export class ServiceHost {
     const started = performance.now();
     const repo = await this.folder.repo;
     await this.folder.state();
-    await this.models.use(request.models);
+    await this.models?.use(request.models);
     const answer = await this.folder.checked(
       async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit)).result),
       (a) => a.hits,
     );
-    return { ...answer, ...(request.models ? { models: await repo.modelStatus() } : {}), index: { source: 'service', ms: Math.round(performance.now() - started) } };
+    const named = request.models || !this.models;
+    return { ...answer, ...(named ? { models: await repo.modelStatus() } : {}), index: { source: 'service', ms: Math.round(performance.now() - started) } };
   }
 
   private async show(query: string): Promise<NodeDescription[]> {

@@ -5,7 +5,7 @@ import type { ModelSettings } from '../models/loader';
 import type { SearchAnswer } from './answers';
 
 /** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
-export const SERVICE_PROTOCOL = 1;
+export const SERVICE_PROTOCOL = 2;
 
 export interface ServiceHello {
   protocol: number;
@@ -15,6 +15,11 @@ export interface ServiceHello {
   storeDir: string;
   /** What the service indexes with (EngineOptions.followSymlinks): a client that wants the other is served by another. */
   followSymlinks: boolean;
+  /**
+   * The editor whose engine worker serves the repository (`VS Code`), or absent for a `cartograph
+   * service` process. A hosted service is the editor's: a client never stops or replaces it.
+   */
+  hostedBy?: string;
   /** False while the graph loads (a client may answer from the snapshot itself meanwhile). */
   ready: boolean;
   startedAt: number;
@@ -22,6 +27,12 @@ export interface ServiceHello {
   clients: number;
   requests: number;
   rssBytes: number;
+}
+
+/** The answer to `stop`: a service hosted by an editor says no, and why. */
+export interface StopReply {
+  stopped: boolean;
+  reason?: string;
 }
 
 /** What a `query` request asks for. */

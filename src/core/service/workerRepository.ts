@@ -17,7 +17,8 @@ import type { FileRanking, SearchContext } from '../search';
 import type { CallState } from '../tools/context';
 import { startWorkerScript } from '../workerScript';
 import { Channel, type CallOptions } from './channel';
-import type { FoundNodes, GraphCounts, ModelSpec, Repository, RepositoryOptions, StoreInfo, ToolResult } from './repository';
+import type { ShareOptions } from './hostedService';
+import type { FoundNodes, GraphCounts, ModelSpec, Opened, Repository, RepositoryOptions, StoreInfo, ToolResult } from './repository';
 
 /**
  * One engine worker thread. It outlives the repositories opened in it: a Reindex re-opens the engine
@@ -64,6 +65,11 @@ export class WorkerRepository implements Repository {
   stopped: ((error: Error) => void) | undefined;
   /** @internal Closed, or re-opened as another WorkerRepository: its requests fail. */
   closed = false;
+  /**
+   * The store it opened and, when the folder is shared (`share` of `open`) and no other editor serves
+   * it, the socket the worker serves the CLI and agents on.
+   */
+  opened: Opened = { storeDir: null };
 
   private constructor(
     readonly root: string,
@@ -81,7 +87,7 @@ export class WorkerRepository implements Repository {
    * Opens the engine in a worker thread: `previous`'s thread when it is still running (its engine is
    * closed first), else a new one. Fails as Engine.open would, or when the worker cannot start.
    */
-  static async open(root: string, options: RepositoryOptions = {}, previous?: WorkerRepository): Promise<WorkerRepository> {
+  static async open(root: string, options: RepositoryOptions = {}, previous?: WorkerRepository, share?: ShareOptions): Promise<WorkerRepository> {
     const { log, ...engineOptions } = options;
     let thread = previous?.thread;
     if (previous) await previous.closeEngine();
@@ -89,7 +95,7 @@ export class WorkerRepository implements Repository {
     const repository = new WorkerRepository(root, thread, log);
     thread.current = repository;
     try {
-      await thread.channel.call('open', [root, engineOptions]);
+      repository.opened = await thread.channel.call<Opened>('open', [root, engineOptions, share]);
     } catch (err) {
       repository.closed = true;
       await thread.worker.terminate();

@@ -42,6 +42,7 @@ import {
   exists,
   folderSize,
   isStoreEntry,
+  keepOutOfGit,
   type LanceModule,
   loadLanceInStages,
   openTables,
@@ -145,6 +146,7 @@ export class GraphStore {
     if (mode === 'write') {
       try {
         await fs.mkdir(absDir, { recursive: true });
+        await keepOutOfGit(absDir);
       } catch (err) {
         throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
       }

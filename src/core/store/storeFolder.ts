@@ -122,9 +122,12 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
+/** Written by keepOutOfGit. */
+const GIT_IGNORE = '.gitignore';
+
 export function isStoreEntry(name: string): boolean {
   return (
-    name === GENERATION_RECORD || name === ROOT_FILE || name === LOCK_FILE || EARLIER_ENTRIES.includes(name) ||
+    name === GENERATION_RECORD || name === ROOT_FILE || name === LOCK_FILE || name === GIT_IGNORE || EARLIER_ENTRIES.includes(name) ||
     name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${GENERATION_RECORD}.`) || name.startsWith('meta.json.') || name.endsWith('.lance')
   );
 }
@@ -178,9 +181,21 @@ async function scanKeys(table: Table, name: TableName): Promise<void> {
  * the writer lock (held by the caller). Only called by the lock's holder, once the folder is
  * recognizably a store, so pointing the store at a folder of someone else's files never deletes them.
  */
+/**
+ * The store is the machine's cache of the repository, never part of it: a `.gitignore` of `*` inside it
+ * keeps it out of `git status` and commits without touching the repository's own ignore files (as
+ * pytest's and mypy's caches do). Written once; a user's edit of it is kept.
+ */
+export async function keepOutOfGit(dir: string): Promise<void> {
+  await fs.writeFile(path.join(dir, GIT_IGNORE), '# Cartograph\'s graph store: a cache of this repository, not part of it.\n*\n', { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+}
+
+
 export async function wipe(dir: string): Promise<void> {
   for (const name of await fs.readdir(dir)) {
-    if (name !== DESCRIPTIONS_FILE && name !== LOCK_FILE) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+    if (name !== DESCRIPTIONS_FILE && name !== LOCK_FILE && name !== GIT_IGNORE) await fs.rm(path.join(dir, name), { recursive: true, force: true });
   }
 }
 

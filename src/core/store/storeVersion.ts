@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { readRecord } from './generationRecord';
 
 /** Written beside the tables by the engine (the repository the store belongs to). */
+/** A repository's store folder, at its root: where the CLI, every agent's MCP server and the editor share one graph. */
+export const STORE_FOLDER = '.cartograph';
 export const ROOT_FILE = 'root.json';
 
 /** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */

@@ -39,6 +39,8 @@ export interface AcquireOptions {
   timeoutMs?: number;
   /** The lock file's name in `dir` (default the store's writer lock; a service's socket has its own). */
   name?: string;
+  /** A holder to take for dead although its process lives (a thread of this process that was terminated). */
+  deadHolder?: (holder: LockHolder) => boolean;
 }
 
 export class LockBusyError extends Error {
@@ -69,7 +71,7 @@ export class WriterLock {
     for (let attempt = 0; ; attempt++) {
       if (await tryCreate(file, holder)) return new WriterLock(file, holder);
       const current = await readHolder(file);
-      if (current && (await isStale(file, current))) {
+      if (current && (options.deadHolder?.(current) || (await isStale(file, current)))) {
         await breakStale(file, current);
         continue;
       }
@@ -95,9 +97,9 @@ export class WriterLock {
   }
 }
 
-/** The holder recorded in the store's lock file, if one is there. */
-export async function currentHolder(dir: string): Promise<LockHolder | undefined> {
-  const file = path.join(dir, LOCK_FILE);
+/** The holder recorded in the store's lock file (or the lock `name`), if one is there. */
+export async function currentHolder(dir: string, name = LOCK_FILE): Promise<LockHolder | undefined> {
+  const file = path.join(dir, name);
   const holder = await readHolder(file);
   return holder && !(await isStale(file, holder)) ? holder : undefined;
 }

@@ -30,6 +30,18 @@ async function appendAndSave(uri, text) {
   assert.ok(await doc.save());
 }
 
+/** Runs a Node script with the extension host's binary (as Node under Electron too); resolves with its exit code and output. */
+function runNode(script, args, cwd) {
+  return new Promise((resolve) => {
+    const child = require('child_process').spawn(process.execPath, [script, ...args], { cwd, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 async function pathsIn(repository) {
   return new Set(await repository.filePaths());
 }
@@ -71,8 +83,8 @@ describe('Cartograph in a real VS Code', function () {
       );
       assert.strictEqual(stats.edges.INHERITS, 1);
       assert.strictEqual(stats.edges.IMPORTS, 2);
-      assert.notStrictEqual(stats.store.dir, null, 'store lives in the workspace storage');
-      assert.ok(!stats.store.dir.startsWith(folder.uri.fsPath), 'store is outside the repository');
+      assert.strictEqual(stats.store.dir, path.join(folder.uri.fsPath, '.cartograph'), 'the store is the folder\'s, where the CLI and agents look');
+      assert.match(fs.readFileSync(path.join(stats.store.dir, '.gitignore'), 'utf8'), /^\*$/m, 'and git ignores it');
       assert.notStrictEqual(stats.store.status, 'unavailable');
     }
   });
@@ -187,6 +199,25 @@ describe('Cartograph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it("answers the cartograph CLI from the editor's graph: the folder is indexed once", async function () {
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID).extensionPath, 'dist', 'cli.js');
+    await api.whenIdle();
+    const store = (await api.repositoryFor(py.uri).stats()).store.dir;
+    assert.strictEqual(store, path.join(py.uri.fsPath, '.cartograph'), 'the folder keeps its graph where the CLI and agents look');
+    // The extension host's own binary as Node (electron needs telling), in the folder as a user's shell is.
+    const run = (...args) => runNode(cli, args, py.uri.fsPath);
+    const answer = JSON.parse((await run('query', 'Calculator', '--json')).stdout);
+    assert.strictEqual(answer.index.source, 'service', 'answered by a service, not from a snapshot in the CLI process');
+    assert.ok(answer.hits.some((h) => /Calculator/.test(h.qname)), JSON.stringify(answer.hits));
+    const [service] = JSON.parse((await run('service', 'status', '--json')).stdout);
+    assert.strictEqual(service.pid, process.pid, 'the service is this extension host (its engine worker)');
+    assert.strictEqual(service.hostedBy, vscode.env.appName);
+    // and a client cannot stop it
+    const stop = await run('service', 'stop');
+    assert.strictEqual(stop.code, 1, stop.stdout + stop.stderr);
+    assert.match(stop.stdout, /Left the service .* running/);
+  });
+
   it('a corrupt store is recovered by Reindex', async function () {
     const before = await api.repositoryFor(py.uri).stats();
     const storeDir = before.store.dir;
@@ -252,36 +283,56 @@ describe('Cartograph in a real VS Code', function () {
     assert.deepStrictEqual((await api.repositoryFor(py.uri).stats()).nodes, nodes);
   });
 
-  it('a store that cannot open at all leaves a working in-memory index, and Reindex recovers once it can', async function () {
-    const storeDir = (await api.repositoryFor(py.uri).stats()).store.dir;
-    const nodes = (await api.repositoryFor(py.uri).stats()).nodes;
-    await api.whenIdle();
-    // The storage folder becomes a plain file: every attempt to create the store fails (ENOTDIR),
-    // the way a read-only disk or a LanceDB build that will not load on this CPU fails on every try.
-    const parent = path.dirname(storeDir);
-    const saved = `${parent}.saved`;
-    fs.renameSync(parent, saved);
-    fs.writeFileSync(parent, 'not a folder');
+  it('a store that cannot open at all leaves a working in-memory index, and Reindex recovers once it can (window-only store)', async function () {
+    // With cartograph.shareIndex off the window keeps the folder's store in its workspace storage: the
+    // layout where a storage folder that cannot be created makes every attempt fail, Reindex's too.
+    const config = vscode.workspace.getConfiguration('cartograph');
+    // The socket the folder's engine worker serves the CLI and agents on, if it does.
+    const servedOn = (folder) => api.indexFor(folder.uri).repository?.opened?.socket;
+    const privateStore = async () => {
+      await api.whenIdle();
+      const stats = await api.repositoryFor(py.uri)?.stats().catch(() => undefined);
+      return stats && api.indexFor(py.uri).state.kind === 'ready' && stats.store.dir && !stats.store.dir.startsWith(py.uri.fsPath) ? stats : undefined;
+    };
+    await config.update('shareIndex', false, vscode.ConfigurationTarget.Workspace);
     try {
+      const { store, nodes } = await until('the folder re-opened on a window-only store', privateStore, 60000);
+      assert.strictEqual(servedOn(py), undefined, 'and serves no one');
+      // The storage folder becomes a plain file: every attempt to create the store fails (ENOTDIR),
+      // the way a read-only disk or a LanceDB build that will not load on this CPU fails on every try.
+      const parent = path.dirname(store.dir);
+      const saved = `${parent}.saved`;
+      fs.renameSync(parent, saved);
+      fs.writeFileSync(parent, 'not a folder');
+      try {
+        await vscode.commands.executeCommand('cartograph.reindex');
+        const index = api.indexFor(py.uri);
+        assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
+        const stats = await api.repositoryFor(py.uri).stats();
+        assert.strictEqual(stats.store.status, 'unavailable', JSON.stringify(stats.store));
+        assert.deepStrictEqual(stats.nodes, nodes, 'the graph is whole, in memory');
+        assert.ok(index.storeProblem, 'the problem is recorded for the status command and the warning');
+        // saves keep working on the in-memory graph
+        await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef in_memory_only():\n    return 2\n');
+        await until('the save reached the in-memory graph', async () => (await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
+        await vscode.commands.executeCommand('cartograph.showStatus');
+      } finally {
+        fs.rmSync(parent, { force: true });
+        fs.renameSync(saved, parent);
+      }
       await vscode.commands.executeCommand('cartograph.reindex');
-      const index = api.indexFor(py.uri);
-      assert.strictEqual(index.state.kind, 'ready', JSON.stringify(index.state));
-      const stats = await api.repositoryFor(py.uri).stats();
-      assert.strictEqual(stats.store.status, 'unavailable', JSON.stringify(stats.store));
-      assert.deepStrictEqual(stats.nodes, nodes, 'the graph is whole, in memory');
-      assert.ok(index.storeProblem, 'the problem is recorded for the status command and the warning');
-      // saves keep working on the in-memory graph
-      await appendAndSave(vscode.Uri.joinPath(py.uri, 'base.py'), '\n\ndef in_memory_only():\n    return 2\n');
-      await until('the save reached the in-memory graph', async () => (await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
-      await vscode.commands.executeCommand('cartograph.showStatus');
+      const after = await api.repositoryFor(py.uri).stats();
+      assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
+      assert.strictEqual(api.indexFor(py.uri).storeProblem, undefined);
+      assert.ok((await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
     } finally {
-      fs.rmSync(parent, { force: true });
-      fs.renameSync(saved, parent);
+      await config.update('shareIndex', undefined, vscode.ConfigurationTarget.Workspace);
     }
-    await vscode.commands.executeCommand('cartograph.reindex');
-    const after = await api.repositoryFor(py.uri).stats();
-    assert.notStrictEqual(after.store.status, 'unavailable', JSON.stringify(after.store));
-    assert.strictEqual(api.indexFor(py.uri).storeProblem, undefined);
+    // Shared again: the folder's own store, served to the CLI, with the edit made meanwhile.
+    await until('the folder served from its .cartograph again', async () => {
+      await api.whenIdle();
+      return api.indexFor(py.uri).state.kind === 'ready' && servedOn(py) !== undefined;
+    }, 60000);
     assert.ok((await namesIn(api.repositoryFor(py.uri))).has('in_memory_only'));
   });
 });
