@@ -502,6 +502,13 @@ describe('GraphStore', () => {
     assert.deepEqual(status, { kind: 'created' });
     await store.close();
     assert.equal(await fs.readFile(path.join(foreign, 'precious.txt'), 'utf8'), 'keep me');
+    // A folder that was there already is not told to hide itself from git; one the store makes is.
+    await assert.rejects(fs.access(path.join(foreign, '.gitignore')));
+    const made = path.join(await tempDir(), 'made-here');
+    const madeStore = await openStore(made);
+    assert.deepEqual(madeStore.status, { kind: 'created' });
+    await madeStore.store.close();
+    assert.match(await fs.readFile(path.join(made, '.gitignore'), 'utf8'), /^\*$/m);
 
     // Someone's project folder with its own meta.json: refused rather than overwritten.
     const project = await tempDir();

@@ -41,6 +41,7 @@ import {
   errorMessage,
   exists,
   folderSize,
+  GIT_IGNORE,
   isStoreEntry,
   keepOutOfGit,
   type LanceModule,
@@ -50,7 +51,7 @@ import {
   wipe,
 } from './storeFolder';
 import { nextTurn } from '../eventLoop';
-import type { StoreVersion } from './storeVersion';
+import { STORE_FOLDER, type StoreVersion } from './storeVersion';
 import { currentHolder, describeHolder, LOCK_FILE, WriterLock, type LockHolder } from './writerLock';
 
 export type { StoredFile } from './storeTables';
@@ -145,8 +146,10 @@ export class GraphStore {
     const mode = options.mode ?? 'write';
     if (mode === 'write') {
       try {
-        await fs.mkdir(absDir, { recursive: true });
-        await keepOutOfGit(absDir);
+        // Never into a folder of someone else's that a store path was pointed at: only one made here, or
+        // a repository's `.cartograph`.
+        const made = await fs.mkdir(absDir, { recursive: true });
+        if (made !== undefined || path.basename(absDir) === STORE_FOLDER) await keepOutOfGit(absDir);
       } catch (err) {
         throw new Error(`cannot create the graph store folder ${absDir}: ${errorMessage(err)}`);
       }
@@ -175,7 +178,7 @@ export class GraphStore {
     }
     if (mode === 'read') throw await unreadable(absDir, committed);
     if (committed.state === 'damaged' && options.onDamage === 'report') throw new StoreUnreadableError('damaged', committed.message);
-    if (committed.state === 'incomplete' && entries.includes('meta.json') && !entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name))) {
+    if (committed.state === 'incomplete' && entries.includes('meta.json') && !entries.some((name) => name.endsWith('.lance')) && entries.some((name) => !isStoreEntry(name) && name !== GIT_IGNORE)) {
       // No tables, someone else's files and a meta.json that is not ours: a misdirected store path.
       throw new Error(`${absDir} holds other files and a meta.json that is not a Cartograph store's; not touching it`);
     }

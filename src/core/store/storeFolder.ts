@@ -122,12 +122,12 @@ export function errorMessage(err: unknown): string {
 
 export type Tables = Record<TableName, Table>;
 
-/** Written by keepOutOfGit. */
-const GIT_IGNORE = '.gitignore';
+/** Written by keepOutOfGit: ours, though not the store's (a folder holding only it holds no store). */
+export const GIT_IGNORE = '.gitignore';
 
 export function isStoreEntry(name: string): boolean {
   return (
-    name === GENERATION_RECORD || name === ROOT_FILE || name === LOCK_FILE || name === GIT_IGNORE || EARLIER_ENTRIES.includes(name) ||
+    name === GENERATION_RECORD || name === ROOT_FILE || name === LOCK_FILE || EARLIER_ENTRIES.includes(name) ||
     name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${GENERATION_RECORD}.`) || name.startsWith('meta.json.') || name.endsWith('.lance')
   );
 }
