@@ -105,3 +105,25 @@ test('TypeScript: the implementation is the member after the signatures, however
   const box = createSearcher({ graph: await buildGraph(tree, 'box') });
   assert.deepEqual((await box.search('Box.value')).hits.map((h) => h.id), ['src/box.ts#Box.value']);
 });
+
+test('compiled twins: a class and its callers are answered once, at the TypeScript source the shipped JavaScript was built from', async () => {
+  // zod 4.6.7 as published: src/v3/ZodError.ts and, built from it, v3/ZodError.js, .cjs, .d.ts, .d.cts.
+  const pkg = await buildGraph(readTree(path.join(FIXTURES, 'real', 'zod-package')), 'zod');
+  const search = createSearcher({ graph: pkg });
+  const twins = pkg.graph.nodes().filter((id) => id.endsWith('#ZodError'));
+  assert.ok(twins.length >= 4, `the graph keeps every copy: ${twins.join(', ')}`);
+
+  const named = await search.search('ZodError');
+  const zodErrors = named.hits.filter((h) => h.id.endsWith('#ZodError'));
+  assert.deepEqual(zodErrors.map((h) => h.id), ['src/v3/ZodError.ts#ZodError']);
+
+  const callers = await search.search('callers of flatten');
+  const ids = callers.hits.map((h) => h.id);
+  assert.ok(ids.includes('src/v3/ZodError.ts#ZodError.formErrors'), ids.join(', '));
+  assert.equal(new Set(ids.map((id) => id.split('#')[1])).size, ids.length, `each caller once: ${ids.join(', ')}`);
+  assert.ok(ids.every((id) => id.startsWith('src/')), ids.join(', '));
+
+  // A hand-written JavaScript file that only shares the file name is code of its own.
+  const own = await search.search('reportErrors');
+  assert.equal(own.hits[0]?.id, 'tools/ZodError.js#reportErrors');
+});

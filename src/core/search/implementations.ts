@@ -5,10 +5,13 @@
 //   property's getter and setter, and a redefinition under `if`/`else`.
 // - Type stubs beside the code: `datastructures.pyi` next to `datastructures.py` (werkzeug), `x.d.ts`
 //   next to `x.js`; every class and method of the module twice.
+// - Compiled twins: JavaScript shipped beside (or mirroring) the TypeScript it was built from
+//   (compiledTwins.ts): zod's `ZodString` four to six times, every caller twice.
 // Other languages keep their `@N` twins apart: Java overloads and Rust trait impls are separate
 // implementations, each with its own body.
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode, Language } from '../model/schema';
+import { sourceTwin } from './compiledTwins';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -85,8 +88,20 @@ function bodyOf(graph: Graph, id: string): string {
   return members.find((m) => ACCESSOR.exec(graph.getNodeAttribute(m, 'signature'))?.[1] === 'get') ?? members[members.length - 1];
 }
 
-/** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
+/**
+ * The definition `id` stands for in code that was written, not generated: a stub's declaration is the
+ * definition in the code file beside it, and compiled JavaScript's the one in its TypeScript source
+ * (compiledTwins.ts); the id itself otherwise.
+ */
 function codeOf(graph: Graph, id: string): string {
+  const declared = declaredBy(graph, id);
+  const source = sourceTwin(graph, declared);
+  // A type the JavaScript beside a declaration file does not have (an interface, an enum's member): the source's.
+  return source === declared && declared !== id ? (sourceTwin(graph, id) === id ? declared : sourceTwin(graph, id)) : source;
+}
+
+/** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
+function declaredBy(graph: Graph, id: string): string {
   const hash = id.indexOf('#');
   if (hash < 0) return id;
   const file = id.slice(0, hash);
