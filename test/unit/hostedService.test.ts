@@ -9,9 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { connectService } from '../../src/core/service/serviceClient';
 import type { ShareOptions } from '../../src/core/service/hostedService';
 import { WorkerRepository } from '../../src/core/service/workerRepository';
+import { helloOf, until } from '../support/serviceProbe';
 import { cli, copyFlask, index, type Run } from '../support/storeHarness';
 import { version as VERSION } from '../../package.json';
 
@@ -23,21 +23,8 @@ const storeDir = path.join(root, '.cartograph');
 const share: ShareOptions = { storeDir, version: VERSION, hostedBy: 'Test Editor' };
 let editor: WorkerRepository | undefined;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
-async function hello() {
-  const c = await connectService(storeDir);
-  c?.close();
-  return c?.hello;
-}
+const hello = () => helloOf(storeDir);
 
 function json(run: Run): Record<string, unknown> {
   assert.equal(run.code, 0, run.stderr);

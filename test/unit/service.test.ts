@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ServiceHost } from '../../src/core/service/serviceHost';
-import { connectService } from '../../src/core/service/serviceClient';
+import { helloOf, until } from '../support/serviceProbe';
 import { cli, copyFlask, index, type Run } from '../support/storeHarness';
 import { startMcp, type McpProcess } from '../support/mcpProcess';
 import { version as VERSION } from '../../package.json';
@@ -22,21 +22,8 @@ const root = copyFlask(path.join(tmp, 'flask'));
 const storeDir = path.join(root, '.cartograph');
 
 /** Polls `probe` until it returns a value; the bound only ends a test that would otherwise hang. */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
-async function hello() {
-  const c = await connectService(storeDir);
-  c?.close();
-  return c?.hello;
-}
+const hello = () => helloOf(storeDir);
 
 const ready = () => until('a ready service', async () => ((await hello())?.ready ? hello() : undefined));
 const gone = (pid: number) =>
