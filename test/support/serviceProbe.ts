@@ -20,3 +20,15 @@ export async function helloOf(storeDir: string): Promise<ServiceHello | undefine
   c?.close();
   return c?.hello;
 }
+
+/** Resolves once process `pid` has exited. */
+export function gone(pid: number): Promise<true> {
+  return until(`pid ${pid} to exit`, () => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  });
+}

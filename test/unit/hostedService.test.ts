@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ShareOptions } from '../../src/core/service/hostedService';
 import { WorkerRepository } from '../../src/core/service/workerRepository';
-import { helloOf, until } from '../support/serviceProbe';
+import { gone, helloOf, until } from '../support/serviceProbe';
 import { cli, copyFlask, index, type Run } from '../support/storeHarness';
 import { version as VERSION } from '../../package.json';
 
@@ -56,14 +56,7 @@ test('the editor takes the repository over from a running service, warm-starts f
   assert.equal(served?.hostedBy, 'Test Editor');
   assert.equal(served?.pid, process.pid);
   assert.notEqual(served?.pid, standalone.pid);
-  await until(`the service process (pid ${standalone.pid}) to exit`, () => {
-    try {
-      process.kill(standalone.pid, 0);
-      return undefined;
-    } catch {
-      return true;
-    }
-  });
+  await gone(standalone.pid);
 
   const report = await editor.index();
   assert.equal(report.parsed, 0, 'nothing is parsed again: the store the service wrote is the editor\'s');

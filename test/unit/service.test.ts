@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ServiceHost } from '../../src/core/service/serviceHost';
-import { helloOf, until } from '../support/serviceProbe';
+import { gone, helloOf, until } from '../support/serviceProbe';
 import { cli, copyFlask, index, type Run } from '../support/storeHarness';
 import { startMcp, type McpProcess } from '../support/mcpProcess';
 import { version as VERSION } from '../../package.json';
@@ -26,15 +26,6 @@ const storeDir = path.join(root, '.cartograph');
 const hello = () => helloOf(storeDir);
 
 const ready = () => until('a ready service', async () => ((await hello())?.ready ? hello() : undefined));
-const gone = (pid: number) =>
-  until(`pid ${pid} to exit`, () => {
-    try {
-      process.kill(pid, 0);
-      return undefined;
-    } catch {
-      return true;
-    }
-  });
 
 function json(run: Run): Record<string, unknown> {
   assert.equal(run.code, 0, run.stderr);

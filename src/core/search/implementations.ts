@@ -94,10 +94,9 @@ function bodyOf(graph: Graph, id: string): string {
  * (compiledTwins.ts); the id itself otherwise.
  */
 function codeOf(graph: Graph, id: string): string {
-  const declared = declaredBy(graph, id);
-  const source = sourceTwin(graph, declared);
-  // A type the JavaScript beside a declaration file does not have (an interface, an enum's member): the source's.
-  return source === declared && declared !== id ? (sourceTwin(graph, id) === id ? declared : sourceTwin(graph, id)) : source;
+  // A declaration file's own source first: it has the types the JavaScript beside it lacks (an interface, an enum's member).
+  const source = sourceTwin(graph, id);
+  return source !== id ? source : sourceTwin(graph, declaredBy(graph, id));
 }
 
 /** The definition a stub's declaration stands for, in the code file beside the stub; the id itself otherwise. */
