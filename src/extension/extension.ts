@@ -7,7 +7,7 @@ import { registerAgentTools } from './agentTools';
 import { registerCommands } from './commands';
 import { registerCompletion } from './completion';
 import { registerExplorer, type ExplorerHandle } from './explorer/register';
-import { onDidClosePicker, onDidShowAnswer, type ShownAnswer } from './findCommand';
+import { onDidClosePicker, onDidShowAnswer, type FoundItem, type ShownAnswer } from './findCommand';
 import { Lifting } from './lifting';
 import { SearchModelService } from './models';
 import { createLog, errorText, guard, log } from './log';
@@ -40,8 +40,8 @@ export interface CartographApi {
   statusBar(): { text: string; tooltip: string };
   /** Fires when Find Where Implemented puts an answer on screen, with the query it answers. */
   onDidShowFindAnswer: vscode.Event<ShownAnswer>;
-  /** Fires when Find Where Implemented has closed and is done with the editor (after Escape, the user's editor is back). */
-  onDidCloseFind: vscode.Event<void>;
+  /** Fires when a Find Where Implemented picker has closed and is done with the editor (after Escape, the user's editor is back), with that picker (the command's result). */
+  onDidCloseFind: vscode.Event<vscode.QuickPick<FoundItem>>;
   /** The results view's tree: the answers it keeps, newest first (`kept`), and their rows. */
   results: ResultsTree;
   /** The move of renamed settings' values that activation ran (`renamedSettings.ts`); run again, it moves what was set since. */

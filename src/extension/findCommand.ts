@@ -60,7 +60,8 @@ const didKeep = new vscode.EventEmitter<StructuralAnswer>();
 export const onDidKeepAnswer = didKeep.event;
 
 /** The picker closed and is done with the editor (Escape: the user's editor is back). */
-const didClose = new vscode.EventEmitter<void>();
+/** Fires with the picker that closed (once each, after its preview is gone). */
+const didClose = new vscode.EventEmitter<vscode.QuickPick<FoundItem>>();
 export const onDidClosePicker = didClose.event;
 
 /** Rows shown at first, and added by each "Show more". */
@@ -252,7 +253,7 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
     early?.dispose();
     searches.dispose();
     for (const s of subscriptions) s.dispose();
-    void previewer.close().finally(() => didClose.fire());
+    void previewer.close().finally(() => didClose.fire(pick));
     pick.dispose();
   });
   pick.show();
