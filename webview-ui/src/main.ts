@@ -178,8 +178,8 @@ function flash(ids: string[]): void {
   }, 2000);
 }
 
-function afterNextRender(started: number): void {
-  renderer.once('afterRender', () => post({ type: 'rendered', nodes: graph.order, edges: graph.size, ms: performance.now() - started }));
+function afterNextRender(of: 'graph' | 'diff', started: number): void {
+  renderer.once('afterRender', () => post({ type: 'rendered', of, nodes: graph.order, edges: graph.size, ms: performance.now() - started }));
   renderer.refresh();
 }
 
@@ -388,7 +388,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       statusText = undefined;
       showGraph(m.graph);
       showStatus();
-      afterNextRender(started);
+      afterNextRender('graph', started);
       break;
     case 'diff':
       stats = m.stats;
@@ -396,7 +396,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       applyDiff(m.diff);
       if (selected) select(selected);
       showStatus();
-      afterNextRender(started);
+      afterNextRender('diff', started);
       break;
     case 'select':
       // never focus(): a host message is not the user's input, and the editor they type in keeps focus

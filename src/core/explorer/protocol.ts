@@ -87,8 +87,8 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  /** Sent after a `graph` or `diff` message is on screen: how many nodes and edges sigma holds. */
-  | { type: 'rendered'; nodes: number; edges: number; ms: number }
+  /** Sent after a `graph` or `diff` message is on screen (`of` says which): how many nodes and edges sigma holds. */
+  | { type: 'rendered'; of: 'graph' | 'diff'; nodes: number; edges: number; ms: number }
   | { type: 'expand'; id: string }
   | { type: 'collapse'; id: string }
   /** Open a node's source beside the graph; `preview`: as a preview tab, keeping focus in the graph. */

@@ -4,7 +4,7 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { nextRender } = require('../wait');
+const { nextRender, until } = require('../wait');
 
 const EXTENSION_ID = 'cartograph.cartograph';
 
@@ -53,28 +53,38 @@ describe('Graph explorer in a real VS Code', function () {
   });
 
   it('expanding a module and saving a new function there reach the webview as diffs', async function () {
-    const shown = nextRender(panel, 'the expansion');
-    panel.handle({ type: 'expand', id: 'base.py' });
-    const expanded = await shown;
-    const definitions = (await repository.nodesInFile('base.py')).filter((n) => n.kind !== 'Module' && n.kind !== 'Method').length;
-    assert.ok(definitions >= 3);
-    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py'));
-    const document = await vscode.workspace.openTextDocument(uri);
-    const original = document.getText();
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(uri, document.positionAt(original.length), '\n\ndef explorer_probe():\n    return 1\n');
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    const updated = nextRender(panel, 'the saved edit');
-    assert.ok(await document.save());
-    const after = await updated;
-    assert.strictEqual(after.nodes, expanded.nodes + 1, 'one new function node');
-    // restore the fixture for the suites that follow
-    const restore = new vscode.WorkspaceEdit();
-    restore.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
-    assert.ok(await vscode.workspace.applyEdit(restore));
-    const restored = nextRender(panel, 'the restored file');
-    assert.ok(await document.save());
-    assert.strictEqual((await restored).nodes, expanded.nodes);
+    // saves and watcher batches of earlier suites are in the graph before the view is counted
+    await api.whenIdle();
+    // every render is kept: a failure then says what the webview drew, and in which order
+    const renders = [];
+    const sub = panel.onDidRender((m) => renders.push(`${m.of} of ${m.nodes}`));
+    const drawn = (what, expected) => until(what, () => renders.includes(expected), 30000).catch(() => assert.fail(`${what}: wanted "${expected}", the webview drew ${renders.join(', ')}`));
+    try {
+      const shown = nextRender(panel, 'the expansion');
+      panel.handle({ type: 'expand', id: 'base.py' });
+      const expanded = await shown;
+      assert.strictEqual(expanded.of, 'diff');
+      const definitions = (await repository.nodesInFile('base.py')).filter((n) => n.kind !== 'Module' && n.kind !== 'Method').length;
+      assert.ok(definitions >= 3);
+      const uri = vscode.Uri.file(path.join(folder.uri.fsPath, 'base.py'));
+      const document = await vscode.workspace.openTextDocument(uri);
+      const original = document.getText();
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, document.positionAt(original.length), '\n\ndef explorer_probe():\n    return 1\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      renders.length = 0;
+      assert.ok(await document.save());
+      await drawn('the saved edit: one new function node', `diff of ${expanded.nodes + 1}`);
+      // restore the fixture for the suites that follow
+      const restore = new vscode.WorkspaceEdit();
+      restore.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
+      assert.ok(await vscode.workspace.applyEdit(restore));
+      renders.length = 0;
+      assert.ok(await document.save());
+      await drawn('the restored file', `diff of ${expanded.nodes}`);
+    } finally {
+      sub.dispose();
+    }
   });
 
   it('a reveal message opens the right file at the right line', async function () {
