@@ -484,3 +484,130 @@ test('type(self)() and copy.copy(self) are of self\'s class (django.db.models.qu
   assert.ok(edges.includes('CALLS query_utils.py#Q._combine -> tree.py#Node.add'), edges.join('\n'));
   assert.ok(edges.includes('CALLS query_utils.py#Q.__invert__ -> tree.py#Node.negate'), edges.join('\n'));
 });
+
+test('a for loop over a collection whose items are typed binds its variable to the item class (jinja2 3.1.2 ChoiceLoader)', async () => {
+  const edges = await references({
+    'loaders.py': [
+      'import typing as t',
+      '',
+      '',
+      'class BaseLoader:',
+      '    def get_source(self, environment: "Environment", template: str):',
+      '        raise TemplateNotFound(template)',
+      '',
+      '    def load(self, environment, name, globals=None):',
+      '        pass',
+      '',
+      '',
+      'class ChoiceLoader(BaseLoader):',
+      '    def __init__(self, loaders: t.Sequence[BaseLoader]) -> None:',
+      '        self.loaders = loaders',
+      '',
+      '    def get_source(self, environment: "Environment", template: str):',
+      '        for loader in self.loaders:',
+      '            try:',
+      '                return loader.get_source(environment, template)',
+      '            except TemplateNotFound:',
+      '                pass',
+      '        raise TemplateNotFound(template)',
+      '',
+      '    def load(self, environment, name, globals=None):',
+      '        for loader in self.loaders:',
+      '            return loader.load(environment, name, globals)',
+      '',
+      '',
+      'def first_source(loaders: t.List["BaseLoader"], environment, template):',
+      '    for loader in loaders:',
+      '        return loader.get_source(environment, template)',
+      '',
+      '',
+      'def untyped(loaders, environment, template):',
+      '    for loader in loaders:',
+      '        return loader.get_source(environment, template)',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS loaders.py#ChoiceLoader.get_source -> loaders.py#BaseLoader.get_source'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS loaders.py#ChoiceLoader.load -> loaders.py#BaseLoader.load'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS loaders.py#first_source -> loaders.py#BaseLoader.get_source'), edges.join('\n'));
+  // nothing says what an untyped parameter holds: no edge is guessed
+  assert.ok(!edges.some((e) => e.startsWith('CALLS loaders.py#untyped ->')), edges.join('\n'));
+});
+
+test('a conditional expression types its target when its branches agree, a None branch aside (django.contrib.gis GEOSGeometryBase._cs)', async () => {
+  const edges = await references({
+    'coordseq.py': 'class GEOSCoordSeq:\n    def __init__(self, ptr, z=False):\n        self._ptr = ptr\n\n    def clone(self):\n        return GEOSCoordSeq(self._ptr)\n',
+    'geometry.py': [
+      'from .coordseq import GEOSCoordSeq',
+      '',
+      '',
+      'class GEOSGeometryBase:',
+      '    has_cs = False',
+      '',
+      '    def _post_init(self):',
+      '        self._cs = GEOSCoordSeq(self.ptr, self.hasz) if self.has_cs else None',
+      '',
+      '    @property',
+      '    def coord_seq(self):',
+      '        if self.has_cs:',
+      '            return self._cs.clone()',
+      '',
+      '',
+      'class Other:',
+      '    def clone(self):',
+      '        return Other()',
+      '',
+      '',
+      'def either(flag):',
+      '    seq = GEOSCoordSeq(1) if flag else Other()',
+      '    return seq.clone()',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS geometry.py#GEOSGeometryBase.coord_seq -> coordseq.py#GEOSCoordSeq.clone'), edges.join('\n'));
+  // branches of two classes: neither is guessed
+  assert.ok(!edges.some((e) => /^CALLS geometry\.py#either -> .*clone$/.test(e)), edges.join('\n'));
+});
+
+test('a local rebound to another class reaches each class where it holds it (django.db.models.deletion.Collector.delete)', async () => {
+  const edges = await references({
+    'models/__init__.py': '',
+    'models/sql.py': [
+      'class UpdateQuery:',
+      '    def update_batch(self, pk_list, values, using):',
+      '        pass',
+      '',
+      '',
+      'class DeleteQuery:',
+      '    def delete_batch(self, pk_list, using):',
+      '        pass',
+      '',
+    ].join('\n'),
+    'models/deletion.py': [
+      'from . import sql',
+      '',
+      '',
+      'class Collector:',
+      '    def delete(self):',
+      '        for model, instances_for_fieldvalues in self.field_updates.items():',
+      '            for (field, value), instances in instances_for_fieldvalues.items():',
+      '                query = sql.UpdateQuery(model)',
+      '                query.update_batch([obj.pk for obj in instances], {field.name: value}, self.using)',
+      '',
+      '        for model, instances in self.data.items():',
+      '            query = sql.DeleteQuery(model)',
+      '            pk_list = [obj.pk for obj in instances]',
+      '            count = query.delete_batch(pk_list, self.using)',
+      '',
+      '    def unknown_after(self, make):',
+      '        query = sql.DeleteQuery(None)',
+      '        query = make(query)',
+      '        query.update_batch([], {}, None)',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS models/deletion.py#Collector.delete -> models/sql.py#UpdateQuery.update_batch'), edges.join('\n'));
+  assert.ok(edges.includes('CALLS models/deletion.py#Collector.delete -> models/sql.py#DeleteQuery.delete_batch'), edges.join('\n'));
+  // rebound to what an unknown call returns, it is no longer the class it was
+  assert.ok(!edges.some((e) => e.startsWith('CALLS models/deletion.py#Collector.unknown_after -> models/sql.py#UpdateQuery') || e.includes('DeleteQuery.update_batch')), edges.join('\n'));
+});

@@ -3,7 +3,7 @@
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
 import { flat } from '../flatString';
-import type { FileGraph, ImportBinding, Reference, SymbolDef } from '../parse/fileGraph';
+import { ITEM_STEP, type FileGraph, type ImportBinding, type Reference, type SymbolDef } from '../parse/fileGraph';
 import { ambientGlobalKey } from './ambientGlobals';
 import { JS_GLOBALS, PYTHON_BUILTINS } from '../model/builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
@@ -446,6 +446,7 @@ export class Resolver {
    */
   member(target: Target, name: string): Target | null {
     if (name === CALL_RESULT) return this.callResult(target);
+    if (name === ITEM_STEP) return target.t === 'symbol' && target.sym.items ? this.declaredClass(target.path, target.sym, 'items') : null;
     switch (target.t) {
       case 'external':
         return { t: 'external', family: target.family, name: `${target.name}${target.family === 'rs' ? '::' : '.'}${name}` };
@@ -647,10 +648,16 @@ export class Resolver {
 
   /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
   private typeOf(path: string, sym: SymbolDef): Target | null {
-    return this.memoized(`ty\u0000${path}\u0000${sym.localId}`, () => {
+    return this.declaredClass(path, sym, 'type');
+  }
+
+  /** The class `sym`'s `type` (what it holds) or `items` (what its collection holds) names, resolved where it is defined. */
+  private declaredClass(path: string, sym: SymbolDef, what: 'type' | 'items'): Target | null {
+    return this.memoized(`${what === 'type' ? 'ty' : 'it'}\u0000${path}\u0000${sym.localId}`, () => {
       const file = this.world.file(path);
-      if (!file || !sym.type) return null;
-      const resolved = this.resolveChain(file, sym.parent, sym.type);
+      const chain = sym[what];
+      if (!file || !chain) return null;
+      const resolved = this.resolveChain(file, sym.parent, chain);
       if (!resolved || resolved.partial) return null;
       // Repository types only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
       // Enums have methods too (Rust, Java): `self.state.is_idle()` with `state: State`.
@@ -887,9 +894,9 @@ export class Resolver {
       const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.throughReceiver(current, name, receiver) ?? this.member(current, name);
       receiver = current.t === 'symbol' && current.sym.kind === 'Class' ? current : null;
       if (!next) {
-        // An unknown call result or callback parameter, here or ahead (`x = _cv.get(); x.attr`): what
+        // An unknown call result, callback parameter or collection item, here or ahead (`x = _cv.get(); x.attr`): what
         // the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
-        if (rest.slice(i).some((step) => step === CALL_RESULT || CALLBACK_PARAM.test(step))) return null;
+        if (rest.slice(i).some((step) => step === CALL_RESULT || step === ITEM_STEP || CALLBACK_PARAM.test(step))) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

@@ -4,7 +4,13 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 10;
+export const PARSER_VERSION = 11;
+
+/**
+ * A name chain step for one item of the collection before it (`for l in self.loaders` types `l` as
+ * ['self', 'loaders', '[]']): resolution reads the item class off that symbol's `items`.
+ */
+export const ITEM_STEP = '[]';
 
 export interface FileGraph {
   path: string;
@@ -103,6 +109,11 @@ export interface SymbolDef {
    * of a script `.d.ts`, or one inside `declare global {}`); stage 2 keys it (graph/ambientGlobals.ts).
    */
   global?: true;
+  /**
+   * Python: the class of the items of a collection a field or variable holds (`loaders:
+   * t.Sequence[BaseLoader]`), as a name chain resolved where it is defined: what ITEM_STEP reads.
+   */
+  items?: string[];
   /** Python: a method read as an attribute (`@property`, `@cached_property`): `obj.name.x` is a member of what it returns (`type`). */
   property?: true;
   /** The function's type parameters, in order, when `callbacks` names one. */

@@ -3,7 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import type { Extracted, ImportBinding, ReferenceKind, SymbolDef, SymbolKind, UntypedCall } from './fileGraph';
+import { ITEM_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
@@ -29,6 +29,7 @@ const QUERY_SOURCE = `
 (import_from_statement) @import
 (assignment) @assign
 (with_item) @with
+(for_statement) @for
 (return_statement) @return
 (yield) @yield
 (call function: (_) @callee)
@@ -50,6 +51,14 @@ interface Scope {
   locals: Set<string>;
   /** Locals whose class is known (`c: Calculator`, `c = Calculator()`): chain head is rewritten to the class. */
   typed: Map<string, string[]>;
+  /**
+   * Every binding of a local that was typed at least once, in document order, with where it takes
+   * effect and what it holds then (null: unknown): `query = sql.UpdateQuery(m); query.update_batch()`
+   * and later `query = sql.DeleteQuery(m)` each reach their own class, as Jedi reads them.
+   */
+  bindings: Map<string, Array<{ from: number; chain: string[] | null }>>;
+  /** Locals holding a collection whose item class is known (`loaders: Sequence[BaseLoader]`): what a `for` over them binds. */
+  items: Map<string, string[]>;
   /** Names an import inside this definition binds (`from .debug import x` in a method): references, resolved through the scope's imports. */
   imported: Set<string>;
   /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
@@ -125,16 +134,36 @@ function sameTypeArgument(call: Node): Node | null {
  * names); null for anything else (generics, unions of several classes).
  */
 function annotationChain(text: string): string[] | null {
+  return chainOf(peeled(text, true));
+}
+
+/** An annotation without quotes, `Optional[…]`, `… | None` and (with `classItself`) `Type[…]` around it. */
+function peeled(text: string, classItself: boolean): string {
   let t = text.trim();
   for (;;) {
     const quoted = /^(['"])(.*)\1$/s.exec(t);
-    const optional = /^(?:(?:t|typing)\s*\.\s*)?(?:Optional|Type|type)\s*\[(.*)\]$/s.exec(t);
+    const optional = (classItself ? /^(?:(?:t|typing)\s*\.\s*)?(?:Optional|Type|type)\s*\[(.*)\]$/s : /^(?:(?:t|typing)\s*\.\s*)?Optional\s*\[(.*)\]$/s).exec(t);
     const orNone = t.split('|').map((part) => part.trim()).filter((part) => part !== 'None');
     if (quoted) t = quoted[2].trim();
     else if (optional) t = optional[1].trim();
     else if (orNone.length === 1 && orNone[0] !== t) t = orNone[0];
-    else return chainOf(t);
+    else return t;
   }
+}
+
+const COLLECTION = /^(?:(?:t|typing|abc|collections\s*\.\s*abc)\s*\.\s*)?(List|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|MutableSet|FrozenSet|AbstractSet|Deque|Tuple|list|set|frozenset|tuple)\s*\[(.*)\]$/s;
+
+/**
+ * The item class of a collection annotation: `Sequence[BaseLoader]`, `t.List["Node"]`, `list[Foo]`,
+ * `Tuple[Foo, ...]`, `Optional[List[Foo]]`; null for anything else (a dict, a tuple of several types).
+ */
+function itemAnnotationChain(text: string): string[] | null {
+  const collection = COLLECTION.exec(peeled(text, false));
+  if (!collection) return null;
+  const inner = collection[2].trim();
+  const tuple = /^tuple$/i.test(collection[1]);
+  const item = tuple ? /^(.*),\s*\.\.\.$/s.exec(inner)?.[1] : inner;
+  return item && !/[,[]/.test(peeled(item, false)) ? annotationChain(item) : null;
 }
 
 export function extractPython(root: Node): Extracted {
@@ -183,6 +212,9 @@ export function extractPython(root: Node): Extracted {
       case 'with':
         collectWithTarget(node, enclosing(node.startIndex));
         break;
+      case 'for':
+        collectForTarget(node, enclosing(node.startIndex));
+        break;
       case 'return': {
         const scope = enclosing(node.startIndex);
         const value = node.firstNamedChild;
@@ -224,7 +256,7 @@ export function extractPython(root: Node): Extracted {
     const returns = isClass ? null : def.childForFieldName('return_type');
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
-    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), imported: new Set(), returns: [] };
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), bindings: new Map(), items: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
     if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
@@ -268,7 +300,9 @@ export function extractPython(root: Node): Extracted {
       if (first && isMethod && param.type === 'identifier') scope.receiver = paramName;
       first = false;
       const typeChain = typeNode ? annotationChain(typeNode.text) : null;
-      if (typeChain) scope.typed.set(paramName, typeChain);
+      if (typeChain) bindLocal(scope, paramName, typeChain, def.startIndex);
+      const itemChain = typeNode ? itemAnnotationChain(typeNode.text) : null;
+      if (itemChain) scope.items.set(paramName, itemChain);
     }
   }
 
@@ -321,19 +355,16 @@ export function extractPython(root: Node): Extracted {
     const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
     const typeNode = node.childForFieldName('type');
     // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local (`self.app = app`).
-    // `self.questioner = questioner or MigrationQuestioner()`: the default says the class.
-    const value = right?.type === 'boolean_operator' && right.childForFieldName('operator')?.text === 'or' ? right.childForFieldName('right') : right;
     const valueType = (): string[] | null => {
       if (targets.length !== 1) return null;
       if (typeNode) return annotationChain(typeNode.text);
-      if (value?.type === 'identifier') {
-        // `environment_class = NativeEnvironment` in a class body: the class a name of the module is.
-        if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
-        return scope?.typed.get(value.text) ?? null;
-      }
-      // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
-      const aliased = value?.type === 'call' && scope ? aliasedChain(scope, value) : null;
-      return aliased ?? callResultChain(value);
+      return right ? instanceChain(scope, right) : null;
+    };
+    // A collection whose items' class is known: annotated, or a parameter that was (`self.loaders = loaders`).
+    const valueItems = (): string[] | null => {
+      if (targets.length !== 1) return null;
+      if (typeNode) return itemAnnotationChain(typeNode.text);
+      return right?.type === 'identifier' ? scope?.items.get(right.text) ?? null : null;
     };
     for (const target of targets) {
       if (!target) continue;
@@ -342,14 +373,16 @@ export function extractPython(root: Node): Extracted {
         definingNames.add(target.startIndex);
         if (!scope) {
           moduleNames.add(name);
-          addVariable('GlobalVariable', name, null, statement, true, valueType());
+          addVariable('GlobalVariable', name, null, statement, true, valueType(), valueItems());
         } else if (scope.sym.kind === 'Class') {
-          addVariable('Field', name, scope, statement, false, valueType());
+          addVariable('Field', name, scope, statement, false, valueType(), valueItems());
         } else {
           scope.locals.add(name);
           // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
-          const typeChain = valueType() ?? (targets.length === 1 ? aliasedChain(scope, value) : null);
-          if (typeChain) scope.typed.set(name, typeChain);
+          const typeChain = valueType() ?? (targets.length === 1 && right ? aliasedChain(scope, orDefault(right)) : null);
+          bindLocal(scope, name, typeChain, statement.endIndex);
+          const items = valueItems();
+          if (items) scope.items.set(name, items);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
         // `self.x = ...` inside a method declares an instance field on the class.
@@ -357,7 +390,7 @@ export function extractPython(root: Node): Extracted {
         const attribute = target.childForFieldName('attribute');
         const classScope = scope.sym.parent ? scopes.get(scope.sym.parent) : undefined;
         if (object?.text === scope.receiver && attribute && classScope?.sym.kind === 'Class') {
-          addVariable('Field', attribute.text, classScope, statement, false, valueType());
+          addVariable('Field', attribute.text, classScope, statement, false, valueType(), valueItems());
         }
       }
     }
@@ -377,7 +410,55 @@ export function extractPython(root: Node): Extracted {
     scope.locals.add(target.text);
     const call = callChainOf(manager);
     const head = call ? aliasedChain(scope, manager) ?? (moduleNames.has(call[0]) || defNames.has(call[0]) ? call : null) : null;
-    if (head) scope.typed.set(target.text, [...head, '__enter__', '()']);
+    bindLocal(scope, target.text, head ? [...head, '__enter__', '()'] : null, item.endIndex);
+  }
+
+  /**
+   * What an assigned value is an instance of, as a name chain: a CapWords constructor call, a typed
+   * local (`self.app = app`), a module's class, what a call returns; `questioner or MigrationQuestioner()`
+   * and `a if c else b` when the branches agree (a None branch aside). Null when unknown.
+   */
+  function instanceChain(scope: Scope | undefined, value: Node): string[] | null {
+    if (orDefault(value) !== value) return instanceChain(scope, orDefault(value));
+    if (value.type === 'conditional_expression') {
+      const [then, , otherwise] = value.namedChildren;
+      const chains = [then, otherwise].filter((branch): branch is Node => !!branch && branch.type !== 'none').map((branch) => instanceChain(scope, branch));
+      return chains.length > 0 && chains.every((c) => c && c.join('.') === chains[0]!.join('.')) ? chains[0] : null;
+    }
+    if (value.type === 'identifier') {
+      // `environment_class = NativeEnvironment` in a class body: the class a name of the module is.
+      if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
+      return scope?.typed.get(value.text) ?? null;
+    }
+    // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
+    const aliased = value.type === 'call' && scope ? aliasedChain(scope, value) : null;
+    return aliased ?? callResultChain(value);
+  }
+
+  /**
+   * `for loader in self.loaders:` binds a local; when the collection's item class is known (an
+   * annotated parameter or local, a field declared `Sequence[BaseLoader]`), the local is typed with
+   * it: a parameter's items directly, anything else as its chain's ITEM_STEP, read by resolution.
+   */
+  function collectForTarget(node: Node, scope: Scope | undefined): void {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    if (!scope || scope.sym.kind === 'Class' || left?.type !== 'identifier' || !right) return;
+    scope.locals.add(left.text);
+    definingNames.add(left.startIndex);
+    const own = right.type === 'identifier' ? scope.items.get(right.text) : undefined;
+    const through = right.type === 'identifier' ? scope.typed.get(right.text) : aliasedChain(scope, right);
+    const items = own ?? (through ? [...through, ITEM_STEP] : null);
+    bindLocal(scope, left.text, items, right.endIndex);
+  }
+
+  /** `name` holds `chain` (null: something unknown) from byte `from` on; the current binding is what pass 1 reads next. */
+  function bindLocal(scope: Scope, name: string, chain: string[] | null, from: number): void {
+    if (chain) scope.typed.set(name, chain);
+    else scope.typed.delete(name);
+    const list = scope.bindings.get(name);
+    if (list) list.push({ from, chain });
+    else if (chain) scope.bindings.set(name, [{ from, chain }]);
   }
 
   /** What a returned value is, as a name chain: the receiver, a typed local, or a call of a name the function sees; else null. */
@@ -397,18 +478,20 @@ export function extractPython(root: Node): Extracted {
     return typed ? [...typed, ...chain.slice(1)] : null;
   }
 
-  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null): void {
+  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null, items: string[] | null): void {
     const parent = owner?.sym.localId ?? null;
     const key = parent ? `${parent}.${name}` : name;
     if (table.has(key)) {
       // A re-assignment of a known variable or field; it may say what the first one did not (`self.x = None`, then `self.x = Foo()`).
-      const known = type ? table.symbols.find((s) => s.localId === key) : undefined;
-      if (known && !known.type) known.type = type!;
+      const known = type || items ? table.symbols.find((s) => s.localId === key) : undefined;
+      if (known && type && !known.type) known.type = type;
+      if (known && items && !known.items) known.items = items;
       return;
     }
     const sig = oneLine(source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 120)), 100);
     const sym = table.add(symbolDef(kind, name, parent, node, sig, commentAbove(source, node.startIndex), topLevel ? isPublic(name) : !name.startsWith('_')));
     if (type) sym.type = type;
+    if (items) sym.items = items;
   }
 
   // Pass 2: references.
@@ -431,16 +514,25 @@ export function extractPython(root: Node): Extracted {
     return undefined;
   };
 
+  /** What local `name` of `scope` holds at byte `at`: its last binding before; before any (a closure, a loop), its first. */
+  const typedAt = (scope: Scope, name: string, at: number): string[] | undefined => {
+    const list = scope.bindings.get(name);
+    if (!list) return undefined;
+    let chain = list[0].chain;
+    for (const binding of list) if (binding.from <= at) chain = binding.chain;
+    return chain ?? undefined;
+  };
+
   /**
    * Rewrites the head of a chain through the local scope; null when the head is an untyped local.
    * A receiver seen from a function nested in its method is still the method's class (`def inner(): self.x()`).
    */
-  const qualify = (scope: Scope | undefined, chain: string[]): string[] | null => {
+  const qualify = (scope: Scope | undefined, chain: string[], at: number): string[] | null => {
     const head = chain[0];
     const s = binder(scope, head);
     if (!s || s.imported.has(head)) return chain;
     if (s.receiver === head) return ['self', ...chain.slice(1)];
-    const typed = s.typed.get(head);
+    const typed = typedAt(s, head, at);
     if (typed) return [...typed, ...chain.slice(1)];
     return defNames.has(head) ? chain : null;
   };
@@ -456,7 +548,7 @@ export function extractPython(root: Node): Extracted {
   const throughCall = (scope: Scope | undefined, node: Node): string[] | null => {
     const chain = callChainOf(node);
     if (!chain || !chain.includes('()') || chain[0] === 'super') return null;
-    const qualified = qualify(scope, chain);
+    const qualified = qualify(scope, chain, node.startIndex);
     if (!qualified || (qualified === chain && !known(scope, chain[0]))) return null;
     throughCallNodes.add(node.id);
     return qualified;
@@ -502,7 +594,7 @@ export function extractPython(root: Node): Extracted {
           break;
         }
         coveredEnd = node.endIndex;
-        const qualified = superMatch ? chain : qualify(scope, chain);
+        const qualified = superMatch ? chain : qualify(scope, chain, start);
         if (qualified) addRef(scope, 'CALLS', qualified, node);
         else if (chain.length > 1) untypedCalls.push({ from: scope?.sym.localId ?? null, name: chain[chain.length - 1], line: node.startPosition.row });
         break;
@@ -517,7 +609,7 @@ export function extractPython(root: Node): Extracted {
         }
         coveredEnd = node.endIndex;
         const scope = enclosing(start);
-        const qualified = qualify(scope, chain);
+        const qualified = qualify(scope, chain, start);
         if (!qualified || (qualified === chain && !moduleNames.has(chain[0]) && !importedAround(scope, chain[0]))) break;
         if (node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === start) break;
         addRef(scope, 'USES', qualified, node);
@@ -534,7 +626,7 @@ export function extractPython(root: Node): Extracted {
         const text = node.text;
         const scope = enclosing(start);
         if (!known(scope, text)) break;
-        const chain = qualify(scope, [text]);
+        const chain = qualify(scope, [text], start);
         if (chain) addRef(scope, 'USES', chain, node);
         break;
       }
@@ -556,6 +648,12 @@ function decoratedWith(outer: Node, decorator: RegExp): boolean {
 
 function stringContent(literal: string): string {
   return literal.replace(/^[rRuUbBfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
+}
+
+/** `questioner or MigrationQuestioner()`: the default, which says the class; any other value itself. */
+function orDefault(value: Node): Node {
+  const isOr = value.type === 'boolean_operator' && value.childForFieldName('operator')?.text === 'or';
+  return (isOr && value.childForFieldName('right')) || value;
 }
 
 function isPublic(name: string, parent?: Scope): boolean {
