@@ -53,14 +53,54 @@ test('Effect-style overloads, variance and const modifiers parse without errors'
 });
 
 test('the workarounds keep every line and column in place', () => {
-  const prepared = prepareTypeScript(EFFECT_STYLE, false);
+  const prepared = prepareTypeScript(EFFECT_STYLE, { tsx: false, declaration: false });
   assert.equal(prepared.length, EFFECT_STYLE.length);
   assert.deepEqual(prepared.split('\n').map((l) => l.length), EFFECT_STYLE.split('\n').map((l) => l.length));
   assert.notEqual(prepared, EFFECT_STYLE);
   // expressions that continue onto a line starting with `<` are left alone
   const arrowArgument = 'const f = dual(2,\n  <A>(a: A) => a)\n';
-  assert.equal(prepareTypeScript(arrowArgument, false), arrowArgument);
+  assert.equal(prepareTypeScript(arrowArgument, { tsx: false, declaration: false }), arrowArgument);
   // JSX lines are never touched in TSX
   const jsx = 'const v = (\n  <div>\n    <span>x</span>\n  </div>\n)\n';
-  assert.equal(prepareTypeScript(jsx, true), jsx);
+  assert.equal(prepareTypeScript(jsx, { tsx: true, declaration: false }), jsx);
+});
+
+// The shape TypeScript's declaration emit gives every AWS SDK v3 command (@aws-sdk/client-sqs 3.1175.0,
+// dist-types/commands/AddPermissionCommand.d.ts and runtimeConfig.d.ts, Apache-2.0; doc comments cut).
+const AWS_COMMAND = `import type { MetadataBearer as __MetadataBearer } from "@smithy/types";
+import type { AddPermissionRequest } from "../models/models_0";
+export interface AddPermissionCommandInput extends AddPermissionRequest {
+}
+export interface AddPermissionCommandOutput extends __MetadataBearer {
+}
+declare const AddPermissionCommand_base: {
+    new (input: AddPermissionCommandInput): import("@smithy/core/client").CommandImpl<AddPermissionCommandInput, AddPermissionCommandOutput, import("..").SQSClientResolvedConfig, import("..").ServiceInputTypes, import("..").ServiceOutputTypes>;
+    getEndpointParameterInstructions(): import("@smithy/types").EndpointParameterInstructions;
+};
+export declare class AddPermissionCommand extends AddPermissionCommand_base {
+    protected static __types: {
+        sdk: {
+            input: AddPermissionCommandInput;
+            output: AddPermissionCommandOutput;
+        };
+    };
+}
+export declare const getRuntimeConfig: (config: AddPermissionCommandInput) => {
+    extensions: import("./runtimeExtensions").RuntimeExtension[];
+    maxAttempts: number | import("@smithy/types").Provider<number>;
+};
+`;
+
+test('import types followed by type arguments or [] parse in declaration files (AWS SDK v3 commands), offsets kept', async () => {
+  const declared = await extractFile(pool, 'commands/AddPermissionCommand.d.ts', 'typescript', AWS_COMMAND);
+  assert.equal(declared.syntaxErrors, 0);
+  const names = declared.symbols.filter((s) => s.parent === null).map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, ['Interface AddPermissionCommandInput', 'Interface AddPermissionCommandOutput', 'GlobalVariable AddPermissionCommand_base', 'Class AddPermissionCommand', 'GlobalVariable getRuntimeConfig']);
+  // the type arguments are still read: the base's constructor type names the command's input and output
+  const used = declared.refs.filter((r) => r.from === 'AddPermissionCommand_base').map((r) => r.chain.join('.'));
+  assert.ok(used.includes('AddPermissionCommandInput') && used.includes('AddPermissionCommandOutput'), used.join(', '));
+  const prepared = prepareTypeScript(AWS_COMMAND, { tsx: false, declaration: true });
+  assert.deepEqual(prepared.split('\n').map((l) => l.length), AWS_COMMAND.split('\n').map((l) => l.length));
+  // in a source file `import(…)` may be a dynamic import: it is left as written
+  assert.equal(prepareTypeScript(AWS_COMMAND, { tsx: false, declaration: false }), AWS_COMMAND);
 });

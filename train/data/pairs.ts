@@ -8,7 +8,7 @@ import type { Language } from '../../src/core/model/schema';
 import { extractFile } from '../../src/core/parse/extract';
 import type { SymbolDef } from '../../src/core/parse/fileGraph';
 import type { ParserPool } from '../../src/core/parse/parser';
-import { prepareTypeScript } from '../../src/core/parse/tsWorkarounds';
+import { parseableText } from '../../src/core/parse/tsWorkarounds';
 import { normalisedHash } from './normalise';
 
 export interface FunctionCode {
@@ -30,8 +30,7 @@ export async function functionsOf(pool: ParserPool, filePath: string, language: 
   const functions = graph.symbols.filter((s) => s.kind === 'Function' || s.kind === 'Method');
   if (functions.length === 0) return [];
   const parser = await pool.parser(language);
-  const ts = language === 'typescript' || language === 'tsx';
-  const tree = parser.parse(ts ? prepareTypeScript(text, language === 'tsx') : text);
+  const tree = parser.parse(parseableText(text, language, filePath));
   if (!tree) throw new Error(`tree-sitter returned no tree for ${filePath}`);
   try {
     const out: FunctionCode[] = [];
@@ -40,7 +39,7 @@ export async function functionsOf(pool: ParserPool, filePath: string, language: 
       const { startLine, startCol, endLine, endCol } = symbol.range;
       const node = tree.rootNode.descendantForPosition({ row: startLine, column: startCol }, { row: endLine, column: endCol });
       if (!node) continue;
-      const doc = symbol.doc || (ts ? tripleSlashDoc(lines ??= text.split('\n'), startLine) : '');
+      const doc = symbol.doc || (language === 'typescript' || language === 'tsx' ? tripleSlashDoc(lines ??= text.split('\n'), startLine) : '');
       out.push({ symbol, doc, code: strippedCode(node, text, language), hash: normalisedHash(node) });
     }
     return out;

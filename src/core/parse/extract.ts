@@ -9,7 +9,7 @@ import { extractGo } from './go';
 import { extractJava } from './java';
 import { extractPython } from './python';
 import { extractRust } from './rust';
-import { prepareTypeScript } from './tsWorkarounds';
+import { parseableText } from './tsWorkarounds';
 import { extractTypeScript } from './typescript';
 
 export type Extractor = (root: Node, filePath: string, language: Language) => Extracted;
@@ -26,7 +26,7 @@ const EXTRACTORS: Record<Language, Extractor> = {
 
 export async function extractFile(pool: ParserPool, filePath: string, language: Language, text: string): Promise<FileGraph> {
   const parser = await pool.parser(language);
-  const tree = parser.parse(language === 'typescript' || language === 'tsx' ? prepareTypeScript(text, language === 'tsx') : text);
+  const tree = parser.parse(parseableText(text, language, filePath));
   if (!tree) throw new Error(`tree-sitter returned no tree for ${filePath}`);
   try {
     const root = tree.rootNode;

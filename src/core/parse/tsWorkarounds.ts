@@ -11,6 +11,7 @@
 // `dual` API this way). TypeScript's own parser ends the member at the newline. We give the grammar
 // the separator it wants by turning one indentation space before such a `<` into `;`: lines and
 // columns stay exactly where they were, so every range still matches the file.
+import type { Language } from '../model/schema';
 
 /**
  * The same grammar predates variance and const modifiers on type parameters (`<in out A>`, TS 4.7;
@@ -24,9 +25,36 @@ export function blankTypeParameterModifiers(text: string): string {
   return text.replace(TYPE_PARAMETER_MODIFIER, (_, before: string, modifier: string) => before + modifier.replace(/\S/g, ' '));
 }
 
-/** Every workaround for the TypeScript grammars, offsets preserved. In TSX a line may open with a JSX tag, so only the modifiers apply there. */
-export function prepareTypeScript(text: string, tsx: boolean): string {
-  return blankTypeParameterModifiers(tsx ? text : separateGenericCallSignatures(text));
+/**
+ * It also fails on type arguments or an array after an import type (`import("@smithy/core/client").
+ * CommandImpl<In, Out>`, `import("./x").Extension[]`): it reads `import(…).X` as an expression, the `<`
+ * as a comparison, and loses the declaration. That is how TypeScript's declaration emit writes a type
+ * from a module the file does not import (every AWS SDK v3 `*Command.d.ts`, 828 files of a 743k-line
+ * corpus). In a declaration file the `import("…")` is written over as one identifier of the same
+ * length (`_____…`), which the grammar reads as a qualified type: the type arguments, and what the
+ * graph records from them, stay. (Elsewhere `import(…)` may be a dynamic import in code, a dependency
+ * the graph keeps.)
+ */
+const IMPORT_TYPE_BEFORE_SUFFIX = /\bimport\s*\(\s*(["'])[^"'\n]*\1\s*\)(?=(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*[<[])/g;
+
+export function qualifyImportTypes(text: string): string {
+  if (!text.includes('import(')) return text;
+  return text.replace(IMPORT_TYPE_BEFORE_SUFFIX, (importType) => '_'.repeat(importType.length));
+}
+
+/**
+ * Every workaround for the TypeScript grammars, offsets preserved. In TSX a line may open with a JSX
+ * tag, so only the modifiers apply there; a declaration file (`.d.ts`) holds no code.
+ */
+export function prepareTypeScript(text: string, file: { tsx: boolean; declaration: boolean }): string {
+  const declared = file.declaration ? qualifyImportTypes(text) : text;
+  return blankTypeParameterModifiers(file.tsx ? declared : separateGenericCallSignatures(declared));
+}
+
+/** The text tree-sitter is given for `filePath`: TypeScript's with the workarounds, any other language's as it is. */
+export function parseableText(text: string, language: Language, filePath: string): string {
+  if (language !== 'typescript' && language !== 'tsx') return text;
+  return prepareTypeScript(text, { tsx: language === 'tsx', declaration: /\.d\.[cm]?ts$/.test(filePath) });
 }
 
 const GENERIC_LINE = /^([ \t]+)<(?:[A-Za-z_$]|\s*$)/;
