@@ -201,6 +201,37 @@ test('budgeted answers keep within maxTokens in real o200k tokens, notes include
   assert.ok((small.structured.leftOut as number) > 0);
 });
 
+test('search_code, fetch_node, explore_graph and impact keep within maxTokens too: whole rows, and the next page starts where the budget cut', async () => {
+  const pending = { pending: ['app.py', 'helpers.py', 'json/provider.py'] };
+  const listings: Array<[string, Record<string, unknown>, string]> = [
+    ['search_code', { query: 'register a url rule for a view function', limit: 50 }, 'hits'],
+    ['explore_graph', { name: 'Flask', direction: 'out', limit: 200 }, 'rows'],
+    ['impact', { names: ['_split_blueprint_path'], depth: 3, limit: 200 }, 'affected'],
+  ];
+  for (const [tool, args, rowsKey] of listings) {
+    const whole = ok(await flask.runTool(tool, { ...args, maxTokens: 16000 }));
+    const wholeRows = (whole.structured[rowsKey] as Array<{ id: string }>).map((r) => r.id);
+    for (const call of [{ pending: [] }, pending]) {
+      const cut = ok(await flask.runTool(tool, { ...args, maxTokens: 300 }, call));
+      const used = countTokens(cut.text);
+      assert.ok(used <= 300, `${tool} at 300: ${used} tokens\n${cut.text}`);
+      assert.match(cut.text, /more \w+ left out for the 300-token budget: call again with offset=\d+/, cut.text);
+      const shown = (cut.structured[rowsKey] as Array<{ id: string }>).map((r) => r.id);
+      assert.ok(shown.length > 0 && shown.length < wholeRows.length, `${tool}: ${shown.length} of ${wholeRows.length} rows`);
+      assert.deepEqual(shown, wholeRows.slice(0, shown.length));
+      assert.equal(cut.structured.nextOffset, shown.length);
+      // the next page, asked as the note says, goes on from the first row left out
+      const next = ok(await flask.runTool(tool, { ...args, offset: shown.length, maxTokens: 300 }, call));
+      assert.equal((next.structured[rowsKey] as Array<{ id: string }>)[0].id, wholeRows[shown.length]);
+    }
+  }
+  const source = ok(await flask.runTool('fetch_node', { name: 'Flask.__init__', maxTokens: 300 }));
+  assert.ok(countTokens(source.text) <= 300, source.text);
+  const sourceRange = source.structured.source as { startLine: number; endLine: number; truncated: boolean };
+  assert.ok(sourceRange.truncated && sourceRange.endLine > sourceRange.startLine, JSON.stringify(sourceRange));
+  assert.match(source.text, new RegExp(`more lines left out for the 300-token budget: read app\\.py from line ${sourceRange.endLine + 1}`));
+});
+
 test('paths outside the folder are refused before anything is read', async () => {
   const root = path.join(FIXTURES, 'real', 'flask');
   assert.equal(workspacePath(root, 'app.py'), 'app.py');

@@ -58,12 +58,12 @@ export class AgentTools {
   private answer(ctx: ToolContext, tool: ToolName, input: unknown, reserve: number): Promise<ToolAnswer> | ToolAnswer {
     switch (tool) {
       case 'search_code':
-        return searchCode(ctx, input as ToolInput<'search_code'>);
+        return searchCode(ctx, input as ToolInput<'search_code'>, reserve);
       case 'fetch_node':
-        return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>);
+        return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>, reserve);
       case 'explore_graph': {
         const explore = input as ToolInput<'explore_graph'>;
-        return isAreaId(explore.id) ? exploreArea(ctx, explore) : exploreGraph(ctx, this.unresolved, explore);
+        return isAreaId(explore.id) ? exploreArea(ctx, explore, reserve) : exploreGraph(ctx, this.unresolved, explore, reserve);
       }
       case 'repo_overview': {
         const overview = input as ToolInput<'repo_overview'>;
@@ -72,7 +72,7 @@ export class AgentTools {
       case 'edit_context':
         return editContext(ctx, input as ToolInput<'edit_context'>, reserve);
       case 'impact':
-        return impact(ctx, this.unresolved, input as ToolInput<'impact'>);
+        return impact(ctx, this.unresolved, input as ToolInput<'impact'>, reserve);
     }
   }
 }

@@ -4,6 +4,7 @@
 import { lineTokens } from '../completion/tokens';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { areaLine, summarizeArea } from '../features/render';
+import { pageWithin } from './budget';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
@@ -25,7 +26,8 @@ export function areaChainLine(h: FeatureHierarchy, path: string): string | undef
 }
 
 /** explore_graph from an area: its parents, then its sub-areas, or for a leaf its files and their entities with features. */
-export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_graph'>): Promise<ToolAnswer> {
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_graph'>, reserve = 0): Promise<ToolAnswer> {
   const h = await requireFeatures(ctx);
   const id = input.id!.slice(AREA_PREFIX.length);
   const area = h.areas.get(id);
@@ -55,11 +57,10 @@ export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_gr
     };
     walk(id, 1);
   }
-  const page = rows.slice(input.offset, input.offset + input.limit);
-  const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const lines = [`AREA ${areaLine(h, area)}  id=${AREA_PREFIX}${area.id}`, `key terms: ${area.terms.join(', ')}`];
-  for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(8)} ${r.label}${r.kind === 'AREA' ? `  id=${r.id}` : ''}`);
-  if (next !== undefined) lines.push(`… ${rows.length - next} more rows: call again with offset=${next}`);
+  const row = (r: (typeof rows)[number]) => [`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(8)} ${r.label}${r.kind === 'AREA' ? `  id=${r.id}` : ''}`];
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, []);
+  lines.push(...pageLines);
   return {
     text: lines.join('\n'),
     structured: { area: summarizeArea(h, area), rows: page, total: rows.length, ...(next !== undefined ? { nextOffset: next } : {}) },

@@ -4,6 +4,7 @@ import { callerKinds } from '../graph/callerEdges';
 import { dispatchCallers } from '../graph/overrides';
 import { functionOf } from '../search/implementations';
 import { areaChainLine } from './areas';
+import { pageWithin } from './budget';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
 import { MAX_EXPLORE_DEPTH, type ToolInput } from './schemas';
@@ -19,7 +20,8 @@ interface TreeRow extends EdgeRow {
   children: TreeRow[];
 }
 
-export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>): Promise<ToolAnswer> {
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>, reserve = 0): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
   if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
   const root = target.node;
@@ -76,8 +78,6 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   };
   flatten(tree);
 
-  const page = rows.slice(input.offset, input.offset + input.limit);
-  const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const counts = new Map<string, number>();
   for (const r of tree) counts.set(`${r.direction} ${r.kind}`, (counts.get(`${r.direction} ${r.kind}`) ?? 0) + 1);
   const wantsIn = directions.includes('in') && (!input.edgeKinds || input.edgeKinds.some((k) => k === 'CALLS' || k === 'USES'));
@@ -91,27 +91,30 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   const area = features && root.path ? areaChainLine(features, root.path) : undefined;
   if (area) lines.push(area);
   lines.push(`direct: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ') || 'no edges of the asked kinds'}`);
-  for (const r of page) lines.push(`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}${r.repeat ? '  (repeat)' : ''}`);
-  if (next !== undefined) lines.push(`… ${rows.length - next} more rows: call again with offset=${next}`);
-  if (walkCut) lines.push(`(walk stopped after ${MAX_WALK} rows: lower depth or filter edgeKinds)`);
+  const after: string[] = [];
+  if (walkCut) after.push(`(walk stopped after ${MAX_WALK} rows: lower depth or filter edgeKinds)`);
   if (beyondDepth > 0) {
     const rowsLead = beyondDepth === 1 ? `1 row at depth ${input.depth} leads` : `${beyondDepth} rows at depth ${input.depth} lead`;
-    lines.push(`(${rowsLead} on to nodes not shown: ${input.depth < MAX_EXPLORE_DEPTH ? `call again with depth=${input.depth + 1}, or ` : ''}explore from them)`);
+    after.push(`(${rowsLead} on to nodes not shown: ${input.depth < MAX_EXPLORE_DEPTH ? `call again with depth=${input.depth + 1}, or ` : ''}explore from them)`);
   }
-  if (usesAsCallers) lines.push('(USES rows are callers with no call written: a property read, a decorator applied, a function passed as a value)');
+  if (usesAsCallers) after.push('(USES rows are callers with no call written: a property read, a decorator applied, a function passed as a value)');
   if (dispatched.length > 0) {
-    lines.push(`+${dispatched.length} possible through overriding: calls resolved to a method this one overrides, which run it when the receiver is of its class:`);
-    for (const d of dispatched.slice(0, 10)) lines.push(`  ? ${graph.getNodeAttribute(d.id, 'qname')}  ${graph.getNodeAttribute(d.id, 'path')}:${d.line + 1}  (calls ${graph.getNodeAttribute(d.overridden, 'qname')})`);
-    if (dispatched.length > 10) lines.push(`  … ${dispatched.length - 10} more`);
+    after.push(`+${dispatched.length} possible through overriding: calls resolved to a method this one overrides, which run it when the receiver is of its class:`);
+    for (const d of dispatched.slice(0, 10)) after.push(`  ? ${graph.getNodeAttribute(d.id, 'qname')}  ${graph.getNodeAttribute(d.id, 'path')}:${d.line + 1}  (calls ${graph.getNodeAttribute(d.overridden, 'qname')})`);
+    if (dispatched.length > 10) after.push(`  … ${dispatched.length - 10} more`);
   }
   if (wantsIn && (root.kind === 'Method' || root.kind === 'Function')) {
-    lines.push('(callers are a lower bound: calls through values of unknown type, such as a parameter obj.method(), are not in the graph)');
+    after.push('(callers are a lower bound: calls through values of unknown type, such as a parameter obj.method(), are not in the graph)');
   }
   if (possible.length > 0) {
-    lines.push(`+${possible.length} possible, unresolved: references named "${root.name}" the graph could not tie to a definition:`);
-    for (const p of possible.slice(0, 10)) lines.push(`  ? ${graph.getNodeAttribute(p.id, 'qname')}  ${p.location}`);
-    if (possible.length > 10) lines.push(`  … ${possible.length - 10} more`);
+    after.push(`+${possible.length} possible, unresolved: references named "${root.name}" the graph could not tie to a definition:`);
+    for (const p of possible.slice(0, 10)) after.push(`  ? ${graph.getNodeAttribute(p.id, 'qname')}  ${p.location}`);
+    if (possible.length > 10) after.push(`  … ${possible.length - 10} more`);
   }
+  // What the walk found first stays; the rest is the next page.
+  const row = (r: TreeRow) => [`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}${r.repeat ? '  (repeat)' : ''}`];
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, after);
+  lines.push(...pageLines, ...after);
   return {
     text: lines.join('\n'),
     structured: {

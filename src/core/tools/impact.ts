@@ -5,6 +5,7 @@
 import { dispatchCallers } from '../graph/overrides';
 import type { GraphNode } from '../model/schema';
 import { functionOf } from '../search/implementations';
+import { pageWithin } from './budget';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import { changedNodes, parseUnifiedDiff } from './diff';
 import type { UnresolvedIndex } from './relations';
@@ -23,7 +24,8 @@ interface Reached {
   possible: boolean;
 }
 
-export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>): Promise<ToolAnswer> {
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>, reserve = 0): Promise<ToolAnswer> {
   const graph = ctx.graph.graph;
   const changed = new Map<string, GraphNode>();
   const notes: string[] = [];
@@ -93,8 +95,6 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
     frontier = next;
   }
   const rows = [...reached.values()].sort((a, b) => a.distance - b.distance || a.node.path.localeCompare(b.node.path) || a.node.qname.localeCompare(b.node.qname));
-  const page = rows.slice(input.offset, input.offset + input.limit);
-  const next = input.offset + input.limit < rows.length ? input.offset + input.limit : undefined;
   const possible = [...changed.values()].reduce((n, c) => n + (c.kind === 'Module' ? 0 : unresolved.possible(c, ['CALLS', 'USES']).sources.length), 0);
   const files = new Set(rows.map((r) => r.node.path).filter(Boolean));
   const throughOverrides = rows.filter((r) => r.possible).length;
@@ -103,8 +103,10 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   for (const c of changed.values()) lines.push(`  * ${c.kind} ${c.qname}  ${location(c)}`);
   lines.push(...notes.map((n) => `  ! ${n}`));
   lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${throughOverrides ? ` (${throughOverrides} possible: through calls of an overridden method, marked ?)` : ''}${cut ? ` (stopped at ${MAX_REACHED})` : ''}${possible ? `; +${possible} possible through unresolved references of the same names` : ''}`);
-  for (const r of page) lines.push(`  ${r.distance}${r.possible ? '?' : ' '} ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`);
-  if (next !== undefined) lines.push(`… ${rows.length - next} more: call again with offset=${next}`);
+  // The nearest affected first: what does not fit the budget is the next page.
+  const row = (r: (typeof rows)[number]) => [`  ${r.distance}${r.possible ? '?' : ' '} ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`];
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, []);
+  lines.push(...pageLines);
   return {
     text: lines.join('\n'),
     structured: {

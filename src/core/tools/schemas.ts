@@ -12,7 +12,10 @@ export const MAX_TOKENS = 16_000;
 export const MAX_EXPLORE_DEPTH = 3;
 
 const limit = (fallback: number) => z.number().int().min(1).max(MAX_LIMIT).default(fallback);
-const maxTokens = (fallback: number) => z.number().int().min(200).max(MAX_TOKENS).default(fallback);
+const maxTokens = (fallback: number) =>
+  z.number().int().min(200).max(MAX_TOKENS).default(fallback).describe('The most tokens the answer may take (o200k, notes included); what does not fit is left out and said so.');
+/** search_code, fetch_node, explore_graph and impact: their `limit`/`maxLines` defaults fit well inside it. */
+const LISTING_TOKENS = 4000;
 const offset = z.number().int().min(0).max(1_000_000).default(0).describe('Skip this many rows: the previous answer says which offset comes next.');
 const target = {
   id: z.string().min(1).max(2000).optional().describe('A node id from an earlier answer (e.g. "src/app.py#App.run"); explore_graph also takes an area id ("area:2.3").'),
@@ -26,6 +29,7 @@ export const searchCodeInput = z.object({
   offset,
   kinds: z.array(z.enum(NODE_KINDS as [string, ...string[]])).max(NODE_KINDS.length).optional().describe('Keep only these node kinds, e.g. ["Function","Method"].'),
   path: z.string().max(1000).optional().describe('Keep only hits under this repository-relative folder or file.'),
+  maxTokens: maxTokens(LISTING_TOKENS),
 });
 
 export const fetchNodeInput = z
@@ -33,6 +37,7 @@ export const fetchNodeInput = z
     ...target,
     source: z.boolean().default(true).describe('Include the current source text.'),
     maxLines: z.number().int().min(1).max(2000).default(200),
+    maxTokens: maxTokens(LISTING_TOKENS),
   })
   .refine(...exactlyOne);
 
@@ -44,6 +49,7 @@ export const exploreGraphInput = z
   depth: z.number().int().min(1).max(MAX_EXPLORE_DEPTH).default(1),
   limit: limit(60),
   offset,
+  maxTokens: maxTokens(LISTING_TOKENS),
   })
   .refine(...exactlyOne);
 
@@ -67,6 +73,7 @@ export const impactInput = z
     depth: z.number().int().min(1).max(4).default(2),
     limit: limit(60),
     offset,
+    maxTokens: maxTokens(LISTING_TOKENS),
   })
   .refine((v) => Boolean(v.ids?.length || v.names?.length || v.diff), { message: 'give ids, names or diff' });
 

@@ -5,10 +5,12 @@ import { FeatureSearch } from '../features/featureSearch';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { areaLine } from '../features/render';
 import { AREA_PREFIX } from './areas';
+import { budgetNote, rowsWithin } from './budget';
 import { firstSentence, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
-export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code'>): Promise<ToolAnswer> {
+/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
+export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code'>, reserve = 0): Promise<ToolAnswer> {
   const graph = ctx.graph.graph;
   const want = input.offset + input.limit;
   const filtered = Boolean(input.kinds?.length || input.path);
@@ -36,39 +38,47 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
       ...(h.path && h.path.length > 1 ? { graphPath: h.path.map((id) => graph.getNodeAttribute(id, 'qname')) } : {}),
     };
   });
-  const more = hits.length > want;
   const features = await ctx.features?.({ build: false });
   const byFeature = features && result.route === 'natural-language' && input.offset === 0 ? featureMatches(graph, features, input.query, new Set(hits.map((h) => h.id)), prefix) : undefined;
-  const lines = [`${result.route}: ${result.reason}`];
+  const header = [`${result.route}: ${result.reason}`];
   if (rows.length === 0) {
-    lines.push(input.offset > 0 ? `No hits past offset ${input.offset}.` : `No matches${filtered ? ' with the given kinds/path filter' : ''} among ${ctx.graph.filePaths().length} indexed files.`);
+    header.push(input.offset > 0 ? `No hits past offset ${input.offset}.` : `No matches${filtered ? ' with the given kinds/path filter' : ''} among ${ctx.graph.filePaths().length} indexed files.`);
   }
-  rows.forEach((r, i) => {
-    lines.push(`${input.offset + i + 1}. ${r.kind} ${r.qname}  ${r.location}  [${r.foundBy}${r.edge ? ` ${r.edge}` : ''} ${r.score}]  id=${r.id}`);
+  const rowLines = rows.map((r, i) => {
+    const lines = [`${input.offset + i + 1}. ${r.kind} ${r.qname}  ${r.location}  [${r.foundBy}${r.edge ? ` ${r.edge}` : ''} ${r.score}]  id=${r.id}`];
     if (r.signature) lines.push(`   ${r.signature.split('\n')[0]}`);
     if (r.doc) lines.push(`   ${r.doc}`);
     const does = features?.features(r.id) ?? [];
     if (does.length) lines.push(`   does: ${does.join('; ')}`);
     if (r.graphPath) lines.push(`   found along ${r.graphPath.join(' → ')}`);
+    return lines;
   });
-  if (more) lines.push(`More hits: call again with offset=${want}.`);
+  const footer: string[] = [];
   if (byFeature && features) {
-    if (byFeature.areas.length) lines.push('Areas whose features match:', ...byFeature.areas.map((a) => `   ${areaLine(features, features.areas.get(a.area)!)}  id=${AREA_PREFIX}${a.area}`));
+    if (byFeature.areas.length) footer.push('Areas whose features match:', ...byFeature.areas.map((a) => `   ${areaLine(features, features.areas.get(a.area)!)}  id=${AREA_PREFIX}${a.area}`));
     if (byFeature.entities.length) {
-      lines.push('Also matched by their features:');
+      footer.push('Also matched by their features:');
       for (const e of byFeature.entities) {
         const n = graph.getNodeAttributes(e.id);
-        lines.push(`   ${n.kind} ${n.qname}  ${location(n)}  — ${e.feature}  id=${e.id}`);
+        footer.push(`   ${n.kind} ${n.qname}  ${location(n)}  — ${e.feature}  id=${e.id}`);
       }
     }
   }
+  // The ranked hits first: what does not fit the budget is the next page.
+  const fit = rowsWithin(rowLines, [...header, budgetNote(rows.length, input.maxTokens, want, 'hits'), ...footer], input.maxTokens - reserve);
+  const shown = rows.slice(0, fit);
+  const nextOffset = fit < rows.length ? input.offset + fit : hits.length > want ? want : undefined;
+  const lines = [...header, ...rowLines.slice(0, fit).flat()];
+  if (fit < rows.length) lines.push(budgetNote(rows.length - fit, input.maxTokens, nextOffset!, 'hits'));
+  else if (nextOffset !== undefined) lines.push(`More hits: call again with offset=${nextOffset}.`);
+  lines.push(...footer);
   return {
     text: lines.join('\n'),
     structured: {
       route: result.route,
       reason: result.reason,
-      hits: rows.map((r) => ({ ...r, features: features?.features(r.id) ?? [] })),
-      ...(more ? { nextOffset: want } : {}),
+      hits: shown.map((r) => ({ ...r, features: features?.features(r.id) ?? [] })),
+      ...(nextOffset !== undefined ? { nextOffset } : {}),
       ...(byFeature ? { featureAreas: byFeature.areas, featureHits: byFeature.entities } : {}),
     },
   };

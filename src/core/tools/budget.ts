@@ -1,0 +1,41 @@
+// The agent's maxTokens for a tool answer, in real tokens (o200k, counted as the completion prompt
+// counts them): a listing keeps the rows that fit beside the lines around them, never half a row, and
+// says where the next page starts.
+import { blockTokens } from '../completion/tokens';
+
+/** How many of `rows` (each given as its lines) fit in `budget` tokens beside the lines `around` them. */
+export function rowsWithin(rows: readonly (readonly string[])[], around: readonly string[], budget: number): number {
+  let used = blockTokens(around.join('\n'));
+  for (let i = 0; i < rows.length; i++) {
+    used += blockTokens(rows[i].join('\n'));
+    if (used > budget) return i;
+  }
+  return rows.length;
+}
+
+/** The line that says a listing was cut to the budget, and how to ask for the rest. */
+export function budgetNote(left: number, maxTokens: number, nextOffset: number, what = 'rows'): string {
+  return `… ${left} more ${what} left out for the ${maxTokens}-token budget: call again with offset=${nextOffset}, or a larger maxTokens`;
+}
+
+export interface Page<T> {
+  rows: T[];
+  /** The rows' lines, then the line that says what comes next, if anything does. */
+  lines: string[];
+  nextOffset?: number;
+}
+
+/**
+ * One page of `all` from `offset`: at most `limit` rows, and of those the ones that fit `budget`
+ * tokens beside `before` and `after` (the answer's other lines, which stay whole).
+ */
+export function pageWithin<T>(all: readonly T[], at: { offset: number; limit: number; maxTokens: number }, budget: number, render: (row: T) => string[], before: readonly string[], after: readonly string[]): Page<T> {
+  const asked = all.slice(at.offset, at.offset + at.limit);
+  const rendered = asked.map(render);
+  const fit = rowsWithin(rendered, [...before, budgetNote(asked.length, at.maxTokens, at.offset), ...after], budget);
+  const lines = rendered.slice(0, fit).flat();
+  const nextOffset = fit < asked.length || at.offset + at.limit < all.length ? at.offset + fit : undefined;
+  if (fit < asked.length) lines.push(budgetNote(asked.length - fit, at.maxTokens, nextOffset!));
+  else if (nextOffset !== undefined) lines.push(`… ${all.length - nextOffset} more rows: call again with offset=${nextOffset}`);
+  return { rows: asked.slice(0, fit), lines, nextOffset };
+}
