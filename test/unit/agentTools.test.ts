@@ -230,6 +230,12 @@ test('search_code, fetch_node, explore_graph and impact keep within maxTokens to
   const sourceRange = source.structured.source as { startLine: number; endLine: number; truncated: boolean };
   assert.ok(sourceRange.truncated && sourceRange.endLine > sourceRange.startLine, JSON.stringify(sourceRange));
   assert.match(source.text, new RegExp(`more lines left out for the 300-token budget: read app\\.py from line ${sourceRange.endLine + 1}`));
+  // at the smallest budget even what surrounds the rows (a long signature, the relations) is held to it
+  for (const [tool, args] of [['fetch_node', { name: 'Flask' }], ['explore_graph', { name: 'Scaffold.route', direction: 'both', depth: 3 }], ['search_code', { query: 'handle an exception raised by a view', limit: 50 }]] as const) {
+    const smallest = ok(await flask.runTool(tool, { ...args, maxTokens: 200 }, pending));
+    assert.ok(countTokens(smallest.text) <= 200, `${tool} at 200: ${countTokens(smallest.text)} tokens\n${smallest.text}`);
+    assert.match(smallest.text, /left out for the 200-token budget/);
+  }
 });
 
 test('paths outside the folder are refused before anything is read', async () => {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { countTokens } from '../completion/tokens';
 import { areaOverview, exploreArea, isAreaId } from './areas';
+import { clipToBudget } from './budget';
 import { ToolError, type CallState, type ToolAnswer, type ToolContext, type ToolResult } from './context';
 import { editContext } from './editContext';
 import { exploreGraph } from './exploreGraph';
@@ -49,8 +50,9 @@ export class AgentTools {
     // A budgeted answer's maxTokens covers the whole text the agent reads, these notes included.
     const reserve = notes.length > 0 ? countTokens(`\n\n${notes.join('\n\n')}`) : 0;
     const answer = await this.answer(ctx, tool, parsed.data, reserve);
+    const { maxTokens } = parsed.data as { maxTokens: number };
     return {
-      text: [answer.text, ...notes].join('\n\n'),
+      text: [clipToBudget(answer.text, maxTokens - reserve, maxTokens), ...notes].join('\n\n'),
       structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}), ...(call.storeProblem ? { storeProblem: call.storeProblem } : {}) },
     };
   }

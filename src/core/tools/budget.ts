@@ -39,3 +39,16 @@ export function pageWithin<T>(all: readonly T[], at: { offset: number; limit: nu
   else if (nextOffset !== undefined) lines.push(`… ${all.length - nextOffset} more rows: call again with offset=${nextOffset}`);
   return { rows: asked.slice(0, fit), lines, nextOffset };
 }
+
+/**
+ * The whole answer held to `budget` tokens whatever its parts: its first lines that fit, and one line
+ * saying the rest was cut. What a tool fits on its own (rows, source lines) never comes here cut; this
+ * catches the parts around them (a long signature, many possible callers) at the smallest budgets.
+ */
+export function clipToBudget(text: string, budget: number, maxTokens: number): string {
+  if (blockTokens(text) <= budget) return text;
+  const lines = text.split('\n');
+  const note = (left: number) => `… ${left} more lines of this answer left out for the ${maxTokens}-token budget: ask with a larger maxTokens`;
+  const fit = rowsWithin(lines.map((line) => [line]), [note(lines.length)], budget);
+  return [...lines.slice(0, fit), note(lines.length - fit)].join('\n');
+}
