@@ -156,6 +156,34 @@ async function main() {
     assert.ok(after['app.py#Flask'], 'the new class has a position');
   });
 
+  check('opening a class zooms in on it once its members settle: its members are labelled, not dots', async () => {
+    // Config (a class of a dozen members) and Flask (109): before, leaves had no label at the fitted zoom at all
+    for (const [id, share] of [['config.py#Config', 0.5], ['app.py#Flask', 0.15]]) {
+      const n = await rendered();
+      // select it (as a search pick does), then open it with the keyboard
+      await host((i) => window.fakeHost.cursor(i), id);
+      await page.waitForFunction((i) => window.cartographExplorer.selected() === i, id);
+      await page.locator('#graph').press('+');
+      await waitRendered(n);
+      await settle();
+      const members = await host((i) => window.cartographExplorer.graph.filterNodes((m, a) => a.view.parent === i && window.cartographExplorer.isShown(m)).map((m) => window.cartographExplorer.graph.getNodeAttribute(m, 'view').label), id);
+      // the zoom animates for 300 ms after the layout settles
+      await page.waitForTimeout(800);
+      const labelled = await host((names) => {
+        const drawn = new Set(window.cartographExplorer.drawnLabels().map((l) => l.key));
+        return names.filter((name) => drawn.has(name)).length;
+      }, members);
+      console.log(`    ${id}: ${labelled} of ${members.length} members labelled`);
+      assert.ok(members.length >= 10 && labelled >= share * members.length, `${id}: ${labelled} of ${members.length} members labelled`);
+      // the next class, and the rest of the checks, start from the fitted view with the class closed
+      const m = await rendered();
+      await page.locator('#graph').press('-');
+      await waitRendered(m);
+      await page.locator('#graph').press('0');
+      await settle();
+    }
+  });
+
   check('search finds a method inside a closed class and brings it into view', async () => {
     await page.keyboard.press('/');
     await page.keyboard.type('make_response');
@@ -215,9 +243,10 @@ async function main() {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.cartographExplorer.selected() === 'app.py#Flask');
     const n = await rendered();
+    const earlier = (await received('collapse')).length;
     await page.keyboard.press('-');
     await waitRendered(n);
-    assert.deepEqual((await received('collapse')).map((m) => m.id), ['app.py#Flask']);
+    assert.deepEqual((await received('collapse')).slice(earlier).map((m) => m.id), ['app.py#Flask']);
     assert.equal(await host(() => window.cartographExplorer.graph.hasNode('app.py#Flask.make_response')), false);
     await page.keyboard.press('+');
     await page.waitForFunction(() => window.cartographExplorer.graph.hasNode('app.py#Flask.make_response'));
@@ -234,6 +263,38 @@ async function main() {
     for (const id of path) assert.ok(await shown(id), `${id} shown`);
     const edge = 'CALLS|app.py#Flask.finalize_request|app.py#Flask.make_response';
     assert.ok(await host((e) => window.cartographExplorer.isEdgeShown(e), edge), 'the call that links them is drawn');
+    await settle();
+  });
+
+  check('selecting a node off the find-where path (a click) ends its highlight; the path\'s own hit keeps it', async () => {
+    const path = ['app.py#Flask.make_response', 'app.py#Flask.finalize_request'];
+    await host((p) => window.fakeHost.found(p[1], p), path);
+    await page.waitForFunction(() => window.cartographExplorer.foundPath().length === 2 && window.cartographExplorer.selected() === 'app.py#Flask.finalize_request');
+    // the hit was centred (zoomed in): fit, so the node to click is in view
+    await page.locator('#graph').press('0');
+    await page.waitForTimeout(500);
+    await settle();
+    const other = await at('json/tag.py');
+    await page.mouse.click(other.x, other.y);
+    await page.waitForFunction(() => window.cartographExplorer.selected() === 'json/tag.py');
+    assert.deepEqual(await host(() => window.cartographExplorer.foundPath()), []);
+    await settle();
+  });
+
+  check('in a narrow split the toolbar wraps and the node counter is shown whole', async () => {
+    try {
+      await page.setViewportSize({ width: 520, height: 700 });
+      await page.waitForFunction(() => document.body.clientWidth === 520);
+      const counter = await page.evaluate(() => {
+        const status = document.getElementById('status');
+        const box = status.getBoundingClientRect();
+        return { text: status.textContent, cut: status.scrollWidth > status.clientWidth, right: box.right, width: window.innerWidth };
+      });
+      assert.match(counter.text, /\d+ of \d+ nodes shown/);
+      assert.ok(!counter.cut && counter.right <= counter.width, JSON.stringify(counter));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     await settle();
   });
 

@@ -62,7 +62,8 @@ const renderer = new Sigma(graph, $('graph'), {
   // drawLabelWithoutOverlap then skips any label that would cross one already drawn
   labelGridCellSize: 4000,
   labelDensity: 1000,
-  labelRenderedSizeThreshold: 5,
+  // leaves too (3 px at the fitted zoom): collision avoidance, not size, decides which labels fit
+  labelRenderedSizeThreshold: 0,
   // room for the labels of the nodes at the edges of a fitted view
   stagePadding: 48,
   zIndex: true,
@@ -188,6 +189,8 @@ function afterNextRender(of: 'graph' | 'diff', started: number): void {
 function select(id: string | undefined, centre = false): void {
   selected = id && graph.hasNode(id) ? id : undefined;
   remember({ selected });
+  // a Find Where Implemented path is about its own hit: selecting anything off it (or nothing) ends it
+  if (!selected || !foundPath.has(selected)) foundPath = new Set();
   const details = $('details');
   if (!selected) {
     details.hidden = true;
@@ -222,12 +225,37 @@ function reveal(id: string | undefined, preview = false): void {
   if (view.path) post({ type: 'reveal', id, path: view.path, line: Math.max(0, view.line), preview });
 }
 
+/** The node the user just opened: its children are framed once they arrive and settle. */
+let opening: string | undefined;
+
 function toggle(id: string | undefined, open?: boolean): void {
   if (!id || !graph.hasNode(id)) return;
   const view = graph.getNodeAttribute(id, 'view') as ViewNode;
   if (view.children === 0) return;
   const expand = open ?? !view.expanded;
-  if (expand !== view.expanded) post({ type: expand ? 'expand' : 'collapse', id });
+  if (expand === view.expanded) return;
+  opening = expand ? id : undefined;
+  post({ type: expand ? 'expand' : 'collapse', id });
+}
+
+/**
+ * After the user opens a node, once its children have settled: zoom in (never out) until the node and
+ * its children fill most of the view, so a class's dozens of members are read as names, not dots.
+ */
+function frameOpened(id: string): void {
+  layout.whenSettled(() => {
+    if (!graph.hasNode(id)) return;
+    const points = [id, ...graph.filterNodes((_, a) => (a.view as ViewNode).parent === id)]
+      .map((n) => renderer.getNodeDisplayData(n))
+      .filter((d): d is NonNullable<typeof d> => d !== undefined && !d.hidden);
+    if (points.length < 2) return;
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const camera = renderer.getCamera();
+    const ratio = Math.max(0.05, 1.25 * Math.max(x1 - x0, y1 - y0));
+    if (ratio < camera.ratio) void camera.animate({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, ratio }, { duration: 300 });
+  });
 }
 
 renderer.on('clickNode', ({ node }) => {
@@ -394,6 +422,10 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       stats = m.stats;
       statusText = undefined;
       applyDiff(m.diff);
+      if (opening && m.diff.nodes.upsert.some((n) => n.parent === opening)) {
+        frameOpened(opening);
+        opening = undefined;
+      }
       if (selected) select(selected);
       showStatus();
       afterNextRender('diff', started);
