@@ -1,6 +1,6 @@
 // Label collision avoidance for sigma: it offers every node's label, biggest node first, and this
 // draws a label right of, left of, below or above its node, wherever it first crosses neither a label
-// drawn before it in the same frame nor another node's disc (dots aside); else not at all. Forced labels (the selection, the hovered node, a find-where path) are always drawn.
+// drawn before it in the same frame nor another node's disc (dots aside) nor the view's edge; else not at all. Forced labels (the selection, the hovered node, a find-where path) are always drawn.
 // Boxes live in a coarse grid, so a frame costs about one check per neighbouring box, not one per node.
 import type { NodeLabelDrawingFunction } from 'sigma/rendering';
 
@@ -59,9 +59,12 @@ export class LabelPlacer {
       [data.x - width / 2, data.y - r - 2 - size / 2],
     ];
     const self = (data as { key?: string }).key;
+    // a label the view's edge would cut is read as a broken one: try another side
+    const view = { width: context.canvas.clientWidth, height: context.canvas.clientHeight };
     for (const [x, y] of spots) {
       const box = { key: data.label, x0: x - MARGIN, y0: y - size / 2 - MARGIN, x1: x + width + MARGIN, y1: y + size / 2 + MARGIN };
-      if (!data.forceLabel && this.collides(box, self)) continue;
+      const cut = box.x0 < 0 || box.y0 < 0 || box.x1 > view.width || box.y1 > view.height;
+      if (!data.forceLabel && (cut || this.collides(box, self))) continue;
       this.add(box);
       this.labels.push(box);
       const attribute = settings.labelColor.attribute;
