@@ -13,6 +13,7 @@ import { sourceReader } from '../core/lifting/source';
 import { createSearcher, type Searcher } from '../core/search';
 import { descriptionsStamp, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { StoreUnreadableError } from '../core/store/graphStore';
+import { DEFAULT_INDEX_OPTIONS, describeIndexOptions, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
@@ -39,13 +40,12 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   const root = path.resolve(dir);
   const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
   const storeDir = flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER);
-  const indexedByService = await indexThroughService({ root, storeDir }, flags);
+  const given = indexOptionsOf(flags, maxFileSize);
+  const indexedByService = await indexThroughService({ root, storeDir }, flags, given);
   if (indexedByService !== undefined) return indexedByService;
   const engine = await Engine.open(root, {
     storeDir,
-    exclude: flags.exclude,
-    maxFileSize,
-    includeMinified: flags['include-minified'],
+    ...given,
     followSymlinks: flags['follow-symlinks'],
     command: 'cartograph index',
     onStoreWait: sayWaiting,
@@ -84,12 +84,14 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     const s = engine.stats();
     const storeBytes = await engine.storeSize();
     if (flags.json) {
-      console.log(JSON.stringify({ report, stats: s, storeBytes, snapshot }, null, 2));
+      console.log(JSON.stringify({ report, stats: s, storeBytes, snapshot, options: engine.indexOptions }, null, 2));
     } else {
       console.log(
         `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
           `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
       );
+      const read = describeIndexOptions(engine.indexOptions);
+      if (read) console.log(`Read with ${read}${given ? '' : ', as recorded with the store'}: later indexes and the repository's service read the folder the same way (--reset-options: the defaults).`);
       printStats(s, storeBytes);
     }
     return 0;
@@ -97,6 +99,12 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     bar?.stop();
     await engine.close();
   }
+}
+
+/** The options `index` was given; undefined for none (the store's recorded ones apply); --reset-options: the defaults. */
+function indexOptionsOf(flags: Flags, maxFileSize: number | undefined): IndexOptions | undefined {
+  if (!flags.exclude?.length && maxFileSize === undefined && !flags['include-minified'] && !flags['reset-options']) return undefined;
+  return { exclude: flags.exclude ?? [], includeMinified: flags['include-minified'] === true, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
 }
 
 /** An editor's service is not ours to stop: say who holds the store and what to do there. Exit 1. */
@@ -114,11 +122,12 @@ function editorHolds(service: ServiceConnection, wanted: string): number {
  * exit code), rather than write beside it. Options that change what is indexed are the service's
  * own from its start: with one of them, the service is stopped and the index runs here (undefined).
  */
-async function indexThroughService(found: StoreLocation, flags: Flags): Promise<number | undefined> {
+async function indexThroughService(found: StoreLocation, flags: Flags, given: IndexOptions | undefined): Promise<number | undefined> {
   if (!serviceWanted(flags)) return undefined;
   const service = await connectService(found.storeDir);
   if (!service) return undefined;
-  const ownOptions = flags.exclude?.length || flags['max-file-size'] || flags['include-minified'];
+  // The service reads the folder with the options recorded with the store: others need an index of their own.
+  const ownOptions = given && !sameIndexOptions(given, readIndexOptions(found.storeDir) ?? DEFAULT_INDEX_OPTIONS);
   if (ownOptions || !compatible(service.hello, wantedBy(flags))) {
     const wanted = ownOptions ? 'these options' : "this version's reading of the folder";
     if (service.hello.hostedBy) return editorHolds(service, `index with ${wanted}`);

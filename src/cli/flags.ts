@@ -1,8 +1,10 @@
 // What both halves of the CLI share: the usage text and the flags.
 
 export const USAGE = `Usage:
-  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--follow-symlinks] [--json]
+  cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--reset-options] [--follow-symlinks] [--json]
       --include-minified: also index minified JavaScript (*.min.js, very long lines) and .js files in vendor/ folders
+      --exclude, --max-file-size and --include-minified are recorded with the store: later indexes and the
+      repository's service read the folder the same way until other options are given (--reset-options: the defaults)
       --follow-symlinks: also index (and show) files through symlinks that lead out of <dir>; by default
       they are skipped as outside-root, so that a cloned repository cannot expose other files
   cartograph stats [--store DIR] [--json]
@@ -57,6 +59,7 @@ export type Flags = ModelFlags & {
   exclude?: string[];
   'max-file-size'?: string;
   'include-minified'?: boolean;
+  'reset-options'?: boolean;
   'follow-symlinks'?: boolean;
   limit?: string;
   mcts?: boolean;

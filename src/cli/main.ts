@@ -20,6 +20,7 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'max-file-size': { type: 'string' },
   'include-minified': { type: 'boolean', default: false },
+  'reset-options': { type: 'boolean', default: false },
   'follow-symlinks': { type: 'boolean', default: false },
   limit: { type: 'string' },
   mcts: { type: 'boolean', default: false },

@@ -13,6 +13,7 @@ import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, typ
 import { languageOf } from './parse/languages';
 import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
+import { describeIndexOptions, givesIndexOptions, readIndexOptions, recordIndexOptions, type IndexOptions } from './store/indexOptions';
 import { StoreMirror, type StoreInfo, type StoreMirrorOptions } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
 import { sizeRefusal, type ReadResult, type RootBoundary } from './workspace/readSource';
@@ -97,6 +98,13 @@ export class Engine {
     const stat = await fs.promises.stat(absRoot).catch(() => undefined);
     if (!stat?.isDirectory()) throw new Error(`not a folder: ${absRoot}`);
     const storeDir = options.storeDir === undefined ? path.join(absRoot, '.cartograph') : options.storeDir;
+    // Without options of its own, the folder is read as it was for the graph in the store.
+    const recorded = storeDir !== null && !givesIndexOptions(options) ? readIndexOptions(storeDir) : undefined;
+    if (recorded) {
+      options = { ...options, ...recorded };
+      const said = describeIndexOptions(recorded);
+      if (said) options.log?.(`reading the folder with the options recorded with its store: ${said}`);
+    }
     const graph = new RepositoryGraph(path.basename(absRoot));
     const stored = new Map<string, StoredFile>();
     const mirror = await StoreMirror.open(absRoot, storeDir, { graph, files: () => [...stored.values()] }, options);
@@ -225,6 +233,8 @@ export class Engine {
     }
     await this.mirror.repair();
     await this.mirror.markComplete();
+    const store = this.mirror.current;
+    if (store && this.options.storeMode !== 'read') await recordIndexOptions(store.dir, this.indexOptions, this.options.log);
     mark('store', t);
     timings.total = Math.round(performance.now() - started);
     return { files: onDisk.size, parsed: upserts.length, reused, removed: removals.length, skipped: [...newSkips.values()], timings };
@@ -373,6 +383,12 @@ export class Engine {
 
   stats(): EngineStats {
     return engineStats(this.root, this.graph, this.skipped.values(), this.storeInfo());
+  }
+
+  /** How this engine reads the folder: recorded with the store after each index. */
+  get indexOptions(): IndexOptions {
+    const { exclude = [], maxFileSize, includeMinified = false } = this.options;
+    return { exclude, includeMinified, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
   }
 
   /** Where the store is and whether it works, without the graph counts `stats()` walks every node for. */

@@ -120,6 +120,29 @@ test('index goes through the running service, which stays the store writer', asy
   assert.equal((await hello())?.pid, service.pid);
 });
 
+test("index's options are recorded with the store: the service reads the folder the same way, the same options go through it, --reset-options reads all of it again", async () => {
+  assert.equal((await cli(['service', 'stop'], root)).code, 0);
+  const excluded = json(await cli(['index', root, '--exclude', 'json/**', '--json'], root));
+  assert.deepEqual(excluded.options, { exclude: ['json/**'], includeMinified: false });
+  const inJson = (answer: Record<string, unknown>) => hitNames(answer).filter((h) => h.endsWith(' json/tag.py'));
+  // the first query answers from the snapshot and starts a service, which re-checks the folder: json/ stays out
+  await cli(['query', 'TaggedJSONSerializer', '--json'], root);
+  const service = await ready();
+  assert.deepEqual(inJson(json(await cli(['query', 'TaggedJSONSerializer', '--json'], root))), []);
+  assert.equal((json(await cli(['stats', '--json'], root)).service as { pid: number }).pid, service.pid);
+  // the same options again: the running service indexes, as it reads the folder that way already
+  const again = json(await cli(['index', root, '--exclude', 'json/**', '--json'], root));
+  assert.equal((again.service as { pid: number }).pid, service.pid);
+  // back to the defaults: the service is stopped, the folder indexed whole, and the next service reads it whole
+  const reset = await cli(['index', root, '--reset-options', '--json'], root);
+  assert.match(reset.stderr, /stopping the service .* to index with these options/);
+  assert.deepEqual(json(reset).options, { exclude: [], includeMinified: false });
+  await gone(service.pid);
+  await cli(['query', 'TaggedJSONSerializer', '--json'], root);
+  await ready();
+  assert.deepEqual(inJson(json(await cli(['query', 'TaggedJSONSerializer', '--json'], root))), ['flask.json.tag.TaggedJSONSerializer json/tag.py']);
+});
+
 test('a service of another version is replaced; a killed one is succeeded; stop and idle stop it', async () => {
   const current = await ready();
   assert.equal((await cli(['service', 'stop'], root)).code, 0);

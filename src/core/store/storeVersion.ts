@@ -5,10 +5,14 @@ import * as fsSync from 'node:fs';
 import * as path from 'node:path';
 import { readRecord } from './generationRecord';
 
-/** Written beside the tables by the engine (the repository the store belongs to). */
 /** A repository's store folder, at its root: where the CLI, every agent's MCP server and the editor share one graph. */
 export const STORE_FOLDER = '.cartograph';
+
+/** Written beside the tables by the engine (the repository the store belongs to). */
 export const ROOT_FILE = 'root.json';
+
+/** Written beside the tables by the engine after each index: how it read the folder (indexOptions.ts). */
+export const INDEX_OPTIONS_FILE = 'index-options.json';
 
 /** Generated descriptions by content hash (semantic lifting): not tied to the store's format, and costly to regenerate. */
 export const DESCRIPTIONS_FILE = 'descriptions.json';
