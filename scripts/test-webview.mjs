@@ -385,6 +385,30 @@ async function main() {
     await page.keyboard.press('Escape');
   });
 
+  check('Areas switches the view to the functional hierarchy (areas, then their files and definitions) and back to folders', async () => {
+    const kinds = () => host(() => window.cartographExplorer.nodeKinds());
+    const graphs = async () => (await received('setViewBy')).length;
+    const before = await graphs();
+    let n = await rendered();
+    await page.locator('#by-areas').check();
+    await waitRendered(n);
+    assert.equal((await lastSent('graph')).viewBy, 'areas');
+    assert.equal(await graphs(), before + 1);
+    const byAreas = await kinds();
+    assert.ok(byAreas.includes('Area') && !byAreas.includes('Folder'), byAreas.join(', '));
+    // every module drawn hangs under an area; an area opens into its sub-areas or files
+    const modules = await host(() => window.cartographExplorer.graph.filterNodes((id, a) => a.view.kind === 'Module').map((id) => window.cartographExplorer.graph.getNodeAttribute(id, 'view').parent));
+    assert.ok(modules.length > 0 && modules.every((p) => p && p.startsWith('area:')), JSON.stringify(modules));
+    await settle();
+    n = await rendered();
+    await page.locator('#by-areas').uncheck();
+    await waitRendered(n);
+    assert.equal((await lastSent('graph')).viewBy, 'folders');
+    const byFolders = await kinds();
+    assert.ok(byFolders.includes('Folder') && !byFolders.includes('Area'), byFolders.join(', '));
+    await settle();
+  });
+
   check('no CSP violation, page error or console error', async () => {
     fs.mkdirSync(artifacts, { recursive: true });
     await page.locator('#search').fill('');

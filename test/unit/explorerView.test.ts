@@ -262,3 +262,43 @@ test('a find-where pick opens up to the hit and its path, marks both, and select
   session.found('no#such.node', []);
   assert.equal(sent.length, 3, 'an unknown node sends nothing');
 });
+
+test('by areas: the functional hierarchy is the first levels (every module under its leaf area), it follows a save, and folders come back', async () => {
+  const { LocalRepository } = await import('../../src/core/service/localRepository');
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-explorer-areas-')), 'flask');
+  fs.cpSync(root, copy, { recursive: true });
+  const repo = await LocalRepository.open(copy, { storeDir: null, workers: 0 });
+  try {
+    await repo.index();
+    const sent: HostMessage[] = [];
+    await repo.openExplorer('flask', (m) => sent.push(m));
+    await repo.explorerMessage({ type: 'ready' });
+    assert.ok(sent[0].type === 'graph' && sent[0].viewBy === 'folders' && sent[0].graph.nodes.some((n) => n.kind === 'Folder'));
+    assert.equal(await repo.explorerMessage({ type: 'setViewBy', viewBy: 'areas' }), true);
+    const byAreas = sent.at(-1)!;
+    assert.ok(byAreas.type === 'graph' && byAreas.viewBy === 'areas');
+    const nodes = new Map(byAreas.graph.nodes.map((n) => [n.id, n]));
+    assert.ok(![...nodes.values()].some((n) => n.kind === 'Folder'), 'no folder level');
+    const areas = [...nodes.values()].filter((n) => n.kind === 'Area');
+    assert.ok(areas.length >= 2, `${areas.length} areas drawn`);
+    // a module shown is shown under the leaf area whose files list it (the agent tools' explore_graph says the same)
+    const modules = [...nodes.values()].filter((n) => n.kind === 'Module');
+    assert.ok(modules.length > 0);
+    for (const m of modules) {
+      const area = await repo.runTool('explore_graph', { id: m.parent!, direction: 'out', limit: 200 });
+      assert.ok(area.ok && (area.structured.rows as Array<{ id: string }>).some((r) => r.id === m.id), `${m.id} under ${m.parent}`);
+    }
+    // open up to Flask (its area, app.py, the class), then save a new function in app.py: the view by areas follows
+    await repo.explorerFocus('app.py#Flask', 'search');
+    const file = path.join(copy, 'app.py');
+    const before = sent.length;
+    await repo.updateFile(file, `${fs.readFileSync(file, 'utf8')}\n\ndef areas_probe():\n    return 1\n`);
+    const diff = sent.slice(before).find((m) => m.type === 'diff');
+    assert.ok(diff?.type === 'diff' && diff.diff.nodes.upsert.some((n) => n.id === 'app.py#areas_probe' && n.parent === 'app.py'), JSON.stringify(diff));
+    await repo.explorerMessage({ type: 'setViewBy', viewBy: 'folders' });
+    const back = sent.at(-1)!;
+    assert.ok(back.type === 'graph' && back.viewBy === 'folders' && back.graph.nodes.some((n) => n.kind === 'Folder') && !back.graph.nodes.some((n) => n.kind === 'Area'));
+  } finally {
+    await repo.close();
+  }
+});

@@ -6,6 +6,7 @@ import type { SerializedGraph } from 'graphology-types';
 import type { GraphDiff } from '../../src/core/graph/repositoryGraph';
 import type { GraphEdge, GraphNode } from '../../src/core/model/schema';
 import type { HostMessage, WebviewMessage } from '../../src/core/explorer/protocol';
+import type { Area } from '../../src/core/features/hierarchy';
 import { ExplorerSession } from '../../src/core/explorer/session';
 
 export interface FixtureData {
@@ -13,6 +14,8 @@ export interface FixtureData {
   graph: SerializedGraph<GraphNode, GraphEdge>;
   /** A real edit's graph diff, applied on `applyUpdate()`. */
   update?: GraphDiff;
+  /** The functional hierarchy's areas, as the host builds them for the view by areas (none: areas stay empty). */
+  areas?: Area[];
   cap?: number;
 }
 
@@ -44,7 +47,9 @@ let webviewState: unknown;
   },
   postMessage(message: WebviewMessage) {
     received.push({ ...message, at: performance.now() });
-    setTimeout(() => session.handle(message), 0);
+    // the view by areas is the repository's to answer (it builds the hierarchy), as LocalRepository does
+    if (message.type === 'setViewBy') setTimeout(() => session.showBy(message.viewBy === 'areas' ? { areas: new Map((data.areas ?? []).map((a) => [a.id, a])) } : undefined), 0);
+    else setTimeout(() => session.handle(message), 0);
   },
 });
 

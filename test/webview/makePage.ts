@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../src/core/engine';
 import { explorerPage } from '../../src/core/explorer/page';
+import { currentHierarchy } from '../../src/core/features/featureStore';
 import type { FixtureData } from './fakeHost';
 
 const repo = path.resolve(__dirname, '../..');
@@ -33,7 +34,9 @@ export async function makePage(folder: string, outDir: string, options: { edit?:
   try {
     await engine.index();
     const indexMs = performance.now() - started;
-    const data: FixtureData = { folder: path.basename(folder), graph: engine.graph.graph.export(), cap: options.cap };
+    // the functional areas the host builds for the view by areas (model-free), as of this graph
+    const { hierarchy } = await currentHierarchy(engine.graph, null);
+    const data: FixtureData = { folder: path.basename(folder), graph: engine.graph.graph.export(), areas: [...hierarchy.areas.values()], cap: options.cap };
     if (options.edit) {
       const file = path.join(root, EDIT.file);
       const text = fs.readFileSync(file, 'utf8');

@@ -131,6 +131,7 @@ function showGraph(view: ViewGraph): void {
   layout.stop();
   graph.clear();
   selected = undefined;
+  $('details').hidden = true;
   foundPath = new Set();
   view.nodes.forEach(upsertNode);
   view.edges.forEach(upsertEdge);
@@ -338,6 +339,11 @@ $<HTMLInputElement>('follow').addEventListener('change', (e) => {
   remember({ follow: on });
   post({ type: 'setFollow', on });
 });
+$<HTMLInputElement>('by-areas').addEventListener('change', (e) => {
+  const byAreas = (e.target as HTMLInputElement).checked;
+  showStatus(byAreas ? 'Grouping the code into functional areas…' : undefined);
+  post({ type: 'setViewBy', viewBy: byAreas ? 'areas' : 'folders' });
+});
 $<HTMLSelectElement>('folder').addEventListener('change', (e) => post({ type: 'selectFolder', key: (e.target as HTMLSelectElement).value }));
 
 // ---- search ---------------------------------------------------------------------------------------
@@ -414,6 +420,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'graph':
       stats = m.stats;
       statusText = undefined;
+      $<HTMLInputElement>('by-areas').checked = m.viewBy === 'areas';
       showGraph(m.graph);
       showStatus();
       afterNextRender('graph', started);

@@ -1,8 +1,10 @@
 // The containment tree the explorer walks: Folder → Module → Class/Function → Method/Field, read off
 // the graph's structural edges (CONTAINS, HAS_METHOD, HAS_FIELD). External nodes belong to no folder,
-// so they hang under one synthetic group. Rebuilt per graph version: O(nodes + edges).
+// so they hang under one synthetic group. By areas, the functional hierarchy takes the folders' place:
+// Area → sub-area → Module (a leaf area's files) → its definitions. Rebuilt per graph version: O(nodes + edges).
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode, NodeKind } from '../model/schema';
+import { AREA_PREFIX, type Area } from '../features/hierarchy';
 import { EXTERNALS_GROUP } from './protocol';
 
 export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -10,6 +12,11 @@ export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 const STRUCTURAL: ReadonlySet<EdgeKind> = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
 
 /** Children are listed folders first, then modules, types, functions, members: the order of a file tree. */
+/** The functional hierarchy, as the view by areas reads it (features/hierarchy.ts's FeatureHierarchy). */
+export interface AreaTree {
+  readonly areas: ReadonlyMap<string, Area>;
+}
+
 const KIND_ORDER: Record<NodeKind, number> = {
   Folder: 0, Module: 1, Class: 2, Interface: 2, Enum: 2, TypeAlias: 3, Function: 4, Method: 4, Field: 5, GlobalVariable: 5, External: 6,
 };
@@ -19,11 +26,19 @@ export class Containment {
   private readonly childLists = new Map<string, string[]>();
   private readonly subtreeSizes = new Map<string, number>();
   readonly roots: string[] = [];
+  /** The areas by their view id (`area:2.3`), in the view by areas. */
+  private readonly areas = new Map<string, Area>();
 
-  constructor(readonly graph: Graph) {
+  private readonly byAreas: boolean;
+
+  constructor(readonly graph: Graph, byAreas?: AreaTree) {
+    this.byAreas = byAreas !== undefined;
+    if (byAreas) this.addAreas(byAreas);
     graph.forEachEdge((_, edge, source, target) => {
       // one parent per node: the first structural edge wins if a node were ever contained twice
       if (!STRUCTURAL.has(edge.kind) || this.parents.has(target) || source === target) return;
+      // by areas, a module hangs under its area, and folders are not in the tree
+      if (byAreas && graph.getNodeAttributes(source).kind === 'Folder') return;
       this.parents.set(target, source);
       push(this.childLists, source, target);
     });
@@ -40,16 +55,40 @@ export class Containment {
         return (x && y ? KIND_ORDER[x.kind] - KIND_ORDER[y.kind] || x.name.localeCompare(y.name) : 0) || a.localeCompare(b);
       });
     }
-    graph.forEachNode((id) => {
-      if (!this.parents.has(id)) this.roots.push(id);
+    graph.forEachNode((id, node) => {
+      if (!this.parents.has(id) && !(byAreas && node.kind === 'Folder')) this.roots.push(id);
     });
-    this.roots.sort((a, b) => (a === 'dir:.' ? -1 : b === 'dir:.' ? 1 : a.localeCompare(b)));
+    for (const id of this.areas.keys()) if (!this.parents.has(id)) this.roots.push(id);
+    this.roots.sort((a, b) => (a === 'dir:.' ? -1 : b === 'dir:.' ? 1 : a.localeCompare(b, undefined, { numeric: true })));
     if (this.childLists.has(EXTERNALS_GROUP)) this.roots.push(EXTERNALS_GROUP);
     this.countSubtrees();
   }
 
   has(id: string): boolean {
-    return id === EXTERNALS_GROUP ? this.childLists.has(id) : this.graph.hasNode(id);
+    if (id === EXTERNALS_GROUP) return this.childLists.has(id);
+    if (id.startsWith(AREA_PREFIX)) return this.areas.has(id);
+    return this.graph.hasNode(id) && !(this.byAreas && this.graph.getNodeAttributes(id).kind === 'Folder');
+  }
+
+  /** The area a view id (`area:2.3`) stands for, in the view by areas. */
+  area(id: string): Area | undefined {
+    return this.areas.get(id);
+  }
+
+  /** Areas under their parents, then each leaf's files (their modules) under it; the repository's own area is no node. */
+  private addAreas(tree: AreaTree): void {
+    for (const area of tree.areas.values()) if (area.id !== '') this.areas.set(AREA_PREFIX + area.id, area);
+    for (const [id, area] of this.areas) {
+      if (area.parent) {
+        this.parents.set(id, AREA_PREFIX + area.parent);
+        push(this.childLists, AREA_PREFIX + area.parent, id);
+      }
+      for (const file of area.files) {
+        if (!this.graph.hasNode(file) || this.parents.has(file)) continue;
+        this.parents.set(file, id);
+        push(this.childLists, id, file);
+      }
+    }
   }
 
   parent(id: string): string | undefined {

@@ -15,7 +15,7 @@ export interface PageOptions {
 }
 
 export const FILTERABLE_NODE_KINDS: readonly ViewNodeKind[] = [
-  'Folder', 'Module', 'Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'External', 'Externals',
+  'Area', 'Folder', 'Module', 'Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'External', 'Externals',
 ];
 /** Hidden at first: the group of every external symbol is a hub that ties all modules into one ball. */
 export const HIDDEN_NODE_KINDS: readonly ViewNodeKind[] = ['Externals'];
@@ -53,6 +53,7 @@ export function explorerPage(o: PageOptions): string {
     <input id="search" type="search" placeholder="Search symbols (/)" aria-label="Search symbols" aria-controls="results" autocomplete="off">
     <ul id="results" role="listbox" aria-label="Search results" hidden></ul>
   </div>
+  <label class="toggle" title="Functional areas (features grouped from the code) as the first levels, instead of folders"><input id="by-areas" type="checkbox"> Areas</label>
   <label class="toggle"><input id="follow" type="checkbox"> Follow cursor</label>
   <button id="fit" type="button" title="Fit the graph to the view (0)">Fit</button>
   <span id="status" role="status" aria-live="polite"></span>

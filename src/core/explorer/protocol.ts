@@ -6,7 +6,11 @@ import type { EdgeKind, NodeKind } from '../model/schema';
 /** A group that stands for every External node (they have no folder of their own). */
 export const EXTERNALS_GROUP = 'ext:';
 
-export type ViewNodeKind = NodeKind | 'Externals';
+/** A functional area (RPG-Encoder's feature hierarchy) in the view by areas. */
+export type ViewNodeKind = NodeKind | 'Externals' | 'Area';
+
+/** What the view's first levels are: the folders, or the functional areas (folders one toggle away). */
+export type ViewBy = 'folders' | 'areas';
 
 /** One node as the webview draws it: a graph node, or a collapsed group standing for its subtree. */
 export interface ViewNode {
@@ -74,7 +78,7 @@ export interface SearchHit {
 }
 
 export type HostMessage =
-  | { type: 'graph'; folder: string; graph: ViewGraph; stats: ViewStats }
+  | { type: 'graph'; folder: string; graph: ViewGraph; stats: ViewStats; viewBy: ViewBy }
   | { type: 'diff'; diff: ViewDiff; stats: ViewStats }
   | { type: 'folders'; folders: FolderChoice[]; current: string | undefined }
   | { type: 'searchResults'; query: string; hits: SearchHit[] }
@@ -97,6 +101,8 @@ export type WebviewMessage =
   /** Make a node visible (expanding its ancestors) and select it. */
   | { type: 'focus'; id: string }
   | { type: 'setFollow'; on: boolean }
+  /** Start the view over by folders or by functional areas (the host builds the areas if need be). */
+  | { type: 'setViewBy'; viewBy: ViewBy }
   | { type: 'selectFolder'; key: string };
 
 /** What the webview keeps with `setState`: after a window reload the panel reopens on it. */

@@ -3,12 +3,15 @@
 // Editor-specific messages (reveal, follow, folder choice) are left to the caller.
 import type { GraphDiff } from '../graph/repositoryGraph';
 import type { Graph } from './containment';
-import type { HostMessage, ViewDiff, WebviewMessage } from './protocol';
+import type { AreaTree } from './containment';
+import type { HostMessage, ViewBy, ViewDiff, WebviewMessage } from './protocol';
 import { searchNodes } from './search';
 import { ExplorerView, isEmptyDiff, type ViewOptions } from './viewModel';
 
 export class ExplorerSession {
   private view: ExplorerView;
+  /** The functional hierarchy the view is by, when it is by areas. */
+  private byAreas: AreaTree | undefined;
 
   constructor(
     readonly folder: string,
@@ -19,14 +22,19 @@ export class ExplorerSession {
     this.view = new ExplorerView(graph, options);
   }
 
-  /** Sends the whole current view (the webview just loaded, or the graph was rebuilt). */
-  sendAll(): void {
-    this.send({ type: 'graph', folder: this.folder, graph: this.view.snapshot(), stats: this.view.stats() });
+  get viewBy(): ViewBy {
+    return this.byAreas ? 'areas' : 'folders';
   }
 
-  /** A full re-index replaced the graph: start again from the folder level. */
-  reset(): void {
-    this.view = new ExplorerView(this.graph, this.options);
+  /** Sends the whole current view (the webview just loaded, or the view was started over). */
+  sendAll(): void {
+    this.send({ type: 'graph', folder: this.folder, graph: this.view.snapshot(), stats: this.view.stats(), viewBy: this.viewBy });
+  }
+
+  /** Starts the view over by folders, or by the functional areas of `areas` (kept current by the caller). */
+  showBy(areas: AreaTree | undefined): void {
+    this.byAreas = areas;
+    this.view = new ExplorerView(this.graph, this.options, areas);
     this.sendAll();
   }
 

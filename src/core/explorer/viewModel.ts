@@ -6,7 +6,7 @@
 // view and returns only its difference from the one the webview already holds.
 import type { GraphDiff } from '../graph/repositoryGraph';
 import type { GraphNode } from '../model/schema';
-import { Containment, type Graph } from './containment';
+import { Containment, type AreaTree, type Graph } from './containment';
 import { EXTERNALS_GROUP, type ViewDiff, type ViewEdge, type ViewGraph, type ViewNode, type ViewStats } from './protocol';
 
 export interface ViewOptions {
@@ -31,10 +31,11 @@ export class ExplorerView {
   private edges = new Map<string, ViewEdge>();
   private capped: string | undefined;
 
-  constructor(private readonly graph: Graph, options: ViewOptions = {}) {
+  /** `byAreas`: the functional hierarchy takes the folders' place (the same object, kept current by its owner). */
+  constructor(private readonly graph: Graph, options: ViewOptions = {}, private readonly byAreas?: AreaTree) {
     this.cap = Math.max(1, options.cap ?? DEFAULT_CAP);
     this.initialBudget = Math.min(this.cap, options.initialBudget ?? DEFAULT_INITIAL_BUDGET);
-    this.tree = new Containment(graph);
+    this.tree = new Containment(graph, byAreas);
     this.openFolders();
     this.recompute();
   }
@@ -78,7 +79,7 @@ export class ExplorerView {
     const before = this.tree;
     const touched = [...diff.nodes.upsert.map((n) => n.id), ...diff.edges.upsert.map((e) => e.source)];
     const gone = [...diff.nodes.remove, ...diff.edges.remove.map((id) => id.split('|')[1] ?? '')];
-    this.tree = new Containment(this.graph);
+    this.tree = new Containment(this.graph, this.byAreas);
     for (const id of this.expanded) if (!this.tree.has(id)) this.expanded.delete(id);
     const result = this.change(() => undefined);
     const changed = new Set<string>();
@@ -120,7 +121,7 @@ export class ExplorerView {
       if (kids.length === 0 || visible + kids.length > this.initialBudget) continue;
       this.expanded.add(id);
       visible += kids.length;
-      for (const k of kids) if (this.graph.hasNode(k) && this.graph.getNodeAttributes(k).kind === 'Folder') candidates.push(k);
+      for (const k of kids) if (this.tree.area(k) || (this.graph.hasNode(k) && this.graph.getNodeAttributes(k).kind === 'Folder')) candidates.push(k);
     }
   }
 
@@ -169,6 +170,13 @@ export class ExplorerView {
       if (existing) existing.weight++;
       else edges.set(id, { id, kind: edge.kind, source, target, weight: 1 });
     });
+    // An area holds its sub-areas and files as a folder does, though no graph edge says so: drawn (and
+    // laid out) as containment all the same, so an opened area's parts gather around it.
+    for (const node of this.nodes.values()) {
+      if (!node.parent || !this.tree.area(node.parent)) continue;
+      const id = `CONTAINS|${node.parent}|${node.id}`;
+      edges.set(id, { id, kind: 'CONTAINS', source: node.parent, target: node.id, weight: 1 });
+    }
     return edges;
   }
 
@@ -180,13 +188,18 @@ export class ExplorerView {
   }
 
   private label(id: string): string {
-    return id === EXTERNALS_GROUP ? 'External' : this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).name : id;
+    return id === EXTERNALS_GROUP ? 'External' : this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).name : this.tree.area(id)?.name ?? id;
   }
 
   private viewNode(id: string, parent: string | undefined): ViewNode {
     const common = { parent, children: this.tree.children(id).length, descendants: this.tree.descendants(id), expanded: false };
     if (id === EXTERNALS_GROUP) {
       return { id, kind: 'Externals', label: 'External', qname: 'external symbols', path: '', line: -1, signature: '', doc: '', ...common };
+    }
+    const area = this.tree.area(id);
+    if (area) {
+      const folders = area.scopes.map((s) => (s === '' ? './' : `${s}/`)).join(', ');
+      return { id, kind: 'Area', label: area.name, qname: `area ${area.id}`, path: '', line: -1, signature: `${area.name}  in ${folders}`, doc: `key terms: ${area.terms.join(', ')}`, ...common };
     }
     const n: GraphNode = this.graph.getNodeAttributes(id);
     return {

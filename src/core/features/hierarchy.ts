@@ -10,6 +10,9 @@ import { areaName, areaTerms } from './naming';
 import { featureEntities, fileLinks, liftEntity, summarize, SurfaceWords, type FeatureGraph, type LiftedEntity } from './profiles';
 import { accumulate, dot, nearestNeighbours, norm, termStats, tfidf, type TermStats, type Vector } from './vectors';
 
+/** How an area is named where it stands beside graph nodes (agent tools' ids, the explorer's view): `area:2.3`. */
+export const AREA_PREFIX = 'area:';
+
 export interface Area {
   /** '' for the repository; children number from 1 under their parent: "2", "2.3", "2.3.1". */
   id: string;

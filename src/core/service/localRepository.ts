@@ -76,7 +76,9 @@ export class LocalRepository implements Repository {
     return this.changed(await this.engine.syncPaths(filePaths));
   }
 
-  private changed(diff: GraphDiff): Promise<GraphCounts> {
+  private async changed(diff: GraphDiff): Promise<GraphCounts> {
+    // A view by areas follows the hierarchy, caught up with this change first.
+    if (this.explorer?.viewBy === 'areas') await this.features(true);
     this.explorer?.graphChanged(diff);
     return this.counts();
   }
@@ -189,6 +191,13 @@ export class LocalRepository implements Repository {
   }
 
   async explorerMessage(message: WebviewMessage): Promise<boolean> {
+    if (message.type === 'setViewBy' && this.explorer) {
+      const session = this.explorer;
+      // the model-free hierarchy: built here on first use (a fraction of an index), then kept current
+      const areas = message.viewBy === 'areas' ? await this.features(true) : undefined;
+      if (this.explorer === session) session.showBy(areas);
+      return true;
+    }
     return this.explorer?.handle(message) ?? false;
   }
 

@@ -2,13 +2,13 @@
 // area → sub-areas → files → entities (and back up to the parents), repo_overview answers by area, and
 // every definition or file can say which area it is under. Ids of areas are `area:<id>` ("area:2.3").
 import { lineTokens } from '../completion/tokens';
-import type { FeatureHierarchy } from '../features/hierarchy';
+import { AREA_PREFIX, type FeatureHierarchy } from '../features/hierarchy';
 import { areaLine, summarizeArea } from '../features/render';
 import { pageWithin } from './budget';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
-export const AREA_PREFIX = 'area:';
+export { AREA_PREFIX };
 
 export const isAreaId = (id: string | undefined): id is string => id?.startsWith(AREA_PREFIX) === true;
 

@@ -4,7 +4,8 @@
 //   CARTOGRAPH_E2E_TIMEOUT_MS=900000 CARTOGRAPH_SHOTS=docs/explorer-django CARTOGRAPH_SHOT_SELECT=db/models/query.py#QuerySet \
 //   CARTOGRAPH_E2E_SETTINGS='{"git.openRepositoryInParentFolders":"never"}' node scripts/test-integration.mjs
 // Writes <CARTOGRAPH_SHOTS>-light.png, -dark.png and -dark-selected.png (when CARTOGRAPH_SHOT_SELECT
-// names a node). Prints a plain `N passed, N failed` line.
+// names a node), then the view by functional areas: -areas-light.png and -areas-dark.png.
+// Prints a plain `N passed, N failed` line.
 const vscode = require('vscode');
 const { nextRender, screenshot, sleep } = require('../wait');
 
@@ -39,6 +40,15 @@ exports.run = async function run() {
       if (panel.selectedNode !== select) throw new Error(`${select} was not selected`);
       await screenshot(`${base}-dark-selected.png`);
     }
+    // The view by functional areas (the Areas toggle): built model-free on first use.
+    const byAreas = nextRender(panel, 'the view by areas');
+    panel.handle({ type: 'setViewBy', viewBy: 'areas' });
+    const areas = await byAreas;
+    console.log(`by areas: first view ${areas.nodes} nodes, ${areas.edges} edges`);
+    await sleep(1000);
+    await screenshot(`${base}-areas-dark.png`);
+    await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+    await screenshot(`${base}-areas-light.png`);
     await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     passed++;
   } catch (err) {
