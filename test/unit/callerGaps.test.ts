@@ -195,7 +195,7 @@ test('impact of a change to an override reaches the callers of the method it ove
       ['base.call_command', 2, true],
     ], answer.text);
     assert.match(answer.text, /1\? Method base\.BaseCommand\.execute .* via ← CALLS\? \(may dispatch from base\.BaseCommand\.handle\) base\.BaseCommand\.execute/);
-    assert.match(answer.text, /2 possible: through calls of an overridden method/);
+    assert.match(answer.text, /2 possible, marked \?: through an unresolved reference of the same name or a call of an overridden method/);
     // The base method's own impact is resolved, not possible; the override's super() call is no dispatch to itself.
     const base = ok(await repo.runTool('impact', { ids: ['base.py#BaseCommand.handle'], depth: 1 }));
     assert.deepEqual((base.structured.affected as Array<{ qname: string; possible?: boolean }>).map((a) => [a.qname, a.possible ?? false]).sort(), [
@@ -263,6 +263,13 @@ test('a call on a value of unknown type is listed as a possible caller, not drop
     const answer = ok(await repo.runTool('explore_graph', { id: 'base.py#BaseCommand.execute', direction: 'in', edgeKinds: ['CALLS'] }));
     assert.match(answer.text, /← CALLS\s+base\.call_command/);
     assert.match(answer.text, /\+1 possible, unresolved[\s\S]*\? management\.call_command {2}management\.py:10/);
+    // impact lists it too, as a row marked possible after the resolved ones, and does not walk on from a guess
+    const changed = ok(await repo.runTool('impact', { ids: ['base.py#BaseCommand.execute'], depth: 2 }));
+    const rows = changed.structured.affected as Array<{ id: string; distance: number; possible?: boolean }>;
+    const guess = rows.find((r) => r.id === 'management.py#call_command');
+    assert.ok(guess?.possible && guess.distance === 1, JSON.stringify(rows));
+    assert.ok(rows.findIndex((r) => r.possible) > rows.findIndex((r) => r.id === 'base.py#call_command'), 'resolved rows first');
+    assert.match(changed.text, /1\? Function management\.call_command {2}management\.py:4 {3}via ← CALLS\? \(unresolved "execute"\) management\.call_command/);
   });
 });
 

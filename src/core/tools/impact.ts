@@ -67,7 +67,8 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   let cut = false;
   for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
     const next: typeof frontier = [];
-    const reach = (from: (typeof frontier)[number], source: string, step: string, possible: boolean) => {
+    /** `walkOn`: what depends on `source` is looked at next too (not for a guess by name: its dependents would be guesses of guesses). */
+    const reach = (from: (typeof frontier)[number], source: string, step: string, possible: boolean, walkOn = true) => {
       if (done.has(source)) return;
       if (reached.size >= MAX_REACHED) {
         cut = true;
@@ -78,7 +79,7 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
       const node = graph.getNodeAttributes(body);
       const chain = [...from.chain, `← ${step} ${node.qname}`];
       reached.set(body, { node, distance, chain, possible });
-      next.push({ ids: members, chain, possible });
+      if (walkOn) next.push({ ids: members, chain, possible });
     };
     for (const from of frontier) {
       for (const id of from.ids) {
@@ -92,17 +93,26 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
         for (const d of dispatchCallers(graph, id, from.ids)) reach(from, d.id, `CALLS? (may dispatch from ${graph.getNodeAttribute(d.overridden, 'qname')})`, true);
       }
     }
+    // References of a changed definition's name the graph could not resolve (`obj.save()` on a value of
+    // unknown type): each may be a use of it, so each is listed, marked possible.
+    if (distance === 1) {
+      for (const from of frontier) {
+        const node = graph.getNodeAttributes(from.ids[0]);
+        if (node.kind === 'Module') continue;
+        for (const p of unresolved.possible(node, ['CALLS', 'USES'], from.ids).sources) reach(from, p.id, `CALLS? (unresolved "${node.name}")`, true, false);
+      }
+    }
     frontier = next;
   }
-  const rows = [...reached.values()].sort((a, b) => a.distance - b.distance || a.node.path.localeCompare(b.node.path) || a.node.qname.localeCompare(b.node.qname));
-  const possible = [...changed.values()].reduce((n, c) => n + (c.kind === 'Module' ? 0 : unresolved.possible(c, ['CALLS', 'USES']).sources.length), 0);
+  // Nearest first; at each distance what is resolved before what is possible.
+  const rows = [...reached.values()].sort((a, b) => a.distance - b.distance || Number(a.possible) - Number(b.possible) || a.node.path.localeCompare(b.node.path) || a.node.qname.localeCompare(b.node.qname));
   const files = new Set(rows.map((r) => r.node.path).filter(Boolean));
-  const throughOverrides = rows.filter((r) => r.possible).length;
+  const possible = rows.filter((r) => r.possible).length;
 
   const lines = [`Changed: ${changed.size} definitions${changed.size ? '' : ' (nothing in the graph matched)'}`];
   for (const c of changed.values()) lines.push(`  * ${c.kind} ${c.qname}  ${location(c)}`);
   lines.push(...notes.map((n) => `  ! ${n}`));
-  lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${throughOverrides ? ` (${throughOverrides} possible: through calls of an overridden method, marked ?)` : ''}${cut ? ` (stopped at ${MAX_REACHED})` : ''}${possible ? `; +${possible} possible through unresolved references of the same names` : ''}`);
+  lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${possible ? ` (${possible} possible, marked ?: through an unresolved reference of the same name or a call of an overridden method)` : ''}${cut ? ` (stopped at ${MAX_REACHED})` : ''}`);
   // The nearest affected first: what does not fit the budget is the next page.
   const row = (r: (typeof rows)[number]) => [`  ${r.distance}${r.possible ? '?' : ' '} ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`];
   const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, []);
@@ -114,9 +124,8 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
       notes,
       affected: page.map((r) => ({ id: r.node.id, kind: r.node.kind, qname: r.node.qname, location: location(r.node), distance: r.distance, chain: r.chain, ...(r.possible ? { possible: true } : {}) })),
       total: rows.length,
-      possibleThroughOverrides: throughOverrides,
+      possible,
       files: files.size,
-      possibleUnresolved: possible,
       ...(next !== undefined ? { nextOffset: next } : {}),
     },
   };
