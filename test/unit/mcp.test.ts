@@ -77,7 +77,7 @@ test('lists the six tools with input and output schemas, read-only, and instruct
     assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
     assert.ok((tool.description ?? '').length > 80, `${tool.name} has a description an LLM can choose by`);
   }
-  assert.deepEqual(Object.keys(tools.find((t) => t.name === 'search_code')!.inputSchema.properties ?? {}).sort(), ['kinds', 'limit', 'offset', 'path', 'query']);
+  assert.deepEqual(Object.keys(tools.find((t) => t.name === 'search_code')!.inputSchema.properties ?? {}).sort(), ['kinds', 'limit', 'maxTokens', 'offset', 'path', 'query']);
   assert.match(client.getInstructions() ?? '', /grep/);
 });
 
