@@ -61,14 +61,14 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   // on its first signature, not on the body a diff changes.
   // Resolved edges first at every distance: a definition both depends on a change and may reach it
   // through an override is listed as depending on it.
-  let frontier = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname], possible: false }));
+  const start = [...changed.values()].map((node) => ({ ids: functionOf(graph, node.id).members, chain: [node.qname], possible: false }));
+  let frontier = start;
   const done = new Set(frontier.flatMap((f) => f.ids));
   const reached = new Map<string, Reached>();
   let cut = false;
   for (let distance = 1; distance <= input.depth && frontier.length > 0 && !cut; distance++) {
     const next: typeof frontier = [];
-    /** `walkOn`: what depends on `source` is looked at next too (not for a guess by name: its dependents would be guesses of guesses). */
-    const reach = (from: (typeof frontier)[number], source: string, step: string, possible: boolean, walkOn = true) => {
+    const reach = (from: (typeof frontier)[number], source: string, step: string, possible: boolean) => {
       if (done.has(source)) return;
       if (reached.size >= MAX_REACHED) {
         cut = true;
@@ -79,7 +79,7 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
       const node = graph.getNodeAttributes(body);
       const chain = [...from.chain, `← ${step} ${node.qname}`];
       reached.set(body, { node, distance, chain, possible });
-      if (walkOn) next.push({ ids: members, chain, possible });
+      next.push({ ids: members, chain, possible });
     };
     for (const from of frontier) {
       for (const id of from.ids) {
@@ -93,16 +93,21 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
         for (const d of dispatchCallers(graph, id, from.ids)) reach(from, d.id, `CALLS? (may dispatch from ${graph.getNodeAttribute(d.overridden, 'qname')})`, true);
       }
     }
-    // References of a changed definition's name the graph could not resolve (`obj.save()` on a value of
-    // unknown type): each may be a use of it, so each is listed, marked possible.
-    if (distance === 1) {
-      for (const from of frontier) {
-        const node = graph.getNodeAttributes(from.ids[0]);
-        if (node.kind === 'Module') continue;
-        for (const p of unresolved.possible(node, ['CALLS', 'USES'], from.ids).sources) reach(from, p.id, `CALLS? (unresolved "${node.name}")`, true, false);
-      }
-    }
     frontier = next;
+  }
+  // References of a changed definition's name the graph could not resolve (`obj.save()` on a value of
+  // unknown type): each may be a use of it, so each not reached otherwise is listed at distance 1,
+  // marked possible, and not walked on (its dependents would be guesses of guesses).
+  for (const from of start) {
+    const node = graph.getNodeAttributes(from.ids[0]);
+    if (node.kind === 'Module') continue;
+    for (const p of unresolved.possible(node, ['CALLS', 'USES'], from.ids).sources) {
+      if (done.has(p.id) || reached.size >= MAX_REACHED) continue;
+      const { body, members } = functionOf(graph, p.id);
+      for (const m of members) done.add(m);
+      const caller = graph.getNodeAttributes(body);
+      reached.set(body, { node: caller, distance: 1, chain: [...from.chain, `← CALLS? (unresolved "${node.name}") ${caller.qname}`], possible: true });
+    }
   }
   // Nearest first; at each distance what is resolved before what is possible.
   const rows = [...reached.values()].sort((a, b) => a.distance - b.distance || Number(a.possible) - Number(b.possible) || a.node.path.localeCompare(b.node.path) || a.node.qname.localeCompare(b.node.qname));
