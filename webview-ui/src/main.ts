@@ -421,6 +421,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       stats = m.stats;
       statusText = undefined;
       $<HTMLInputElement>('by-areas').checked = m.viewBy === 'areas';
+      remember({ viewBy: m.viewBy });
       showGraph(m.graph);
       showStatus();
       afterNextRender('graph', started);

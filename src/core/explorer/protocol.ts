@@ -112,4 +112,6 @@ export interface ExplorerState {
   follow: boolean;
   /** The selected node, made visible again. */
   selected?: string;
+  /** The view by areas is opened again by areas. */
+  viewBy?: ViewBy;
 }

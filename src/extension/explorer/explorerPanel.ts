@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explorerPage } from '../../core/explorer/page';
-import type { ExplorerState, HostMessage, WebviewMessage } from '../../core/explorer/protocol';
+import type { ExplorerState, HostMessage, ViewBy, WebviewMessage } from '../../core/explorer/protocol';
 import type { Repository } from '../../core/service/repository';
 import type { FoundResult } from '../findCommand';
 import { errorText, log } from '../log';
@@ -38,6 +38,8 @@ export class ExplorerPanel implements vscode.Disposable {
   private lastFound: FoundResult | undefined;
   /** A node to select once the view is shown (the selection before a reload). */
   private pendingSelection: string | undefined;
+  /** The view was by areas before a reload: it is again once shown. */
+  private pendingByAreas = false;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
@@ -46,6 +48,8 @@ export class ExplorerPanel implements vscode.Disposable {
   selectedNode: string | undefined;
   /** The find-where path the webview was last asked to highlight. */
   foundPath: string[] = [];
+  /** What the webview was last sent a whole view by. */
+  viewBy: ViewBy | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -95,6 +99,7 @@ export class ExplorerPanel implements vscode.Disposable {
   restore(state: ExplorerState | undefined): void {
     this.follow = state?.follow === true;
     this.pendingSelection = typeof state?.selected === 'string' ? state.selected : undefined;
+    this.pendingByAreas = state?.viewBy === 'areas';
     const index = this.host.indexes().find((i) => i.folder.uri.toString() === state?.folder) ?? this.host.indexes()[0];
     if (index) this.open(index);
   }
@@ -113,6 +118,7 @@ export class ExplorerPanel implements vscode.Disposable {
       }
       if (this.session && (await this.session.explorerMessage(message))) {
         if (message.type === 'ready') {
+          await this.applyViewBy();
           await this.applyFound();
           await this.applySelection();
         }
@@ -180,6 +186,7 @@ export class ExplorerPanel implements vscode.Disposable {
       // A session left behind in another folder's repository no longer reaches this webview.
       await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m));
       if (this.webviewReady) await repository.explorerMessage({ type: 'ready' });
+      await this.applyViewBy();
       await this.applyFound();
       await this.applySelection();
     } catch (err) {
@@ -199,6 +206,12 @@ export class ExplorerPanel implements vscode.Disposable {
   private async applyFound(): Promise<void> {
     const found = this.lastFound;
     if (found && this.session && this.index?.root === found.root) await this.session.explorerFound(found.id, found.path);
+  }
+
+  private async applyViewBy(): Promise<void> {
+    if (!this.pendingByAreas || !this.session || !this.webviewReady) return;
+    this.pendingByAreas = false;
+    await this.session.explorerMessage({ type: 'setViewBy', viewBy: 'areas' });
   }
 
   private async applySelection(): Promise<void> {
@@ -259,6 +272,7 @@ export class ExplorerPanel implements vscode.Disposable {
     if (!this.webviewReady || this.disposed) return;
     if (message.type === 'select') this.selectedNode = message.id;
     if (message.type === 'found') this.foundPath = message.path;
+    if (message.type === 'graph') this.viewBy = message.viewBy;
     void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
   }
 

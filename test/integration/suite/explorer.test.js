@@ -223,12 +223,12 @@ describe('Graph explorer in a real VS Code', function () {
     assert.strictEqual(editor.selection.active.line, target.range.startLine);
   });
 
-  it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection)', async function () {
+  it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection, view by areas)', async function () {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID).packageJSON;
     assert.ok(manifest.activationEvents.includes('onWebviewPanel:cartograph.explorer'), 'VS Code activates the extension to restore the panel');
     const target = 'extended.py#Scientific.divide';
     const restored = vscode.window.createWebviewPanel('cartograph.explorer', 'Cartograph Graph', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, { enableScripts: true });
-    const state = { folder: folder.uri.toString(), follow: true, selected: target };
+    const state = { folder: folder.uri.toString(), follow: true, selected: target, viewBy: 'areas' };
     await api.explorer.serializer.deserializeWebviewPanel(restored, state);
     const revived = api.explorer.current();
     assert.ok(revived && revived !== panel, 'a new explorer adopted the restored panel');
@@ -238,6 +238,7 @@ describe('Graph explorer in a real VS Code', function () {
     while (panel.selectedNode !== target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.strictEqual(panel.selectedNode, target, 'the selection is back');
     assert.strictEqual(panel.following, true, 'Follow cursor is back on');
+    assert.strictEqual(panel.viewBy, 'areas', 'the view is by areas again');
     panel.handle({ type: 'setFollow', on: false });
   });
 
