@@ -23,6 +23,7 @@ import { CORPORA } from './search/corpus';
 import { percentile } from './search/metrics';
 
 const { values } = parseArgs({
+  allowNegative: true,
   options: {
     json: { type: 'string' },
     runs: { type: 'string', default: '10' },

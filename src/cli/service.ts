@@ -32,7 +32,9 @@ function startServiceProcess(found: StoreLocation, flags: Flags): number | undef
   } catch {
     // A store folder we cannot write to: the service says why in its answers, with no log.
   }
-  const args = [...process.execArgv, process.argv[1], 'service', 'run', found.root, '--store', found.storeDir, ...(flags['follow-symlinks'] ? ['--follow-symlinks'] : [])];
+  // --expose-gc: the service gives memory back after a burst of answers (serviceHost.ts collectWhenQuiet).
+  const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : ['--expose-gc', ...process.execArgv];
+  const args = [...execArgv, process.argv[1], 'service', 'run', found.root, '--store', found.storeDir, ...(flags['follow-symlinks'] ? ['--follow-symlinks'] : [])];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...process.env, RUST_BACKTRACE: '0' } });
   child.on('error', () => undefined);
   child.unref();

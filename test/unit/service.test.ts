@@ -49,6 +49,8 @@ test('the first query answers from the snapshot and starts the service; the next
   assert.equal((json(first).index as { source: string }).source, 'snapshot');
   const service = await ready();
   assert.equal(service.version, VERSION);
+  // started able to give memory back after a burst of answers (serviceHost.ts collectWhenQuiet)
+  if (process.platform === 'linux') assert.ok(fs.readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0').includes('--expose-gc'));
 
   for (const q of ['Flask.run', 'callers of url_for', 'where are sessions signed and saved']) {
     const viaService = json(await cli(['query', q, '--json'], root));

@@ -38,6 +38,8 @@ export interface ServiceOptions {
 
 /** How long an editor waits for a starting service (its lock taken, its socket not bound yet) before giving up. */
 const TAKE_OVER_WAIT_MS = 10_000;
+/** No request answered for this long after a burst: memory is collected and given back (collectWhenQuiet). */
+const QUIET_MS = 1_000;
 
 /**
  * The models the service searches with: loaded on the first request that names them, kept for the
@@ -74,6 +76,9 @@ export class ServiceHost {
   private requests = 0;
   private lastActivity = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Requests being answered, and the timer that collects garbage once they have all been for a while. */
+  private inFlight = 0;
+  private quietTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private lock: WriterLock | undefined;
   /** Every client's questions take turns: interleaved on the one thread, a thousand at once would all finish last. */
@@ -159,6 +164,22 @@ export class ServiceHost {
     return true;
   }
 
+  /**
+   * A burst of answers (an agent's thousand calls) leaves garbage V8 collects only under pressure: the
+   * memory stays taken from the machine while the service idles for minutes. Once no request has been
+   * in flight for QUIET_MS, one full collection gives it back. Only where the process exposes `gc`
+   * (`cartograph service` is started with --expose-gc; an editor's worker is not).
+   */
+  private collectWhenQuiet(): void {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (!gc) return;
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      if (this.inFlight === 0) gc();
+    }, QUIET_MS);
+    this.quietTimer.unref();
+  }
+
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     this.lastActivity = Date.now();
@@ -174,11 +195,14 @@ export class ServiceHost {
   private handlers(): Record<string, Handler> {
     const counted = (handler: (args: unknown[]) => unknown): Handler => async (args) => {
       this.requests++;
+      this.inFlight++;
       this.lastActivity = Date.now();
       try {
         return await handler(args);
       } finally {
+        this.inFlight--;
         this.lastActivity = Date.now();
+        this.collectWhenQuiet();
       }
     };
     const asked = (handler: (args: unknown[]) => Promise<unknown>) => counted((args) => this.questions.run(() => handler(args)));
