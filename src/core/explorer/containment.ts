@@ -11,12 +11,12 @@ export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
 const STRUCTURAL: ReadonlySet<EdgeKind> = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
 
-/** Children are listed folders first, then modules, types, functions, members: the order of a file tree. */
 /** The functional hierarchy, as the view by areas reads it (features/hierarchy.ts's FeatureHierarchy). */
 export interface AreaTree {
   readonly areas: ReadonlyMap<string, Area>;
 }
 
+/** Children are listed folders first, then modules, types, functions, members: the order of a file tree. */
 const KIND_ORDER: Record<NodeKind, number> = {
   Folder: 0, Module: 1, Class: 2, Interface: 2, Enum: 2, TypeAlias: 3, Function: 4, Method: 4, Field: 5, GlobalVariable: 5, External: 6,
 };
@@ -28,7 +28,6 @@ export class Containment {
   readonly roots: string[] = [];
   /** The areas by their view id (`area:2.3`), in the view by areas. */
   private readonly areas = new Map<string, Area>();
-
   private readonly byAreas: boolean;
 
   constructor(readonly graph: Graph, byAreas?: AreaTree) {

@@ -2,8 +2,7 @@
 // and the webview test's fake host both drive this class, so the tests exercise the real host logic.
 // Editor-specific messages (reveal, follow, folder choice) are left to the caller.
 import type { GraphDiff } from '../graph/repositoryGraph';
-import type { Graph } from './containment';
-import type { AreaTree } from './containment';
+import type { AreaTree, Graph } from './containment';
 import type { HostMessage, ViewBy, ViewDiff, WebviewMessage } from './protocol';
 import { searchNodes } from './search';
 import { ExplorerView, isEmptyDiff, type ViewOptions } from './viewModel';
