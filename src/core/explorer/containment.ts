@@ -51,7 +51,9 @@ export class Containment {
       list.sort((a, b) => {
         const x = label(a);
         const y = label(b);
-        return (x && y ? KIND_ORDER[x.kind] - KIND_ORDER[y.kind] || x.name.localeCompare(y.name) : 0) || a.localeCompare(b);
+        // an area's sub-areas (not graph nodes) before its files, in their numbering: 2.9 before 2.10
+        const areas = Number(this.areas.has(b)) - Number(this.areas.has(a));
+        return areas || (x && y ? KIND_ORDER[x.kind] - KIND_ORDER[y.kind] || x.name.localeCompare(y.name) : 0) || a.localeCompare(b, undefined, { numeric: true });
       });
     }
     graph.forEachNode((id, node) => {
