@@ -7,6 +7,9 @@
 #   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
 #   tokio                                     <- Debian 12 librust-tokio-dev (the crate folder: src/, tests/, Cargo.toml)
 #   rust-crates                               <- 10 Debian 12 librust-*-dev crates side by side (clap, serde, regex, ...)
+#   scale/<package>                           <- only with SCALE=1: bench:scale's large Python packages (Django, the
+#                                                standard library, sympy, pandas, scipy, astropy, twisted, sklearn),
+#                                                each package's python folder as Debian installs it
 # Each corpus lands in bench/.corpora/<name>/ as a plain directory: for Debian packages the
 # extracted usr/lib/python3/dist-packages/<name>/ folder, for npm the package's src/ tree plus
 # package.json and LICENSE (its compiled dist/ is left out so an index sees each module once).
@@ -136,6 +139,25 @@ else
   mv "$WORK"/x-crates/usr/share/cargo/registry/* "$OUT/rust-crates/"
   record_version rust-crates "${versions# }"
   log "rust-crates: ->$OUT/rust-crates ($(count_files "$OUT/rust-crates" '*.rs') .rs files)"
+fi
+
+# bench:scale: whole Python packages side by side (scale/<package>/), each as Debian installs it under
+# usr/lib/python3*/ (compiled extensions included, as a user's tree would have them).
+SCALE_PACKAGES="python3-django libpython3.11-stdlib python3-sympy python3-pandas python3-scipy python3-astropy python3-twisted python3-sklearn"
+if [[ "${SCALE:-0}" == 1 ]]; then
+  for package in $SCALE_PACKAGES; do
+    if have_corpus "scale/$package" "scale:$package"; then
+      log "scale/$package: present ($(count_files "$OUT/scale/$package" '*.py') .py files), skipped"
+      continue
+    fi
+    apt_download "$package"
+    deb="$(ls "$WORK"/debs/"${package}"_*.deb | head -1)"
+    dpkg-deb -x "$deb" "$WORK/x-$package"
+    rm -rf "$OUT/scale/$package" && mkdir -p "$OUT/scale"
+    mv "$(ls -d "$WORK/x-$package"/usr/lib/python3* | head -1)" "$OUT/scale/$package"
+    record_version "scale:$package" "$(dpkg-deb -f "$deb" Version)"
+    log "scale/$package: -> $OUT/scale/$package ($(count_files "$OUT/scale/$package" '*.py') .py files)"
+  done
 fi
 
 log "versions ($VERSIONS):"

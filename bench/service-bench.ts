@@ -21,6 +21,7 @@ import { version as VERSION } from '../package.json';
 import { startMcp } from '../test/support/mcpProcess';
 import { CORPORA } from './search/corpus';
 import { percentile } from './search/metrics';
+import { CODEGRAPH_ENV, rssMb, summarize, type Timed, timed } from './processTiming';
 
 const { values } = parseArgs({
   allowNegative: true,
@@ -48,25 +49,14 @@ const MODES: Array<{ mode: string; args: string[]; snapshot: boolean }> = [
   ...(values['no-model'] ? [] : [{ mode: 'shipped model', args: ['query', 'validate that the value is a well-formed email address', '--embedding-model', 'cartograph-code-search-v5'], snapshot: false }]),
 ];
 
-interface Timed {
-  ms: number;
-  cpuMs: number;
+interface Answered extends Timed {
   source: string;
 }
 
-function childrenCpuMs(): number {
-  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Timed {
-  const cpu = childrenCpuMs();
-  const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (child.status !== 0) throw new Error(`${args.join(' ')} exited ${child.status}: ${child.stderr}`);
-  const out = JSON.parse(child.stdout) as { index?: { source: string } } | unknown[];
-  return { ms, cpuMs: childrenCpuMs() - cpu, source: Array.isArray(out) ? 'n/a' : (out.index?.source ?? 'n/a') };
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Answered {
+  const run = timed(process.execPath, [CLI, ...args, '--json'], { cwd, env });
+  const out = JSON.parse(run.stdout) as { index?: { source: string } } | unknown[];
+  return { ...run, source: Array.isArray(out) ? 'n/a' : (out.index?.source ?? 'n/a') };
 }
 
 /** The peer's query for each of our modes that it has. */
@@ -76,29 +66,12 @@ const PEER: Record<string, string[]> = {
   sentence: ['explore', 'validate that the value is a well-formed email address'],
 };
 
-function peer(bin: string, args: string[], cwd: string): Timed {
-  const cpu = childrenCpuMs();
-  const started = process.hrtime.bigint();
-  const child = spawnSync(bin, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, CODEGRAPH_NO_DOWNLOAD: '1', CODEGRAPH_TELEMETRY: '0' } });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (child.status !== 0) throw new Error(`codegraph ${args.join(' ')} exited ${child.status}: ${child.stderr}`);
-  return { ms, cpuMs: childrenCpuMs() - cpu, source: 'codegraph' };
+function peer(bin: string, args: string[], cwd: string): Answered {
+  return { ...timed(bin, args, { cwd, env: CODEGRAPH_ENV }), source: 'codegraph' };
 }
 
-function summary(runs: Timed[]) {
-  const ms = runs.map((r) => r.ms);
-  return {
-    runs: runs.length,
-    p50: Math.round(percentile(ms, 50)),
-    p95: Math.round(percentile(ms, 95)),
-    cpuP50: Math.round(percentile(runs.map((r) => r.cpuMs), 50)),
-    sources: [...new Set(runs.map((r) => r.source))].join(','),
-  };
-}
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+function summary(runs: Answered[]) {
+  return { ...summarize(runs), sources: [...new Set(runs.map((r) => r.source))].join(',') };
 }
 
 async function main(): Promise<void> {
