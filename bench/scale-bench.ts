@@ -54,7 +54,7 @@ import ast, json, os, sys, time
 files = []
 for base, dirs, names in os.walk(sys.argv[1]):
     dirs[:] = [d for d in dirs if d not in ('.cartograph', '.codegraph')]
-    files += [os.path.join(base, n) for n in names if n.endswith('.py')]
+    files += [os.path.join(base, n) for n in names if n.endswith('.py') and os.path.isfile(os.path.join(base, n))]
 started = time.perf_counter()
 lines = failed = 0
 for f in files:
@@ -143,28 +143,53 @@ async function benchTier(tier: string, tmp: string) {
     coldQueries[m.mode] = { cartograph: summarize(a), codegraph: b.length > 0 ? summarize(b) : undefined };
   }
 
-  // The service: started by the first question (it warm-starts from the store), then warm.
+  // The service: started by the first question (answered from the snapshot while the graph loads);
+  // "ready" is when its graph is loaded from the store and checked against the folder (the warm start).
   const viaService = (args: string[]) => timed(process.execPath, [CLI, ...args, '--json'], { cwd: root, env });
-  const first = viaService(['query', 'files: warm up']);
-  const hello = (await connectService(path.join(root, '.cartograph')))!.hello;
+  const storeDir = path.join(root, '.cartograph');
+  const startedAt = performance.now();
+  const first = viaService(MODES[0].args);
+  let service = await connectService(storeDir);
+  while (!service?.hello.ready) {
+    service?.close();
+    await new Promise((r) => setTimeout(r, 50));
+    service = await connectService(storeDir);
+  }
+  const readyMs = Math.round(performance.now() - startedAt);
+  const { pid } = service.hello;
+  service.close();
   const warmQueries: Record<string, Summary> = {};
   for (const m of MODES) {
     viaService(m.args);
     warmQueries[m.mode] = summarize(Array.from({ length: QUERY_RUNS * 2 }, () => viaService(m.args)));
   }
+  // `index` through the service (how a user's index runs while one is up), and an edit asked about at once.
+  const served = { unchanged: [] as Step[], oneEdit: [] as Step[], editThenQuery: [] as Step[], editSeen: 0 };
+  for (let r = 0; r < runs; r++) {
+    served.unchanged.push(step(viaService(['index', root])));
+    served.oneEdit.push(editOnce(100 + r, () => viaService(['index', root])));
+    fs.appendFileSync(edited, `\n\ndef scale_bench_seen_${r}(queryset):\n    return queryset\n`);
+    const asked = viaService(['query', `scale_bench_seen_${r}`]);
+    fs.writeFileSync(edited, original);
+    served.editThenQuery.push(step(asked));
+    if (asked.stdout.includes(`scale_bench_seen_${r}`)) served.editSeen++;
+  }
   await new Promise((r) => setTimeout(r, 2_000)); // the service collects once quiet for 1 s
-  const serviceRestMb = rssMb(hello.pid);
+  const serviceRestMb = rssMb(pid);
   spawnSync(process.execPath, [CLI, 'service', 'stop'], { cwd: root, env, stdio: 'ignore' });
   fs.rmSync(root, { recursive: true, force: true });
-  return { tier, packages: TIERS[tier], astParse, cartograph, codegraph: values.codegraph ? codegraph : null, coldQueries, service: { firstAnswerMs: Math.round(first.ms), restRssMb: serviceRestMb, queries: warmQueries } };
+  return { tier, packages: TIERS[tier], astParse, cartograph, codegraph: values.codegraph ? codegraph : null, coldQueries, service: { firstAnswerMs: Math.round(first.ms), readyMs, restRssMb: serviceRestMb, queries: warmQueries, ...served } };
 }
 
 type TierResult = Awaited<ReturnType<typeof benchTier>>;
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const sec = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
-const cell = (steps: Step[]) =>
-  steps.length === 0 ? '-' : `${sec(p50(steps.map((s) => s.wallMs)))} s / ${sec(p50(steps.map((s) => s.cpuMs)))} s / ${p50(steps.map((s) => s.peakRssMb ?? 0))} MB`;
+const cell = (steps: Step[]) => {
+  if (steps.length === 0) return '-';
+  const rss = steps[0].peakRssMb === undefined ? '' : ` / ${p50(steps.map((s) => s.peakRssMb!))} MB`;
+  return `${sec(p50(steps.map((s) => s.wallMs)))} s / ${sec(p50(steps.map((s) => s.cpuMs)))} s${rss}`;
+};
 
 function print(results: TierResult[]): void {
   console.log(`\nindex (wall / CPU / peak RSS, median of runs), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
@@ -184,7 +209,8 @@ function print(results: TierResult[]): void {
   const fmt = (s?: Summary) => (s ? `${s.p50} / ${s.p95} (${s.cpuP50})` : '-');
   for (const r of results) {
     for (const m of MODES) console.log([r.tier, m.mode, fmt(r.coldQueries[m.mode]?.cartograph), fmt(r.coldQueries[m.mode]?.codegraph), fmt(r.service.queries[m.mode])].join(' | '));
-    console.log(`${r.tier}: service start → first answer ${r.service.firstAnswerMs} ms; service RSS at rest ${r.service.restRssMb} MB`);
+    console.log(`${r.tier}: service start → first answer ${r.service.firstAnswerMs} ms, → graph ready ${r.service.readyMs} ms; RSS at rest ${r.service.restRssMb} MB`);
+    console.log(`${r.tier}: through the service: index, nothing changed ${cell(r.service.unchanged)}; one edit ${cell(r.service.oneEdit)}; edit then query ${cell(r.service.editThenQuery)} (seen ${r.service.editSeen}/${r.service.editThenQuery.length})`);
   }
 }
 
@@ -198,17 +224,19 @@ async function main(): Promise<void> {
   process.env.CARTOGRAPH_SERVICE_DIR = path.join(tmp, 'sockets');
   delete process.env.CARTOGRAPH_NO_SERVICE;
   const results: TierResult[] = [];
+  const versions = () => fs.readFileSync(path.join(CORPORA, 'VERSIONS'), 'utf8').split('\n').filter((l) => l.startsWith('scale:'));
   try {
-    for (const tier of tiers) results.push(await benchTier(tier, tmp));
+    for (const tier of tiers) {
+      results.push(await benchTier(tier, tmp));
+      print(results.slice(-1)); // each tier as it ends: the 3M tier takes most of an hour
+      if (values.json) {
+        fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
+        fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), node: process.version, versions: versions(), codegraph: values.codegraph ?? null, results }, null, 2)}\n`);
+      }
+    }
   } finally {
     spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
     fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  print(results);
-  if (values.json) {
-    fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-    const versions = fs.readFileSync(path.join(CORPORA, 'VERSIONS'), 'utf8').split('\n').filter((l) => l.startsWith('scale:'));
-    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), node: process.version, versions, codegraph: values.codegraph ?? null, results }, null, 2)}\n`);
   }
 }
 

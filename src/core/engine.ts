@@ -11,6 +11,7 @@ import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/languages';
+import { openSavedGraph } from './search/querySnapshot';
 import { skippedRow, storedRow } from './store/fileRows';
 import type { StoredFile } from './store/graphStore';
 import { describeIndexOptions, givesIndexOptions, readIndexOptions, recordIndexOptions, type IndexOptions } from './store/indexOptions';
@@ -79,6 +80,8 @@ export class Engine {
   /** The folders the project config was last read for, as JSON (see configAfter). */
   private configDirs = '';
   lastUpdate: UpdateTimings = { parse: 0, graph: 0, resolvedFiles: 0 };
+  /** How the warm start got its graph: restored as saved with the query snapshot, or resolved file by file. */
+  warmStartedBy: 'restore' | 'resolve' | undefined;
 
   private constructor(
     readonly root: string,
@@ -124,7 +127,29 @@ export class Engine {
       else continue;
       this.stored.set(file.path, file);
     }
-    await this.graph.applySliced({ upsert: graphs, config: this.loadConfig(graphs.map((g) => g.path)) });
+    const config = this.loadConfig(graphs.map((g) => g.path));
+    if (await this.restoreSaved(graphs, config)) return;
+    await this.graph.applySliced({ upsert: graphs, config });
+  }
+
+  /**
+   * The graph as the query snapshot saved it, when that snapshot was made from this store as it is
+   * (nothing written since) and these files: no file is resolved again (on Django, half a warm start).
+   */
+  private async restoreSaved(graphs: FileGraph[], config: ProjectConfig): Promise<boolean> {
+    this.warmStartedBy = 'resolve';
+    const store = this.mirror.current;
+    if (!store) return false;
+    const saved = await openSavedGraph(store.dir, this.root);
+    if (!saved.ok || saved.config !== JSON.stringify(config)) return false;
+    try {
+      await this.graph.restoreSliced(graphs, config, saved.graph, saved.states);
+      this.warmStartedBy = 'restore';
+      return true;
+    } catch (err) {
+      this.log(`resolving every file: the graph saved with the query snapshot does not fit the store (${err instanceof Error ? err.message : String(err)})`);
+      return false;
+    }
   }
 
   /** Brings graph and store in line with the files on disk; only changed files are read and parsed. */

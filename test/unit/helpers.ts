@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
+import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
+import { RepositoryGraph, type ResolutionState } from '../../src/core/graph/repositoryGraph';
 import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';
@@ -69,6 +70,15 @@ export async function buildGraph(tree: Map<string, string>, rootName = 'repo'): 
   return graph;
 }
 
+/** A graph restored from `graph` as the query snapshot saves it (encoded, its resolution states as JSON): a warm start's graph. */
+export async function restoredCopy(graph: RepositoryGraph, tree: Map<string, string>, rootName = 'repo'): Promise<RepositoryGraph> {
+  const copy = new RepositoryGraph(rootName);
+  const encoded = encodeGraph(graph.graph)!;
+  const files = await Promise.all(sourcePaths(tree).map((p) => parse(p, tree.get(p)!)));
+  await copy.restoreSliced(files, treeConfig(tree), new CompactGraph(encoded), JSON.parse(JSON.stringify(graph.resolutionStates())) as ResolutionState[]);
+  return copy;
+}
+
 export interface Snapshot {
   nodes: Map<string, string>;
   edges: Map<string, string>;
@@ -128,13 +138,16 @@ export async function assertIncrementalMatchesScratch<S>(
   seeds: readonly number[],
   steps: number,
   newState: () => S = () => undefined as S,
+  /** 'restored': the edits start from a graph restored as a warm start takes it, not the one built. */
+  start: 'built' | 'restored' = 'built',
 ): Promise<void> {
   const names = Object.keys(operations);
   for (const seed of seeds) {
     const random = rng(seed);
     const tree = new Map(original);
     const state = newState();
-    const incremental = await buildGraph(tree, rootName);
+    const built = await buildGraph(tree, rootName);
+    const incremental = start === 'restored' ? await restoredCopy(built, tree, rootName) : built;
     const history: string[] = [];
     for (let step = 0; step < steps; step++) {
       const edit = operations[pick(names, random)!](tree, random, state);

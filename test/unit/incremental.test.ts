@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
-import { FIXTURES, assertIncrementalMatchesScratch, buildGraph, parse, pick, readTree, type TreeOperation } from './helpers';
+import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
+import { FIXTURES, assertIncrementalMatchesScratch, buildGraph, compareSnapshots, parse, pick, readTree, restoredCopy, snapshot, treeConfig, type TreeOperation } from './helpers';
 
 type Tree = Map<string, string>;
 /** The graveyard keeps deleted files' text, so a later edit can bring one back. */
@@ -179,9 +180,9 @@ const operations: Record<string, Operation> = {
   },
 };
 
-function runSequences(fixture: string, prefix: string, seeds: number[], steps: number): Promise<void> {
+function runSequences(fixture: string, prefix: string, seeds: number[], steps: number, start: 'built' | 'restored' = 'built'): Promise<void> {
   const original = readTree(path.join(FIXTURES, fixture), prefix);
-  return assertIncrementalMatchesScratch(original, path.basename(fixture), operations, seeds, steps, () => new Map<string, string>());
+  return assertIncrementalMatchesScratch(original, path.basename(fixture), operations, seeds, steps, () => new Map<string, string>(), start);
 }
 
 const seeds = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -196,6 +197,43 @@ test('incremental equals from-scratch on TanStack Query (TypeScript) over 100 ra
 
 test('incremental equals from-scratch on gson (Java) over 100 random edit sequences', async () => {
   await runSequences('real/gson', '', seeds(2001, 100), 5);
+});
+
+// A warm start restores the graph saved with the query snapshot instead of resolving every file: what
+// it restores must carry on exactly as the graph it was saved from (who consumes and provides which
+// keys, external and folder counts), or the first edits after a restart would leave stale edges.
+for (const [fixture, from] of [['real/flask', 5001], ['real/tanstack-query-core', 6001], ['real/gson', 7001]] as const) {
+  test(`a graph restored as saved equals the one built, and edits to it equal from-scratch (${path.basename(fixture)}, 40 sequences)`, async () => {
+    const tree = readTree(path.join(FIXTURES, fixture));
+    const built = await buildGraph(tree, path.basename(fixture));
+    const restored = await restoredCopy(built, tree, path.basename(fixture));
+    assert.deepEqual(compareSnapshots(snapshot(restored), snapshot(built)), []);
+    assert.deepEqual(restored.importStats(), built.importStats());
+    assert.equal(restored.unresolvedReferences(), built.unresolvedReferences());
+    for (const p of built.filePaths()) assert.deepEqual(restored.nodesInFile(p).map((n) => n.id).sort(), built.nodesInFile(p).map((n) => n.id).sort(), p);
+    await runSequences(fixture, '', seeds(from, 40), 5, 'restored');
+  });
+}
+
+test('a saved graph that does not fit the files is refused and leaves the graph empty', async () => {
+  const tree = readTree(path.join(FIXTURES, 'ranger-py'));
+  const built = await buildGraph(tree);
+  const saved = new CompactGraph(encodeGraph(built.graph)!);
+  const files = await Promise.all([...tree.keys()].filter((p) => p.endsWith('.py')).map((p) => parse(p, tree.get(p)!)));
+  const states = built.resolutionStates();
+  const edited = files.map((f) => (f.path === 'base.py' ? { ...f, hash: 'changed since' } : f));
+  const refusals: Array<[string, Promise<void>]> = [
+    ['a file missing', new RepositoryGraph('repo').restoreSliced(files.slice(1), treeConfig(tree), saved, states)],
+    ['a state missing', new RepositoryGraph('repo').restoreSliced(files, treeConfig(tree), saved, states.slice(1))],
+    ['a module changed', new RepositoryGraph('repo').restoreSliced(edited, treeConfig(tree), saved, states)],
+  ];
+  for (const [what, attempt] of refusals) await assert.rejects(attempt, Error, what);
+  const graph = new RepositoryGraph('repo');
+  await assert.rejects(graph.restoreSliced(edited, treeConfig(tree), saved, states));
+  assert.equal(graph.graph.order, 0);
+  assert.deepEqual(graph.filePaths(), []);
+  graph.apply({ upsert: files, config: treeConfig(tree) });
+  assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(built)), [], 'resolved as usual after the refusal');
 });
 
 test('a rename in one file is seen by the files that import it, and only they are re-resolved', async () => {

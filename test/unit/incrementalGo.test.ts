@@ -128,3 +128,7 @@ test('incremental equals from-scratch on cobra (Go) over 100 random edit sequenc
   assert.ok(original.has('go.mod'));
   await assertIncrementalMatchesScratch(original, 'cobra', edits, Array.from({ length: 100 }, (_, i) => i + 1), 5);
 });
+
+test('edits to a cobra graph restored as saved (a warm start) equal from-scratch over 30 sequences', async () => {
+  await assertIncrementalMatchesScratch(readTree(path.join(FIXTURES, 'real', 'cobra')), 'cobra', edits, Array.from({ length: 30 }, (_, i) => 501 + i), 5, undefined, 'restored');
+});

@@ -211,6 +211,32 @@ test('an update of the graph makes the snapshot stale; saving again makes it usa
   assert.equal(hits[0]?.id, 'helpers.py#freshly_added_helper');
 });
 
+test('a warm start restores the graph saved with a current snapshot, and resolves every file when the store changed since', async () => {
+  await indexAndSave();
+  const resolved = await Engine.open(root, { storeDir: null, workers: 0 });
+  await resolved.index();
+  const engine = await open();
+  try {
+    assert.equal(engine.warmStartedBy, 'restore');
+    const edges = (e: Engine) => e.graph.graph.mapEdges((id, a) => `${id}@${a.line}`).sort();
+    assert.deepEqual(edges(engine), edges(resolved), 'the graph a full resolution gives');
+    // An edit while no process ran: restored, then the index brings the file in, as with a resolved start.
+    fs.appendFileSync(path.join(root, 'helpers.py'), '\n\ndef edited_while_closed():\n    return get_root_path(__name__)\n');
+    assert.equal((await engine.index()).parsed, 1);
+    assert.ok(engine.graph.graph.outNeighbors('helpers.py#edited_while_closed').includes('helpers.py#get_root_path'));
+  } finally {
+    await engine.close(); // no snapshot saved after the index: the store is newer than it
+    await resolved.close();
+  }
+  const after = await open();
+  try {
+    assert.equal(after.warmStartedBy, 'resolve');
+    assert.ok(after.graph.graph.hasNode('helpers.py#edited_while_closed'));
+  } finally {
+    await after.close();
+  }
+});
+
 test('a process whose view is older than the store does not save its snapshot', async () => {
   await indexAndSave();
   const first = await open();

@@ -167,4 +167,6 @@ test('incremental equals from-scratch on Rust (RANGER crate + serde_json and tok
   ]);
   assert.equal(sourcePaths(tree).length, 19);
   await assertIncrementalMatchesScratch(tree, 'crate', operations, Array.from({ length: 100 }, (_, i) => 3001 + i), 5);
+  // The same crates' graph restored as a warm start takes it (mod tree, Cargo manifests): edits carry on alike.
+  await assertIncrementalMatchesScratch(tree, 'crate', operations, Array.from({ length: 30 }, (_, i) => 3501 + i), 5, undefined, 'restored');
 });

@@ -127,11 +127,11 @@ export class CompactGraph {
   getNodeAttributes(id: string): GraphNode {
     const at = this.position(id);
     if (at === undefined) throw new Error(`no node ${id}`);
-    return this.node(at);
+    return this.nodeAt(at);
   }
 
   forEachNode(callback: (id: string, attributes: GraphNode) => void): void {
-    for (let i = 0; i < this.order; i++) callback(this.strings.id[i], this.node(i));
+    for (let i = 0; i < this.order; i++) callback(this.strings.id[i], this.nodeAt(i));
   }
 
   /** A node's outgoing edges, in the order they were encoded. */
@@ -146,9 +146,9 @@ export class CompactGraph {
   /** The same graphology graph `encodeGraph` was given (same attributes, same insertion order). */
   toGraph(): Graph {
     const graph: Graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
-    for (let i = 0; i < this.order; i++) graph.addNode(this.strings.id[i], this.node(i));
+    for (let i = 0; i < this.order; i++) graph.addNode(this.strings.id[i], this.nodeAt(i));
     for (let i = 0; i < this.size; i++) {
-      const edge = this.edge(i);
+      const edge = this.edgeAt(i);
       graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
     }
     return graph;
@@ -162,7 +162,8 @@ export class CompactGraph {
     return this.positions.get(id);
   }
 
-  private node(i: number): GraphNode {
+  /** The i-th node encoded (0 ≤ i < order), made once. */
+  nodeAt(i: number): GraphNode {
     const made = this.nodes[i];
     if (made) return made;
     const { ints, strings: s } = this;
@@ -183,7 +184,8 @@ export class CompactGraph {
     });
   }
 
-  private edge(i: number): GraphEdge {
+  /** The i-th edge encoded (0 ≤ i < size), made afresh. */
+  edgeAt(i: number): GraphEdge {
     const { ints, strings: s } = this;
     const at = 2 + this.order * NODE_INTS + i * EDGE_INTS;
     const kind = EDGE_KINDS[ints[at]];
@@ -198,7 +200,7 @@ export class CompactGraph {
     if (at === undefined) throw new Error(`no node ${id}`);
     const { start, edges } = (this.adjacency ??= { out: this.index(1), in: this.index(2) })[direction];
     for (let k = start[at]; k < start[at + 1]; k++) {
-      const edge = this.edge(edges[k]);
+      const edge = this.edgeAt(edges[k]);
       callback(edge.id, edge, edge.source, edge.target);
     }
   }

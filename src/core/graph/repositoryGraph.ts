@@ -195,7 +195,7 @@ export class RepositoryGraph {
     for (const path of rekeyed) {
       const file = this.files.get(path);
       const before = this.providedBy.get(path) ?? [];
-      const after = file ? [...providedKeys(path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.layout()), ...ambientGlobalKeys(file)] : [];
+      const after = file ? this.keysProvidedBy(file) : [];
       // Only keys gained or lost change a lookup's answer (a body edit keeps every key).
       const kept = new Set(after);
       for (const key of before) {
@@ -301,6 +301,73 @@ export class RepositoryGraph {
     // Listing a whole-graph diff is ~8 ms on Django: not in the same slice as the last file's records.
     yield;
     return diff.result();
+  }
+
+  /** The module keys a file answers lookups for (see moduleKeys.ts). */
+  private keysProvidedBy(file: FileGraph): string[] {
+    return [...providedKeys(file.path, file.language, this.initDirs, this.rootName), ...packageProvidedKeys(file, this.layout()), ...ambientGlobalKeys(file)];
+  }
+
+  /** What each file's resolution leaves besides its nodes and edges: saved beside the graph (querySnapshot.ts). */
+  resolutionStates(): ResolutionState[] {
+    return [...this.resolutions].map(([path, r]) => ({ path, consumed: [...r.consumed], imports: r.imports, unresolvedRefs: r.unresolvedRefs }));
+  }
+
+  /**
+   * Takes the graph as an earlier apply of these same `files` and `config` left it (saved with its
+   * resolution states in the query snapshot) instead of resolving every file again: a warm start then
+   * costs what adding the saved nodes and edges costs. Only into an empty graph. Throws, leaving the
+   * graph empty, when the saved graph does not fit the files (then build it: {@link applySliced}).
+   */
+  async restoreSliced(files: FileGraph[], config: ProjectConfig, saved: SavedGraph, states: ResolutionState[], sliceMs = 8): Promise<void> {
+    if (this.files.size > 0 || this.graph.order > 0) throw new Error('restore: the graph is not empty');
+    const checkpoint = sliceClock(sliceMs);
+    try {
+      const resolutions = savedResolutions(files, saved, states);
+      for (const file of files) this.files.set(file.path, file);
+      this.paths = new Set(this.files.keys());
+      this.initDirs = new Set(files.map((f) => f.path).filter(isPythonPackageInit).map((p) => (p.includes('/') ? dirOf(p) : '')));
+      this.modDeclarations = withModDeclarations(this.modDeclarations, files, new Set());
+      this.setConfig(config);
+      for (let i = 0; i < saved.order; i++) {
+        if (i % RESTORE_STEP === 0) await checkpoint();
+        const node = saved.nodeAt(i);
+        this.graph.addNode(node.id, node);
+      }
+      for (let i = 0; i < saved.size; i++) {
+        if (i % RESTORE_STEP === 0) await checkpoint();
+        const edge = saved.edgeAt(i);
+        // The endpoints as the nodes' own id strings, as addEdge does.
+        edge.source = this.graph.getNodeAttributes(edge.source).id;
+        edge.target = this.graph.getNodeAttributes(edge.target).id;
+        this.graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
+        if (edge.target.startsWith('ext:')) this.externalEdges.set(edge.target, (this.externalEdges.get(edge.target) ?? 0) + 1);
+        if (edge.owner === '') continue; // a folder's CONTAINS edge: counted below
+        const owner = resolutions.get(edge.owner);
+        if (!owner) throw new Error(`the saved graph has an edge of ${edge.owner}, which is not indexed`);
+        owner.edges.push(edge);
+      }
+      for (const file of files) {
+        for (const dir of folderChain(file.path)) this.folderModules.set(dir, (this.folderModules.get(dir) ?? 0) + 1);
+        const keys = this.keysProvidedBy(file);
+        this.providedBy.set(file.path, keys);
+        for (const key of keys) (this.providers.get(key) ?? this.providers.set(key, new Set()).get(key)!).add(file.path);
+        this.setResolution(file.path, resolutions.get(file.path)!);
+      }
+      this.version = this.settledVersion = this.version + 1;
+    } catch (err) {
+      this.clear();
+      throw err;
+    }
+  }
+
+  /** Back to empty (a restore that failed part-way). */
+  private clear(): void {
+    this.graph.clear();
+    for (const map of [this.files, this.resolutions, this.providers, this.bestProvider, this.consumers, this.providedBy, this.externalEdges, this.folderModules]) map.clear();
+    this.initDirs = new Set();
+    this.paths = new Set();
+    this.modDeclarations = new Map();
   }
 
   /**
@@ -456,6 +523,46 @@ export class RepositoryGraph {
       diff.removeNode(folderId(dir));
     }
   }
+}
+
+/** A file's resolution as saved: what {@link RepositoryGraph.resolutionStates} lists for it. */
+export interface ResolutionState {
+  path: string;
+  consumed: string[];
+  imports: ImportStats;
+  unresolvedRefs: number;
+}
+
+/** A graph saved earlier, read node by node and edge by edge in the order it was built (graphCodec's CompactGraph). */
+export interface SavedGraph {
+  readonly order: number;
+  readonly size: number;
+  nodeAt(i: number): GraphNode;
+  edgeAt(i: number): GraphEdge;
+}
+
+/** Nodes and edges added to the graph between two checks of the restore's time slice. */
+const RESTORE_STEP = 500;
+
+/**
+ * Each file's resolution from a saved graph, its edges left to fill in as they are added. Throws when the
+ * saved graph was not made from these files: a file without its state or the reverse, a module whose
+ * text has changed, a node that no file owns (an edge's owner is checked as it is added).
+ */
+function savedResolutions(files: FileGraph[], saved: SavedGraph, states: ResolutionState[]): Map<string, FileResolution> {
+  const resolutions = new Map<string, FileResolution>();
+  for (const s of states) resolutions.set(s.path, { nodes: [], edges: [], consumed: new Set(s.consumed), imports: s.imports, unresolvedRefs: s.unresolvedRefs });
+  const hashes = new Map(files.map((f) => [f.path, f.hash]));
+  if (resolutions.size !== files.length || files.some((f) => !resolutions.has(f.path))) throw new Error('the saved graph is of other files');
+  for (let i = 0; i < saved.order; i++) {
+    const node = saved.nodeAt(i);
+    if (node.kind === 'Folder' || node.kind === 'External') continue;
+    const res = resolutions.get(node.path);
+    if (!res) throw new Error(`the saved graph has a node of ${node.path}, which is not indexed`);
+    if (node.kind === 'Module' && node.hash !== hashes.get(node.path)) throw new Error(`${node.path} has changed since the graph was saved`);
+    res.nodes.push(node);
+  }
+  return resolutions;
 }
 
 /** '' (root), 'a', 'a/b' for 'a/b/c.py'. */

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
-import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { RepositoryGraph, ResolutionState } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
@@ -23,9 +23,11 @@ import type { SearchGraph, Searcher } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 3; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 4; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
-const SECTIONS = ['graphStrings', 'graphInts', 'entities', 'lexical'] as const;
+// `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
+// opens the store restores the graph instead of resolving every file again (Engine's warm start).
+const SECTIONS = ['graphStrings', 'graphInts', 'resolutions', 'entities', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** What the snapshot was made from; all of it must still hold for the snapshot to be used. */
@@ -78,7 +80,7 @@ export function descriptionsStamp(storeDir: string): string {
 export async function saveQuerySnapshot(
   storeDir: string,
   root: string,
-  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'configJson'>,
+  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'configJson' | 'resolutionStates' | 'version' | 'settledVersion'>,
   indexes: { entities: EntityIndex; lexical: LexicalIndex },
   version: StoreVersion,
   descriptions: string,
@@ -87,11 +89,15 @@ export async function saveQuerySnapshot(
   const config = JSON.stringify(readProjectConfig(root, configDirs));
   // The graph was resolved with other configs than the ones on disk now (edited meanwhile).
   if (config !== repo.configJson) throw new Error('tsconfig, package.json, go.mod or Cargo.toml files changed since the graph was built');
+  // The graph and its files' resolution states must be of one moment: not while an apply is part-way.
+  if (repo.version !== repo.settledVersion) throw new Error('the graph is being changed');
   const graph = encodeGraph(repo.graph);
   if (!graph) throw new Error('the graph has edges whose ids its encoding cannot rebuild');
+  const resolutions = repo.resolutionStates();
   const bodies: Record<Section, Buffer> = {
     graphStrings: Buffer.from(graph.strings),
     graphInts: Buffer.from(graph.ints.buffer, graph.ints.byteOffset, graph.ints.byteLength),
+    resolutions: Buffer.from(JSON.stringify(resolutions)),
     entities: Buffer.from(JSON.stringify(indexes.entities.toJSON())),
     lexical: Buffer.from(indexes.lexical.toJSON()),
   };
@@ -152,31 +158,65 @@ async function snapshotCurrent(storeDir: string, root: string, version: StoreVer
   }
 }
 
-/** The snapshot, if it exists, is intact so far and was made from the store and files as they are now. */
-export async function openQuerySnapshot(storeDir: string, root: string): Promise<SnapshotOpen> {
-  const file = path.join(storeDir, QUERY_SNAPSHOT_FILE);
+/**
+ * The graph saved in the snapshot with each file's resolution state, if the snapshot was made from the
+ * store and files as they are now: a warm start restores it rather than resolve every file.
+ */
+export async function openSavedGraph(storeDir: string, root: string): Promise<{ ok: true; graph: CompactGraph; states: ResolutionState[]; config: string } | { ok: false; reason: string }> {
+  const opened = await openCurrent(storeDir, root);
+  if (!opened.ok) return opened;
+  const { fd, header, read } = opened;
+  try {
+    return { ok: true, graph: readGraph(read), states: JSON.parse(read('resolutions').toString('utf8')) as ResolutionState[], config: header.key.config };
+  } catch (err) {
+    return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+type OpenedFile = { ok: true; fd: number; header: Header & { bodyStart: number }; read: (name: Section) => Buffer } | { ok: false; reason: string };
+
+/** The snapshot file open, its header read and its key checked (the caller closes `fd`). */
+async function openCurrent(storeDir: string, root: string): Promise<OpenedFile> {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = fs.openSync(path.join(storeDir, QUERY_SNAPSHOT_FILE), 'r');
   } catch {
     return { ok: false, reason: 'no query snapshot yet' };
   }
+  const refuse = (reason: string): OpenedFile => {
+    fs.closeSync(fd);
+    return { ok: false, reason };
+  };
+  const header = readHeader(fd);
+  if (typeof header === 'string') return refuse(`query snapshot damaged (${header})`);
+  if (header.format !== FORMAT) return refuse('query snapshot written by another version of Cartograph');
+  const stale = await staleness(header.key, storeDir, root).catch((err: unknown) => `unreadable: ${err instanceof Error ? err.message : String(err)}`);
+  if (stale) return refuse(`query snapshot out of date (${stale})`);
+  const read = (name: Section): Buffer => {
+    const buffer = readSection(fd, header, name);
+    if (!buffer) throw new Error(`query snapshot damaged (section ${name})`);
+    return buffer;
+  };
+  return { ok: true, fd, header, read };
+}
+
+/** The graph sections, read in place; throws when damaged. */
+function readGraph(read: (name: Section) => Buffer): CompactGraph {
+  const strings = read('graphStrings').toString('utf8');
+  const intsBytes = read('graphInts');
+  return new CompactGraph({ strings, ints: new Int32Array(intsBytes.buffer, intsBytes.byteOffset, intsBytes.byteLength / 4) });
+}
+
+/** The snapshot, if it exists, is intact so far and was made from the store and files as they are now. */
+export async function openQuerySnapshot(storeDir: string, root: string): Promise<SnapshotOpen> {
+  const opened = await openCurrent(storeDir, root);
+  if (!opened.ok) return opened;
+  const { fd, read } = opened;
   let keep = false;
   try {
-    const header = readHeader(fd);
-    if (typeof header === 'string') return { ok: false, reason: `query snapshot damaged (${header})` };
-    if (header.format !== FORMAT) return { ok: false, reason: 'query snapshot written by another version of Cartograph' };
-    const stale = await staleness(header.key, storeDir, root);
-    if (stale) return { ok: false, reason: `query snapshot out of date (${stale})` };
-    const read = (name: Section): Buffer => {
-      const buffer = readSection(fd, header, name);
-      if (!buffer) throw new Error(`query snapshot damaged (section ${name})`);
-      return buffer;
-    };
-    const strings = read('graphStrings').toString('utf8');
-    const intsBytes = read('graphInts');
-    const ints = new Int32Array(intsBytes.buffer, intsBytes.byteOffset, intsBytes.byteLength / 4);
-    const graph = new CompactGraph({ strings, ints });
+    const graph = readGraph(read);
     // The index sections stay on disk until a query asks for them: a name query never reads the lexical one.
     keep = true;
     const close = once(() => fs.closeSync(fd));
