@@ -233,6 +233,19 @@ async function main() {
     assert.deepEqual((await received('reveal')).at(-1), { ...reveal, preview: false, at: (await received('reveal')).at(-1).at }, 'Enter opens');
   });
 
+  check('source lines the host sends for a preview show in the details of their node only, and go with another selection', async () => {
+    const id = await host(() => window.cartographExplorer.selected());
+    assert.ok(id, 'a node is selected');
+    const send = (m) => host((message) => window.dispatchEvent(new MessageEvent('message', { data: message })), m);
+    await send({ type: 'source', id: `${id}-other`, line: 0, lines: ['not this one'] });
+    await send({ type: 'source', id, line: 9, lines: ['def make_response(self, rv):', '    return rv'] });
+    await page.waitForFunction(() => !document.getElementById('details-source').hidden);
+    assert.equal(await page.locator('#details-source').textContent(), '10  def make_response(self, rv):\n11      return rv');
+    await send({ type: 'select', id: 'app.py', reason: 'search' });
+    await page.waitForFunction(() => document.getElementById('details-source').hidden);
+    await settle();
+  });
+
   check('a graph update arrives as a diff: renamed and added functions appear, the removed one goes, the rest stays put', async () => {
     const before = await positions();
     const graphsBefore = (await host(() => window.fakeHost.sent.filter((m) => m.type === 'graph').length));
@@ -298,8 +311,16 @@ async function main() {
 
   check('in a narrow split the toolbar wraps and the node counter is shown whole', async () => {
     try {
+      // Fitted at full width, then split (a group opened beside, the panel un-maximised): still fitted, no label cut
+      await page.locator('#graph').press('0');
+      await page.waitForTimeout(500);
       await page.setViewportSize({ width: 520, height: 700 });
       await page.waitForFunction(() => document.body.clientWidth === 520);
+      await page.waitForTimeout(300);
+      const refitted = await page.locator('#graph').boundingBox();
+      const drawn = await host(() => window.cartographExplorer.drawnLabels());
+      assert.ok(drawn.length > 0);
+      for (const l of drawn) assert.ok(l.x0 >= -3 && l.x1 <= refitted.width + 3, `after the resize, label ${l.key} ${JSON.stringify(l)} outside ${refitted.width}x${refitted.height}`);
       const counter = await page.evaluate(() => {
         const status = document.getElementById('status');
         const box = status.getBoundingClientRect();

@@ -25,6 +25,8 @@ let palette: Palette = readPalette();
 const hiddenNodeKinds = new Set<string>();
 const hiddenEdgeKinds = new Set<string>();
 let selected: string | undefined;
+/** The node whose source lines the details show (a click's preview). */
+let sourceOf: string | undefined;
 let hovered: string | undefined;
 let flashing = new Set<string>();
 /** The last find-where hit and the path that found it (visible nodes). */
@@ -193,6 +195,8 @@ function select(id: string | undefined, centre = false): void {
   // a Find Where Implemented path is about its own hit: selecting anything off it (or nothing) ends it
   if (!selected || !foundPath.has(selected)) foundPath = new Set();
   const details = $('details');
+  // a preview's source lines belong to the node they were read for
+  if (selected !== sourceOf) $('details-source').hidden = true;
   if (!selected) {
     details.hidden = true;
     renderer.refresh({ skipIndexation: true });
@@ -219,7 +223,16 @@ function select(id: string | undefined, centre = false): void {
   renderer.refresh({ skipIndexation: true });
 }
 
-/** A click previews the source and leaves the keyboard in the graph; Enter and Reveal open it and move there. */
+function showSource(id: string, line: number, lines: string[]): void {
+  if (id !== selected) return;
+  sourceOf = id;
+  const width = String(line + lines.length).length;
+  const source = $('details-source');
+  source.textContent = lines.map((text, i) => `${String(line + i + 1).padStart(width)}  ${text}`).join('\n');
+  source.hidden = false;
+}
+
+/** A click previews the source (its first lines, in the details) and leaves the keyboard in the graph; Enter and Reveal open it and move there. */
 function reveal(id: string | undefined, preview = false): void {
   if (!id || !graph.hasNode(id)) return;
   const view = graph.getNodeAttribute(id, 'view') as ViewNode;
@@ -466,8 +479,12 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       remember({ follow: m.on });
       $<HTMLInputElement>('follow').checked = m.on;
       break;
+    case 'source':
+      showSource(m.id, m.line, m.lines);
+      break;
   }
 });
+
 
 watchTheme(() => {
   palette = readPalette();

@@ -68,6 +68,7 @@ export function explorerPage(o: PageOptions): string {
       <div id="details-kind"></div>
       <pre id="details-signature"></pre>
       <p id="details-doc"></p>
+      <pre id="details-source" aria-label="Source" hidden></pre>
       <div class="actions">
         <button id="reveal" type="button" title="Open in the editor (Enter)">Reveal</button>
         <button id="toggle" type="button" title="Expand or collapse (+ / -)">Expand</button>

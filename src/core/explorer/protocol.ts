@@ -87,7 +87,9 @@ export type HostMessage =
   /** The last "Find Where Implemented" pick and the path that found it, as visible nodes (start first). */
   | { type: 'found'; id: string; path: string[] }
   | { type: 'status'; text: string }
-  | { type: 'follow'; on: boolean };
+  | { type: 'follow'; on: boolean }
+  /** A node's first source lines, shown in the details: a click's preview (an editor would change the layout). */
+  | { type: 'source'; id: string; line: number; lines: string[] };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -95,7 +97,7 @@ export type WebviewMessage =
   | { type: 'rendered'; of: 'graph' | 'diff'; nodes: number; edges: number; ms: number }
   | { type: 'expand'; id: string }
   | { type: 'collapse'; id: string }
-  /** Open a node's source beside the graph; `preview`: as a preview tab, keeping focus in the graph. */
+  /** Open a node's source beside the graph; `preview` (a click): show its first lines in the panel instead. */
   | { type: 'reveal'; id: string; path: string; line: number; preview?: boolean }
   | { type: 'search'; query: string }
   /** Make a node visible (expanding its ancestors) and select it. */

@@ -3,6 +3,7 @@
 // workspace folder, forwards the webview's messages, reveals sources on request, follows the cursor
 // when asked to, and serves the webview under a strict CSP.
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explorerPage } from '../../core/explorer/page';
@@ -18,6 +19,8 @@ export interface ExplorerHost {
 }
 
 const FOLLOW_DELAY_MS = 250;
+/** Lines of a definition a click shows in the panel's details. */
+const SOURCE_PREVIEW_LINES = 20;
 export const EXPLORER_VIEW_TYPE = 'cartograph.explorer';
 
 export class ExplorerPanel implements vscode.Disposable {
@@ -50,6 +53,8 @@ export class ExplorerPanel implements vscode.Disposable {
   foundPath: string[] = [];
   /** What the webview was last sent a whole view by. */
   viewBy: ViewBy | undefined;
+  /** The source lines last shown in the webview's details (a click's preview). */
+  previewedSource: Extract<HostMessage, { type: 'source' }> | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -132,7 +137,7 @@ export class ExplorerPanel implements vscode.Disposable {
           this.renderedEmitter.fire(message);
           break;
         case 'reveal':
-          void this.revealSource(message.path, message.line, message.preview ?? false);
+          void this.revealSource(message.id, message.path, message.line, message.preview ?? false);
           break;
         case 'setFollow':
           this.follow = message.on;
@@ -227,8 +232,11 @@ export class ExplorerPanel implements vscode.Disposable {
     this.post({ type: 'follow', on: this.follow });
   }
 
-  /** Opens the source in an editor group other than the graph's, so the graph tab stays in view. */
-  private async revealSource(relPath: string, line: number, preview: boolean): Promise<void> {
+  /**
+   * Opens the source in an editor group other than the graph's, so the graph tab stays in view; a
+   * preview (a click) shows its first lines in the panel's details instead.
+   */
+  private async revealSource(id: string, relPath: string, line: number, preview: boolean): Promise<void> {
     const index = this.index;
     if (!index) return;
     const file = path.resolve(index.root, relPath);
@@ -236,11 +244,18 @@ export class ExplorerPanel implements vscode.Disposable {
       log().warn(`graph explorer: refusing to open ${relPath}, outside ${index.root}`);
       return;
     }
+    if (preview) {
+      // A click shows the lines in the panel: opening an editor would change the layout the user chose
+      // (a maximised graph's hidden groups come back, a lone graph is split), and VS Code cannot say which.
+      const text = await fs.promises.readFile(file, 'utf8').catch((err: unknown) => log().warn(`graph explorer: cannot read ${relPath}: ${errorText(err)}`));
+      if (text !== undefined) this.post({ type: 'source', id, line, lines: text.split(/\r?\n/).slice(line, line + SOURCE_PREVIEW_LINES) });
+      return;
+    }
     const position = new vscode.Position(Math.max(0, line), 0);
     const graphColumn = this.panel.viewColumn;
     const other = graphColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
     const column = vscode.window.visibleTextEditors.find((e) => e.viewColumn !== undefined && e.viewColumn !== graphColumn)?.viewColumn ?? other;
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position), preview, preserveFocus: preview });
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, selection: new vscode.Range(position, position) });
   }
 
   /** With "follow cursor" on: select the definition under the cursor, switching folders if needed. */
@@ -273,6 +288,7 @@ export class ExplorerPanel implements vscode.Disposable {
     if (message.type === 'select') this.selectedNode = message.id;
     if (message.type === 'found') this.foundPath = message.path;
     if (message.type === 'graph') this.viewBy = message.viewBy;
+    if (message.type === 'source') this.previewedSource = message;
     void this.panel.webview.postMessage(message).then(undefined, (err) => log().warn(`graph explorer: post failed: ${errorText(err)}`));
   }
 

@@ -206,21 +206,51 @@ describe('Graph explorer in a real VS Code', function () {
     }
   });
 
-  it('a click previews the source in another editor group: the graph tab stays in view', async function () {
+  it('a click shows the first lines in the graph\'s details and opens no editor, maximised or not; Enter opens it beside', async function () {
     const target = await repository.node('base.py#Calculator');
-    // only the graph is left open: the source must not open in its group, hiding it
-    const texts = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
-    await vscode.window.tabGroups.close(texts);
-    panel.reveal();
     const deadline = Date.now() + 10000;
-    while (!panel.visible && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    panel.handle({ type: 'reveal', id: target.id, path: target.path, line: target.range.startLine, preview: true });
+    const until = async (what, done) => {
+      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(done(), what);
+    };
+    const textTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
+    // only the graph is left open: a preview must not split the window to show the source
+    await vscode.window.tabGroups.close(textTabs());
+    panel.reveal();
+    await until('the graph is in view', () => panel.visible);
+    const groups = vscode.window.tabGroups.all.length;
+    const preview = async (node) => {
+      panel.handle({ type: 'reveal', id: node.id, path: node.path, line: node.range.startLine, preview: true });
+      await until(`${node.id}'s lines went to the details`, () => panel.previewedSource?.id === node.id);
+      assert.strictEqual(panel.previewedSource.line, node.range.startLine);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepStrictEqual(textTabs().map((t) => t.label), [], 'no editor was opened');
+      assert.strictEqual(vscode.window.tabGroups.all.length, groups, 'the layout is as it was');
+    };
+    await preview(target);
+    assert.match(panel.previewedSource.lines[0], /class Calculator/);
+    // Enter (and Reveal) open it, beside the graph
+    panel.handle({ type: 'reveal', id: target.id, path: target.path, line: target.range.startLine });
     let editor;
-    while (!(editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('base.py'))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(editor, 'base.py is open');
+    await until('base.py is open', () => (editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('base.py'))));
     assert.notStrictEqual(editor.viewColumn, panel.viewColumn, 'in a group of its own');
     assert.ok(panel.visible, 'the graph is still in view');
     assert.strictEqual(editor.selection.active.line, target.range.startLine);
+    // The graph's group maximised over base.py's: a click keeps it so (an editor opened would bring the other group back)
+    const focusGroup = ['workbench.action.focusFirstEditorGroup', 'workbench.action.focusSecondEditorGroup', 'workbench.action.focusThirdEditorGroup'];
+    await vscode.commands.executeCommand(focusGroup[panel.viewColumn - 1]);
+    await until('the graph\'s group is the active one', () => panel.active);
+    await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup');
+    try {
+      const tabs = textTabs().length;
+      panel.handle({ type: 'reveal', id: 'extended.py#Scientific.divide', path: 'extended.py', line: (await repository.node('extended.py#Scientific.divide')).range.startLine, preview: true });
+      await until('the lines went to the details', () => panel.previewedSource?.id === 'extended.py#Scientific.divide');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.strictEqual(textTabs().length, tabs, 'no editor was opened');
+      assert.ok(panel.active, 'the graph keeps the focus');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup');
+    }
   });
 
   it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection, view by areas)', async function () {
