@@ -18,7 +18,7 @@ import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
 import { EntityIndex, type EntityTables } from './entityIndex';
-import type { Engine } from '../engine';
+import type { GraphStore } from '../store/graphStore';
 import type { SearchGraph, Searcher } from './index';
 import { LexicalIndex } from './lexical';
 
@@ -126,7 +126,7 @@ export async function saveQuerySnapshot(
  * re-index with nothing changed as much as the index itself on large trees (its lexical index build).
  */
 export async function saveEngineSnapshot(
-  engine: Pick<Engine, 'root' | 'graph' | 'currentStore' | 'flush'>,
+  engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; flush(): Promise<void> },
   searcher: Pick<Searcher, 'indexes'>,
   descriptions: string,
 ): Promise<'saved' | 'unchanged'> {
