@@ -49,7 +49,8 @@ export interface Indexed {
 export class ServedFolder implements ToolFolder {
   readonly label: string;
   readonly repo: Promise<LocalRepository>;
-  private early: Promise<AgentTools | undefined>;
+  /** The snapshot's tools, made on the first question asked before the graph is loaded (building them costs what the load does). */
+  private early: Promise<(() => AgentTools) | undefined>;
   private live: LocalRepository | undefined;
   private readonly pending = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
@@ -72,7 +73,10 @@ export class ServedFolder implements ToolFolder {
     this.storeDir = options.storeDir;
     this.log = (m) => options.log(`${this.label}: ${m}`);
     this.early = openQuerySnapshot(this.storeDir, root).then((opened) => {
-      if (opened.ok) return snapshotTools(opened.snapshot, root, { followSymlinks: options.followSymlinks });
+      if (opened.ok) {
+        let tools: AgentTools | undefined;
+        return () => (tools ??= snapshotTools(opened.snapshot, root, { followSymlinks: options.followSymlinks }));
+      }
       this.log(`${opened.reason}; the first answers wait for the graph to load`);
       return undefined;
     });
@@ -230,7 +234,7 @@ export class ServedFolder implements ToolFolder {
   async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
     if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
       const early = await this.early;
-      if (early && !this.live) return early.run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
+      if (early && !this.live) return early().run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
     }
     const repo = await this.repo;
     const store = await repo.storeInfo();
