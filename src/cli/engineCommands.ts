@@ -10,8 +10,8 @@ import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { liftGraph } from '../core/lifting/lifter';
 import { sourceReader } from '../core/lifting/source';
-import { createSearcher, type Searcher } from '../core/search';
-import { descriptionsStamp, saveEngineSnapshot } from '../core/search/querySnapshot';
+import { createSearcher, type Searcher, type SearcherOptions } from '../core/search';
+import { descriptionsStamp, restoredIndexes, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { StoreUnreadableError } from '../core/store/graphStore';
 import { DEFAULT_INDEX_OPTIONS, describeIndexOptions, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
@@ -70,6 +70,9 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     }
   };
   try {
+    // Made before the index: a graph restored from the snapshot starts from the snapshot's indexes, which
+    // then catch up with what the index changed, rather than both being built again for the new snapshot.
+    const searcher = await searcherFor(engine, { descriptions: await DescriptionCache.open(descriptionsFile(engine)) });
     const report = await engine.index(onProgress);
     bar?.stop();
     const store = engine.storeInfo();
@@ -80,7 +83,7 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     }
     // The next `query` or `show` then starts from the snapshot (on Django the lexical index's build is most of this).
     const stamp = descriptionsStamp(engine.storeInfo().dir ?? '');
-    const snapshot = await saveSnapshot(engine, createSearcher(engine, { descriptions: await DescriptionCache.open(descriptionsFile(engine)) }), stamp);
+    const snapshot = await saveSnapshot(engine, searcher, stamp);
     const s = engine.stats();
     const storeBytes = await engine.storeSize();
     if (flags.json) {
@@ -155,6 +158,11 @@ async function indexThroughService(found: StoreLocation, flags: Flags, given: In
   }
 }
 
+/** A searcher for an engine just opened: from the snapshot's indexes when its graph was restored from the snapshot. */
+async function searcherFor(engine: Engine, options: SearcherOptions): Promise<Searcher> {
+  return createSearcher(engine, { ...options, prebuilt: await restoredIndexes(engine, { descriptions: options.descriptions, files: (p) => engine.graph.fileGraph(p) }) });
+}
+
 /** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
 async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; unchanged?: true; ms: number }> {
   const started = performance.now();
@@ -225,7 +233,7 @@ export async function answerFromStore(found: StoreLocation, flags: Flags, starte
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
     let loaded: QueryModels | undefined;
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
-    const searcher = createSearcher(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+    const searcher = await searcherFor(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
     const ms = performance.now() - started;
     // Saved before answering (the process ends at the same time either way) so that --json can say so.
     const snapshot = await saveSnapshot(engine, searcher, stamp);

@@ -26,7 +26,7 @@ export async function answerHere(found: StoreLocation, flags: Flags, question: Q
       const searcherOnce = () => {
         if (searcher) return searcher;
         const building = performance.now();
-        searcher = createSearcher({ graph: repo() }, { prebuilt: { entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+        searcher = createSearcher({ graph: repo() }, { prebuilt: { version: opened.snapshot.version, entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
         source.ms += Math.round(performance.now() - building); // graphology's graph is part of loading
         return searcher;
       };

@@ -12,7 +12,7 @@ import { describeNode, findNodes } from '../../src/core/graph/describe';
 import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
 import { NODE_KINDS } from '../../src/core/model/schema';
 import { createSearcher } from '../../src/core/search';
-import { descriptionsStamp, openQuerySnapshot, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
+import { descriptionsStamp, openQuerySnapshot, restoredIndexes, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion } from '../../src/core/store/storeVersion';
 import { SNAPSHOT_TOOLS, snapshotTools } from '../../src/core/tools/snapshotTools';
@@ -234,6 +234,30 @@ test('a warm start restores the graph saved with a current snapshot, and resolve
     assert.ok(after.graph.graph.hasNode('helpers.py#edited_while_closed'));
   } finally {
     await after.close();
+  }
+});
+
+test('a restored graph\'s searcher starts from the snapshot\'s indexes, catches up with an index, and answers as a fresh build', async () => {
+  await indexAndSave();
+  const engine = await open();
+  try {
+    assert.equal(engine.warmStartedBy, 'restore');
+    const prebuilt = await restoredIndexes(engine);
+    assert.ok(prebuilt, 'the snapshot serves the restored graph');
+    const searcher = createSearcher(engine, { prebuilt });
+    fs.appendFileSync(path.join(root, 'helpers.py'), '\n\ndef caught_up_after_restore():\n    return 1\n');
+    assert.equal((await engine.index()).parsed, 1);
+    const indexes = await searcher.indexes();
+    assert.equal(indexes.lexical, prebuilt.lexical(), 'the snapshot\'s lexical index, not a new build');
+    assert.equal(indexes.entities, prebuilt.entities());
+    const fresh = createSearcher(engine);
+    for (const q of [...QUERIES, 'caught_up_after_restore']) {
+      const ids = async (s: typeof searcher) => (await s.search(q, 5)).hits.map((h) => h.id);
+      assert.deepEqual(await ids(searcher), await ids(fresh), q);
+    }
+    assert.equal((await searcher.search('caught_up_after_restore', 1)).hits[0]?.id, 'helpers.py#caught_up_after_restore');
+  } finally {
+    await engine.close();
   }
 });
 

@@ -54,20 +54,38 @@ export interface SearcherOptions extends NaturalLanguageOptions {
   descriptions?: { get(hash: string): string | undefined };
   /** @internal Test seam: milliseconds of work per slice of the index builds (default 8). */
   indexSliceMs?: number;
-  /** Indexes already made for the graph as it is now (loaded from the query snapshot), used instead of the first build. */
-  prebuilt?: { entities(): EntityIndex; lexical(): LexicalIndex };
+  /**
+   * Indexes already made for the graph at `version` (loaded from the query snapshot), used instead of the
+   * first build: caught up with the nodes changed since, or not used when too much changed.
+   */
+  prebuilt?: { version: number; entities(): EntityIndex; lexical(): LexicalIndex };
+}
+
+/** Too many nodes changed to re-read them one by one: an index is built again. */
+function largeChange(touched: ReadonlySet<string>, graph: SearchGraph): boolean {
+  return touched.size > Math.max(2_000, graph.graph.order / 5);
 }
 
 export function createSearcher(engine: { graph: SearchGraph }, options: SearcherOptions = {}): Searcher {
   let builtFor: SearchGraph | undefined;
   let settled = 0;
   const described = new Set<string>();
-  let prebuilt = options.prebuilt;
+  // Each prebuilt index serves the first build of its kind only.
+  const unused = new Set<'entities' | 'lexical'>(options.prebuilt ? ['entities', 'lexical'] : []);
+  const prebuilt = <K extends 'entities' | 'lexical'>(kind: K): ReturnType<NonNullable<SearcherOptions['prebuilt']>[K]> | undefined => {
+    const saved = options.prebuilt;
+    if (!saved || !unused.delete(kind)) return undefined;
+    const touched = engine.graph.touchedSince(saved.version);
+    if (!touched || largeChange(touched, engine.graph)) return undefined;
+    const index = saved[kind]() as ReturnType<NonNullable<SearcherOptions['prebuilt']>[K]>;
+    index.update(touched);
+    return index;
+  };
   // Both indexes are built on the first query that needs them, in slices (LazyIndex).
-  const entities = new LazyIndex(async () => prebuilt?.entities() ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
+  const entities = new LazyIndex(async () => prebuilt('entities') ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
   const lexical = new LazyIndex(async () => {
     const graph = engine.graph;
-    return prebuilt?.lexical() ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+    return prebuilt('lexical') ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
   });
   const fileTexts = new LazyIndex(() => {
     const graph = engine.graph;
@@ -83,8 +101,7 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
     }
     if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
     const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
-    if (builtFor !== undefined) prebuilt = undefined; // made for the graph as it was at the first query
-    if (!touched || touched.size > Math.max(2_000, graph.graph.order / 5)) {
+    if (!touched || largeChange(touched, graph)) {
       entities.reset();
       lexical.reset();
       fileTexts.reset();

@@ -14,12 +14,12 @@ import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
 import type { RepositoryGraph, ResolutionState } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../model/schema';
-import { PARSER_VERSION } from '../parse/fileGraph';
+import { PARSER_VERSION, type FileGraph } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
 import { EntityIndex, type EntityTables } from './entityIndex';
 import type { GraphStore } from '../store/graphStore';
-import type { SearchGraph, Searcher } from './index';
+import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
@@ -55,6 +55,8 @@ export interface QuerySnapshot {
   /** The store folder it was read from: what else is kept there (the functional view) is read beside it. */
   storeDir: string;
   graph: CompactGraph;
+  /** The version of `repo()`'s graph the indexes were made for (it never changes). */
+  version: 0;
   repo(): SearchGraph;
   entities(): EntityIndex;
   lexical(): LexicalIndex;
@@ -175,6 +177,43 @@ export async function openSavedGraph(storeDir: string, root: string): Promise<{ 
   }
 }
 
+/**
+ * A searcher's first indexes for an engine that warm-started by restoring the snapshot's graph (Engine.
+ * warmStartedBy): the snapshot's own, loaded before the graph's first change (they name nodes by their
+ * place in it), instead of building both on the first query. Undefined when the snapshot cannot serve.
+ */
+export async function restoredIndexes(
+  engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; warmStartedBy?: 'restore' | 'resolve' },
+  lexicalSources: Parameters<typeof openSavedIndexes>[3] = {},
+): Promise<SearcherOptions['prebuilt']> {
+  const store = engine.currentStore;
+  if (engine.warmStartedBy !== 'restore' || !store) return undefined;
+  const version = engine.graph.version;
+  const loaded = await openSavedIndexes(store.dir, engine.root, engine.graph.graph, lexicalSources);
+  if (!loaded || engine.graph.version !== version) return undefined;
+  return { version, entities: () => loaded.entities, lexical: () => loaded.lexical };
+}
+
+/** The snapshot's search indexes loaded for `graph`, which must be the graph as the snapshot saved it. */
+async function openSavedIndexes(
+  storeDir: string,
+  root: string,
+  graph: SearchGraph['graph'],
+  lexicalSources: { descriptions?: { get(hash: string): string | undefined }; files?: (path: string) => FileGraph | undefined } = {},
+): Promise<{ entities: EntityIndex; lexical: LexicalIndex } | undefined> {
+  const opened = await openCurrent(storeDir, root);
+  if (!opened.ok) return undefined;
+  try {
+    const entities = EntityIndex.load(graph, JSON.parse(opened.read('entities').toString('utf8')) as EntityTables);
+    const lexical = LexicalIndex.load(graph, opened.read('lexical').toString('utf8'), lexicalSources.descriptions, lexicalSources.files);
+    return { entities, lexical };
+  } catch {
+    return undefined; // damaged: the indexes are built as usual
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
 type OpenedFile = { ok: true; fd: number; header: Header & { bodyStart: number }; read: (name: Section) => Buffer } | { ok: false; reason: string };
 
 /** The snapshot file open, its header read and its key checked (the caller closes `fd`). */
@@ -241,7 +280,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     });
     const entities = once(() => EntityIndex.load(repo().graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
     const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
-    return { ok: true, snapshot: { storeDir, graph, repo, entities, lexical } };
+    return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical } };
   } catch (err) {
     return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
   } finally {

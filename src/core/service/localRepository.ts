@@ -18,8 +18,8 @@ import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
 import type { SearchModels } from '../models/types';
-import { createSearcher, type SearchContext, type Searcher } from '../search';
-import { descriptionsStamp, saveEngineSnapshot } from '../search/querySnapshot';
+import { createSearcher, type SearchContext, type Searcher, type SearcherOptions } from '../search';
+import { descriptionsStamp, restoredIndexes, saveEngineSnapshot } from '../search/querySnapshot';
 import { DESCRIPTIONS_FILE } from '../store/storeVersion';
 import { AgentTools } from '../tools/agentTools';
 import { diskText, type CallState, type ToolContext } from '../tools/context';
@@ -27,7 +27,7 @@ import { gitDiff } from '../tools/diff';
 import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, ToolResult } from './repository';
 
 export class LocalRepository implements Repository {
-  private readonly searcher: Searcher;
+  private searcher: Searcher;
   private assembler: ContextAssembler | undefined;
   private explorer: ExplorerSession | undefined;
   private tools: AgentTools | undefined;
@@ -38,14 +38,17 @@ export class LocalRepository implements Repository {
   private descriptionCache: DescriptionCache | undefined;
   private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
 
+  private readonly described = { get: (hash: string) => this.descriptionCache?.get(hash) };
+
   private constructor(
     readonly engine: Engine,
     private readonly log: (message: string) => void,
   ) {
-    this.searcher = createSearcher(engine, {
-      models: () => this.searchModels(),
-      descriptions: { get: (hash) => this.descriptionCache?.get(hash) },
-    });
+    this.searcher = this.newSearcher();
+  }
+
+  private newSearcher(prebuilt?: SearcherOptions['prebuilt']): Searcher {
+    return createSearcher(this.engine, { models: () => this.searchModels(), descriptions: this.described, prebuilt });
   }
 
   static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
@@ -53,6 +56,10 @@ export class LocalRepository implements Repository {
     const repo = new LocalRepository(await Engine.open(root, { ...options, log }), log);
     // Descriptions from an earlier lifting are searched from the first query, as the CLI's are.
     await repo.descriptionsCache();
+    // A graph restored from the query snapshot starts with the snapshot's indexes (the first search
+    // would otherwise build both: seconds at a million lines); they catch up with the index that follows.
+    const prebuilt = await restoredIndexes(repo.engine, { descriptions: repo.described, files: (p) => repo.engine.graph.fileGraph(p) });
+    if (prebuilt) repo.searcher = repo.newSearcher(prebuilt);
     return repo;
   }
 

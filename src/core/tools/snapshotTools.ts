@@ -49,7 +49,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     filePaths: () => [...files().keys()],
     nodesInFile: (p) => files().get(p) ?? [],
   };
-  const searcher = createSearcher({ graph: repo }, { prebuilt: { entities: snapshot.entities, lexical: snapshot.lexical } });
+  const searcher = createSearcher({ graph: repo }, { prebuilt: { version: snapshot.version, entities: snapshot.entities, lexical: snapshot.lexical } });
   // The functional view as last saved beside the snapshot (the engine saves it when it changes), read once it is there.
   let features: FeatureHierarchy | undefined;
   return new AgentTools({
