@@ -12,6 +12,8 @@ import { describeNode, findNodes } from '../../src/core/graph/describe';
 import { CompactGraph, encodeGraph } from '../../src/core/graph/graphCodec';
 import { NODE_KINDS } from '../../src/core/model/schema';
 import { createSearcher } from '../../src/core/search';
+import type { EntityIndex } from '../../src/core/search/entityIndex';
+import type { LexicalIndex } from '../../src/core/search/lexical';
 import { descriptionsStamp, openQuerySnapshot, restoredIndexes, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion } from '../../src/core/store/storeVersion';
@@ -242,20 +244,29 @@ test('a restored graph\'s searcher starts from the snapshot\'s indexes, catches 
   const engine = await open();
   try {
     assert.equal(engine.warmStartedBy, 'restore');
-    const prebuilt = await restoredIndexes(engine);
-    assert.ok(prebuilt, 'the snapshot serves the restored graph');
+    const saved = await restoredIndexes(engine);
+    assert.ok(saved, 'the snapshot serves the restored graph');
+    // What the searcher read from the snapshot (read when first needed, after the index below).
+    const read: { entities?: unknown; lexical?: unknown } = {};
+    const prebuilt = { version: saved.version, entities: async () => (read.entities = await saved.entities()) as EntityIndex, lexical: async () => (read.lexical = await saved.lexical()) as LexicalIndex };
     const searcher = createSearcher(engine, { prebuilt });
     fs.appendFileSync(path.join(root, 'helpers.py'), '\n\ndef caught_up_after_restore():\n    return 1\n');
     assert.equal((await engine.index()).parsed, 1);
     const indexes = await searcher.indexes();
-    assert.equal(indexes.lexical, prebuilt.lexical(), 'the snapshot\'s lexical index, not a new build');
-    assert.equal(indexes.entities, prebuilt.entities());
+    assert.ok(read.lexical && indexes.lexical === read.lexical, 'the snapshot\'s lexical index, not a new build');
+    assert.ok(read.entities && indexes.entities === read.entities, 'the snapshot\'s entity tables, read in the saved graph\'s node order');
     const fresh = createSearcher(engine);
     for (const q of [...QUERIES, 'caught_up_after_restore']) {
       const ids = async (s: typeof searcher) => (await s.search(q, 5)).hits.map((h) => h.id);
       assert.deepEqual(await ids(searcher), await ids(fresh), q);
     }
     assert.equal((await searcher.search('caught_up_after_restore', 1)).hits[0]?.id, 'helpers.py#caught_up_after_restore');
+    // Once another snapshot has replaced the one the graph came from, its sections are not read: built instead.
+    const later = await restoredIndexes(engine);
+    assert.equal(later, undefined, 'the graph has changed since the restore');
+    await saveEngineSnapshot(engine, fresh, descriptionsStamp(storeDir));
+    assert.equal(await saved.entities(), undefined);
+    assert.equal(await saved.lexical(), undefined);
   } finally {
     await engine.close();
   }

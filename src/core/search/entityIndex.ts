@@ -73,9 +73,11 @@ export class EntityIndex {
     return { nodes: this.graph.order, tables: this.tables().map(table) };
   }
 
-  /** An index from {@link toJSON}'s tables; throws when they do not fit the graph. */
-  static load(graph: Graph, data: EntityTables): EntityIndex {
-    const ids = graph.nodes();
+  /**
+   * An index from {@link toJSON}'s tables; throws when they do not fit. `ids`: the nodes in the order the
+   * tables were made for, when `graph` has changed since (then update the nodes changed meanwhile).
+   */
+  static load(graph: Graph, data: EntityTables, ids: readonly string[] = graph.nodes()): EntityIndex {
     if (data?.nodes !== ids.length || !Array.isArray(data.tables) || data.tables.length !== 5) throw new Error('entity tables do not fit the graph');
     const index = new EntityIndex(graph, data.tables.map((flat) => new LoadedTable(flat, ids)));
     index.filedKnown = false;

@@ -58,8 +58,11 @@ export interface SearcherOptions extends NaturalLanguageOptions {
    * Indexes already made for the graph at `version` (loaded from the query snapshot), used instead of the
    * first build: caught up with the nodes changed since, or not used when too much changed.
    */
-  prebuilt?: { version: number; entities(): EntityIndex; lexical(): LexicalIndex };
+  prebuilt?: { version: number; entities(): Loaded<EntityIndex>; lexical(): Loaded<LexicalIndex> };
 }
+
+/** An index read from elsewhere (undefined: it could not be, build it). */
+type Loaded<T> = T | undefined | Promise<T | undefined>;
 
 /** Too many nodes changed to re-read them one by one: an index is built again. */
 function largeChange(touched: ReadonlySet<string>, graph: SearchGraph): boolean {
@@ -72,20 +75,20 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
   const described = new Set<string>();
   // Each prebuilt index serves the first build of its kind only.
   const unused = new Set<'entities' | 'lexical'>(options.prebuilt ? ['entities', 'lexical'] : []);
-  const prebuilt = <K extends 'entities' | 'lexical'>(kind: K): ReturnType<NonNullable<SearcherOptions['prebuilt']>[K]> | undefined => {
+  const prebuilt = async <T extends NodeIndex>(kind: 'entities' | 'lexical'): Promise<T | undefined> => {
     const saved = options.prebuilt;
     if (!saved || !unused.delete(kind)) return undefined;
+    const index = (await saved[kind]()) as T | undefined;
     const touched = engine.graph.touchedSince(saved.version);
-    if (!touched || largeChange(touched, engine.graph)) return undefined;
-    const index = saved[kind]() as ReturnType<NonNullable<SearcherOptions['prebuilt']>[K]>;
+    if (!index || !touched || largeChange(touched, engine.graph)) return undefined;
     index.update(touched);
     return index;
   };
   // Both indexes are built on the first query that needs them, in slices (LazyIndex).
-  const entities = new LazyIndex(async () => prebuilt('entities') ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
+  const entities = new LazyIndex(async () => (await prebuilt<EntityIndex>('entities')) ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
   const lexical = new LazyIndex(async () => {
     const graph = engine.graph;
-    return prebuilt('lexical') ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+    return (await prebuilt<LexicalIndex>('lexical')) ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
   });
   const fileTexts = new LazyIndex(() => {
     const graph = engine.graph;

@@ -179,45 +179,56 @@ export async function openSavedGraph(storeDir: string, root: string): Promise<{ 
 
 /**
  * A searcher's first indexes for an engine that warm-started by restoring the snapshot's graph (Engine.
- * warmStartedBy): the snapshot's own, loaded before the graph's first change (they name nodes by their
- * place in it), instead of building both on the first query. Undefined when the snapshot cannot serve.
+ * warmStartedBy): the snapshot's own, read when the searcher first needs them (the graph may have changed
+ * by then: they catch up, see SearcherOptions.prebuilt) and only while the snapshot on disk is still the
+ * one the graph came from. Call before the graph's first change. Undefined when the snapshot cannot serve.
  */
 export async function restoredIndexes(
   engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; warmStartedBy?: 'restore' | 'resolve' },
-  lexicalSources: Parameters<typeof openSavedIndexes>[3] = {},
+  lexicalSources: { descriptions?: { get(hash: string): string | undefined }; files?: (path: string) => FileGraph | undefined } = {},
 ): Promise<SearcherOptions['prebuilt']> {
   const store = engine.currentStore;
   if (engine.warmStartedBy !== 'restore' || !store) return undefined;
   const version = engine.graph.version;
-  const loaded = await openSavedIndexes(store.dir, engine.root, engine.graph.graph, lexicalSources);
-  if (!loaded || engine.graph.version !== version) return undefined;
-  return { version, entities: () => loaded.entities, lexical: () => loaded.lexical };
-}
-
-/** The snapshot's search indexes loaded for `graph`, which must be the graph as the snapshot saved it. */
-async function openSavedIndexes(
-  storeDir: string,
-  root: string,
-  graph: SearchGraph['graph'],
-  lexicalSources: { descriptions?: { get(hash: string): string | undefined }; files?: (path: string) => FileGraph | undefined } = {},
-): Promise<{ entities: EntityIndex; lexical: LexicalIndex } | undefined> {
-  const opened = await openCurrent(storeDir, root);
+  const opened = await openCurrent(store.dir, engine.root);
   if (!opened.ok) return undefined;
-  try {
-    const entities = EntityIndex.load(graph, JSON.parse(opened.read('entities').toString('utf8')) as EntityTables);
-    const lexical = LexicalIndex.load(graph, opened.read('lexical').toString('utf8'), lexicalSources.descriptions, lexicalSources.files);
-    return { entities, lexical };
-  } catch {
-    return undefined; // damaged: the indexes are built as usual
-  } finally {
-    fs.closeSync(opened.fd);
-  }
+  const made = opened.header.key.store;
+  fs.closeSync(opened.fd);
+  const graph = engine.graph.graph;
+  /** A section of the snapshot the graph was restored from, or undefined once another has replaced it. */
+  const section = async <T>(read: (sections: (name: Section) => Buffer) => T): Promise<T | undefined> => {
+    const again = openFile(store.dir);
+    if (!again.ok) return undefined;
+    try {
+      return sameVersion(again.header.key.store, made) ? read(again.read) : undefined;
+    } catch {
+      return undefined; // damaged: built as usual
+    } finally {
+      fs.closeSync(again.fd);
+    }
+  };
+  return {
+    version,
+    // The tables name nodes by their place in the saved graph, which the live graph may no longer keep.
+    entities: () => section((read) => EntityIndex.load(graph, JSON.parse(read('entities').toString('utf8')) as EntityTables, readGraph(read).ids())),
+    lexical: () => section((read) => LexicalIndex.load(graph, read('lexical').toString('utf8'), lexicalSources.descriptions, lexicalSources.files)),
+  };
 }
 
 type OpenedFile = { ok: true; fd: number; header: Header & { bodyStart: number }; read: (name: Section) => Buffer } | { ok: false; reason: string };
 
 /** The snapshot file open, its header read and its key checked (the caller closes `fd`). */
 async function openCurrent(storeDir: string, root: string): Promise<OpenedFile> {
+  const opened = openFile(storeDir);
+  if (!opened.ok) return opened;
+  const stale = await staleness(opened.header.key, storeDir, root).catch((err: unknown) => `unreadable: ${err instanceof Error ? err.message : String(err)}`);
+  if (!stale) return opened;
+  fs.closeSync(opened.fd);
+  return { ok: false, reason: `query snapshot out of date (${stale})` };
+}
+
+/** The snapshot file open and its header read, whatever the store holds now (the caller closes `fd`). */
+function openFile(storeDir: string): OpenedFile {
   let fd: number;
   try {
     fd = fs.openSync(path.join(storeDir, QUERY_SNAPSHOT_FILE), 'r');
@@ -231,8 +242,6 @@ async function openCurrent(storeDir: string, root: string): Promise<OpenedFile> 
   const header = readHeader(fd);
   if (typeof header === 'string') return refuse(`query snapshot damaged (${header})`);
   if (header.format !== FORMAT) return refuse('query snapshot written by another version of Cartograph');
-  const stale = await staleness(header.key, storeDir, root).catch((err: unknown) => `unreadable: ${err instanceof Error ? err.message : String(err)}`);
-  if (stale) return refuse(`query snapshot out of date (${stale})`);
   const read = (name: Section): Buffer => {
     const buffer = readSection(fd, header, name);
     if (!buffer) throw new Error(`query snapshot damaged (section ${name})`);
