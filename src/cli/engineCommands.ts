@@ -160,7 +160,7 @@ async function indexThroughService(found: StoreLocation, flags: Flags, given: In
 
 /** A searcher for an engine just opened: from the snapshot's indexes when its graph was restored from the snapshot. */
 async function searcherFor(engine: Engine, options: SearcherOptions): Promise<Searcher> {
-  return createSearcher(engine, { ...options, prebuilt: await restoredIndexes(engine, { descriptions: options.descriptions, files: (p) => engine.graph.fileGraph(p) }) });
+  return createSearcher(engine, { ...options, prebuilt: await restoredIndexes(engine, options.descriptions) });
 }
 
 /** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */

@@ -128,8 +128,8 @@ export class Engine {
       this.stored.set(file.path, file);
     }
     const config = this.loadConfig(graphs.map((g) => g.path));
-    if (await this.restoreSaved(graphs, config)) return;
-    await this.graph.applySliced({ upsert: graphs, config });
+    this.warmStartedBy = (await this.restoreSaved(graphs, config)) ? 'restore' : 'resolve';
+    if (this.warmStartedBy === 'resolve') await this.graph.applySliced({ upsert: graphs, config });
   }
 
   /**
@@ -137,14 +137,12 @@ export class Engine {
    * (nothing written since) and these files: no file is resolved again (on Django, half a warm start).
    */
   private async restoreSaved(graphs: FileGraph[], config: ProjectConfig): Promise<boolean> {
-    this.warmStartedBy = 'resolve';
     const store = this.mirror.current;
     if (!store) return false;
     const saved = await openSavedGraph(store.dir, this.root);
     if (!saved.ok || saved.config !== JSON.stringify(config)) return false;
     try {
       await this.graph.restoreSliced(graphs, config, saved.graph, saved.states);
-      this.warmStartedBy = 'restore';
       return true;
     } catch (err) {
       this.log(`resolving every file: the graph saved with the query snapshot does not fit the store (${err instanceof Error ? err.message : String(err)})`);

@@ -248,7 +248,7 @@ test('a restored graph\'s searcher starts from the snapshot\'s indexes, catches 
     assert.ok(saved, 'the snapshot serves the restored graph');
     // What the searcher read from the snapshot (read when first needed, after the index below).
     const read: { entities?: unknown; lexical?: unknown } = {};
-    const prebuilt = { version: saved.version, entities: async () => (read.entities = await saved.entities()) as EntityIndex, lexical: async () => (read.lexical = await saved.lexical()) as LexicalIndex };
+    const prebuilt = { version: saved.version, entities: () => (read.entities = saved.entities()) as EntityIndex, lexical: () => (read.lexical = saved.lexical()) as LexicalIndex };
     const searcher = createSearcher(engine, { prebuilt });
     fs.appendFileSync(path.join(root, 'helpers.py'), '\n\ndef caught_up_after_restore():\n    return 1\n');
     assert.equal((await engine.index()).parsed, 1);
@@ -265,8 +265,8 @@ test('a restored graph\'s searcher starts from the snapshot\'s indexes, catches 
     const later = await restoredIndexes(engine);
     assert.equal(later, undefined, 'the graph has changed since the restore');
     await saveEngineSnapshot(engine, fresh, descriptionsStamp(storeDir));
-    assert.equal(await saved.entities(), undefined);
-    assert.equal(await saved.lexical(), undefined);
+    assert.equal(saved.entities(), undefined);
+    assert.equal(saved.lexical(), undefined);
   } finally {
     await engine.close();
   }

@@ -120,11 +120,6 @@ export class CompactGraph {
     }
   }
 
-  /** Every node's id, in the order the graph was built. */
-  ids(): readonly string[] {
-    return this.strings.id;
-  }
-
   hasNode(id: string): boolean {
     return this.position(id) !== undefined;
   }

@@ -62,7 +62,7 @@ export interface SearcherOptions extends NaturalLanguageOptions {
 }
 
 /** An index read from elsewhere (undefined: it could not be, build it). */
-type Loaded<T> = T | undefined | Promise<T | undefined>;
+type Loaded<T> = T | undefined;
 
 /** Too many nodes changed to re-read them one by one: an index is built again. */
 function largeChange(touched: ReadonlySet<string>, graph: SearchGraph): boolean {
@@ -75,20 +75,20 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
   const described = new Set<string>();
   // Each prebuilt index serves the first build of its kind only.
   const unused = new Set<'entities' | 'lexical'>(options.prebuilt ? ['entities', 'lexical'] : []);
-  const prebuilt = async <T extends NodeIndex>(kind: 'entities' | 'lexical'): Promise<T | undefined> => {
+  const prebuilt = <T extends NodeIndex>(kind: 'entities' | 'lexical'): T | undefined => {
     const saved = options.prebuilt;
     if (!saved || !unused.delete(kind)) return undefined;
-    const index = (await saved[kind]()) as T | undefined;
+    const index = saved[kind]() as T | undefined;
     const touched = engine.graph.touchedSince(saved.version);
     if (!index || !touched || largeChange(touched, engine.graph)) return undefined;
     index.update(touched);
     return index;
   };
   // Both indexes are built on the first query that needs them, in slices (LazyIndex).
-  const entities = new LazyIndex(async () => (await prebuilt<EntityIndex>('entities')) ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
+  const entities = new LazyIndex(async () => prebuilt<EntityIndex>('entities') ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
   const lexical = new LazyIndex(async () => {
     const graph = engine.graph;
-    return (await prebuilt<LexicalIndex>('lexical')) ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+    return prebuilt<LexicalIndex>('lexical') ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
   });
   const fileTexts = new LazyIndex(() => {
     const graph = engine.graph;

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
 import type { RepositoryGraph, ResolutionState } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../model/schema';
-import { PARSER_VERSION, type FileGraph } from '../parse/fileGraph';
+import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
 import { EntityIndex, type EntityTables } from './entityIndex';
@@ -185,18 +185,20 @@ export async function openSavedGraph(storeDir: string, root: string): Promise<{ 
  */
 export async function restoredIndexes(
   engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; warmStartedBy?: 'restore' | 'resolve' },
-  lexicalSources: { descriptions?: { get(hash: string): string | undefined }; files?: (path: string) => FileGraph | undefined } = {},
+  descriptions?: { get(hash: string): string | undefined },
 ): Promise<SearcherOptions['prebuilt']> {
   const store = engine.currentStore;
   if (engine.warmStartedBy !== 'restore' || !store) return undefined;
-  const version = engine.graph.version;
   const opened = await openCurrent(store.dir, engine.root);
   if (!opened.ok) return undefined;
   const made = opened.header.key.store;
   fs.closeSync(opened.fd);
-  const graph = engine.graph.graph;
+  const { version, graph } = engine.graph;
+  // The entity tables name nodes by their place in the saved graph, which the restored one has now and
+  // the live one may no longer keep.
+  const savedOrder = graph.nodes();
   /** A section of the snapshot the graph was restored from, or undefined once another has replaced it. */
-  const section = async <T>(read: (sections: (name: Section) => Buffer) => T): Promise<T | undefined> => {
+  const section = <T>(read: (sections: (name: Section) => Buffer) => T): T | undefined => {
     const again = openFile(store.dir);
     if (!again.ok) return undefined;
     try {
@@ -207,11 +209,11 @@ export async function restoredIndexes(
       fs.closeSync(again.fd);
     }
   };
+  const files = (path: string) => engine.graph.fileGraph(path);
   return {
     version,
-    // The tables name nodes by their place in the saved graph, which the live graph may no longer keep.
-    entities: () => section((read) => EntityIndex.load(graph, JSON.parse(read('entities').toString('utf8')) as EntityTables, readGraph(read).ids())),
-    lexical: () => section((read) => LexicalIndex.load(graph, read('lexical').toString('utf8'), lexicalSources.descriptions, lexicalSources.files)),
+    entities: () => section((read) => EntityIndex.load(graph, JSON.parse(read('entities').toString('utf8')) as EntityTables, savedOrder)),
+    lexical: () => section((read) => LexicalIndex.load(graph, read('lexical').toString('utf8'), descriptions, files)),
   };
 }
 

@@ -58,7 +58,7 @@ export class LocalRepository implements Repository {
     await repo.descriptionsCache();
     // A graph restored from the query snapshot starts with the snapshot's indexes (the first search
     // would otherwise build both: seconds at a million lines); they catch up with the index that follows.
-    const prebuilt = await restoredIndexes(repo.engine, { descriptions: repo.described, files: (p) => repo.engine.graph.fileGraph(p) });
+    const prebuilt = await restoredIndexes(repo.engine, repo.described);
     if (prebuilt) repo.searcher = repo.newSearcher(prebuilt);
     return repo;
   }
