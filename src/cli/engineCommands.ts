@@ -17,7 +17,7 @@ import { DEFAULT_INDEX_OPTIONS, describeIndexOptions, readIndexOptions, sameInde
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
-import { USAGE, type Flags, type StoreLocation } from './flags';
+import { inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
 import { printStats } from './printAnswers';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
@@ -233,7 +233,8 @@ export async function answerFromStore(found: StoreLocation, flags: Flags, starte
     const descriptions = await DescriptionCache.open(descriptionsFile(engine));
     let loaded: QueryModels | undefined;
     // --mcts runs RANGER's traversal even without a model (with the lexical stand-in scorers).
-    const searcher = await searcherFor(engine, { descriptions, models: () => loaded?.models, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+    const modelFree = { status: inProcessModels(flags) };
+    const searcher = await searcherFor(engine, { descriptions, models: () => loaded?.models ?? modelFree, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
     const ms = performance.now() - started;
     // Saved before answering (the process ends at the same time either way) so that --json can say so.
     const snapshot = await saveSnapshot(engine, searcher, stamp);

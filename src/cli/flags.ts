@@ -10,7 +10,11 @@ export const USAGE = `Usage:
   cartograph stats [--store DIR] [--json]
   cartograph show <name | qualified.name | node id> [--store DIR] [--json]
   cartograph query "<name, structural question or plain English>" [--store DIR] [--json] [--limit N] [--mcts]
-      [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
+      [--model-free] [--embedding-model ID] [--reranker-model ID] [--models-dir DIR] [--embedding-endpoint URL]
+      plain English is searched as the editor searches it: with Cartograph's own model (shipped, never
+      downloaded) and the reranker tuned for it, in the repository's service, which embeds the repository
+      once and keeps the vectors; answered in this process (--no-service, or while the service starts) it
+      is model-free and says so; --model-free: without any model
       with a model flag: transformers.js models (e.g. Xenova/all-MiniLM-L6-v2, Xenova/ms-marco-MiniLM-L-6-v2),
       from DIR/<id>/ offline with --models-dir, else downloaded once to ~/.cache/cartograph/models;
       --embedding-model cartograph-code-search-v5 is Cartograph's own model, shipped, never downloaded;
@@ -53,6 +57,17 @@ export function wantsModels(flags: ModelFlags): boolean {
   return Boolean(flags['embedding-model'] || flags['reranker-model'] || flags['models-dir'] || flags['embedding-endpoint']);
 }
 
+/**
+ * What a natural-language question answered in the CLI's own process searches with when no model flag
+ * is given: nothing, as said here. The default models live in the repository's service (modelSlot.ts),
+ * which keeps their vectors; a process of its own would embed the repository first.
+ */
+export function inProcessModels(flags: Flags): string {
+  return flags['model-free']
+    ? 'model-free: asked for (--model-free)'
+    : "model-free: answered in this process; the repository's service searches with the shipped model (or pass --embedding-model cartograph-code-search-v5)";
+}
+
 export type Flags = ModelFlags & {
   store?: string;
   json?: boolean;
@@ -69,6 +84,7 @@ export type Flags = ModelFlags & {
   'max-calls'?: string;
   root?: string[];
   'no-service'?: boolean;
+  'model-free'?: boolean;
   all?: boolean;
 };
 

@@ -6,7 +6,7 @@ import { createSearcher, type Searcher } from '../core/search';
 import { filesAnswer, searchAnswer, showAnswer } from '../core/service/answers';
 import { openQuerySnapshot } from '../core/search/querySnapshot';
 import { isEngineProcess, runInEngineProcess } from './engineProcess';
-import { wantsModels, type Flags, type StoreLocation } from './flags';
+import { inProcessModels, wantsModels, type Flags, type StoreLocation } from './flags';
 import type { QueryModels } from './models';
 import { printFiles, printSearch, printShow } from './printAnswers';
 import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
@@ -26,7 +26,8 @@ export async function answerHere(found: StoreLocation, flags: Flags, question: Q
       const searcherOnce = () => {
         if (searcher) return searcher;
         const building = performance.now();
-        searcher = createSearcher({ graph: repo() }, { prebuilt: { version: opened.snapshot.version, entities, lexical }, ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
+        const status = inProcessModels(flags);
+        searcher = createSearcher({ graph: repo() }, { prebuilt: { version: opened.snapshot.version, entities, lexical }, models: () => ({ status }), ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
         source.ms += Math.round(performance.now() - building); // graphology's graph is part of loading
         return searcher;
       };
@@ -71,7 +72,8 @@ function workFor(question: Question, flags: Flags): (view: QueryView) => Promise
           const models = loaded?.models;
           const found = searchAnswer(graph, await searcher.search(question.text, question.limit));
           const embedding = loaded?.embedding && { embedded: loaded.embedding.embedded, reused: loaded.embedding.reused, persisted: loaded.embedding.persisted, ms: loaded.embedding.ms };
-          printSearch(found, { ...(models ? { models: models.status, embedding: embedding ?? null } : {}), index: source }, json);
+          const used = models ? { models: models.status, embedding: embedding ?? null } : found.route === 'natural-language' ? { models: inProcessModels(flags) } : {};
+          printSearch(found, { ...used, index: source }, json);
           return 0;
         } finally {
           await loaded?.close();

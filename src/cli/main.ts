@@ -30,6 +30,7 @@ const OPTIONS = {
   'max-calls': { type: 'string' },
   root: { type: 'string', multiple: true },
   'no-service': { type: 'boolean', default: false },
+  'model-free': { type: 'boolean', default: false },
   all: { type: 'boolean', default: false },
   ...MODEL_FLAG_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },

@@ -53,7 +53,7 @@ class RelayedFolder implements ToolFolder {
     this.connection ??= this.options.reach(this.root, this.storeDir).then((c) => {
       if (!c && !this.local) {
         log(`${this.label}: served in this process (the repository's service is switched off or could not start)`);
-        this.local = new ServedFolder(this.root, { storeDir: this.storeDir, followSymlinks: this.options.followSymlinks, command: 'cartograph mcp', log });
+        this.local = new ServedFolder(this.root, { storeDir: this.storeDir, followSymlinks: this.options.followSymlinks, command: 'cartograph mcp', searchModels: true, log });
         this.local.repo.catch((err) => log(`${this.root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
         this.local.startWatching();
       }

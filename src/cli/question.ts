@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { NodeDescription } from '../core/graph/describe';
 import type { FilesAnswer } from '../core/service/answers';
 import type { ServiceConnection } from '../core/service/serviceClient';
-import type { QueryReply, QueryRequest } from '../core/service/serviceProtocol';
+import { NO_MODELS, type QueryReply, type QueryRequest } from '../core/service/serviceProtocol';
 import { runInEngineProcess } from './engineProcess';
 import { wantsModels, type Flags } from './flags';
 import { modelSettings } from './modelSettings';
@@ -33,7 +33,7 @@ export async function askService(service: ServiceConnection, question: Question,
         printFiles(await service.call<FilesAnswer>('files', [question.question, question.limit]), { index: { source: 'service' } }, json);
         return 0;
       case 'search': {
-        const request: QueryRequest = { text: question.text, limit: question.limit, models: wantsModels(flags) ? modelSettings(flags) : undefined };
+        const request: QueryRequest = { text: question.text, limit: question.limit, models: wantsModels(flags) ? modelSettings(flags) : flags['model-free'] ? NO_MODELS : undefined };
         const { models, index, ...found } = await service.call<QueryReply>('query', [request]);
         printSearch(found, { ...(models ? { models } : {}), index }, json);
         return 0;

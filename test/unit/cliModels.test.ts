@@ -112,13 +112,17 @@ test('a name or a structural question is answered from the graph without loading
   }
 });
 
-test('without model flags query is model-free and says nothing about models', () => {
+test('without model flags a query answered in its own process is model-free and says why; --model-free says it was asked for', () => {
   const run = cartograph(['query', QUERY, '--json']);
   assert.equal(run.code, 0, run.stderr);
   const json = JSON.parse(run.stdout);
-  assert.equal(json.models, undefined);
+  // The default models are the repository service's (this suite runs with the service off).
+  assert.match(json.models, /^model-free: answered in this process; the repository's service searches with the shipped model/);
   assert.equal(json.embedding, undefined);
-  assert.match(json.reason, /model-free/);
+  assert.match(json.reason, /model-free: answered in this process/);
+  const asked = JSON.parse(cartograph(['query', QUERY, '--json', '--model-free']).stdout);
+  assert.equal(asked.models, 'model-free: asked for (--model-free)');
+  assert.deepEqual(asked.hits, json.hits);
 });
 
 test('--embedding-endpoint embeds through an OpenAI-compatible server with the key from the environment, never printed', async () => {

@@ -187,6 +187,47 @@ test('a cancelled run stops between batches and the next run embeds only the res
   await engine.close();
 });
 
+/** A recording embedder whose batches wait until `open()` is called. */
+class GatedEmbedder extends RecordingEmbedder {
+  private opened = false;
+  private readonly waiting: (() => void)[] = [];
+  open(): void {
+    this.opened = true;
+    for (const go of this.waiting.splice(0)) go();
+  }
+  override async embed(texts: string[]): Promise<Float32Array[]> {
+    if (!this.opened) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return super.embed(texts);
+  }
+}
+
+test('settle waits for a run of at most `most` nodes, not for a larger one nor for a run already under way', { timeout: 60_000 }, async () => {
+  const root = repo();
+  const engine = await indexed(root);
+  const total = searchableIds(engine).length;
+  // More to embed than `most`: settled as soon as the run knows it, with nothing embedded yet.
+  const gated = new GatedEmbedder();
+  const large = new EmbeddingJob(engine, gated, { batchSize: 2 });
+  await large.settle(total - 1);
+  assert.equal(gated.texts.length, 0);
+  // A run is under way: settled at once (what changes meanwhile is embedded by a run queued after it).
+  await large.settle(total);
+  gated.open();
+  assert.equal((await large.run()).embedded, 0, 'the first run embedded everything, the queued one nothing more');
+  assert.equal(new Set(gated.texts).size, total);
+
+  // At most `most`: settled only once every node has its vector.
+  const small = new EmbeddingJob(engine, new RecordingEmbedder(), { batchSize: 2 });
+  await small.settle(total);
+  assert.equal(small.vectors.size, total);
+  // An edit: the next settle waits for the changed nodes only.
+  fs.appendFileSync(path.join(root, 'units.py'), '\n\ndef to_inches(feet):\n    return feet * 12\n');
+  await engine.syncPaths([path.join(root, 'units.py')]);
+  await small.settle(total);
+  assert.ok(searchableIds(engine).every((id) => small.vectors.hashOf(id) === engine.graph.graph.getNodeAttributes(id).hash), 'every node has the vector of its current content');
+  await engine.close();
+});
+
 test('an embedder that fails mid-run (an endpoint going down) keeps what was computed, in memory and in the store', async () => {
   const root = repo();
   const engine = await indexed(root);

@@ -86,7 +86,9 @@ test('each tool answers from the graph, naming path:line', async () => {
   assert.ok(!out.isError, out.text);
   assert.match(out.text, /CALLS\s+flask\.helpers\.get_debug_flag\s+helpers\.py:\d+/);
 
-  const search = await call('search_code', { query: 'register a blueprint on the application', limit: 5 });
+  // Plain English is searched as the editor and the CLI's service search it: with the shipped model (once the graph is loaded).
+  const search = await eventually('search_code', { query: 'register a blueprint on the application', limit: 5 }, (a) => /embeddings cartograph-code-search-v5/.test(a.text));
+  assert.match(search.text, /^natural-language: .*embeddings cartograph-code-search-v5; \d+ nodes embedded/m);
   assert.match(search.text, /flask\.app\.Flask\.register_blueprint\s+app\.py:\d+/);
   const hits = search.structured.hits as Array<{ id: string; location: string; foundBy: string }>;
   assert.ok(hits.length > 0 && hits.every((h) => h.id && /:\d+$/.test(h.location) && h.foundBy));

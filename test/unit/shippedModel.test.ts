@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { BUNDLED_EMBEDDING_MODEL, findBundledModelsDir } from '../../src/core/models/bundled';
 import { loadSearchModels } from '../../src/core/models/loader';
+import { defaultModels } from '../../src/core/service/modelSlot';
+import { NO_MODELS } from '../../src/core/service/serviceProtocol';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIR = path.join(REPO, 'models', BUNDLED_EMBEDDING_MODEL);
@@ -42,11 +44,12 @@ test('every shipped file matches the sha256 in the model card, and the card list
   assert.ok(bytes <= MAX_BYTES, `${bytes} bytes shipped, budget ${MAX_BYTES}`);
 });
 
-test('the shipped model is found next to the sources and is the default embedder; the CLI default stays model-free', async () => {
+test("the shipped model is found next to the sources and is the default embedder of the editor and the repository's service; settings that name nothing load nothing", async () => {
   assert.equal(findBundledModelsDir(), path.dirname(DIR));
-  const cli = await loadSearchModels({});
-  assert.equal(cli.embedder, undefined);
-  const loaded = await loadSearchModels({ shippedByDefault: true, transformers: { allowRemote: true } });
+  const none = await loadSearchModels(NO_MODELS);
+  assert.equal(none.embedder, undefined);
+  assert.equal((await loadSearchModels(defaultModels({ CARTOGRAPH_MODEL_FREE: '1' }))).embedder, undefined);
+  const loaded = await loadSearchModels({ ...defaultModels({}), transformers: { allowRemote: true } });
   try {
     assert.deepEqual(loaded.problems, []);
     assert.equal(loaded.embedder?.id, BUNDLED_EMBEDDING_MODEL);

@@ -52,6 +52,8 @@ export class EmbeddingJob {
   private markerAfterRun: string | undefined;
   private running: Promise<EmbeddingReport> | undefined;
   private queued: { promise: Promise<EmbeddingReport>; signals: (AbortSignal | undefined)[] } | undefined;
+  /** Callers of `settle` waiting to learn how much the next run embeds. */
+  private readonly plans: ((toEmbed: number) => void)[] = [];
 
   constructor(
     private readonly engine: EngineView,
@@ -67,6 +69,23 @@ export class EmbeddingJob {
    * Embeds what is missing. Runs one at a time: a call during a run queues one more run (calls
    * meanwhile share it), since the graph may have changed after the running one collected its work.
    */
+  /**
+   * Runs (as `run`) and resolves when the run is done or, when it has more than `most` nodes to embed,
+   * as soon as it knows it: the rest embeds in the background. What is waited for depends on the
+   * repository's state, never on time, so a small repository is always searched with all its vectors.
+   */
+  async settle(most: number, signal?: AbortSignal): Promise<void> {
+    // A run under way may be a whole repository's: what changed meanwhile embeds after it, unwaited.
+    if (this.running) {
+      this.run(signal).catch(() => undefined);
+      return;
+    }
+    const planned = new Promise<number>((resolve) => this.plans.push(resolve));
+    const done = this.run(signal);
+    const toEmbed = await Promise.race([planned, done.then(() => 0)]);
+    if (toEmbed <= most) await done;
+  }
+
   run(signal?: AbortSignal): Promise<EmbeddingReport> {
     if (!this.running) {
       this.running = this.runNow(signal).finally(() => (this.running = undefined));
@@ -103,6 +122,7 @@ export class EmbeddingJob {
       if (this.vectors.hashOf(id) === node.hash) reused++;
       else todo.push({ id, hash: node.hash, text: nodeText(graph, id) });
     });
+    for (const planned of this.plans.splice(0)) planned(todo.length);
     // Batches of similar lengths: a batch is padded to its longest text (on Flask this doubled throughput).
     todo.sort((a, b) => a.text.length - b.text.length);
     let removed = 0;

@@ -236,6 +236,18 @@ export class LocalRepository implements Repository {
   }
 
   async embed(signal?: AbortSignal) {
+    return this.embeddingJob()?.run(signal);
+  }
+
+  /**
+   * Embeds what has no vector yet, and waits for it only when at most `most` nodes need one
+   * (EmbeddingJob.settle): a service answers a large repository's first questions while it embeds.
+   */
+  async embedSettled(most: number): Promise<void> {
+    await this.embeddingJob()?.settle(most);
+  }
+
+  private embeddingJob(): EmbeddingJob | undefined {
     const embedder = this.models?.embedder;
     if (!embedder) return undefined;
     if (!this.embedding) {
@@ -244,7 +256,7 @@ export class LocalRepository implements Repository {
       };
       this.embedding = created;
     }
-    return this.embedding.job.run(signal);
+    return this.embedding.job;
   }
 
   async lift(describer: Describer, signal?: AbortSignal) {

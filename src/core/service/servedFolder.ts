@@ -20,6 +20,7 @@ import { answeredPaths } from './answers';
 import { AnswerCache } from './answerCache';
 import type { IndexReport } from '../engine';
 import { LocalRepository } from './localRepository';
+import { ModelSlot } from './modelSlot';
 
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
 const BATCH_MS = 50;
@@ -33,6 +34,11 @@ export interface ServedFolderOptions {
   followSymlinks?: boolean;
   /** Who writes the store (named to a process waiting for the writer lock). */
   command: string;
+  /**
+   * Search with models of the folder's own (modelSlot.ts: the default ones unless a client names
+   * others): a `cartograph service` or `cartograph mcp` process. An editor's folder uses the editor's.
+   */
+  searchModels?: boolean;
   log: (message: string) => void;
   /**
    * A repository someone else opened on the store and indexes (the editor's engine worker), served
@@ -49,6 +55,8 @@ export interface Indexed {
 export class ServedFolder implements ToolFolder {
   readonly label: string;
   readonly repo: Promise<LocalRepository>;
+  /** The models search uses when the folder has its own (`searchModels`). */
+  readonly models: ModelSlot | undefined;
   /** The snapshot's tools, made on the first question asked before the graph is loaded (building them costs what the load does). */
   private early: Promise<(() => AgentTools) | undefined>;
   private live: LocalRepository | undefined;
@@ -81,6 +89,11 @@ export class ServedFolder implements ToolFolder {
       return undefined;
     });
     this.repo = this.open();
+    if (options.searchModels) {
+      this.models = new ModelSlot(this.repo, this.log);
+      // Loaded and embedding as soon as the graph is ready, not at the first question.
+      this.repo.then(() => this.models?.use(), () => undefined);
+    }
   }
 
   /** True once the graph is loaded and the folder re-checked. */
@@ -237,11 +250,14 @@ export class ServedFolder implements ToolFolder {
       if (early && !this.live) return early().run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
     }
     const repo = await this.repo;
+    await this.models?.use();
     const store = await repo.storeInfo();
     const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
     const state = problem ? { ...call, storeProblem: problem } : call;
     // An answer that names pending files says so, and is not kept.
-    const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}` : undefined;
+    // The models' status is in the key: an answer made while the repository was being embedded is not kept past it.
+    const models = this.models ? await repo.modelStatus() : '';
+    const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}\u0000${models}` : undefined;
     return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined), key);
   }
 
@@ -272,6 +288,7 @@ export class ServedFolder implements ToolFolder {
     // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.
     if (this.live && this.live.engine.graph.version !== this.snapshotVersion) this.snapshotStale = true;
     await this.saveSnapshot();
+    await this.models?.close();
     if (!this.options.adopted) await (await this.repo.catch(() => undefined))?.close();
   }
 }

@@ -7,7 +7,6 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { loadSearchModels, type ModelSettings } from '../models/loader';
 import { Channel, type Handler } from './channel';
 import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from './answers';
 import { messageOf, ServedFolder } from './servedFolder';
@@ -41,36 +40,9 @@ const TAKE_OVER_WAIT_MS = 10_000;
 /** No request answered for this long after a burst: memory is collected and given back (collectWhenQuiet). */
 const QUIET_MS = 1_000;
 
-/**
- * The models the service searches with: loaded on the first request that names them, kept for the
- * next one with the same settings. A request with other settings (or none) switches.
- */
-class ModelSlot {
-  private key = '';
-  private switching: Promise<void> = Promise.resolve();
-
-  constructor(private readonly folder: ServedFolder) {}
-
-  use(settings: ModelSettings | undefined): Promise<void> {
-    const key = settings ? JSON.stringify(settings) : '';
-    this.switching = this.switching.then(async () => {
-      if (key === this.key) return;
-      const repo = await this.folder.repo;
-      this.key = key;
-      if (!settings) return repo.useModels(undefined, 'model-free: no model was asked for');
-      const loaded = await loadSearchModels(settings);
-      await repo.useModels(loaded, loaded.status);
-      await repo.embed().catch(() => undefined);
-    });
-    return this.switching;
-  }
-}
-
 export class ServiceHost {
   private server: net.Server | undefined;
   private folder!: ServedFolder;
-  /** The models clients ask for; none when an editor hosts the service (its models are the editor's choice). */
-  private models: ModelSlot | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly startedAt = Date.now();
   private requests = 0;
@@ -139,9 +111,8 @@ export class ServiceHost {
     if (!this.lock && !(await this.claim())) return false;
     // The graph is opened only by the lock's holder: a service that gives way has loaded nothing.
     const options = this.options;
-    this.folder = folder ?? new ServedFolder(options.root, { storeDir: options.storeDir, followSymlinks: options.followSymlinks, command: 'cartograph service', log: options.log });
+    this.folder = folder ?? new ServedFolder(options.root, { storeDir: options.storeDir, followSymlinks: options.followSymlinks, command: 'cartograph service', searchModels: true, log: options.log });
     this.folder.repo.catch((err) => options.log(`cannot open ${options.root}: ${messageOf(err)}`));
-    if (!options.hostedBy) this.models = new ModelSlot(this.folder);
     const server = net.createServer((socket) => this.accept(socket));
     await bind(server, this.socket);
     fs.chmodSync(this.socket, 0o600);
@@ -246,13 +217,14 @@ export class ServiceHost {
     const started = performance.now();
     const repo = await this.folder.repo;
     await this.folder.state();
-    await this.models?.use(request.models);
+    await this.folder.models?.use(request.models);
     const answer = await this.folder.checked(
       async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit)).result),
       (a) => a.hits,
     );
-    const named = request.models || !this.models;
-    return { ...answer, ...(named ? { models: await repo.modelStatus() } : {}), index: { source: 'service', ms: Math.round(performance.now() - started) } };
+    // Models serve natural-language questions only (names and structural questions never use them).
+    const models = answer.route === 'natural-language' ? { models: await repo.modelStatus() } : {};
+    return { ...answer, ...models, index: { source: 'service', ms: Math.round(performance.now() - started) } };
   }
 
   private async show(query: string): Promise<NodeDescription[]> {

@@ -5,7 +5,7 @@ import type { ModelSettings } from '../models/loader';
 import type { SearchAnswer } from './answers';
 
 /** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
-export const SERVICE_PROTOCOL = 2;
+export const SERVICE_PROTOCOL = 3;
 
 export interface ServiceHello {
   protocol: number;
@@ -35,14 +35,18 @@ export interface StopReply {
   reason?: string;
 }
 
+/** Models that name nothing: search without any (`cartograph query --model-free`). */
+export const NO_MODELS: ModelSettings = {};
+
 /** What a `query` request asks for. */
 export interface QueryRequest {
   text: string;
   limit: number;
-  /** The models to search with (the CLI's model flags); undefined: model-free. */
+  /** The models to search with (the CLI's model flags, or none for `--model-free`); undefined: the service's default (modelSlot.ts). */
   models?: ModelSettings;
 }
 
+/** `models`: what a natural-language question was searched with. */
 export type QueryReply = SearchAnswer & { models?: string; index: { source: 'service'; ms: number } };
 
 export interface StatsReply {
