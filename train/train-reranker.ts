@@ -43,14 +43,14 @@ const featuresDir = path.join(data, 'reranker');
 const outFile = path.resolve(values.out ?? path.join(root, 'src/core/search/rerankerWeights.json'));
 const SEED = 17;
 // LambdaRank's linear scorer at a lower rate than RankNet's: its lambdas are NDCG@10 swap gains, larger than
-// RankNet's per-pair 1/pairs (docs/benchmarks.md "A stronger reranker" has the sweep).
+// RankNet's per-pair 1/pairs (the sweep is in docs/benchmarks.md's git history, "A stronger reranker").
 const CONFIGS: (Omit<TrainOptions, 'seed'> & { name: string })[] = [
   { name: 'linear', loss: 'ranknet', hidden: 0, epochs: 40, learningRate: 0.02, l2: 1e-4, batch: 32 },
   { name: 'linear-lambda', loss: 'lambdarank', hidden: 0, epochs: 40, learningRate: 0.005, l2: 1e-4, batch: 32 },
   { name: 'mlp-16', loss: 'ranknet', hidden: 16, epochs: 40, learningRate: 0.01, l2: 1e-4, batch: 32 },
   { name: 'mlp-16-lambda', loss: 'lambdarank', hidden: 16, epochs: 40, learningRate: 0.01, l2: 1e-4, batch: 32 },
 ];
-/** LambdaMART: up to 300 trees of 16 leaves, the count chosen on validation (docs/benchmarks.md "Boosted trees"). */
+/** LambdaMART: up to 300 trees of 16 leaves, the count chosen on validation (docs/benchmarks.md, "The shipped code-search model and reranker"). */
 const TREE_CONFIGS: (TreeOptions & { name: string })[] = [{ name: 'trees-16', trees: 300, leaves: 16, learningRate: 0.1, minLeaf: 50, l2: 1, bins: 64 }];
 /** The blend tried after the others: trees and a linear scorer, each standardised, the trees' share chosen on validation. */
 const BLEND = { name: 'trees-16+linear-lambda', members: ['trees-16', 'linear-lambda'] } as const;
@@ -112,7 +112,7 @@ async function collectAll(byName: Map<string, ManifestSource>): Promise<Map<stri
 /**
  * Training queries per package at most, function and class (every k-th of those collected): with all of
  * them (up to 800 / 160) the six largest packages gave 67% of the model set's usable training queries, and
- * validation was no better (v3 0.576 vs 0.577 balanced; docs/benchmarks.md "A stronger reranker"). Validation keeps all.
+ * validation was no better (v3 0.576 vs 0.577 balanced; docs/benchmarks.md's git history, "A stronger reranker"). Validation keeps all.
  */
 const TRAIN_QUERIES = { function: 300, class: 60 } as const;
 

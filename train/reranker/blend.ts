@@ -2,7 +2,7 @@
 // trees cut each feature into steps, a linear scorer weighs them smoothly, and where one misorders a
 // query the other often does not. Each member's scores are standardised over the training candidates,
 // then the share of the first is chosen on validation, as the trees' count is
-// (docs/benchmarks.md "Trees and a linear scorer blended").
+// (docs/benchmarks.md, "The shipped code-search model and reranker").
 import { rerankerScore, type BlendWeights, type NeuralWeights, type TreeWeights } from '../../src/core/search/rerank';
 import { evaluate, meanNdcg, standardisation, type Group } from './learn';
 

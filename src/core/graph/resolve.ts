@@ -515,7 +515,7 @@ export class Resolver {
 
   /**
    * What calling `target` gives: a class's instance (its members are the class's), or the class a
-   * function's declared return type names. Issue 19: `make().run`, `x = make(); x.run`.
+   * function's declared return type names: `make().run`, `x = make(); x.run`.
    */
   private callResult(target: Target): Target | null {
     if (target.t !== 'symbol') return null; // an external call's result is unknown
@@ -534,7 +534,7 @@ export class Resolver {
    * `step` of a member whose type is written through `self`, read from an instance of `receiver`: `self`
    * is that class, maybe a subclass of the one that wrote it. Django's BaseDatabaseWrapper.__init__ sets
    * `self.introspection = self.introspection_class(self)`; in mysql's DatabaseWrapper, which sets its own
-   * introspection_class, `self.introspection.table_names` is mysql's DatabaseIntrospection's (issue 34).
+   * introspection_class, `self.introspection.table_names` is mysql's DatabaseIntrospection's.
    * Null where nothing differs from reading the type where it was written.
    */
   private throughReceiver(current: Target, step: string, receiver: Target | null): Target | null {

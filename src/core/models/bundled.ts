@@ -12,9 +12,9 @@ export const BUNDLED_EMBEDDING_MODEL = 'cartograph-code-search-v5';
  * Weights of the shipped model's lists (vector seeds, MCTS hits) in the fused natural-language
  * ranking, where the lexical list weighs 1. At weight 1 its lists pulled the hybrid below model-free
  * search; the value was chosen on two bench:search corpora (requests, click) and checked on the
- * others (docs/benchmarks.md, "Cartograph's own code-search model"); for v4, weight 1 scored lower on
- * the learned reranker's validation packages (docs/benchmarks.md, "Cartograph's own code-search model v4").
- * Re-checked for v5 the same way: weight 1 again scored lower (docs/benchmarks.md, "… model v5").
+ * others; for v4 and again for v5, weight 1 scored lower on the learned reranker's validation packages
+ * (docs/benchmarks.md, "The shipped code-search model and reranker", its "Fusion weight" note; the
+ * earlier checks are in that file's git history).
  */
 export const SHIPPED_MODEL_FUSION = { vector: 0.5, mcts: 0.5 };
 

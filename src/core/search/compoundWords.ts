@@ -1,5 +1,5 @@
 // Compound words with no separator (`isnumeric`, `readall`, `getattr`, `uppercase`) never meet the
-// words a question uses ("is numeric", "read all", "upper case") — issue 34. They are split by the
+// words a question uses ("is numeric", "read all", "upper case"). They are split by the
 // repository's own vocabulary: a word counts as a part only when the repository's identifiers use it
 // as a separate part (`is_valid`, `read_bytes`, `allFiles`) at least twice. A split word is kept whole
 // too, so exact names still match exactly. Deterministic: a split depends only on which words are

@@ -1,4 +1,4 @@
-// Which files a question names (issue 34): bug reports say where the trouble is in so many words —
+// Which files a question names: bug reports say where the trouble is in so many words —
 // a path (`sympy/printing/latex.py`, a traceback's `File ".../_pytest/python.py"`), a module's dotted
 // name (`sklearn.utils.validation`, `matplotlib.style.core.use`), or a module by its own name ("the
 // LaTeX printer" → latex.py, "widgets" → widgets.py). Text similarity misses these when the named file

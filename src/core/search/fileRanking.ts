@@ -59,7 +59,7 @@ const MENTION_GAIN = 0.5;
 /**
  * A long question (a pasted issue) is searched by its most specific words only: the definition-level
  * lexical search expands every term (prefix, fuzzy), and the file text's BM25 gains nothing from the
- * hundredth common word. 40 at first (a round number); 80 on the localization tuning half (issue 34):
+ * hundredth common word. 40 at first (a round number); 80 on bench:localize's tuning half:
  * whole-statement Acc@1 0.459 → 0.505, first 1,000 characters 0.482 → 0.486, titles unchanged.
  */
 const MAX_QUERY_TERMS = 80;

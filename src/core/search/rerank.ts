@@ -1,4 +1,4 @@
-// A learned reranker of our own (issue 17): the natural-language path's fused candidates (the best 50)
+// A learned reranker of our own: the natural-language path's fused candidates (the best 50)
 // are re-scored by a small model over features the product already has or computes in microseconds
 // per candidate: each list's score and rank (lexical, vector cosine, MCTS), which query words the
 // candidate's name, class/module, signature, path, callees, callers and own code say (each word also
@@ -7,8 +7,8 @@
 // candidates around it and inside it stand. The scorer is boosted regression trees
 // (LambdaMART), a linear / one-hidden-layer one, or a blend of trees and a linear one, whichever
 // validated best. Weights are trained by `npm run train:reranker` on packages that are never
-// benchmarked (train/reranker/, docs/benchmarks.md "A reranker of our own", "A stronger reranker",
-// "Boosted trees", "Trees and a linear scorer blended", "Closures and their containers") and shipped in
+// benchmarked (train/reranker/; docs/benchmarks.md "The shipped code-search model and reranker", whose
+// git history keeps the sweeps that chose each of these) and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
 import type { MultiDirectedGraph } from 'graphology';
