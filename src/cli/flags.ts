@@ -34,7 +34,7 @@ export const USAGE = `Usage:
 
   cartograph service status|stop [--all] [--json]
       the repository's service: one process per repository that keeps the graph warm and answers
-      query, show, index and every agent's mcp server; started by the first of them, stopped after
+      query, show, stats, features, index and every agent's mcp server; started by the first of them, stopped after
       15 minutes unused. --no-service (or CARTOGRAPH_NO_SERVICE=1) answers in the command's own process
 
 The store defaults to <dir>/.cartograph; stats and show find it from the current folder upwards.`;

@@ -10,8 +10,9 @@ import { followParent, isEngineProcess, runInEngineProcess } from './engineProce
 import { locateStore } from './locateStore';
 import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
 import { reachService, serviceCommand, serviceWanted, wantedBy } from './service';
-import { printStats } from './printAnswers';
-import { compatible, connectService } from '../core/service/serviceClient';
+import { printFeatures, printStats } from './printAnswers';
+import type { FeaturesAnswer, FeaturesRequest } from '../core/features/featuresAnswer';
+import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
 import type { StatsReply } from '../core/service/serviceProtocol';
 
 const OPTIONS = {
@@ -59,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
       case 'describe':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').describe(values) : await runInEngineProcess();
       case 'features':
-        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').features(rest.join(' '), values) : await runInEngineProcess();
+        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').features(rest.join(' '), values) : await features(rest.join(' '), values);
       case 'mcp':
         return await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').mcp([...(values.root ?? []), ...rest], values);
       case 'service':
@@ -99,14 +100,19 @@ async function query(text: string, flags: Flags): Promise<number> {
   return answer(flags, { kind: 'files', question, limit });
 }
 
-/** The running service's counts (it holds the graph already); else the store, read in an engine process. */
-async function stats(flags: Flags): Promise<number> {
+/** The repository's running service, when it reads the folder as these flags ask (and has loaded the graph, when `ready`). */
+async function runningService(flags: Flags, ready: boolean): Promise<ServiceConnection | undefined> {
   const found = locateStore(flags.store);
   const service = found && serviceWanted(flags) ? await connectService(found.storeDir) : undefined;
-  if (!service || !compatible(service.hello, wantedBy(flags)) || !service.hello.ready) {
-    service?.close();
-    return runInEngineProcess();
-  }
+  if (service && compatible(service.hello, wantedBy(flags)) && (service.hello.ready || !ready)) return service;
+  service?.close();
+  return undefined;
+}
+
+/** The running service's counts (it holds the graph already); else the store, read in an engine process. */
+async function stats(flags: Flags): Promise<number> {
+  const service = await runningService(flags, true);
+  if (!service) return runInEngineProcess();
   try {
     const { stats: counts, storeBytes } = await service.call<StatsReply>('stats');
     // A store the service cannot use is reported as a reader finds it (with what to run, exit 3).
@@ -114,6 +120,21 @@ async function stats(flags: Flags): Promise<number> {
     if (flags.json) console.log(JSON.stringify({ ...counts, storeBytes, service: { pid: service.hello.pid } }, null, 2));
     else printStats(counts, storeBytes);
     return 0;
+  } finally {
+    service.close();
+  }
+}
+
+/**
+ * The functional view from the running service (it keeps the hierarchy current and is the one writer
+ * of the store's copy, so it is waited for while it loads); else from the store in an engine process.
+ */
+async function features(target: string, flags: Flags): Promise<number> {
+  const service = await runningService(flags, false);
+  if (!service) return runInEngineProcess();
+  try {
+    const request: FeaturesRequest = { target, cwd: process.cwd(), json: Boolean(flags.json) };
+    return printFeatures(await service.call<FeaturesAnswer>('features', [request]));
   } finally {
     service.close();
   }

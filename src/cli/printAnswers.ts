@@ -3,6 +3,7 @@
 import type { FilesAnswer, SearchAnswer } from '../core/service/answers';
 import type { NodeDescription } from '../core/graph/describe';
 import type { EngineStats } from '../core/engine';
+import type { FeaturesAnswer } from '../core/features/featuresAnswer';
 
 /** Exit code: 1 when nothing has the name. */
 export function printShow(query: string, described: NodeDescription[], json: boolean): number {
@@ -68,4 +69,11 @@ export function printStats(s: EngineStats, storeBytes: number): void {
     for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
     if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
   }
+}
+
+/** `cartograph features`: its lines as the service or this process made them; the exit code. */
+export function printFeatures(answer: FeaturesAnswer): number {
+  for (const line of answer.stdout) console.log(line);
+  for (const line of answer.stderr) console.error(line);
+  return answer.code;
 }

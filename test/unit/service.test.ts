@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ServiceHost } from '../../src/core/service/serviceHost';
+import { FEATURES_FILE } from '../../src/core/store/storeVersion';
 import { gone, helloOf, until } from '../support/serviceProbe';
 import { cli, copyFlask, index, type Run } from '../support/storeHarness';
 import { startMcp, type McpProcess } from '../support/mcpProcess';
@@ -129,6 +130,28 @@ test('index goes through the running service, which stays the store writer', asy
   const service = await ready();
   const run = json(await cli(['index', root, '--json'], root));
   assert.equal((run.service as { pid: number }).pid, service.pid);
+  assert.equal((await hello())?.pid, service.pid);
+});
+
+test('features is answered by the running service, which keeps the areas and writes them to the store, as its own process would answer', async () => {
+  const service = await ready();
+  const strip = ({ source, ms, update, ...rest }: Record<string, unknown>) => (void source, void ms, void update, rest);
+  const saved = path.join(storeDir, FEATURES_FILE);
+  fs.rmSync(saved, { force: true });
+  const viaService = json(await cli(['features', '--json'], root));
+  assert.equal(viaService.source, 'service');
+  assert.ok(fs.existsSync(saved), 'the service saved the areas it built with the store');
+  assert.deepEqual(strip(viaService), strip(json(await cli(['features', '--json', '--no-service'], root))));
+  // A file named relative to the asking folder (not the service's), and an area by its id.
+  const sub = path.join(root, 'json');
+  const file = json(await cli(['features', 'tag.py', '--json'], sub));
+  assert.equal(file.path, 'json/tag.py');
+  assert.deepEqual(strip(file), strip(json(await cli(['features', 'tag.py', '--json', '--no-service'], sub))));
+  const firstArea = (viaService.areas as { id: string }[])[0].id;
+  assert.equal(((json(await cli(['features', firstArea, '--json'], root)).area as { id: string }).id), firstArea);
+  const missing = await cli(['features', 'no_such_thing_anywhere'], root);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no area, indexed file or definition 'no_such_thing_anywhere'/);
   assert.equal((await hello())?.pid, service.pid);
 });
 

@@ -157,6 +157,11 @@ export class LocalRepository implements Repository {
     };
   }
 
+  /** The functional view, current with the graph (built on first use). */
+  async featureHierarchy(): Promise<FeatureHierarchy> {
+    return (await this.features(true))!;
+  }
+
   /**
    * The functional view, loaded from the store or built on first use (`build: false`: loaded only), then
    * caught up with the graph whenever it changed since: only the files whose content changed are looked at again.

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { featuresAnswer, type FeaturesAnswer, type FeaturesRequest } from '../features/featuresAnswer';
 import { Channel, type Handler } from './channel';
 import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from './answers';
 import { messageOf, ServedFolder } from './servedFolder';
@@ -185,6 +186,7 @@ export class ServiceHost {
       tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
       index: counted(() => this.index()),
       stats: asked(() => this.stats()),
+      features: asked(([request]) => this.features(request as FeaturesRequest)),
       stop: async (): Promise<StopReply> => {
         const editor = this.options.hostedBy;
         if (editor) return { stopped: false, reason: `${editor} (pid ${process.pid}) hosts it and holds the graph; it stops when the folder is closed there` };
@@ -243,6 +245,15 @@ export class ServiceHost {
     const repo = await this.folder.repo;
     await this.folder.state();
     return { stats: await repo.stats(), storeBytes: await repo.storeSize() };
+  }
+
+  /** The functional view, kept current here (and saved with the store by this, its one writer). */
+  private async features(request: FeaturesRequest): Promise<FeaturesAnswer> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    const started = performance.now();
+    const hierarchy = await repo.featureHierarchy();
+    return featuresAnswer(hierarchy, repo.engine.graph.graph, repo.engine.root, request, { source: 'service', ms: Math.round(performance.now() - started) });
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */
