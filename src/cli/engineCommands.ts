@@ -17,8 +17,8 @@ import { DEFAULT_INDEX_OPTIONS, describeIndexOptions, readIndexOptions, sameInde
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { positiveInteger } from './commandLine';
-import { inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
-import { printStats } from './printAnswers';
+import { describeRequest, inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
+import { printDescribed, printStats } from './printAnswers';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
@@ -255,26 +255,23 @@ function descriptionsFile(engine: Engine): string | null {
   return dir ? path.join(dir, DESCRIPTIONS_FILE) : null;
 }
 
+/** `cartograph describe` with no repository service running: the store's graph lifted in this process. */
 export async function describe(flags: Flags): Promise<number> {
-  if (!flags.endpoint || !flags.model) {
-    console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
-    return 2;
-  }
-  const maxCalls = positiveInteger('max-calls', flags['max-calls']);
+  const request = describeRequest(flags);
+  if (!request) return 2;
+  const { endpoint, model, maxCalls } = request;
   const engine = await openExisting(flags, 'cartograph describe');
   if (typeof engine === 'number') return engine;
   try {
     const cache = await DescriptionCache.open(descriptionsFile(engine));
-    const describer = chatDescriber({ baseURL: flags.endpoint, model: flags.model, apiKey: process.env.CARTOGRAPH_API_KEY });
+    const describer = chatDescriber({ baseURL: endpoint, model, apiKey: request.apiKey });
     let done = 0;
     const report = await liftGraph(engine.graph.graph, describer, cache, {
       sourceOf: sourceReader(engine.boundary),
       maxCalls,
       onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
     });
-    if (flags.json) console.log(JSON.stringify(report, null, 2));
-    else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
-    return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
+    return printDescribed(report, Boolean(flags.json));
   } finally {
     await engine.close();
   }

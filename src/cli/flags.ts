@@ -1,4 +1,6 @@
 // What both halves of the CLI share: the usage text and the flags.
+import type { DescribeRequest } from '../core/service/serviceProtocol';
+import { positiveInteger } from './commandLine';
 
 export const USAGE = `Usage:
   cartograph index <dir> [--store DIR] [--exclude PATTERN]... [--max-file-size BYTES] [--include-minified] [--reset-options] [--follow-symlinks] [--json]
@@ -30,7 +32,7 @@ export const USAGE = `Usage:
   cartograph describe --endpoint URL --model NAME [--store DIR] [--max-calls N]
       semantic lifting: a one-line purpose description of every function and class, written by an
       OpenAI-compatible chat endpoint (API key from $CARTOGRAPH_API_KEY), cached by content hash
-      and used by query
+      and used by query; run by the repository's service when one is running (its next answer uses them)
 
   cartograph service status|stop [--all] [--json]
       the repository's service: one process per repository that keeps the graph warm and answers
@@ -92,4 +94,14 @@ export type Flags = ModelFlags & {
 export interface StoreLocation {
   root: string;
   storeDir: string;
+}
+
+/** `describe`'s flags as its request (the key from $CARTOGRAPH_API_KEY); undefined, said on stderr, when one is missing. */
+export function describeRequest(flags: Flags, env: NodeJS.ProcessEnv = process.env): DescribeRequest | undefined {
+  if (!flags.endpoint || !flags.model) {
+    console.error(`cartograph describe: --endpoint and --model are required\n\n${USAGE}`);
+    return undefined;
+  }
+  const maxCalls = positiveInteger('max-calls', flags['max-calls']);
+  return { endpoint: flags.endpoint, model: flags.model, ...(env.CARTOGRAPH_API_KEY ? { apiKey: env.CARTOGRAPH_API_KEY } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) };
 }

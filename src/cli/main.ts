@@ -5,15 +5,15 @@
 // (dist/cliEngine.js), each loaded on demand.
 import { filesQuery } from '../core/search/filesQuery';
 import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
-import { MODEL_FLAG_OPTIONS, USAGE, type Flags } from './flags';
+import { describeRequest, MODEL_FLAG_OPTIONS, USAGE, type Flags } from './flags';
 import { followParent, isEngineProcess, runInEngineProcess } from './engineProcess';
 import { locateStore } from './locateStore';
 import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
 import { reachService, serviceCommand, serviceWanted, wantedBy } from './service';
-import { printFeatures, printStats } from './printAnswers';
+import { printDescribed, printFeatures, printStats } from './printAnswers';
 import type { FeaturesAnswer, FeaturesRequest } from '../core/features/featuresAnswer';
 import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
-import type { StatsReply } from '../core/service/serviceProtocol';
+import type { DescribeReply, StatsReply } from '../core/service/serviceProtocol';
 
 const OPTIONS = {
   store: { type: 'string' },
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
       case 'query':
         return await query(rest.join(' '), values);
       case 'describe':
-        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').describe(values) : await runInEngineProcess();
+        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').describe(values) : await describe(values);
       case 'features':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').features(rest.join(' '), values) : await features(rest.join(' '), values);
       case 'mcp':
@@ -135,6 +135,23 @@ async function features(target: string, flags: Flags): Promise<number> {
   try {
     const request: FeaturesRequest = { target, cwd: process.cwd(), json: Boolean(flags.json) };
     return printFeatures(await service.call<FeaturesAnswer>('features', [request]));
+  } finally {
+    service.close();
+  }
+}
+
+/**
+ * Semantic lifting by the running service (its graph, its searches, the one writer of the store's
+ * descriptions); else from the store in an engine process.
+ */
+async function describe(flags: Flags): Promise<number> {
+  const request = describeRequest(flags);
+  if (!request) return 2;
+  const service = await runningService(flags, false);
+  if (!service) return runInEngineProcess();
+  try {
+    console.error(`cartograph describe: described by the repository's service (pid ${service.hello.pid})`);
+    return printDescribed(await service.call<DescribeReply>('describe', [request]), Boolean(flags.json));
   } finally {
     service.close();
   }

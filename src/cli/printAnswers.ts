@@ -4,6 +4,7 @@ import type { FilesAnswer, SearchAnswer } from '../core/service/answers';
 import type { NodeDescription } from '../core/graph/describe';
 import type { EngineStats } from '../core/engine';
 import type { FeaturesAnswer } from '../core/features/featuresAnswer';
+import type { LiftReport } from '../core/lifting/lifter';
 
 /** Exit code: 1 when nothing has the name. */
 export function printShow(query: string, described: NodeDescription[], json: boolean): number {
@@ -76,4 +77,11 @@ export function printFeatures(answer: FeaturesAnswer): number {
   for (const line of answer.stdout) console.log(line);
   for (const line of answer.stderr) console.error(line);
   return answer.code;
+}
+
+/** `cartograph describe`'s report; exit 1 when it stopped before describing anything. */
+export function printDescribed(report: LiftReport, json: boolean): number {
+  if (json) console.log(JSON.stringify(report, null, 2));
+  else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
+  return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
 }

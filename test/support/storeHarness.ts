@@ -26,9 +26,9 @@ export interface Run {
   stderr: string;
 }
 
-export function cli(args: string[], cwd: string): Promise<Run> {
+export function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

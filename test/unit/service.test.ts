@@ -155,6 +155,30 @@ test('features is answered by the running service, which keeps the areas and wri
   assert.equal((await hello())?.pid, service.pid);
 });
 
+test('describe is run by the running service: the key reaches the endpoint and is never printed, and its next answer finds code by what was written (it did not before)', async () => {
+  const service = await ready();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { OpenAiTestServer } = require('../support/openaiTestServer.js');
+  const server = new OpenAiTestServer();
+  const baseURL = await server.listen();
+  server.script((body: { messages: { content: string }[] }) => ({ text: body.messages.at(-1)!.content.startsWith('Method flask.app.Flask.make_response') ? 'Performs quotient computation via reciprocal scaling.' : 'Does its job.' }));
+  const chats = () => server.requests.filter((r: { path: string }) => r.path.endsWith('/chat/completions'));
+  try {
+    const asked = 'quotient computation via reciprocal scaling';
+    assert.ok(!hitNames(json(await cli(['query', asked, '--json'], root))).some((h) => h.startsWith('flask.app.Flask.make_response ')));
+    const described = await cli(['describe', '--endpoint', baseURL, '--model', 'tiny', '--json'], root, { CARTOGRAPH_API_KEY: 'sk-service-secret' });
+    assert.match(described.stderr, new RegExp(`described by the repository's service \\(pid ${service.pid}\\)`));
+    assert.ok((json(described).described as number) > 100);
+    assert.equal(chats()[0].headers.authorization, 'Bearer sk-service-secret');
+    assert.doesNotMatch(described.stdout + described.stderr + fs.readFileSync(path.join(storeDir, 'service.log'), 'utf8'), /sk-service-secret/);
+    const found = json(await cli(['query', asked, '--json'], root));
+    assert.equal((found.index as { source: string }).source, 'service');
+    assert.ok(hitNames(found).includes('flask.app.Flask.make_response app.py'), JSON.stringify(hitNames(found)));
+  } finally {
+    await server.close();
+  }
+});
+
 test("index's options are recorded with the store: the service reads the folder the same way, the same options go through it, --reset-options reads all of it again", async () => {
   assert.equal((await cli(['service', 'stop'], root)).code, 0);
   const excluded = json(await cli(['index', root, '--exclude', 'json/**', '--json'], root));

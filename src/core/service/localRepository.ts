@@ -264,11 +264,12 @@ export class LocalRepository implements Repository {
     return this.embedding.job;
   }
 
-  async lift(describer: Describer, signal?: AbortSignal) {
+  async lift(describer: Describer, signal?: AbortSignal, maxCalls?: number) {
     const cache = await this.descriptionsCache();
     return liftGraph(this.engine.graph.graph, describer, cache, {
       sourceOf: sourceReader(this.engine.boundary),
       signal,
+      maxCalls,
       // Searched from the next query on.
       onDescribed: (ids) => this.searcher.invalidate(ids),
     });

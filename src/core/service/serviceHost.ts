@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { featuresAnswer, type FeaturesAnswer, type FeaturesRequest } from '../features/featuresAnswer';
+import { chatDescriber } from '../lifting/chatDescriber';
 import { Channel, type Handler } from './channel';
 import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from './answers';
 import { messageOf, ServedFolder } from './servedFolder';
@@ -16,7 +17,7 @@ import { SocketPort } from './socketPort';
 import { connectAt } from './serviceClient';
 import { currentHolder, LockBusyError, WriterLock, type LockHolder } from '../store/writerLock';
 import type { NodeDescription } from '../graph/describe';
-import { SERVICE_PROTOCOL, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
+import { SERVICE_PROTOCOL, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -185,6 +186,8 @@ export class ServiceHost {
       files: asked(([question, limit]) => this.files(question as string, limit as number)),
       tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
       index: counted(() => this.index()),
+      // Not a question: minutes of chat requests must not hold one of the two turns answers take.
+      describe: counted(([request]) => this.describe(request as DescribeRequest)),
       stats: asked(() => this.stats()),
       features: asked(([request]) => this.features(request as FeaturesRequest)),
       stop: async (): Promise<StopReply> => {
@@ -254,6 +257,14 @@ export class ServiceHost {
     const started = performance.now();
     const hierarchy = await repo.featureHierarchy();
     return featuresAnswer(hierarchy, repo.engine.graph.graph, repo.engine.root, request, { source: 'service', ms: Math.round(performance.now() - started) });
+  }
+
+  /** `cartograph describe` while the service runs: what it describes is searched from the next answer on. */
+  private async describe(request: DescribeRequest): Promise<DescribeReply> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    const describer = chatDescriber({ baseURL: request.endpoint, model: request.model, apiKey: request.apiKey });
+    return repo.lift(describer, undefined, request.maxCalls);
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */

@@ -3,6 +3,7 @@
 import type { EngineStats, IndexReport } from '../engine';
 import type { ModelSettings } from '../models/loader';
 import type { SearchAnswer } from './answers';
+import type { LiftReport } from '../lifting/lifter';
 
 /** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
 export const SERVICE_PROTOCOL = 3;
@@ -57,3 +58,17 @@ export interface StatsReply {
 export interface IndexReply extends StatsReply {
   report: IndexReport;
 }
+
+/**
+ * `cartograph describe` through the service: it lifts its own graph (its searches find the
+ * descriptions at once) and is the one writer of the store's descriptions. The key travels over the
+ * user's own socket and is never logged.
+ */
+export interface DescribeRequest {
+  endpoint: string;
+  model: string;
+  apiKey?: string;
+  maxCalls?: number;
+}
+
+export type DescribeReply = LiftReport;
