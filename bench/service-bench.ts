@@ -31,7 +31,8 @@ const { values } = parseArgs({
     corpus: { type: 'string', default: 'django' },
     calls: { type: 'string', default: '1000' },
     edits: { type: 'string', default: '25' },
-    'no-model': { type: 'boolean', default: false },
+    // --no-model (allowNegative): the service searches model-free.
+    model: { type: 'boolean', default: true },
     codegraph: { type: 'string' },
     editor: { type: 'boolean', default: true },
   },
@@ -46,7 +47,7 @@ const MODES: Array<{ mode: string; args: string[]; snapshot: boolean }> = [
   { mode: 'structural', args: ['query', 'callers of get_object_or_404'], snapshot: true },
   // The default: the service searches with the shipped model; answered from the snapshot (--no-service) it is model-free.
   { mode: 'sentence', args: ['query', SENTENCE], snapshot: true },
-  ...(values['no-model'] ? [] : [{ mode: 'sentence, --model-free', args: ['query', SENTENCE, '--model-free'], snapshot: false }]),
+  ...(!values.model ? [] : [{ mode: 'sentence, --model-free', args: ['query', SENTENCE, '--model-free'], snapshot: false }]),
   { mode: 'show', args: ['show', 'QuerySet.filter'], snapshot: true },
   { mode: 'files:', args: ['query', 'files: the admin changelist ignores list_select_related when ordering by a related field'], snapshot: false },
 ];
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   process.env.CARTOGRAPH_SERVICE_DIR = path.join(tmp, 'sockets');
   delete process.env.CARTOGRAPH_NO_SERVICE;
   // --no-model: the service this run starts searches without its default model.
-  if (values['no-model']) process.env.CARTOGRAPH_MODEL_FREE = '1';
+  if (!values.model) process.env.CARTOGRAPH_MODEL_FREE = '1';
   const env = process.env;
   const storeDir = path.join(root, '.cartograph');
   try {
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     // The service embeds the corpus in the background with its default model: timed once that is done.
     const embedding = performance.now();
     let embeddedMs: number | undefined;
-    if (!values['no-model']) {
+    if (values.model) {
       for (let models = ''; !/^embeddings .*; \d+ nodes embedded$/.test(models); await new Promise((r) => setTimeout(r, 1_000))) {
         models = (JSON.parse(timed(process.execPath, [CLI, 'query', SENTENCE, '--json'], { cwd: root, env }).stdout) as { models?: string }).models ?? '';
       }
