@@ -13,15 +13,16 @@
 // code) and fill-in-the-middle (the code after the line is in the buffer too, as completion runs).
 // Recall = share of the (line, definition) pairs whose definition header is in the context, at 1,024
 // and 2,048 tokens, for no retrieval, RepoCoder's vanilla sliding-window BM25 (20-line windows, stride
-// 10, query = the last 20 lines, plus the next 10 in FIM, windows taken in rank order while they fit)
-// and Cartograph's graph-fused context.
+// 10, query = the last 20 lines, plus the next 10 in FIM, windows taken in rank order while they fit),
+// ranked by MiniSearch's BM25+ (the product's own window index) and by a standard Okapi BM25 (every
+// occurrence of a query term counted), and Cartograph's graph-fused context.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encode } from 'gpt-tokenizer';
 import ts from 'typescript';
 import { ContextAssembler, DEFAULT_ASSEMBLE_OPTIONS, type FusedContext } from '../src/core/completion/assemble';
-import { WINDOW_LINES } from '../src/core/completion/codeWindows';
+import { codeTerms, WINDOW_LINES, WINDOW_STRIDE, type CodeWindow } from '../src/core/completion/codeWindows';
 import { snippetBlock } from '../src/core/completion/fuse';
 import { answerTokens, buildPrompt, completionShape } from '../src/core/completion/prompt';
 import { buildQueryGraph, extractInProcess, type CursorQuery, type QueryGraph } from '../src/core/completion/queryGraph';
@@ -33,6 +34,7 @@ import { Engine } from '../src/core/engine';
 import type { Language } from '../src/core/model/schema';
 import { goOracle, goToolchain, javaOracle, jediOracle, jediPython, nodeForDefinition, rustOracle, rustToolchain, symbolIndex, typescriptOracle, type OracleAnswers, type OracleDefinition } from './context/oracle';
 import { CORPORA, corpusVersions, ensureTsPackage, MOBX_PACKAGE, TS_PACKAGE, ZOD_PACKAGE } from './search/corpus';
+import { OkapiBm25 } from './search/okapi';
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -107,14 +109,45 @@ function cursorAt(root: string, t: LineTruth, mode: Mode): CursorQuery {
   return { path: t.path, language: t.language, prefix: text.slice(0, start + indent.length), suffix: mode === 'fim' && end >= 0 ? text.slice(end) : '' };
 }
 
-/** RepoCoder's windows for the cursor in rank order; the same ranking serves every budget. */
-function bm25Windows(assembler: ContextAssembler, q: CursorQuery) {
+/** RepoCoder's retrieval query: the last 20 lines before the cursor (and in FIM the next 10). */
+function windowQuery(q: CursorQuery): string {
   const after = q.suffix.split('\n').slice(1, 1 + SUFFIX_QUERY_LINES);
-  const windowQuery = [...q.prefix.split('\n').slice(-WINDOW_LINES), ...after].join('\n');
-  return assembler.windows.search(windowQuery, 60, q.path);
+  return [...q.prefix.split('\n').slice(-WINDOW_LINES), ...after].join('\n');
 }
 
-function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, windows: ReturnType<typeof bm25Windows>, budget: number): Set<string> {
+/** RepoCoder's windows for the cursor in rank order, by MiniSearch's BM25+; the same ranking serves every budget. */
+function bm25Windows(assembler: ContextAssembler, q: CursorQuery): Window[] {
+  return assembler.windows.search(windowQuery(q), 60, q.path);
+}
+
+type Window = Pick<CodeWindow, 'path' | 'startLine' | 'endLine'>;
+
+/**
+ * The same 20-line windows (stride 10) ranked by a standard Okapi BM25 (bench/search/okapi.ts: every
+ * occurrence of a query term counted, Lucene's k1 and b), the stronger of the two baselines.
+ */
+class OkapiWindows {
+  private readonly index: OkapiBm25<Window>;
+
+  constructor(engine: Engine, assembler: ContextAssembler) {
+    const docs: [Window, string[]][] = [];
+    for (const file of engine.graph.filePaths()) {
+      const lines = assembler.sources.lines(file) ?? [];
+      for (let start = 0; start < lines.length; start += WINDOW_STRIDE) {
+        const end = Math.min(start + WINDOW_LINES, lines.length);
+        docs.push([{ path: file, startLine: start, endLine: end - 1 }, codeTerms(lines.slice(start, end).join('\n'))]);
+        if (end >= lines.length) break;
+      }
+    }
+    this.index = new OkapiBm25(docs);
+  }
+
+  search(q: CursorQuery): Window[] {
+    return this.index.search(codeTerms(windowQuery(q)), 200).filter((w) => w.path !== q.path).slice(0, 60);
+  }
+}
+
+function bm25Covers(assembler: ContextAssembler, engine: Engine, q: CursorQuery, windows: Window[], budget: number): Set<string> {
   const covered = new Set<string>();
   let used = 0;
   for (const w of windows) {
@@ -134,7 +167,7 @@ type Covered = Map<string, Set<string>>;
  * Completes every line of `lines` once in `mode` and records what each method's context covers;
  * `onContext` sees Cartograph's contexts. Lines in both samples are completed once.
  */
-async function complete(engine: Engine, assembler: ContextAssembler, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth, query: CursorQuery, q: QueryGraph) => void): Promise<Map<LineTruth, Covered>> {
+async function complete(engine: Engine, assembler: ContextAssembler, okapi: OkapiWindows, lines: LineTruth[], mode: Mode, onContext?: (ctx: FusedContext, budget: number, t: LineTruth, query: CursorQuery, q: QueryGraph) => void): Promise<Map<LineTruth, Covered>> {
   const out = new Map<LineTruth, Covered>();
   const extract = extractInProcess();
   for (const t of lines) {
@@ -142,11 +175,13 @@ async function complete(engine: Engine, assembler: ContextAssembler, lines: Line
     const q = await buildQueryGraph(extract, engine.graph, query);
     const covered: Covered = new Map();
     const windows = bm25Windows(assembler, query);
+    const okapiWindows = okapi.search(query);
     for (const budget of BUDGETS) {
       const fused = assembler.fuse(q, { budgetTokens: budget, mmrLambda: LAMBDA });
       onContext?.(fused, budget, t, query, q);
       covered.set(`cartograph@${budget}`, new Set(fused.snippets.flatMap((sn) => sn.covers.map(keyOf))));
       covered.set(`bm25@${budget}`, bm25Covers(assembler, engine, query, windows, budget));
+      covered.set(`okapi@${budget}`, bm25Covers(assembler, engine, query, okapiWindows, budget));
     }
     out.set(t, covered);
   }
@@ -330,6 +365,7 @@ async function main(): Promise<void> {
     await engine.index();
     const assembler = new ContextAssembler(engine.graph, engine.root);
     await assembler.windows.refresh();
+    const okapi = new OkapiWindows(engine, assembler);
     const oracle = ORACLES[corpus.language];
     const files = engine.graph.filePaths().filter((f) => oracle.source.test(f));
     let t0 = performance.now();
@@ -345,7 +381,7 @@ async function main(): Promise<void> {
       t0 = performance.now();
       const inIndependent = new Set(independent);
       const candidateRanks = new Map<LineTruth, Map<string, number>>();
-      const covered = await complete(engine, assembler, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
+      const covered = await complete(engine, assembler, okapi, [...new Set([...independent, ...self])], mode, (ctx, budget, t, query, q) => {
         if (budget !== 2048 || !inIndependent.has(t)) return;
         if (casesOut) candidateRanks.set(t, new Map(structuralCandidates(engine.graph.graph, q, assembler.definitionNames).map((c, i) => [keyOf(c.id), i])));
         addStats(stats, ctx);
@@ -356,7 +392,7 @@ async function main(): Promise<void> {
       const byOurs = grade(self, covered, (t) => ({ ids: t.ours, misses: 0 }));
       for (const [grader, tally] of [['independent', byOracle], ['ours', byOurs]] as const) {
         const recall = (k: string) => (tally.definitions === 0 ? 0 : (tally.hits[k] ?? 0) / tally.definitions);
-        const row = { corpus: corpus.name, version: corpus.version, files: files.length, grader, mode, lines: tally.lines, definitions: tally.definitions, 'none@1024': 0, 'none@2048': 0, 'bm25@1024': recall('bm25@1024'), 'bm25@2048': recall('bm25@2048'), 'cartograph@1024': recall('cartograph@1024'), 'cartograph@2048': recall('cartograph@2048') };
+        const row = { corpus: corpus.name, version: corpus.version, files: files.length, grader, mode, lines: tally.lines, definitions: tally.definitions, 'none@1024': 0, 'none@2048': 0, 'bm25@1024': recall('bm25@1024'), 'bm25@2048': recall('bm25@2048'), 'okapi@1024': recall('okapi@1024'), 'okapi@2048': recall('okapi@2048'), 'cartograph@1024': recall('cartograph@1024'), 'cartograph@2048': recall('cartograph@2048') };
         rows.push(row);
         console.error(`${corpus.name} ${mode} ${grader}: ${JSON.stringify(row)}`);
       }
@@ -459,17 +495,17 @@ async function djangoLatency(): Promise<Record<string, unknown>> {
 function report(rows: Array<Record<string, unknown>>, agreement: Array<Record<string, unknown>>, contextStats: Array<Record<string, unknown>>, latency: Record<string, unknown> | undefined): void {
   const f = (x: unknown) => (typeof x === 'number' ? x.toFixed(3) : String(x));
   const overall: Array<Record<string, unknown>> = [];
-  console.log('| corpus | version | definitions needed by | mode | lines | definitions | none @1024 / @2048 | BM25 windows @1024 | BM25 windows @2048 | Cartograph @1024 | Cartograph @2048 |');
-  console.log('|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| corpus | version | definitions needed by | mode | lines | definitions | none @1024 / @2048 | BM25+ windows @1024 | BM25+ windows @2048 | Okapi BM25 windows @1024 | Okapi BM25 windows @2048 | Cartograph @1024 | Cartograph @2048 |');
+  console.log('|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const grader of ['independent', 'ours']) {
     for (const mode of MODES) {
       const group = rows.filter((r) => r.grader === grader && r.mode === mode);
-      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
+      for (const r of group) console.log(`| ${r.corpus} | ${r.version} | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${r.lines} | ${r.definitions} | 0 / 0 | ${f(r['bm25@1024'])} | ${f(r['bm25@2048'])} | ${f(r['okapi@1024'])} | ${f(r['okapi@2048'])} | ${f(r['cartograph@1024'])} | ${f(r['cartograph@2048'])} |`);
       const n = group.reduce((a, r) => a + (r.definitions as number), 0) || 1;
       const w = (k: string) => group.reduce((a, r) => a + (r[k] as number) * (r.definitions as number), 0) / n;
-      const all = { grader, mode, lines: group.reduce((a, r) => a + (r.lines as number), 0), definitions: n, 'bm25@1024': w('bm25@1024'), 'bm25@2048': w('bm25@2048'), 'cartograph@1024': w('cartograph@1024'), 'cartograph@2048': w('cartograph@2048') };
+      const all = { grader, mode, lines: group.reduce((a, r) => a + (r.lines as number), 0), definitions: n, 'bm25@1024': w('bm25@1024'), 'bm25@2048': w('bm25@2048'), 'okapi@1024': w('okapi@1024'), 'okapi@2048': w('okapi@2048'), 'cartograph@1024': w('cartograph@1024'), 'cartograph@2048': w('cartograph@2048') };
       overall.push(all);
-      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
+      console.log(`| **all** | | ${grader === 'ours' ? 'Cartograph (self)' : 'independent oracle'} | ${mode} | ${all.lines} | ${all.definitions} | 0 / 0 | ${f(all['bm25@1024'])} | ${f(all['bm25@2048'])} | ${f(all['okapi@1024'])} | ${f(all['okapi@2048'])} | ${f(all['cartograph@1024'])} | **${f(all['cartograph@2048'])}** |`);
     }
   }
   console.log('');
