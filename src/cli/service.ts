@@ -106,6 +106,7 @@ export async function serviceCommand(args: string[], flags: Flags & { all?: bool
         `${s.root}: pid ${s.pid}${s.hostedBy ? ` (${s.hostedBy})` : ''}, Cartograph ${s.version}${s.version === VERSION ? '' : ` (this CLI is ${VERSION})`}, ${s.ready ? 'ready' : 'loading'}, ` +
           `up ${up} s, ${s.clients} client(s) connected, ${s.requests} requests, ${(s.rssBytes / 1024 / 1024).toFixed(0)} MB`,
       );
+      if (s.search) console.log(`  search: ${s.search}`);
     }
     return 0;
   }

@@ -85,8 +85,12 @@ test('the first query answers from the snapshot and starts the service; the next
   assert.deepEqual([counted.files, counted.nodes, counted.edges], [countedHere.files, countedHere.nodes, countedHere.edges]);
   // Every command reached the one service.
   assert.equal((await hello())?.pid, service.pid);
+  // Back to the default after --model-free: the model is loaded again and its vectors read back from the store.
+  assert.deepEqual(hitNames(json(await cli(['query', sentence, '--json'], root))), hitNames(viaService));
   const status = await cli(['service', 'status'], root);
   assert.match(status.stdout, new RegExp(`pid ${service.pid}, Cartograph ${VERSION.replace(/\./g, '\\.')}, ready`));
+  // what search runs with: the default model, every definition embedded (the sentence above waited for them)
+  assert.match(status.stdout, /\n {2}search: embeddings cartograph-code-search-v5; \d+ nodes embedded\n/);
 });
 
 test('two agents share one service, and each sees an edit made the moment before its call', async () => {

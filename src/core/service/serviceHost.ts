@@ -200,7 +200,8 @@ export class ServiceHost {
     };
   }
 
-  private hello(): ServiceHello {
+  private async hello(): Promise<ServiceHello> {
+    const search = this.folder.ready ? await (await this.folder.repo).modelStatus() : undefined;
     return {
       protocol: SERVICE_PROTOCOL,
       version: this.options.version,
@@ -215,6 +216,7 @@ export class ServiceHost {
       clients: this.sockets.size - 1,
       requests: this.requests,
       rssBytes: process.memoryUsage().rss,
+      ...(search ? { search } : {}),
     };
   }
 

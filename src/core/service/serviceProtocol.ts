@@ -28,6 +28,8 @@ export interface ServiceHello {
   clients: number;
   requests: number;
   rssBytes: number;
+  /** What plain-English search runs with once the graph is loaded, with the embedding's progress (`embeddings … ; 5200/17845`). */
+  search?: string;
 }
 
 /** The answer to `stop`: a service hosted by an editor says no, and why. */
