@@ -259,16 +259,14 @@ function descriptionsFile(engine: Engine): string | null {
 export async function describe(flags: Flags): Promise<number> {
   const request = describeRequest(flags);
   if (!request) return 2;
-  const { endpoint, model, maxCalls } = request;
   const engine = await openExisting(flags, 'cartograph describe');
   if (typeof engine === 'number') return engine;
   try {
     const cache = await DescriptionCache.open(descriptionsFile(engine));
-    const describer = chatDescriber({ baseURL: endpoint, model, apiKey: request.apiKey });
     let done = 0;
-    const report = await liftGraph(engine.graph.graph, describer, cache, {
+    const report = await liftGraph(engine.graph.graph, chatDescriber(request), cache, {
       sourceOf: sourceReader(engine.boundary),
-      maxCalls,
+      maxCalls: request.maxCalls,
       onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
     });
     return printDescribed(report, Boolean(flags.json));

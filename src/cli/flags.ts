@@ -103,5 +103,5 @@ export function describeRequest(flags: Flags, env: NodeJS.ProcessEnv = process.e
     return undefined;
   }
   const maxCalls = positiveInteger('max-calls', flags['max-calls']);
-  return { endpoint: flags.endpoint, model: flags.model, ...(env.CARTOGRAPH_API_KEY ? { apiKey: env.CARTOGRAPH_API_KEY } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) };
+  return { baseURL: flags.endpoint, model: flags.model, ...(env.CARTOGRAPH_API_KEY ? { apiKey: env.CARTOGRAPH_API_KEY } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) };
 }

@@ -66,10 +66,6 @@ export class EmbeddingJob {
   }
 
   /**
-   * Embeds what is missing. Runs one at a time: a call during a run queues one more run (calls
-   * meanwhile share it), since the graph may have changed after the running one collected its work.
-   */
-  /**
    * Runs (as `run`) and resolves when the run is done or, when it has more than `most` nodes to embed,
    * as soon as it knows it: the rest embeds in the background. What is waited for depends on the
    * repository's state, never on time, so a small repository is always searched with all its vectors.
@@ -86,6 +82,10 @@ export class EmbeddingJob {
     if (toEmbed <= most) await done;
   }
 
+  /**
+   * Embeds what is missing. Runs one at a time: a call during a run queues one more run (calls
+   * meanwhile share it), since the graph may have changed after the running one collected its work.
+   */
   run(signal?: AbortSignal): Promise<EmbeddingReport> {
     if (!this.running) {
       this.running = this.runNow(signal).finally(() => (this.running = undefined));

@@ -265,8 +265,7 @@ export class ServiceHost {
   private async describe(request: DescribeRequest): Promise<DescribeReply> {
     const repo = await this.folder.repo;
     await this.folder.state();
-    const describer = chatDescriber({ baseURL: request.endpoint, model: request.model, apiKey: request.apiKey });
-    return repo.lift(describer, undefined, request.maxCalls);
+    return repo.lift(chatDescriber(request), undefined, request.maxCalls);
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */

@@ -3,6 +3,7 @@
 import type { EngineStats, IndexReport } from '../engine';
 import type { ModelSettings } from '../models/loader';
 import type { SearchAnswer } from './answers';
+import type { ChatEndpoint } from '../lifting/chatDescriber';
 import type { LiftReport } from '../lifting/lifter';
 
 /** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
@@ -66,11 +67,6 @@ export interface IndexReply extends StatsReply {
  * descriptions at once) and is the one writer of the store's descriptions. The key travels over the
  * user's own socket and is never logged.
  */
-export interface DescribeRequest {
-  endpoint: string;
-  model: string;
-  apiKey?: string;
-  maxCalls?: number;
-}
+export type DescribeRequest = ChatEndpoint & { maxCalls?: number };
 
 export type DescribeReply = LiftReport;
