@@ -263,7 +263,7 @@ test('a find-where pick opens up to the hit and its path, marks both, and select
   assert.equal(sent.length, 3, 'an unknown node sends nothing');
 });
 
-test('by areas: the functional hierarchy is the first levels (every module under its leaf area), it follows a save, and folders come back', async () => {
+test('opened by areas: the functional hierarchy is the first levels (every module under its leaf area), it follows a save, and folders come back', async () => {
   const { LocalRepository } = await import('../../src/core/service/localRepository');
   const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-explorer-areas-')), 'flask');
   fs.cpSync(root, copy, { recursive: true });
@@ -271,11 +271,10 @@ test('by areas: the functional hierarchy is the first levels (every module under
   try {
     await repo.index();
     const sent: HostMessage[] = [];
-    await repo.openExplorer('flask', (m) => sent.push(m));
+    await repo.openExplorer('flask', (m) => sent.push(m), 'areas');
     await repo.explorerMessage({ type: 'ready' });
-    assert.ok(sent[0].type === 'graph' && sent[0].viewBy === 'folders' && sent[0].graph.nodes.some((n) => n.kind === 'Folder'));
-    assert.equal(await repo.explorerMessage({ type: 'setViewBy', viewBy: 'areas' }), true);
-    const byAreas = sent.at(-1)!;
+    assert.equal(sent.length, 1, 'one first view, by areas: no folder view goes out before it');
+    const byAreas = sent[0];
     assert.ok(byAreas.type === 'graph' && byAreas.viewBy === 'areas');
     const nodes = new Map(byAreas.graph.nodes.map((n) => [n.id, n]));
     assert.ok(![...nodes.values()].some((n) => n.kind === 'Folder'), 'no folder level');
@@ -298,6 +297,13 @@ test('by areas: the functional hierarchy is the first levels (every module under
     await repo.explorerMessage({ type: 'setViewBy', viewBy: 'folders' });
     const back = sent.at(-1)!;
     assert.ok(back.type === 'graph' && back.viewBy === 'folders' && back.graph.nodes.some((n) => n.kind === 'Folder') && !back.graph.nodes.some((n) => n.kind === 'Area'));
+    assert.equal(await repo.explorerMessage({ type: 'setViewBy', viewBy: 'areas' }), true);
+    assert.ok(sent.at(-1)!.type === 'graph' && (sent.at(-1) as { viewBy: string }).viewBy === 'areas', 'and areas again');
+    // a view opened by folders starts by folders
+    await repo.openExplorer('flask', (m) => sent.push(m), 'folders');
+    await repo.explorerMessage({ type: 'ready' });
+    const byFolders = sent.at(-1)!;
+    assert.ok(byFolders.type === 'graph' && byFolders.viewBy === 'folders' && byFolders.graph.nodes.some((n) => n.kind === 'Folder'));
   } finally {
     await repo.close();
   }

@@ -88,7 +88,7 @@ test('a save in the worker reaches its explorer session; models and the describe
   try {
     await remote.index();
     const messages: HostMessage[] = [];
-    await remote.openExplorer('flask', (m) => messages.push(m));
+    await remote.openExplorer('flask', (m) => messages.push(m), 'folders');
     assert.equal(messages.length, 0, 'the first view waits for the webview');
     assert.equal(await remote.explorerMessage({ type: 'ready' }), true);
     assert.deepEqual(messages.map((m) => m.type), ['graph']);
@@ -98,6 +98,12 @@ test('a save in the worker reaches its explorer session; models and the describe
     await remote.updateFile(path.join(root, file), 'def brand_new_helper():\n    return 1\n');
     assert.ok(messages.length > before, 'the save sent the explorer a diff');
     assert.deepEqual(await remote.findNodes('brand_new_helper'), [`${file}#brand_new_helper`]);
+    // a view opened by areas is by areas from its first graph (the worker builds the hierarchy first)
+    messages.length = 0;
+    await remote.openExplorer('flask', (m) => messages.push(m), 'areas');
+    await remote.explorerMessage({ type: 'ready' });
+    const first = messages[0];
+    assert.ok(first?.type === 'graph' && first.viewBy === 'areas' && first.graph.nodes.some((n) => n.kind === 'Area'), JSON.stringify(first?.type));
 
     // A 4-dimensional embedder and a reranker that live here: the worker's embedding job and search call them.
     const embedded: string[] = [];

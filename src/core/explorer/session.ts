@@ -12,13 +12,16 @@ export class ExplorerSession {
   /** The functional hierarchy the view is by, when it is by areas. */
   private byAreas: AreaTree | undefined;
 
+  /** `areas`: the view starts by the functional areas of this hierarchy (kept current by the caller), else by folders. */
   constructor(
     readonly folder: string,
     private readonly graph: Graph,
     private readonly send: (message: HostMessage) => void,
     private readonly options: ViewOptions = {},
+    areas?: AreaTree,
   ) {
-    this.view = new ExplorerView(graph, options);
+    this.byAreas = areas;
+    this.view = new ExplorerView(graph, options, areas);
   }
 
   get viewBy(): ViewBy {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ContextAssembler, type AssembleOptions } from '../completion/assemble';
 import type { CursorQuery } from '../completion/queryGraph';
 import { Engine, type IndexProgress } from '../engine';
-import type { HostMessage, WebviewMessage } from '../explorer/protocol';
+import type { HostMessage, ViewBy, WebviewMessage } from '../explorer/protocol';
 import { nodeAtLine } from '../explorer/search';
 import { ExplorerSession } from '../explorer/session';
 import { describeNode, findNodes, nodeAt } from '../graph/describe';
@@ -198,19 +198,33 @@ export class LocalRepository implements Repository {
     return this.assembler.assemble(query, options);
   }
 
-  async openExplorer(folder: string, send: (message: HostMessage) => void): Promise<void> {
-    this.explorer = new ExplorerSession(folder, this.engine.graph.graph, send);
+  async openExplorer(folder: string, send: (message: HostMessage) => void, viewBy: ViewBy): Promise<void> {
+    this.explorer = undefined;
+    const areas = viewBy === 'areas' ? await this.viewAreas() : undefined;
+    this.explorer = new ExplorerSession(folder, this.engine.graph.graph, send, {}, areas);
   }
 
   async explorerMessage(message: WebviewMessage): Promise<boolean> {
     if (message.type === 'setViewBy' && this.explorer) {
       const session = this.explorer;
-      // the model-free hierarchy: built here on first use (a fraction of an index), then kept current
-      const areas = message.viewBy === 'areas' ? await this.features(true) : undefined;
+      const areas = message.viewBy === 'areas' ? await this.viewAreas() : undefined;
       if (this.explorer === session) session.showBy(areas);
       return true;
     }
     return this.explorer?.handle(message) ?? false;
+  }
+
+  /**
+   * The hierarchy a view by areas shows: the model-free one, built here on first use (a fraction of an
+   * index), then kept current. Should it fail, the view is by folders (and the log says why).
+   */
+  private async viewAreas(): Promise<FeatureHierarchy | undefined> {
+    try {
+      return await this.features(true);
+    } catch (err) {
+      this.log(`explorer: no functional view (${err instanceof Error ? err.message : String(err)}); showing folders`);
+      return undefined;
+    }
   }
 
   async explorerFocus(id: string, reason: 'cursor' | 'search'): Promise<void> {

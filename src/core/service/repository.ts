@@ -7,7 +7,7 @@
 import type { ContextAssembler, AssembleOptions, FusedContext } from '../completion/assemble';
 import type { CursorQuery } from '../completion/queryGraph';
 import type { EngineOptions, EngineStats, IndexProgress, IndexReport } from '../engine';
-import type { HostMessage, WebviewMessage } from '../explorer/protocol';
+import type { HostMessage, ViewBy, WebviewMessage } from '../explorer/protocol';
 import type { NodeDescription } from '../graph/describe';
 import type { GraphNode } from '../model/schema';
 import type { LiftReport, Describer } from '../lifting/lifter';
@@ -80,8 +80,12 @@ export interface Repository {
   prepareSearch(): Promise<void>;
   assembleContext(query: CursorQuery, options?: AssembleOptions): Promise<FusedContext>;
 
-  /** Starts (or restarts) the explorer's conversation with a webview; `send` carries the host's messages. The first view goes out on the webview's `ready` message. */
-  openExplorer(folder: string, send: (message: HostMessage) => void): Promise<void>;
+  /**
+   * Starts (or restarts) the explorer's conversation with a webview; `send` carries the host's messages.
+   * The first view goes out on the webview's `ready` message, by `viewBy` (by areas when the functional
+   * hierarchy can be had: it is built here on first use; else by folders).
+   */
+  openExplorer(folder: string, send: (message: HostMessage) => void, viewBy: ViewBy): Promise<void>;
   /** A webview message; false when it is one the caller handles (reveal, follow, folders). */
   explorerMessage(message: WebviewMessage): Promise<boolean>;
   explorerFocus(id: string, reason: 'cursor' | 'search'): Promise<void>;

@@ -3,6 +3,7 @@
 // describing are requests back to it.
 import { parentPort } from 'node:worker_threads';
 import type { IndexProgress } from '../engine';
+import type { ViewBy } from '../explorer/protocol';
 import type { Describer } from '../lifting/lifter';
 import type { LoadedModels } from '../models/loader';
 import type { Embedder, Reranker } from '../models/types';
@@ -57,7 +58,7 @@ const handlers: Record<string, Handler> = {
       throw err;
     }
   },
-  openExplorer: ([folder]) => opened().openExplorer(folder as string, (m) => channel.notify('explorer', m)),
+  openExplorer: ([folder, viewBy]) => opened().openExplorer(folder as string, (m) => channel.notify('explorer', m), viewBy as ViewBy),
   useModels: ([spec, status]) => opened().useModels(standIns(spec as ModelSpec | undefined), status as string),
   embed: (_, context) => opened().embed(context.signal),
   lift: (_, context) => {

@@ -7,7 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
 import type { CursorQuery } from '../completion/queryGraph';
 import type { EngineStats, IndexProgress, IndexReport } from '../engine';
-import type { HostMessage, WebviewMessage } from '../explorer/protocol';
+import type { HostMessage, ViewBy, WebviewMessage } from '../explorer/protocol';
 import type { NodeDescription } from '../graph/describe';
 import type { GraphNode } from '../model/schema';
 import type { Describer, LiftReport } from '../lifting/lifter';
@@ -174,9 +174,9 @@ export class WorkerRepository implements Repository {
   assembleContext(query: CursorQuery, options?: AssembleOptions) {
     return this.call<FusedContext>('assembleContext', [query, options]);
   }
-  openExplorer(folder: string, send: (message: HostMessage) => void) {
+  openExplorer(folder: string, send: (message: HostMessage) => void, viewBy: ViewBy) {
     this.explorerSend = send;
-    return this.call<void>('openExplorer', [folder]);
+    return this.call<void>('openExplorer', [folder, viewBy]);
   }
   explorerMessage(message: WebviewMessage) {
     return this.call<boolean>('explorerMessage', [message]);

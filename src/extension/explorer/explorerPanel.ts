@@ -41,8 +41,11 @@ export class ExplorerPanel implements vscode.Disposable {
   private lastFound: FoundResult | undefined;
   /** A node to select once the view is shown (the selection before a reload). */
   private pendingSelection: string | undefined;
-  /** The view was by areas before a reload: it is again once shown. */
-  private pendingByAreas = false;
+  /**
+   * What the first view is by: the functional areas (RPG-Encoder's view above folders; folders are one
+   * toggle away), or what the panel showed before a reload or its predecessor was last left on.
+   */
+  private openBy: ViewBy;
   private followTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<Extract<WebviewMessage, { type: 'rendered' }>>();
   /** The webview drew a graph or a diff (tests wait on this). */
@@ -59,7 +62,8 @@ export class ExplorerPanel implements vscode.Disposable {
   readonly onDidDispose = this.disposeEmitter.event;
 
   /** `restored`: a panel VS Code brings back after a window reload (see the serializer in register.ts). */
-  constructor(private readonly host: ExplorerHost, extensionUri: vscode.Uri, restored?: vscode.WebviewPanel) {
+  constructor(private readonly host: ExplorerHost, extensionUri: vscode.Uri, restored?: vscode.WebviewPanel, openBy: ViewBy = 'areas') {
+    this.openBy = openBy;
     const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     const options = { enableScripts: true, localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')] };
     this.panel = restored ?? vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'Cartograph Graph', vscode.ViewColumn.Beside, { ...options, retainContextWhenHidden: true });
@@ -104,7 +108,7 @@ export class ExplorerPanel implements vscode.Disposable {
   restore(state: ExplorerState | undefined): void {
     this.follow = state?.follow === true;
     this.pendingSelection = typeof state?.selected === 'string' ? state.selected : undefined;
-    this.pendingByAreas = state?.viewBy === 'areas';
+    if (state?.viewBy) this.openBy = state.viewBy;
     const index = this.host.indexes().find((i) => i.folder.uri.toString() === state?.folder) ?? this.host.indexes()[0];
     if (index) this.open(index);
   }
@@ -123,7 +127,6 @@ export class ExplorerPanel implements vscode.Disposable {
       }
       if (this.session && (await this.session.explorerMessage(message))) {
         if (message.type === 'ready') {
-          await this.applyViewBy();
           await this.applyFound();
           await this.applySelection();
         }
@@ -189,9 +192,11 @@ export class ExplorerPanel implements vscode.Disposable {
     this.session = repository;
     try {
       // A session left behind in another folder's repository no longer reaches this webview.
-      await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m));
+      // a view started over (a re-index, another folder) stays by what the user last chose
+      const by = this.viewBy ?? this.openBy;
+      if (by === 'areas') this.post({ type: 'status', text: 'Grouping the code into functional areas…' });
+      await repository.openExplorer(index.folder.name, (m) => this.index === index && this.post(m), by);
       if (this.webviewReady) await repository.explorerMessage({ type: 'ready' });
-      await this.applyViewBy();
       await this.applyFound();
       await this.applySelection();
     } catch (err) {
@@ -211,12 +216,6 @@ export class ExplorerPanel implements vscode.Disposable {
   private async applyFound(): Promise<void> {
     const found = this.lastFound;
     if (found && this.session && this.index?.root === found.root) await this.session.explorerFound(found.id, found.path);
-  }
-
-  private async applyViewBy(): Promise<void> {
-    if (!this.pendingByAreas || !this.session || !this.webviewReady) return;
-    this.pendingByAreas = false;
-    await this.session.explorerMessage({ type: 'setViewBy', viewBy: 'areas' });
   }
 
   private async applySelection(): Promise<void> {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { onDidFind, type FoundResult } from '../findCommand';
 import { guard } from '../log';
-import type { ExplorerState } from '../../core/explorer/protocol';
+import type { ExplorerState, ViewBy } from '../../core/explorer/protocol';
 import { EXPLORER_VIEW_TYPE, ExplorerPanel, type ExplorerHost } from './explorerPanel';
 
 export const OPEN_EXPLORER = 'cartograph.openGraphExplorer';
@@ -19,16 +19,19 @@ export interface ExplorerHandle extends vscode.Disposable {
 export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): ExplorerHandle {
   let panel: ExplorerPanel | undefined;
   let lastFound: FoundResult | undefined;
+  /** A panel opened again starts by what the last one was left on (by areas at first). */
+  let lastViewBy: ViewBy | undefined;
   const adopt = (created: ExplorerPanel) => {
     panel?.dispose();
     created.onDidDispose(() => {
+      lastViewBy = created.viewBy ?? lastViewBy;
       if (panel === created) panel = undefined;
     });
     panel = created;
     return created;
   };
   const open = () => {
-    if (!panel) adopt(new ExplorerPanel(host, extensionUri));
+    if (!panel) adopt(new ExplorerPanel(host, extensionUri, undefined, lastViewBy));
     else panel.reveal();
     const active = vscode.window.activeTextEditor?.document.uri;
     const index = (active && host.indexFor(active)) ?? host.indexes()[0];

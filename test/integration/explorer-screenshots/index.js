@@ -1,10 +1,11 @@
 // extensionTestsPath for the explorer screenshots in docs/: the explorer on one folder, in Light Modern
-// and Dark Modern, as a new user sees it (nothing clicked), then with a class selected (dimming).
+// and Dark Modern, as a new user sees it (by functional areas, nothing clicked), then by folders, and
+// by folders with a class selected (dimming).
 //   CARTOGRAPH_E2E_FOLDER=bench/.corpora/django CARTOGRAPH_E2E_TESTS=test/integration/explorer-screenshots/index.js \
 //   CARTOGRAPH_E2E_TIMEOUT_MS=900000 CARTOGRAPH_SHOTS=docs/explorer-django CARTOGRAPH_SHOT_SELECT=db/models/query.py#QuerySet \
 //   CARTOGRAPH_E2E_SETTINGS='{"git.openRepositoryInParentFolders":"never"}' node scripts/test-integration.mjs
-// Writes <CARTOGRAPH_SHOTS>-light.png, -dark.png and -dark-selected.png (when CARTOGRAPH_SHOT_SELECT
-// names a node), then the view by functional areas: -areas-light.png and -areas-dark.png.
+// Writes <CARTOGRAPH_SHOTS>-areas-light.png and -areas-dark.png (the first view), then by folders
+// -dark.png, -dark-selected.png (when CARTOGRAPH_SHOT_SELECT names a node) and -light.png.
 // Prints a plain `N passed, N failed` line.
 const vscode = require('vscode');
 const { nextRender, screenshot, sleep } = require('../wait');
@@ -28,10 +29,19 @@ exports.run = async function run() {
     await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('cartograph.openGraphExplorer');
     const panel = api.explorer.current();
-    const first = await nextRender(panel, 'the first view');
-    console.log(`explorer on ${api.indexes()[0].folder.name} (${counts.nodes} graph nodes): first view ${first.nodes} nodes, ${first.edges} edges`);
-    await screenshot(`${base}-light.png`);
+    // The explorer opens by functional areas (the model-free hierarchy, built on first use)
+    const areas = await nextRender(panel, 'the first view, by areas');
+    console.log(`explorer on ${api.indexes()[0].folder.name} (${counts.nodes} graph nodes): by areas ${areas.nodes} nodes, ${areas.edges} edges`);
+    await sleep(1000);
+    await screenshot(`${base}-areas-light.png`);
     await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    await screenshot(`${base}-areas-dark.png`);
+    // One toggle away: the folders
+    const byFolders = nextRender(panel, 'the view by folders');
+    panel.handle({ type: 'setViewBy', viewBy: 'folders' });
+    const first = await byFolders;
+    console.log(`by folders: ${first.nodes} nodes, ${first.edges} edges`);
+    await sleep(1000);
     await screenshot(`${base}-dark.png`);
     const select = process.env.CARTOGRAPH_SHOT_SELECT;
     if (select) {
@@ -40,15 +50,8 @@ exports.run = async function run() {
       if (panel.selectedNode !== select) throw new Error(`${select} was not selected`);
       await screenshot(`${base}-dark-selected.png`);
     }
-    // The view by functional areas (the Areas toggle): built model-free on first use.
-    const byAreas = nextRender(panel, 'the view by areas');
-    panel.handle({ type: 'setViewBy', viewBy: 'areas' });
-    const areas = await byAreas;
-    console.log(`by areas: first view ${areas.nodes} nodes, ${areas.edges} edges`);
-    await sleep(1000);
-    await screenshot(`${base}-areas-dark.png`);
     await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-    await screenshot(`${base}-areas-light.png`);
+    await screenshot(`${base}-light.png`);
     await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     passed++;
   } catch (err) {

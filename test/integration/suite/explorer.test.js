@@ -29,7 +29,7 @@ describe('Graph explorer in a real VS Code', function () {
 
   after(() => api.explorer.current()?.dispose());
 
-  it('the command opens the panel and the webview draws the folder and module level the host sent', async function () {
+  it('the command opens the panel by functional areas; one toggle shows the folder and module level', async function () {
     const all = await vscode.commands.getCommands(true);
     assert.ok(all.includes('cartograph.openGraphExplorer'));
     // the panel exists once the command returns; its webview loads and asks for the graph
@@ -46,10 +46,19 @@ describe('Graph explorer in a real VS Code', function () {
     assert.ok(panel, 'a panel is open');
     const first = await rendered;
     const stats = await repository.stats();
+    const modules = stats.nodes.Module || 0;
+    const externals = stats.nodes.External ? 1 : 0;
+    // by areas: every module under its area (at least one area, at most one per module), no folder level
+    assert.strictEqual(panel.viewBy, 'areas', 'the first view is by areas');
+    assert.ok(first.nodes > modules + externals && first.nodes <= 2 * modules + externals, `drawn ${JSON.stringify(first)} vs ${JSON.stringify(stats.nodes)}`);
+    const byFolders = nextRender(panel, 'the view by folders');
+    panel.handle({ type: 'setViewBy', viewBy: 'folders' });
+    const folders = await byFolders;
     // expected: the root folder, every module, and one group for the external symbols
-    const expected = (stats.nodes.Folder || 0) + (stats.nodes.Module || 0) + (stats.nodes.External ? 1 : 0);
-    assert.strictEqual(first.nodes, expected, `drawn ${JSON.stringify(first)} vs ${JSON.stringify(stats.nodes)}`);
-    assert.ok(first.edges >= 3, 'folder containment and the import between the modules are drawn');
+    const expected = (stats.nodes.Folder || 0) + modules + externals;
+    assert.strictEqual(folders.nodes, expected, `drawn ${JSON.stringify(folders)} vs ${JSON.stringify(stats.nodes)}`);
+    assert.ok(folders.edges >= 3, 'folder containment and the import between the modules are drawn');
+    assert.strictEqual(panel.viewBy, 'folders');
   });
 
   it('expanding a module and saving a new function there reach the webview as diffs', async function () {
@@ -253,12 +262,12 @@ describe('Graph explorer in a real VS Code', function () {
     }
   });
 
-  it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection, view by areas)', async function () {
+  it('the panel serializer brings the explorer back from its saved state (folder, Follow cursor, selection, view by folders)', async function () {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID).packageJSON;
     assert.ok(manifest.activationEvents.includes('onWebviewPanel:cartograph.explorer'), 'VS Code activates the extension to restore the panel');
     const target = 'extended.py#Scientific.divide';
     const restored = vscode.window.createWebviewPanel('cartograph.explorer', 'Cartograph Graph', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, { enableScripts: true });
-    const state = { folder: folder.uri.toString(), follow: true, selected: target, viewBy: 'areas' };
+    const state = { folder: folder.uri.toString(), follow: true, selected: target, viewBy: 'folders' };
     await api.explorer.serializer.deserializeWebviewPanel(restored, state);
     const revived = api.explorer.current();
     assert.ok(revived && revived !== panel, 'a new explorer adopted the restored panel');
@@ -268,7 +277,7 @@ describe('Graph explorer in a real VS Code', function () {
     while (panel.selectedNode !== target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.strictEqual(panel.selectedNode, target, 'the selection is back');
     assert.strictEqual(panel.following, true, 'Follow cursor is back on');
-    assert.strictEqual(panel.viewBy, 'areas', 'the view is by areas again');
+    assert.strictEqual(panel.viewBy, 'folders', 'the view is by folders again (a new panel would open by areas)');
     panel.handle({ type: 'setFollow', on: false });
   });
 
