@@ -312,7 +312,7 @@ export async function features(target: string, flags: Flags): Promise<number> {
   const engine = await openExisting(flags, 'cartograph features');
   if (typeof engine === 'number') return engine;
   try {
-    return await featuresOf(target, flags, engine);
+    return await featuresOf(target, flags, engine, await DescriptionCache.open(descriptionsFile(engine)));
   } finally {
     await engine.close();
   }

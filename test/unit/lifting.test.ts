@@ -1,6 +1,7 @@
 // Semantic lifting against a local OpenAI-compatible chat server (records requests, answers from a
 // script, can be down): bottom-up order, members' descriptions in their class's prompt, the content-hash
-// cache, search finding code by its description, and an unreachable endpoint ending the run quietly.
+// cache, search finding code by its description, the functional view's features lifted with the
+// descriptions (RPG-Encoder's model path), and an unreachable endpoint ending the run quietly.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -8,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { FeatureHierarchy } from '../../src/core/features/hierarchy';
 import { createSearcher } from '../../src/core/search';
+import { LocalRepository } from '../../src/core/service/localRepository';
 import { chatDescriber } from '../../src/core/lifting/chatDescriber';
 import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
 import { liftGraph } from '../../src/core/lifting/lifter';
@@ -99,4 +102,46 @@ test('lifting stops when cancelled', async () => {
   const report = await liftGraph(graph.graph, { describe: async () => (++calls === 2 && controller.abort(), 'A sentence.') }, cache, { sourceOf: async () => undefined, signal: controller.signal });
   assert.equal(report.stopped, 'cancelled');
   assert.equal(calls, 2);
+});
+
+test("the model's descriptions lift the functional view's features: only what it described is lifted again, once", async () => {
+  const dir = path.join(FIXTURES, 'ranger-py');
+  const graph = await buildGraph(readTree(dir), 'ranger');
+  const divide = 'extended.py#Scientific.divide';
+  const hierarchy = FeatureHierarchy.build(graph);
+  const modelFree = hierarchy.features(divide);
+  assert.ok(!modelFree.some((f) => f.includes('quotient')), `model-free: ${modelFree}`);
+
+  const cache = await DescriptionCache.open(null);
+  const said = (hash: string) => cache.get(hash);
+  assert.deepEqual(Object.values(hierarchy.sync(graph, said)).filter((n) => n > 0), [], 'nothing described yet: nothing to lift again');
+  const report = await liftGraph(graph.graph, chatDescriber({ baseURL, model: 'test-model' }), cache, { sourceOf: sourceReader(new RootBoundary(dir)) });
+  const update = hierarchy.sync(graph, said);
+  assert.equal(update.relifted, report.described, 'each described entity lifted again, nothing else');
+  // The model's verb phrase comes first ("Performs **quotient** computation via reciprocal scaling." — cleaned, third person read as a verb); the name's stays.
+  assert.deepEqual(hierarchy.features(divide), ['perform quotient computation via reciprocal', ...modelFree]);
+  // "Purpose of …" opens with no verb: the model's sentence gives no phrase, the code's remain.
+  assert.deepEqual(hierarchy.features('base.py#Calculator.add'), FeatureHierarchy.build(graph).features('base.py#Calculator.add'));
+  assert.equal(hierarchy.sync(graph, said).relifted, 0, 'caught up: nothing lifted twice');
+  // Saved and loaded, it knows what it was lifted with; a rebuild with the descriptions agrees.
+  const reloaded = FeatureHierarchy.fromJSON(JSON.parse(JSON.stringify(hierarchy.toJSON())));
+  assert.equal(reloaded.sync(graph, said).relifted, 0);
+  assert.deepEqual(FeatureHierarchy.build(graph, said).features(divide), hierarchy.features(divide));
+});
+
+test('a repository lifts its features with the descriptions once they come, and search_code shows them', async () => {
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lift-features-')), 'ranger-py');
+  fs.cpSync(path.join(FIXTURES, 'ranger-py'), copy, { recursive: true });
+  const repo = await LocalRepository.open(copy, { storeDir: null, workers: 0 });
+  try {
+    await repo.index();
+    assert.ok(!(await repo.featureHierarchy()).features('extended.py#Scientific.divide').some((f) => f.includes('quotient')));
+    await repo.lift(chatDescriber({ baseURL, model: 'test-model' }));
+    assert.equal((await repo.featureHierarchy()).features('extended.py#Scientific.divide')[0], 'perform quotient computation via reciprocal');
+    const answer = await repo.runTool('search_code', { query: 'quotient computation', limit: 3 });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.ok(answer.text.includes('perform quotient computation via reciprocal'), answer.text);
+  } finally {
+    await repo.close();
+  }
 });

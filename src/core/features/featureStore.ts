@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FEATURES_FILE } from '../store/storeVersion';
 import { FeatureHierarchy, type FeatureUpdate, type PersistedHierarchy } from './hierarchy';
-import type { FeatureGraph } from './profiles';
+import type { FeatureGraph, Said } from './profiles';
 
 export interface CurrentHierarchy {
   hierarchy: FeatureHierarchy;
@@ -40,17 +40,20 @@ export async function saveHierarchy(storeDir: string, hierarchy: FeatureHierarch
   await fs.rename(tmp, file);
 }
 
-/** The hierarchy of `graph`: the saved one (caught up with the graph), else one built now; saved when it changed. */
-export async function currentHierarchy(graph: FeatureGraph, storeDir: string | null): Promise<CurrentHierarchy> {
+/**
+ * The hierarchy of `graph`: the saved one (caught up with the graph and with the descriptions `said`
+ * has), else one built now; saved when it changed.
+ */
+export async function currentHierarchy(graph: FeatureGraph, storeDir: string | null, said?: Said): Promise<CurrentHierarchy> {
   const started = performance.now();
   const saved = storeDir ? await loadHierarchy(storeDir) : undefined;
   let result: Omit<CurrentHierarchy, 'ms'>;
   if (saved && saved.rootName === graph.rootName) {
-    const update = saved.sync(graph);
+    const update = saved.sync(graph, said);
     const changed = Object.values(update).some((n) => n > 0);
     result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
   } else {
-    result = { hierarchy: FeatureHierarchy.build(graph), source: 'built' };
+    result = { hierarchy: FeatureHierarchy.build(graph, said), source: 'built' };
   }
   let saveError: string | undefined;
   if (storeDir && result.source !== 'loaded') {

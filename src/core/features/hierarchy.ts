@@ -7,7 +7,7 @@
 import { SIMILARITY_WEIGHT, induceAreas, signalGraph, type AreaDraft } from './areas';
 import { dirOf, filesPerFolder, groundArea } from './grounding';
 import { areaName, areaTerms } from './naming';
-import { featureEntities, fileLinks, liftEntity, summarize, SurfaceWords, type FeatureGraph, type LiftedEntity } from './profiles';
+import { featureEntities, fileLinks, liftEntity, summarize, SurfaceWords, type FeatureGraph, type LiftedEntity, type Said } from './profiles';
 import { accumulate, dot, nearestNeighbours, norm, termStats, tfidf, type TermStats, type Vector } from './vectors';
 
 /** How an area is named where it stands beside graph nodes (agent tools' ids, the explorer's view): `area:2.3`. */
@@ -48,7 +48,7 @@ export interface PersistedHierarchy {
   rootName: string;
   stats: { files: number; df: Array<[string, number]> };
   areas: Area[];
-  files: Array<{ path: string; leaf: string; hash: string; terms: Array<[string, number]>; entities: Array<{ id: string; hash: string; features: string[] }> }>;
+  files: Array<{ path: string; leaf: string; hash: string; terms: Array<[string, number]>; entities: Array<{ id: string; hash: string; features: string[]; said?: string }> }>;
 }
 
 const FORMAT = 1;
@@ -74,13 +74,13 @@ export class FeatureHierarchy {
     private readonly stats: TermStats,
   ) {}
 
-  /** Lifts every entity, summarizes every file and induces the areas. */
-  static build(graph: FeatureGraph): FeatureHierarchy {
+  /** Lifts every entity (with a model's descriptions where `said` has one), summarizes every file and induces the areas. */
+  static build(graph: FeatureGraph, said?: Said): FeatureHierarchy {
     const paths = graph.filePaths().sort();
     const surface = new SurfaceWords();
     const lifted = new Map<string, { entities: Array<[string, LiftedEntity]>; terms: Map<string, number> }>();
     for (const path of paths) {
-      const entities = featureEntities(graph, path).map((n): [string, LiftedEntity] => [n.id, liftEntity(n, undefined).lifted]);
+      const entities = featureEntities(graph, path).map((n): [string, LiftedEntity] => [n.id, liftEntity(n, undefined, said).lifted]);
       const terms = summarize(path, moduleDoc(graph, path), entities.map(([, e]) => e.features), surface);
       lifted.set(path, { entities, terms });
     }
@@ -104,7 +104,7 @@ export class FeatureHierarchy {
     for (const area of data.areas) h.areas.set(area.id, area);
     for (const f of data.files) {
       const terms = new Map(f.terms);
-      for (const e of f.entities) h.entities.set(e.id, { path: f.path, hash: e.hash, features: e.features });
+      for (const e of f.entities) h.entities.set(e.id, { path: f.path, hash: e.hash, features: e.features, ...(e.said ? { said: e.said } : {}) });
       h.files.set(f.path, { leaf: f.leaf, hash: f.hash, terms, vector: tfidf(terms, h.stats), entities: f.entities.map((e) => e.id) });
     }
     h.indexFiles();
@@ -122,7 +122,10 @@ export class FeatureHierarchy {
         leaf: f.leaf,
         hash: f.hash,
         terms: [...f.terms],
-        entities: f.entities.map((id) => ({ id, hash: this.entities.get(id)!.hash, features: this.entities.get(id)!.features })),
+        entities: f.entities.map((id) => {
+          const { hash, features, said } = this.entities.get(id)!;
+          return { id, hash, features, ...(said ? { said } : {}) };
+        }),
       })),
     };
   }
@@ -182,15 +185,19 @@ export class FeatureHierarchy {
 
   // ---- evolution -------------------------------------------------------------------------------
 
-  /** Catches up with a graph that changed since (a hierarchy loaded from disk): the files whose content differs, or that came or went. */
-  sync(graph: FeatureGraph): FeatureUpdate {
+  /**
+   * Catches up with a graph that changed since (a hierarchy loaded from disk): the files whose content
+   * differs, or that came or went, and those with an entity a model described (or described anew) since.
+   */
+  sync(graph: FeatureGraph, said?: Said): FeatureUpdate {
     const stale = graph.filePaths().filter((p) => this.files.get(p)?.hash !== fileHash(graph, p));
     const present = new Set(graph.filePaths());
-    return this.update(graph, [...stale, ...[...this.files.keys()].filter((p) => !present.has(p))]);
+    const redescribed = [...this.entities.values()].filter((e) => e.said !== said?.(e.hash)).map((e) => e.path);
+    return this.update(graph, [...stale, ...[...this.files.keys()].filter((p) => !present.has(p)), ...redescribed], said);
   }
 
   /** Brings the hierarchy in line with the graph for `paths` (files changed, added or removed). */
-  update(graph: FeatureGraph, paths: Iterable<string>): FeatureUpdate {
+  update(graph: FeatureGraph, paths: Iterable<string>, said?: Said): FeatureUpdate {
     this.version++;
     const report: FeatureUpdate = { relifted: 0, reused: 0, removedEntities: 0, addedFiles: 0, removedFiles: 0, rerouted: 0, pruned: 0 };
     const touched = new Set<string>();
@@ -208,7 +215,7 @@ export class FeatureHierarchy {
       }
       const ids: string[] = [];
       for (const node of featureEntities(graph, path)) {
-        const { lifted, relifted } = liftEntity(node, this.entities.get(node.id));
+        const { lifted, relifted } = liftEntity(node, this.entities.get(node.id), said);
         if (relifted) report.relifted++;
         else report.reused++;
         this.entities.set(node.id, lifted);

@@ -59,7 +59,7 @@ const SPECIAL_METHODS: Record<string, string> = {
 };
 
 /** Docstring openings that come before the verb ("This function returns…", "Helper to build…"). */
-const DOC_PREAMBLE = /^(?:(?:this|the)\s+(?:function|method|class|helper|decorator|property|routine)\s+|(?:a\s+)?(?:helper|utility|convenience)(?:\s+(?:function|method))?\s+(?:to|that|for)\s+|used\s+to\s+|(?:a\s+)?(?:function|method)\s+(?:to|that)\s+)/i;
+const DOC_PREAMBLE = /^(?:(?:this|the)\s+(?:function|method|class|helper|decorator|property|routine)\s+|(?:a\s+)?(?:helper|utility|convenience)(?:\s+(?:function|method))?\s+(?:to|that|for)\s+|used\s+to\s+|(?:a\s+)?(?:function|method|class)\s+(?:to|that)\s+)/i;
 /** Words that end a docstring's phrase: what follows is a condition or an aside, not the object. */
 const PHRASE_END = new Set('if when whenever which that while unless because so since where but or otherwise until although see note e g i'.split(' '));
 const ARTICLES = new Set(['a', 'an', 'the', 'any', 'some', 'its', 'their', 'this', 'these', 'those', 'given']);
@@ -74,16 +74,31 @@ function asVerb(word: string): string | undefined {
   return undefined;
 }
 
+/** A third-person verb as its base form: `manages` → manage, `carries` → carry, `matches` → match. */
+function thirdPerson(word: string): string | undefined {
+  const w = word.toLowerCase();
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(?:ch|sh|ss|x|z)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && w.length > 3) return w.slice(0, -1);
+  return undefined;
+}
+
 /** What a definition lifts to: the node, and the words of the class or module that holds it. */
 export interface FeatureSubject {
   node: Pick<GraphNode, 'kind' | 'name' | 'signature' | 'doc'>;
   /** The container's name words (a method's class, a function's module): the object of a bare verb (`Flask.run` → run flask). */
   containerWords: string[];
+  /**
+   * What a chat model said the code does (`cartograph describe`: one sentence per function and class,
+   * asked to start with its verb), when it was described: its verb phrase comes first, as the paper's
+   * features are a model's reading of the code; the name and the docstring still give theirs.
+   */
+  said?: string;
 }
 
 /** One to three phrases, most telling first, without repeats. */
-export function liftFeatures({ node, containerWords }: FeatureSubject): string[] {
-  const phrases = [namePhrase(node, containerWords), docPhrase(node.doc)].filter((p): p is string => Boolean(p));
+export function liftFeatures({ node, containerWords, said }: FeatureSubject): string[] {
+  const phrases = [said ? docPhrase(said, true) : undefined, namePhrase(node, containerWords), docPhrase(node.doc)].filter((p): p is string => Boolean(p));
   return [...new Set(phrases)];
 }
 
@@ -110,11 +125,15 @@ function takesNothing(signature: string): boolean {
   return params.split(',').map((p) => p.trim()).filter((p) => p && !/^(?:self|cls|&?(?:mut\s+)?self|this\s*:.*)$/.test(p)).length === 0;
 }
 
-/** The docstring's first sentence's verb phrase: "Returns the value of the header, or None." → "return value of header". */
-function docPhrase(doc: string): string | undefined {
+/**
+ * The docstring's first sentence's verb phrase: "Returns the value of the header, or None." → "return value of header".
+ * `anyVerb`: a model was asked to start with the verb, so a third-person word the list lacks is taken as
+ * one too ("Represents…", "Manages…").
+ */
+function docPhrase(doc: string, anyVerb = false): string | undefined {
   const sentence = doc.trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ').split(/(?<=[.!?:;])\s/)[0].replace(DOC_PREAMBLE, '');
   const words = sentence.match(/[A-Za-z][A-Za-z0-9_]*|[,.;:()!?]/g) ?? [];
-  const verb = words[0] && asVerb(words[0]);
+  const verb = words[0] && (asVerb(words[0]) ?? (anyVerb ? thirdPerson(words[0]) : undefined));
   if (!verb) return undefined;
   const object: string[] = [];
   for (const raw of words.slice(1)) {

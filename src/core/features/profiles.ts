@@ -16,7 +16,12 @@ export interface LiftedEntity {
   path: string;
   hash: string;
   features: string[];
+  /** The model's description they were lifted with (absent: lifted from the code alone). */
+  said?: string;
 }
+
+/** What a chat model said code does, by the code's content hash (`cartograph describe`'s descriptions). */
+export type Said = (hash: string) => string | undefined;
 
 /** Edges that say one file depends on another: what graph communities are found from. */
 const DEPENDENCY_EDGES = new Set(['CALLS', 'USES', 'INHERITS', 'IMPORTS']);
@@ -28,14 +33,18 @@ export function featureEntities(graph: FeatureGraph, path: string): GraphNode[] 
   return graph.nodesInFile(path).filter((n) => FEATURE_KINDS.has(n.kind) && n.range !== null);
 }
 
-/** An entity's features, reused from `previous` when its content hash is the same (no re-lifting). */
-export function liftEntity(node: GraphNode, previous: LiftedEntity | undefined): { lifted: LiftedEntity; relifted: boolean } {
-  if (previous && previous.hash === node.hash && previous.path === node.path) return { lifted: previous, relifted: false };
+/**
+ * An entity's features, reused from `previous` when its content hash is the same and no description of
+ * it came (or changed) since (no re-lifting).
+ */
+export function liftEntity(node: GraphNode, previous: LiftedEntity | undefined, said?: Said): { lifted: LiftedEntity; relifted: boolean } {
+  const description = said?.(node.hash);
+  if (previous && previous.hash === node.hash && previous.path === node.path && previous.said === description) return { lifted: previous, relifted: false };
   const parts = qnameParts(node.qname);
   // The container's own name: a method's class, a function's module (its file name, not its folders).
   const containerWords = identifierWords((parts[parts.length - 2] ?? '').split('/').pop() ?? '');
-  const features = liftFeatures({ node, containerWords });
-  return { lifted: { path: node.path, hash: node.hash, features }, relifted: true };
+  const features = liftFeatures({ node, containerWords, said: description });
+  return { lifted: { path: node.path, hash: node.hash, features, ...(description ? { said: description } : {}) }, relifted: true };
 }
 
 /** Remembers, per stem, which surface word it was met as most (ties: the shorter, then alphabetical). */

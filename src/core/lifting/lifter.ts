@@ -38,8 +38,9 @@ const MEMBER_EDGES = new Set(['CONTAINS', 'HAS_METHOD']);
 const MAX_SOURCE_CHARS = 3_000;
 const MAX_DESCRIPTION_CHARS = 300;
 
+/** The sentence opens with its verb: the functional view takes its verb phrase as the entity's first feature (features/phrases.ts). */
 export const LIFTING_SYSTEM_PROMPT =
-  'You describe code for a code search index. Answer with ONE plain sentence (at most 25 words) saying what the code is for, in domain terms. No preamble, no code, no markdown.';
+  'You describe code for a code search index. Answer with ONE plain sentence (at most 25 words) that starts with a verb ("Parses…", "Represents…") and says what the code is for, in domain terms. No preamble, no code, no markdown.';
 
 /** Lifted nodes, members before their containers (deepest first), then by id for a stable order. */
 export function liftingOrder(graph: Graph): string[] {

@@ -164,20 +164,21 @@ export class LocalRepository implements Repository {
 
   /**
    * The functional view, loaded from the store or built on first use (`build: false`: loaded only), then
-   * caught up with the graph whenever it changed since: only the files whose content changed are looked at again.
+   * caught up with the graph whenever it changed since (only the files whose content changed are looked
+   * at again), and with new descriptions (features lifted with what the model said).
    */
   private async features(build: boolean): Promise<FeatureHierarchy | undefined> {
     const graph = this.engine.graph;
     const storeDir = this.engine.storeInfo().dir ?? null;
     if (!this.featureView) {
       if (!build && !(storeDir && hasSavedHierarchy(storeDir))) return undefined;
-      this.featureView = { hierarchy: currentHierarchy(graph, storeDir).then((r) => r.hierarchy), version: graph.settledVersion };
+      this.featureView = { hierarchy: currentHierarchy(graph, storeDir, this.described.get).then((r) => r.hierarchy), version: graph.settledVersion };
       return this.featureView.hierarchy;
     }
     const hierarchy = await this.featureView.hierarchy;
     if (this.featureView.version !== graph.settledVersion) {
       this.featureView.version = graph.settledVersion;
-      const update = hierarchy.sync(graph);
+      const update = hierarchy.sync(graph, this.described.get);
       // Derived data: a save that fails is retried with the next change, and caught up from the graph at the next start.
       if (storeDir && Object.values(update).some((n) => n > 0)) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
     }
@@ -284,8 +285,11 @@ export class LocalRepository implements Repository {
       sourceOf: sourceReader(this.engine.boundary),
       signal,
       maxCalls,
-      // Searched from the next query on.
-      onDescribed: (ids) => this.searcher.invalidate(ids),
+      onDescribed: (ids) => {
+        // Searched from the next query on; their features are lifted again with the descriptions at the functional view's next use.
+        this.searcher.invalidate(ids);
+        if (this.featureView) this.featureView.version = Number.NaN;
+      },
     });
   }
 
