@@ -137,72 +137,101 @@ async function benchCorpus(name: string) {
   };
 }
 
-async function replay(gitDir: string) {
+/**
+ * One step of an evolution replay: `apply` brings the working folder to this state (a checkout, a
+ * version's files copied in) and answers the paths it changed, relative to the folder.
+ */
+interface ReplayStep {
+  label: string;
+  apply: () => string[];
+}
+
+/**
+ * The evolution replay shared by --history and --npm: the first step applied and indexed, the hierarchy
+ * built; then per step the changed paths synced into the graph (the engine's per-file sync, as a
+ * watcher would), the hierarchy caught up incrementally (`sync`) and also rebuilt from scratch.
+ */
+async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit' | 'version') {
+  steps[0].apply();
+  const engine = await Engine.open(work, { storeDir: null });
+  await engine.index();
+  const graph = engine.graph;
+  const inc = FeatureHierarchy.build(graph);
+  let previousRebuild = entityLeaves(inc);
+  const perStep = [];
+  for (const step of steps.slice(1)) {
+    const changed = step.apply();
+    // A changed path counts when the graph indexes it, before (removed, or edited) or after (added, or edited).
+    const indexedBefore = new Set(changed.filter((p) => graph.fileGraph(p)));
+    await engine.syncPaths(changed.map((p) => path.join(work, p)));
+    let t = performance.now();
+    const update = inc.sync(graph);
+    const updateMs = performance.now() - t;
+    t = performance.now();
+    const rebuilt = FeatureHierarchy.build(graph);
+    const rebuildMs = performance.now() - t;
+    const incLeaves = entityLeaves(inc);
+    const rebuiltLeaves = entityLeaves(rebuilt);
+    perStep.push({
+      [labelKey]: step.label,
+      changedFiles: changed.filter((p) => indexedBefore.has(p) || graph.fileGraph(p)).length,
+      entities: rebuiltLeaves.size,
+      relifted: update.relifted,
+      rerouted: update.rerouted,
+      addedFiles: update.addedFiles,
+      removedFiles: update.removedFiles,
+      updateMs: round(updateMs, 2),
+      rebuildMs: round(rebuildMs),
+      ari: round(adjustedRandIndex(incLeaves, rebuiltLeaves), 4),
+      ariTop: round(adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1)), 4),
+      rebuildVsPrevious: round(adjustedRandIndex(previousRebuild, rebuiltLeaves), 4),
+      problems: coverageProblems(graph, inc).length,
+    });
+    previousRebuild = rebuiltLeaves;
+  }
+  const filesAtEnd = graph.filePaths().length;
+  await engine.close();
+  const aris = perStep.map((s) => s.ari);
+  const churn = perStep.map((s) => s.rebuildVsPrevious);
+  const touched = perStep.filter((s) => s.relifted + s.addedFiles + s.removedFiles > 0);
+  return {
+    from: steps[0].label,
+    to: steps[steps.length - 1].label,
+    steps: perStep.length,
+    filesAtEnd,
+    ari: { final: aris[aris.length - 1], mean: round(aris.reduce((a, b) => a + b, 0) / aris.length, 4), min: Math.min(...aris), identical: aris.filter((a) => a === 1).length },
+    ariTop: { final: perStep[perStep.length - 1].ariTop, mean: round(perStep.reduce((a, s) => a + s.ariTop, 0) / perStep.length, 4), min: Math.min(...perStep.map((s) => s.ariTop)) },
+    rebuildChurn: { mean: round(churn.reduce((a, b) => a + b, 0) / churn.length, 4), min: Math.min(...churn), identical: churn.filter((a) => a === 1).length },
+    relifted: {
+      total: perStep.reduce((n, s) => n + s.relifted, 0),
+      rebuildTotal: perStep.reduce((n, s) => n + s.entities, 0),
+      share: round((100 * perStep.reduce((n, s) => n + s.relifted, 0)) / perStep.reduce((n, s) => n + s.entities, 0), 2),
+      perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+    },
+    rerouted: perStep.reduce((n, s) => n + s.rerouted, 0),
+    updateMs: { p50: percentile(perStep.map((s) => s.updateMs), 50), p95: percentile(perStep.map((s) => s.updateMs), 95) },
+    rebuildMs: { p50: percentile(perStep.map((s) => s.rebuildMs), 50) },
+    problems: perStep.reduce((n, s) => n + s.problems, 0),
+    perStep,
+  };
+}
+
+/** --history: consecutive first-parent commits checked out one by one in a temporary clone. */
+async function replayGit(gitDir: string) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-replay-'));
   const git = (...args: string[]) => execFileSync('git', ['-C', work, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   try {
     execFileSync('git', ['clone', '--quiet', '--no-checkout', gitDir, work]);
     const commits = git('rev-list', '--first-parent', `--max-count=${COMMITS + 1}`, 'HEAD').trim().split('\n').reverse();
-    git('checkout', '--quiet', commits[0]);
-    const engine = await Engine.open(work, { storeDir: null });
-    await engine.index();
-    const graph = engine.graph;
-    const inc = FeatureHierarchy.build(graph);
-    let previousRebuild = entityLeaves(inc);
-    const steps = [];
-    for (let i = 1; i < commits.length; i++) {
-      const changed = git('diff', '--name-only', commits[i - 1], commits[i]).trim().split('\n').filter(Boolean);
-      git('checkout', '--quiet', commits[i]);
-      await engine.syncPaths(changed.map((p) => path.join(work, p)));
-      let t = performance.now();
-      const update = inc.sync(graph);
-      const updateMs = performance.now() - t;
-      t = performance.now();
-      const rebuilt = FeatureHierarchy.build(graph);
-      const rebuildMs = performance.now() - t;
-      const incLeaves = entityLeaves(inc);
-      const rebuiltLeaves = entityLeaves(rebuilt);
-      steps.push({
-        commit: commits[i].slice(0, 10),
-        changedFiles: changed.filter((p) => graph.fileGraph(p) || /\.py$/.test(p)).length,
-        entities: rebuiltLeaves.size,
-        relifted: update.relifted,
-        rerouted: update.rerouted,
-        addedFiles: update.addedFiles,
-        removedFiles: update.removedFiles,
-        updateMs: round(updateMs, 2),
-        rebuildMs: round(rebuildMs),
-        ari: round(adjustedRandIndex(incLeaves, rebuiltLeaves), 4),
-        ariTop: round(adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1)), 4),
-        rebuildVsPrevious: round(adjustedRandIndex(previousRebuild, rebuiltLeaves), 4),
-        problems: coverageProblems(graph, inc).length,
-      });
-      previousRebuild = rebuiltLeaves;
-    }
-    await engine.close();
-    const aris = steps.map((s) => s.ari);
-    const churn = steps.map((s) => s.rebuildVsPrevious);
-    const touched = steps.filter((s) => s.relifted + s.addedFiles + s.removedFiles > 0);
-    return {
-      repository: gitDir,
-      from: commits[0].slice(0, 10),
-      to: commits[commits.length - 1].slice(0, 10),
-      steps: steps.length,
-      ari: { final: aris[aris.length - 1], mean: round(aris.reduce((a, b) => a + b, 0) / aris.length, 4), min: Math.min(...aris), identical: aris.filter((a) => a === 1).length },
-      ariTop: { final: steps[steps.length - 1].ariTop, mean: round(steps.reduce((a, s) => a + s.ariTop, 0) / steps.length, 4), min: Math.min(...steps.map((s) => s.ariTop)) },
-      rebuildChurn: { mean: round(churn.reduce((a, b) => a + b, 0) / churn.length, 4), min: Math.min(...churn), identical: churn.filter((a) => a === 1).length },
-      relifted: {
-        total: steps.reduce((n, s) => n + s.relifted, 0),
-        rebuildTotal: steps.reduce((n, s) => n + s.entities, 0),
-        share: round((100 * steps.reduce((n, s) => n + s.relifted, 0)) / steps.reduce((n, s) => n + s.entities, 0), 2),
-        perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+    const steps = commits.map((commit, i) => ({
+      label: commit.slice(0, 10),
+      apply: () => {
+        const changed = i === 0 ? [] : git('diff', '--name-only', commits[i - 1], commit).trim().split('\n').filter(Boolean);
+        git('checkout', '--quiet', commit);
+        return changed;
       },
-      rerouted: steps.reduce((n, s) => n + s.rerouted, 0),
-      updateMs: { p50: percentile(steps.map((s) => s.updateMs), 50), p95: percentile(steps.map((s) => s.updateMs), 95) },
-      rebuildMs: { p50: percentile(steps.map((s) => s.rebuildMs), 50) },
-      problems: steps.reduce((n, s) => n + s.problems, 0),
-      perStep: steps,
-    };
+    }));
+    return { repository: gitDir, ...(await replaySteps(work, steps, 'commit')) };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -228,7 +257,7 @@ async function main() {
   }
   let history;
   if (values.history) {
-    history = await replay(path.resolve(values.history));
+    history = await replayGit(path.resolve(values.history));
     console.log(`\n## evolution replay: ${history.repository} ${history.from}..${history.to}, ${history.steps} commits`);
     console.log('| measure | value |\n|---|---|');
     console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${history.ari.final} / ${history.ari.mean} / ${history.ari.min}; ${history.ari.identical} of ${history.steps} |`);
