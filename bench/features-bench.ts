@@ -1,4 +1,5 @@
-// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100] [--edits 200] [--json FILE]`:
+// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100]
+//   [--npm PACKAGE --versions A..B|A,B,C] [--edits 200] [--json FILE]`:
 // the functional view (issue 36, model-free) on real code.
 // - Per corpus (bench/.corpora, fetched by bench/fetch-corpora.sh when missing): coverage (every
 //   function, method and class under exactly one leaf; every area grounded), areas per level and their
@@ -11,11 +12,18 @@
 //   also rebuilt from scratch; per step the adjusted Rand index of the two leaf assignments of every
 //   entity, the entities re-lifted against a rebuild's (what a model would be called for), and the
 //   rebuild's own agreement with the previous step's rebuild (how much from-scratch churns).
-import { execFileSync } from 'node:child_process';
+// - The same replay over consecutive npm versions of a package (--npm zod --versions 4.0.0..4.6.7: every
+//   release in the range, pre-releases left out; or a comma-separated list): each version's tarball
+//   fetched once with `npm pack` into bench/.corpora/npm-versions/<package>/ and extracted there; what is
+//   indexed is the package's `src/` (the TypeScript sources, as bench/fetch-corpora.sh lays out an npm
+//   corpus; the whole package when it has no `src/`) plus its package.json. Step to step, the files that
+//   differ by content are copied into a temporary working folder and the removed ones deleted.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { FeatureHierarchy, type FeatureUpdate } from '../src/core/features/hierarchy';
 import { adjustedRandIndex, coverageProblems, entityLeaves } from '../src/core/features/invariants';
@@ -27,6 +35,8 @@ const { values } = parseArgs({
     'no-corpora': { type: 'boolean', default: false },
     history: { type: 'string' },
     commits: { type: 'string' },
+    npm: { type: 'string' },
+    versions: { type: 'string' },
     edits: { type: 'string' },
     json: { type: 'string' },
   },
@@ -237,6 +247,110 @@ async function replayGit(gitDir: string) {
   }
 }
 
+const compareVersions = (a: string, b: string) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/** `A..B` (every release from A to B, pre-releases left out; `A..` up to the newest) or `A,B,C` as given. */
+function npmVersions(name: string, spec: string): string[] {
+  if (!spec.includes('..')) return spec.split(',').map((v) => v.trim()).filter(Boolean);
+  const [from, to] = spec.split('..');
+  const all: string[] = JSON.parse(execFileSync('npm', ['view', name, 'versions', '--json'], { encoding: 'utf8' }));
+  return all.filter((v) => /^\d+\.\d+\.\d+$/.test(v) && compareVersions(v, from) >= 0 && (!to || compareVersions(v, to) <= 0)).sort(compareVersions);
+}
+
+/** The extracted package of one version, fetched into the cache the first time. */
+async function npmPackage(name: string, version: string): Promise<string> {
+  const cache = path.join(CORPORA, 'npm-versions', name.replace('/', '+'));
+  const dir = path.join(cache, version);
+  if (fs.existsSync(dir)) return dir;
+  fs.mkdirSync(cache, { recursive: true });
+  const { stdout } = await promisify(execFile)('npm', ['pack', `${name}@${version}`, '--pack-destination', cache, '--json'], { encoding: 'utf8' });
+  const tarball = path.join(cache, (JSON.parse(stdout) as { filename: string }[])[0].filename);
+  const partial = `${dir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial);
+  // npm tarballs hold the package under one top folder (`package/`).
+  execFileSync('tar', ['xzf', tarball, '-C', partial, '--strip-components=1']);
+  fs.rmSync(tarball);
+  fs.renameSync(partial, dir);
+  return dir;
+}
+
+/** What is indexed of a package: its `src/` (else everything) and package.json, each path with its content hash. */
+function npmSources(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) files.set(child, createHash('sha1').update(fs.readFileSync(path.join(dir, child))).digest('hex'));
+    }
+  };
+  if (fs.existsSync(path.join(dir, 'src'))) {
+    walk('src');
+    if (fs.existsSync(path.join(dir, 'package.json'))) files.set('package.json', createHash('sha1').update(fs.readFileSync(path.join(dir, 'package.json'))).digest('hex'));
+  } else walk('');
+  return files;
+}
+
+/** --npm: consecutive versions of a package, the files that differ by content copied into a working folder. */
+async function replayNpm(name: string, spec: string) {
+  const versions = npmVersions(name, spec);
+  if (versions.length < 2) throw new Error(`--versions ${spec}: ${versions.length} version(s) of ${name}, a replay needs two`);
+  const dirs = new Map<string, string>();
+  const queue = [...versions];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let v = queue.shift(); v; v = queue.shift()) dirs.set(v, await npmPackage(name, v));
+    }),
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-npm-'));
+  let current = new Map<string, string>();
+  const sourceFiles: Record<string, number> = {};
+  const steps = versions.map((version) => ({
+    label: version,
+    apply: () => {
+      const dir = dirs.get(version)!;
+      const next = npmSources(dir);
+      sourceFiles[version] = [...next.keys()].filter((p) => /\.(ts|tsx|mts|cts)$/.test(p)).length;
+      const changed = [];
+      for (const [rel, hash] of next) {
+        if (current.get(rel) === hash) continue;
+        fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true });
+        fs.copyFileSync(path.join(dir, rel), path.join(work, rel));
+        changed.push(rel);
+      }
+      for (const rel of current.keys()) {
+        if (next.has(rel)) continue;
+        fs.rmSync(path.join(work, rel));
+        changed.push(rel);
+      }
+      current = next;
+      return changed.sort();
+    },
+  }));
+  try {
+    const replayed = await replaySteps(work, steps, 'version');
+    return { package: name, versions, indexed: fs.existsSync(path.join(dirs.get(versions[0])!, 'src')) ? 'src/ and package.json' : 'the whole package', typescriptFiles: sourceFiles, ...replayed };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function printReplay(title: string, r: Awaited<ReturnType<typeof replaySteps>>, unit: string) {
+  console.log(`\n## evolution replay: ${title} ${r.from}..${r.to}, ${r.steps} ${unit}`);
+  console.log('| measure | value |\n|---|---|');
+  console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${r.ari.final} / ${r.ari.mean} / ${r.ari.min}; ${r.ari.identical} of ${r.steps} |`);
+  console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${r.ariTop.final} / ${r.ariTop.mean} / ${r.ariTop.min} |`);
+  console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${r.rebuildChurn.mean} / ${r.rebuildChurn.min}; ${r.rebuildChurn.identical} of ${r.steps} |`);
+  console.log(`| entities re-lifted vs a rebuild's (model calls) | ${r.relifted.total} vs ${r.relifted.rebuildTotal} (${r.relifted.share} %); p95 per changed step ${round(r.relifted.perTouchedStepP95, 2)} % |`);
+  console.log(`| files re-routed on drift | ${r.rerouted} |`);
+  console.log(`| update p50 / p95; rebuild p50 | ${r.updateMs.p50} / ${r.updateMs.p95} ms; ${r.rebuildMs.p50} ms |`);
+  console.log(`| invariant problems over all steps | ${r.problems} |`);
+}
+
 async function main() {
   const results = [];
   for (const name of corpora) {
@@ -258,19 +372,16 @@ async function main() {
   let history;
   if (values.history) {
     history = await replayGit(path.resolve(values.history));
-    console.log(`\n## evolution replay: ${history.repository} ${history.from}..${history.to}, ${history.steps} commits`);
-    console.log('| measure | value |\n|---|---|');
-    console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${history.ari.final} / ${history.ari.mean} / ${history.ari.min}; ${history.ari.identical} of ${history.steps} |`);
-    console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${history.ariTop.final} / ${history.ariTop.mean} / ${history.ariTop.min} |`);
-    console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${history.rebuildChurn.mean} / ${history.rebuildChurn.min}; ${history.rebuildChurn.identical} of ${history.steps} |`);
-    console.log(`| entities re-lifted vs a rebuild's (model calls) | ${history.relifted.total} vs ${history.relifted.rebuildTotal} (${history.relifted.share} %); p95 per changed commit ${round(history.relifted.perTouchedStepP95, 2)} % |`);
-    console.log(`| files re-routed on drift | ${history.rerouted} |`);
-    console.log(`| update p50 / p95; rebuild p50 | ${history.updateMs.p50} / ${history.updateMs.p95} ms; ${history.rebuildMs.p50} ms |`);
-    console.log(`| invariant problems over all steps | ${history.problems} |`);
+    printReplay(history.repository, history, 'commits');
+  }
+  let npm;
+  if (values.npm) {
+    npm = await replayNpm(values.npm, values.versions ?? '0.0.0..');
+    printReplay(`npm ${npm.package} (${npm.indexed})`, npm, 'version steps');
   }
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true });
-    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: os.loadavg(), corpora: results, history }, null, 2)}\n`);
+    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: os.loadavg(), corpora: results, history, npm }, null, 2)}\n`);
   }
 }
 
