@@ -1,4 +1,5 @@
-// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100] [--edits 200] [--json FILE]`:
+// `npm run bench:features -- [--corpus django] [--corpus effect] [--no-corpora] [--history GIT_DIR] [--commits 100]
+//   [--npm PACKAGE --versions A..B|A,B,C] [--edits 200] [--json FILE]`:
 // the functional view (issue 36, model-free) on real code.
 // - Per corpus (bench/.corpora, fetched by bench/fetch-corpora.sh when missing): coverage (every
 //   function, method and class under exactly one leaf; every area grounded), areas per level and their
@@ -11,11 +12,18 @@
 //   also rebuilt from scratch; per step the adjusted Rand index of the two leaf assignments of every
 //   entity, the entities re-lifted against a rebuild's (what a model would be called for), and the
 //   rebuild's own agreement with the previous step's rebuild (how much from-scratch churns).
-import { execFileSync } from 'node:child_process';
+// - The same replay over consecutive npm versions of a package (--npm zod --versions 4.0.0..4.6.7: every
+//   release in the range, pre-releases left out; or a comma-separated list): each version's tarball
+//   fetched once with `npm pack` into bench/.corpora/npm-versions/<package>/ and extracted there; what is
+//   indexed is the package's `src/` (the TypeScript sources, as bench/fetch-corpora.sh lays out an npm
+//   corpus; the whole package when it has no `src/`) plus its package.json. Step to step, the files that
+//   differ by content are copied into a temporary working folder and the removed ones deleted.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { FeatureHierarchy, type FeatureUpdate } from '../src/core/features/hierarchy';
 import { adjustedRandIndex, coverageProblems, entityLeaves } from '../src/core/features/invariants';
@@ -27,6 +35,8 @@ const { values } = parseArgs({
     'no-corpora': { type: 'boolean', default: false },
     history: { type: 'string' },
     commits: { type: 'string' },
+    npm: { type: 'string' },
+    versions: { type: 'string' },
     edits: { type: 'string' },
     json: { type: 'string' },
   },
@@ -137,75 +147,208 @@ async function benchCorpus(name: string) {
   };
 }
 
-async function replay(gitDir: string) {
+/**
+ * One step of an evolution replay: `apply` brings the working folder to this state (a checkout, a
+ * version's files copied in) and answers the paths it changed, relative to the folder.
+ */
+interface ReplayStep {
+  label: string;
+  apply: () => string[];
+}
+
+/**
+ * The evolution replay shared by --history and --npm: the first step applied and indexed, the hierarchy
+ * built; then per step the changed paths synced into the graph (the engine's per-file sync, as a
+ * watcher would), the hierarchy caught up incrementally (`sync`) and also rebuilt from scratch.
+ */
+async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit' | 'version') {
+  steps[0].apply();
+  const engine = await Engine.open(work, { storeDir: null });
+  await engine.index();
+  const graph = engine.graph;
+  const inc = FeatureHierarchy.build(graph);
+  let previousRebuild = entityLeaves(inc);
+  const perStep = [];
+  for (const step of steps.slice(1)) {
+    const changed = step.apply();
+    // A changed path counts when the graph indexes it, before (removed, or edited) or after (added, or edited).
+    const indexedBefore = new Set(changed.filter((p) => graph.fileGraph(p)));
+    await engine.syncPaths(changed.map((p) => path.join(work, p)));
+    let t = performance.now();
+    const update = inc.sync(graph);
+    const updateMs = performance.now() - t;
+    t = performance.now();
+    const rebuilt = FeatureHierarchy.build(graph);
+    const rebuildMs = performance.now() - t;
+    const incLeaves = entityLeaves(inc);
+    const rebuiltLeaves = entityLeaves(rebuilt);
+    perStep.push({
+      [labelKey]: step.label,
+      changedFiles: changed.filter((p) => indexedBefore.has(p) || graph.fileGraph(p)).length,
+      entities: rebuiltLeaves.size,
+      relifted: update.relifted,
+      rerouted: update.rerouted,
+      addedFiles: update.addedFiles,
+      removedFiles: update.removedFiles,
+      updateMs: round(updateMs, 2),
+      rebuildMs: round(rebuildMs),
+      ari: round(adjustedRandIndex(incLeaves, rebuiltLeaves), 4),
+      ariTop: round(adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1)), 4),
+      rebuildVsPrevious: round(adjustedRandIndex(previousRebuild, rebuiltLeaves), 4),
+      problems: coverageProblems(graph, inc).length,
+    });
+    previousRebuild = rebuiltLeaves;
+  }
+  const filesAtEnd = graph.filePaths().length;
+  await engine.close();
+  const aris = perStep.map((s) => s.ari);
+  const churn = perStep.map((s) => s.rebuildVsPrevious);
+  const touched = perStep.filter((s) => s.relifted + s.addedFiles + s.removedFiles > 0);
+  return {
+    from: steps[0].label,
+    to: steps[steps.length - 1].label,
+    steps: perStep.length,
+    filesAtEnd,
+    ari: { final: aris[aris.length - 1], mean: round(aris.reduce((a, b) => a + b, 0) / aris.length, 4), min: Math.min(...aris), identical: aris.filter((a) => a === 1).length },
+    ariTop: { final: perStep[perStep.length - 1].ariTop, mean: round(perStep.reduce((a, s) => a + s.ariTop, 0) / perStep.length, 4), min: Math.min(...perStep.map((s) => s.ariTop)) },
+    rebuildChurn: { mean: round(churn.reduce((a, b) => a + b, 0) / churn.length, 4), min: Math.min(...churn), identical: churn.filter((a) => a === 1).length },
+    relifted: {
+      total: perStep.reduce((n, s) => n + s.relifted, 0),
+      rebuildTotal: perStep.reduce((n, s) => n + s.entities, 0),
+      share: round((100 * perStep.reduce((n, s) => n + s.relifted, 0)) / perStep.reduce((n, s) => n + s.entities, 0), 2),
+      perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+    },
+    rerouted: perStep.reduce((n, s) => n + s.rerouted, 0),
+    updateMs: { p50: percentile(perStep.map((s) => s.updateMs), 50), p95: percentile(perStep.map((s) => s.updateMs), 95) },
+    rebuildMs: { p50: percentile(perStep.map((s) => s.rebuildMs), 50) },
+    problems: perStep.reduce((n, s) => n + s.problems, 0),
+    perStep,
+  };
+}
+
+/** --history: consecutive first-parent commits checked out one by one in a temporary clone. */
+async function replayGit(gitDir: string) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-replay-'));
   const git = (...args: string[]) => execFileSync('git', ['-C', work, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   try {
     execFileSync('git', ['clone', '--quiet', '--no-checkout', gitDir, work]);
     const commits = git('rev-list', '--first-parent', `--max-count=${COMMITS + 1}`, 'HEAD').trim().split('\n').reverse();
-    git('checkout', '--quiet', commits[0]);
-    const engine = await Engine.open(work, { storeDir: null });
-    await engine.index();
-    const graph = engine.graph;
-    const inc = FeatureHierarchy.build(graph);
-    let previousRebuild = entityLeaves(inc);
-    const steps = [];
-    for (let i = 1; i < commits.length; i++) {
-      const changed = git('diff', '--name-only', commits[i - 1], commits[i]).trim().split('\n').filter(Boolean);
-      git('checkout', '--quiet', commits[i]);
-      await engine.syncPaths(changed.map((p) => path.join(work, p)));
-      let t = performance.now();
-      const update = inc.sync(graph);
-      const updateMs = performance.now() - t;
-      t = performance.now();
-      const rebuilt = FeatureHierarchy.build(graph);
-      const rebuildMs = performance.now() - t;
-      const incLeaves = entityLeaves(inc);
-      const rebuiltLeaves = entityLeaves(rebuilt);
-      steps.push({
-        commit: commits[i].slice(0, 10),
-        changedFiles: changed.filter((p) => graph.fileGraph(p) || /\.py$/.test(p)).length,
-        entities: rebuiltLeaves.size,
-        relifted: update.relifted,
-        rerouted: update.rerouted,
-        addedFiles: update.addedFiles,
-        removedFiles: update.removedFiles,
-        updateMs: round(updateMs, 2),
-        rebuildMs: round(rebuildMs),
-        ari: round(adjustedRandIndex(incLeaves, rebuiltLeaves), 4),
-        ariTop: round(adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1)), 4),
-        rebuildVsPrevious: round(adjustedRandIndex(previousRebuild, rebuiltLeaves), 4),
-        problems: coverageProblems(graph, inc).length,
-      });
-      previousRebuild = rebuiltLeaves;
-    }
-    await engine.close();
-    const aris = steps.map((s) => s.ari);
-    const churn = steps.map((s) => s.rebuildVsPrevious);
-    const touched = steps.filter((s) => s.relifted + s.addedFiles + s.removedFiles > 0);
-    return {
-      repository: gitDir,
-      from: commits[0].slice(0, 10),
-      to: commits[commits.length - 1].slice(0, 10),
-      steps: steps.length,
-      ari: { final: aris[aris.length - 1], mean: round(aris.reduce((a, b) => a + b, 0) / aris.length, 4), min: Math.min(...aris), identical: aris.filter((a) => a === 1).length },
-      ariTop: { final: steps[steps.length - 1].ariTop, mean: round(steps.reduce((a, s) => a + s.ariTop, 0) / steps.length, 4), min: Math.min(...steps.map((s) => s.ariTop)) },
-      rebuildChurn: { mean: round(churn.reduce((a, b) => a + b, 0) / churn.length, 4), min: Math.min(...churn), identical: churn.filter((a) => a === 1).length },
-      relifted: {
-        total: steps.reduce((n, s) => n + s.relifted, 0),
-        rebuildTotal: steps.reduce((n, s) => n + s.entities, 0),
-        share: round((100 * steps.reduce((n, s) => n + s.relifted, 0)) / steps.reduce((n, s) => n + s.entities, 0), 2),
-        perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+    const steps = commits.map((commit, i) => ({
+      label: commit.slice(0, 10),
+      apply: () => {
+        const changed = i === 0 ? [] : git('diff', '--name-only', commits[i - 1], commit).trim().split('\n').filter(Boolean);
+        git('checkout', '--quiet', commit);
+        return changed;
       },
-      rerouted: steps.reduce((n, s) => n + s.rerouted, 0),
-      updateMs: { p50: percentile(steps.map((s) => s.updateMs), 50), p95: percentile(steps.map((s) => s.updateMs), 95) },
-      rebuildMs: { p50: percentile(steps.map((s) => s.rebuildMs), 50) },
-      problems: steps.reduce((n, s) => n + s.problems, 0),
-      perStep: steps,
-    };
+    }));
+    return { repository: gitDir, ...(await replaySteps(work, steps, 'commit')) };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+const compareVersions = (a: string, b: string) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/** `A..B` (every release from A to B, pre-releases left out; `A..` up to the newest) or `A,B,C` as given. */
+function npmVersions(name: string, spec: string): string[] {
+  if (!spec.includes('..')) return spec.split(',').map((v) => v.trim()).filter(Boolean);
+  const [from, to] = spec.split('..');
+  const all: string[] = JSON.parse(execFileSync('npm', ['view', name, 'versions', '--json'], { encoding: 'utf8' }));
+  return all.filter((v) => /^\d+\.\d+\.\d+$/.test(v) && compareVersions(v, from) >= 0 && (!to || compareVersions(v, to) <= 0)).sort(compareVersions);
+}
+
+/** The extracted package of one version, fetched into the cache the first time. */
+async function npmPackage(name: string, version: string): Promise<string> {
+  const cache = path.join(CORPORA, 'npm-versions', name.replace('/', '+'));
+  const dir = path.join(cache, version);
+  if (fs.existsSync(dir)) return dir;
+  fs.mkdirSync(cache, { recursive: true });
+  const { stdout } = await promisify(execFile)('npm', ['pack', `${name}@${version}`, '--pack-destination', cache, '--json'], { encoding: 'utf8' });
+  const tarball = path.join(cache, (JSON.parse(stdout) as { filename: string }[])[0].filename);
+  const partial = `${dir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial);
+  // npm tarballs hold the package under one top folder (`package/`).
+  execFileSync('tar', ['xzf', tarball, '-C', partial, '--strip-components=1']);
+  fs.rmSync(tarball);
+  fs.renameSync(partial, dir);
+  return dir;
+}
+
+/** What is indexed of a package: its `src/` (else everything) and package.json, each path with its content hash. */
+function npmSources(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) files.set(child, createHash('sha1').update(fs.readFileSync(path.join(dir, child))).digest('hex'));
+    }
+  };
+  if (fs.existsSync(path.join(dir, 'src'))) {
+    walk('src');
+    if (fs.existsSync(path.join(dir, 'package.json'))) files.set('package.json', createHash('sha1').update(fs.readFileSync(path.join(dir, 'package.json'))).digest('hex'));
+  } else walk('');
+  return files;
+}
+
+/** --npm: consecutive versions of a package, the files that differ by content copied into a working folder. */
+async function replayNpm(name: string, spec: string) {
+  const versions = npmVersions(name, spec);
+  if (versions.length < 2) throw new Error(`--versions ${spec}: ${versions.length} version(s) of ${name}, a replay needs two`);
+  const dirs = new Map<string, string>();
+  const queue = [...versions];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let v = queue.shift(); v; v = queue.shift()) dirs.set(v, await npmPackage(name, v));
+    }),
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-npm-'));
+  let current = new Map<string, string>();
+  const sourceFiles: Record<string, number> = {};
+  const steps = versions.map((version) => ({
+    label: version,
+    apply: () => {
+      const dir = dirs.get(version)!;
+      const next = npmSources(dir);
+      sourceFiles[version] = [...next.keys()].filter((p) => /\.(ts|tsx|mts|cts)$/.test(p)).length;
+      const changed = [];
+      for (const [rel, hash] of next) {
+        if (current.get(rel) === hash) continue;
+        fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true });
+        fs.copyFileSync(path.join(dir, rel), path.join(work, rel));
+        changed.push(rel);
+      }
+      for (const rel of current.keys()) {
+        if (next.has(rel)) continue;
+        fs.rmSync(path.join(work, rel));
+        changed.push(rel);
+      }
+      current = next;
+      return changed.sort();
+    },
+  }));
+  try {
+    const replayed = await replaySteps(work, steps, 'version');
+    return { package: name, versions, indexed: fs.existsSync(path.join(dirs.get(versions[0])!, 'src')) ? 'src/ and package.json' : 'the whole package', typescriptFiles: sourceFiles, ...replayed };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function printReplay(title: string, r: Awaited<ReturnType<typeof replaySteps>>, unit: string) {
+  console.log(`\n## evolution replay: ${title} ${r.from}..${r.to}, ${r.steps} ${unit}`);
+  console.log('| measure | value |\n|---|---|');
+  console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${r.ari.final} / ${r.ari.mean} / ${r.ari.min}; ${r.ari.identical} of ${r.steps} |`);
+  console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${r.ariTop.final} / ${r.ariTop.mean} / ${r.ariTop.min} |`);
+  console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${r.rebuildChurn.mean} / ${r.rebuildChurn.min}; ${r.rebuildChurn.identical} of ${r.steps} |`);
+  console.log(`| entities re-lifted vs a rebuild's (model calls) | ${r.relifted.total} vs ${r.relifted.rebuildTotal} (${r.relifted.share} %); p95 per changed step ${round(r.relifted.perTouchedStepP95, 2)} % |`);
+  console.log(`| files re-routed on drift | ${r.rerouted} |`);
+  console.log(`| update p50 / p95; rebuild p50 | ${r.updateMs.p50} / ${r.updateMs.p95} ms; ${r.rebuildMs.p50} ms |`);
+  console.log(`| invariant problems over all steps | ${r.problems} |`);
 }
 
 async function main() {
@@ -228,20 +371,17 @@ async function main() {
   }
   let history;
   if (values.history) {
-    history = await replay(path.resolve(values.history));
-    console.log(`\n## evolution replay: ${history.repository} ${history.from}..${history.to}, ${history.steps} commits`);
-    console.log('| measure | value |\n|---|---|');
-    console.log(`| ARI incremental vs rebuild: final / mean / min; steps identical | ${history.ari.final} / ${history.ari.mean} / ${history.ari.min}; ${history.ari.identical} of ${history.steps} |`);
-    console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${history.ariTop.final} / ${history.ariTop.mean} / ${history.ariTop.min} |`);
-    console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${history.rebuildChurn.mean} / ${history.rebuildChurn.min}; ${history.rebuildChurn.identical} of ${history.steps} |`);
-    console.log(`| entities re-lifted vs a rebuild's (model calls) | ${history.relifted.total} vs ${history.relifted.rebuildTotal} (${history.relifted.share} %); p95 per changed commit ${round(history.relifted.perTouchedStepP95, 2)} % |`);
-    console.log(`| files re-routed on drift | ${history.rerouted} |`);
-    console.log(`| update p50 / p95; rebuild p50 | ${history.updateMs.p50} / ${history.updateMs.p95} ms; ${history.rebuildMs.p50} ms |`);
-    console.log(`| invariant problems over all steps | ${history.problems} |`);
+    history = await replayGit(path.resolve(values.history));
+    printReplay(history.repository, history, 'commits');
+  }
+  let npm;
+  if (values.npm) {
+    npm = await replayNpm(values.npm, values.versions ?? '0.0.0..');
+    printReplay(`npm ${npm.package} (${npm.indexed})`, npm, 'version steps');
   }
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true });
-    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: os.loadavg(), corpora: results, history }, null, 2)}\n`);
+    fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: os.loadavg(), corpora: results, history, npm }, null, 2)}\n`);
   }
 }
 
