@@ -65,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   context.subscriptions.push(status, stateEmitter, updateEmitter);
   const refresh = () => status.update([...indexes.values()]);
   const keys = new ApiKeys(context.secrets);
-  const lifting = new Lifting((endpoint) => keys.get('completion', endpoint));
+  const lifting = new Lifting((endpoint) => keys.get('completion', endpoint), context.workspaceState);
   context.subscriptions.push(lifting);
 
   const indexFor = (uri: vscode.Uri): WorkspaceIndex | undefined => {
@@ -123,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       for (const i of indexes.values()) {
-        if (['cartograph.lifting', 'cartograph.completion', 'cartograph.llm'].some((key) => e.affectsConfiguration(key, i.folder.uri))) lifting.schedule(i, 2_000);
+        if (['cartograph.lifting', 'cartograph.completion', 'cartograph.llm'].some((key) => e.affectsConfiguration(key, i.folder.uri))) lifting.settingsChanged(i);
       }
       const affected = [...indexes.values()].filter((i) => affectsIndex(e) && (e.affectsConfiguration('cartograph', i.folder.uri) || e.affectsConfiguration('files.exclude', i.folder.uri)));
       for (const i of affected) {

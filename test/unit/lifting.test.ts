@@ -14,7 +14,8 @@ import { createSearcher } from '../../src/core/search';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { chatDescriber } from '../../src/core/lifting/chatDescriber';
 import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
-import { liftGraph } from '../../src/core/lifting/lifter';
+import { liftGraph, liftingCost } from '../../src/core/lifting/lifter';
+import { newTokenUsage, streamDescriber, type StreamingChatModel } from '../../src/core/lifting/streamDescriber';
 import { sourceReader } from '../../src/core/lifting/source';
 import { RootBoundary } from '../../src/core/workspace/readSource';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
@@ -144,4 +145,37 @@ test('a repository lifts its features with the descriptions once they come, and 
   } finally {
     await repo.close();
   }
+});
+
+test("a chat model the client holds (VS Code's, streamed): one request per description, its tokens counted, what is left to send estimated", async () => {
+  const dir = path.join(FIXTURES, 'ranger-py');
+  const graph = await buildGraph(readTree(dir), 'ranger');
+  const cache = await DescriptionCache.open(null);
+  const sourceOf = sourceReader(new RootBoundary(dir));
+  const before = await liftingCost(graph.graph, cache, sourceOf);
+  assert.equal(before.entities, 8);
+  const prompts: string[] = [];
+  const model: StreamingChatModel = {
+    name: 'Scripted',
+    async send(system, prompt) {
+      prompts.push(`${system}\n\n${prompt}`);
+      // streamed in pieces; a model that goes on past a blank line is not read further
+      return (async function* () {
+        yield 'Computes ';
+        yield 'the thing.\n\nAnd then a second paragraph ';
+        yield 'that is never read.';
+      })();
+    },
+    countTokens: async (text) => text.split(/\s+/).filter(Boolean).length,
+  };
+  const usage = newTokenUsage();
+  const report = await liftGraph(graph.graph, streamDescriber(model, usage), cache, { sourceOf });
+  assert.deepEqual(report, { described: 8, cached: 0, failed: 0 });
+  assert.equal(cache.get(graph.graph.getNodeAttribute('extended.py#Scientific.divide', 'hash')), 'Computes the thing.');
+  assert.equal(usage.requests, 8);
+  assert.equal(usage.input, prompts.reduce((n, p) => n + p.split(/\s+/).filter(Boolean).length, 0), 'input tokens: what was sent, as the model counts it');
+  assert.ok(usage.output > 0 && usage.output < usage.input);
+  // The estimate shown before a run is about what was then sent (members' descriptions in a class's prompt come later)
+  assert.ok(before.characters <= prompts.join('').length && before.characters > 0.8 * prompts.join('').length, `${before.characters} vs ${prompts.join('').length}`);
+  assert.deepEqual(await liftingCost(graph.graph, cache, sourceOf), { entities: 0, characters: 0 }, 'nothing left to send');
 });

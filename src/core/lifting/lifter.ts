@@ -65,6 +65,24 @@ export function liftingPrompt(graph: Graph, id: string, source: string | undefin
   return lines.join('\n');
 }
 
+/** What lifting would send now: the functions and classes not described yet, and their prompts' length (a class's members' descriptions left out). */
+export interface LiftingCost {
+  entities: number;
+  characters: number;
+}
+
+export async function liftingCost(graph: Graph, cache: DescriptionCache, sourceOf: LiftOptions['sourceOf']): Promise<LiftingCost> {
+  let entities = 0;
+  let characters = 0;
+  for (const id of liftingOrder(graph)) {
+    const node = graph.getNodeAttributes(id);
+    if (cache.get(node.hash) !== undefined) continue;
+    entities++;
+    characters += LIFTING_SYSTEM_PROMPT.length + liftingPrompt(graph, id, await sourceOf(node), cache).length;
+  }
+  return { entities, characters };
+}
+
 export async function liftGraph(graph: Graph, describer: Describer, cache: DescriptionCache, options: LiftOptions): Promise<LiftReport> {
   const report: LiftReport = { described: 0, cached: 0, failed: 0 };
   const maxFailures = options.maxFailures ?? 3;

@@ -13,7 +13,7 @@ import type { GraphDiff } from '../graph/repositoryGraph';
 import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/featureStore';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
-import { liftGraph, type Describer } from '../lifting/lifter';
+import { liftGraph, liftingCost, type Describer } from '../lifting/lifter';
 import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
@@ -291,6 +291,10 @@ export class LocalRepository implements Repository {
         if (this.featureView) this.featureView.version = Number.NaN;
       },
     });
+  }
+
+  async liftingCost() {
+    return liftingCost(this.engine.graph.graph, await this.descriptionsCache(), sourceReader(this.engine.boundary));
   }
 
   /** Saves the query snapshot of the graph as it is now (querySnapshot.ts): the next process answers from it at once. */

@@ -10,7 +10,7 @@ import type { EngineOptions, EngineStats, IndexProgress, IndexReport } from '../
 import type { HostMessage, ViewBy, WebviewMessage } from '../explorer/protocol';
 import type { NodeDescription } from '../graph/describe';
 import type { GraphNode } from '../model/schema';
-import type { LiftReport, Describer } from '../lifting/lifter';
+import type { LiftReport, Describer, LiftingCost } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { FileRanking, SearchContext } from '../search';
@@ -100,6 +100,8 @@ export interface Repository {
   embed(signal?: AbortSignal): Promise<EmbeddingReport | undefined>;
   /** Describes functions and classes with the chat model behind `describer` (semantic lifting). */
   lift(describer: Describer, signal?: AbortSignal): Promise<LiftReport>;
+  /** What lifting would send now (asked before a model the user pays for is used). */
+  liftingCost(): Promise<LiftingCost>;
 
   close(): Promise<void>;
 }

@@ -65,6 +65,7 @@ const handlers: Record<string, Handler> = {
     const describer: Describer = { describe: (system, prompt, signal) => channel.call<string>('describe', [system, prompt], { signal }) };
     return opened().lift(describer, context.signal);
   },
+  liftingCost: () => opened().liftingCost(),
   close: async () => {
     await hosted?.stop();
     hosted = undefined;

@@ -10,7 +10,7 @@ import type { EngineStats, IndexProgress, IndexReport } from '../engine';
 import type { HostMessage, ViewBy, WebviewMessage } from '../explorer/protocol';
 import type { NodeDescription } from '../graph/describe';
 import type { GraphNode } from '../model/schema';
-import type { Describer, LiftReport } from '../lifting/lifter';
+import type { Describer, LiftingCost, LiftReport } from '../lifting/lifter';
 import type { EmbeddingReport } from '../models/embeddingJob';
 import type { LoadedModels } from '../models/loader';
 import type { FileRanking, SearchContext } from '../search';
@@ -210,6 +210,9 @@ export class WorkerRepository implements Repository {
   lift(describer: Describer, signal?: AbortSignal) {
     this.describer = describer;
     return this.call<LiftReport>('lift', [], { signal });
+  }
+  liftingCost() {
+    return this.call<LiftingCost>('liftingCost');
   }
 
   /** Called once if the worker dies while this repository is open: every request fails from then on. */
