@@ -69,3 +69,12 @@ test('a failed build is reported to the queries that waited, and the next query 
   finish(2);
   assert.equal((await retry).generation, 2);
 });
+
+test('what changed before the first build is read after it (a build may restore an index saved before the change)', async () => {
+  const { lazy, finish } = controlled();
+  lazy.touch(['described.py#f']);
+  const built = lazy.get();
+  finish(1);
+  assert.deepEqual((await built).updated, ['described.py#f']);
+});
+

@@ -98,23 +98,26 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
   // save path itself); a new graph, a large change or lost history rebuilds them.
   const fresh = () => {
     const graph = engine.graph;
+    if (builtFor !== graph || settled !== graph.settledVersion || graph.version !== settled) {
+      const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
+      if (!touched || largeChange(touched, graph)) {
+        entities.reset();
+        lexical.reset();
+        fileTexts.reset();
+      } else {
+        entities.touch(touched);
+        lexical.touch(touched);
+        fileTexts.touch(touched);
+      }
+      builtFor = graph;
+      settled = graph.settledVersion;
+    }
+    // Described since (semantic lifting): touched after any reset, since an index restored from the
+    // query snapshot was saved before these descriptions were written.
     if (described.size > 0) {
       lexical.touch(described);
       described.clear();
     }
-    if (builtFor === graph && settled === graph.settledVersion && graph.version === settled) return;
-    const touched = builtFor === graph ? graph.touchedSince(settled) : undefined;
-    if (!touched || largeChange(touched, graph)) {
-      entities.reset();
-      lexical.reset();
-      fileTexts.reset();
-    } else {
-      entities.touch(touched);
-      lexical.touch(touched);
-      fileTexts.touch(touched);
-    }
-    builtFor = graph;
-    settled = graph.settledVersion;
   };
   // A query that has to wait for a build says so in its timings (`indexBuild`, ms).
   const ready = async <T extends NodeIndex>(index: LazyIndex<T>, timingsMs?: Record<string, number>): Promise<T> => {

@@ -1,6 +1,8 @@
 // The search indexes are built on the first query that needs them, in slices, on the editor's thread.
 // While one is being built the graph keeps changing (saves, a branch switch): what changes meanwhile is
 // re-read once the build is done, and a reset (a new graph, too large a change) makes the build void.
+// What changes before the first build starts is re-read after it too: a build may restore an index
+// saved earlier (the query snapshot's), which knows nothing of what changed since (a description).
 
 /** An index over graph nodes that can re-read single nodes. */
 export interface NodeIndex {
@@ -13,7 +15,7 @@ export class LazyIndex<T extends NodeIndex> {
   private built: T | undefined;
   private building: Promise<T> | undefined;
   private generation = 0;
-  private readonly touchedWhileBuilding = new Set<string>();
+  private readonly touchedUntilBuilt = new Set<string>();
 
   constructor(private readonly build: () => Promise<T>) {}
 
@@ -30,8 +32,8 @@ export class LazyIndex<T extends NodeIndex> {
     const building = this.build().then(
       (index) => {
         if (generation === this.generation) {
-          index.update(this.touchedWhileBuilding);
-          this.touchedWhileBuilding.clear();
+          index.update(this.touchedUntilBuilt);
+          this.touchedUntilBuilt.clear();
           this.building = undefined;
           // Stale after the edits made meanwhile: the next `get` builds again.
           if (!index.stale) this.built = index;
@@ -48,12 +50,12 @@ export class LazyIndex<T extends NodeIndex> {
     return building;
   }
 
-  /** These nodes changed: re-read them now, or once the running build is done. */
+  /** These nodes changed: re-read them now, or once the index is built (by the running build, or the next). */
   touch(ids: Iterable<string>): void {
     if (this.built) {
       this.built.update(ids);
       if (this.built.stale) this.reset();
-    } else if (this.building) for (const id of ids) this.touchedWhileBuilding.add(id);
+    } else for (const id of ids) this.touchedUntilBuilt.add(id);
   }
 
   /** Throw the index away (and void a running build): the next `get` builds a new one. */
@@ -61,6 +63,6 @@ export class LazyIndex<T extends NodeIndex> {
     this.built = undefined;
     this.building = undefined;
     this.generation++;
-    this.touchedWhileBuilding.clear();
+    this.touchedUntilBuilt.clear();
   }
 }
