@@ -9,7 +9,10 @@ import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
+import type { Describer, LiftReport } from '../core/lifting/lifter';
 import { ServedFolder } from '../core/service/servedFolder';
+import { SAMPLE, type ClientDescribeRequest } from '../core/service/serviceProtocol';
+import { samplingDescriber } from './mcpSampling';
 import type { ServiceConnection } from '../core/service/serviceClient';
 import type { CallState, ToolResult } from '../core/tools/context';
 import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
@@ -81,6 +84,18 @@ class RelayedFolder implements ToolFolder {
     }
   }
 
+  /** Lifting with the agent's model: by the service (asking back through this connection), else here. */
+  async describe(describer: Describer, maxCalls: number): Promise<LiftReport> {
+    const service = await this.connected();
+    if (!service) return (await this.local!.repo).lift(describer, undefined, maxCalls);
+    const stop = service.serve(SAMPLE, ([system, prompt], context) => describer.describe(system as string, prompt as string, context.signal));
+    try {
+      return await service.call<LiftReport>('describeByClient', [{ maxCalls } satisfies ClientDescribeRequest]);
+    } finally {
+      stop();
+    }
+  }
+
   async close(): Promise<void> {
     (await this.connection)?.close();
     await this.local?.close();
@@ -123,6 +138,7 @@ export function serveMcp(options: McpOptions): Promise<number> {
         },
       );
     }
+    registerDescribeCode(mcp, folders);
     return mcp;
   };
 
@@ -140,6 +156,40 @@ export function serveMcp(options: McpOptions): Promise<number> {
     process.on('SIGINT', () => void stop());
     process.on('SIGTERM', () => void stop());
   });
+}
+
+/**
+ * `describe_code`: RPG-Encoder's semantic lifting with the agent's own model, through MCP sampling (the
+ * client may ask its user to approve each request). Only for clients that offer sampling; the others
+ * are told how to describe with an endpoint instead.
+ */
+function registerDescribeCode(mcp: McpServer, folders: RelayedFolder[]): void {
+  mcp.registerTool(
+    'describe_code',
+    {
+      title: 'Describe code with your model',
+      description:
+        "Describe this repository's functions and classes in one plain sentence each with your own model (MCP sampling: one request per function or class, which your client may ask you to approve). search_code and the functional view (explore_graph from an area, repo_overview by area) use the descriptions from then on; code described before is never sent again. maxCalls caps the requests of this call (default 50). Needs a client that supports sampling.",
+      inputSchema: z.object({ maxCalls: z.number().int().min(1).max(1000).optional() }),
+      annotations: { title: 'Describe code with your model', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async ({ maxCalls = 50 }, ctx) => {
+      const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
+      if (!mcp.server.getClientCapabilities()?.sampling) {
+        return text('Your MCP client does not offer sampling, so Cartograph cannot ask your model. Describe with an OpenAI-compatible endpoint instead: `cartograph describe --endpoint URL --model NAME`.', true);
+      }
+      const describer = samplingDescriber((params, signal) => ctx.mcpReq.requestSampling(params, { signal }));
+      const lines: string[] = [];
+      let left = maxCalls;
+      for (const folder of folders) {
+        const report = await folder.describe(describer, Math.max(left, 1));
+        left -= report.described + report.failed;
+        lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}`);
+        if (left <= 0) break;
+      }
+      return text(`${lines.join('\n')}\nsearch_code and the functional view use the descriptions now.`);
+    },
+  );
 }
 
 /** Every answer is an object; the tools' own fields are described in their text and README. */

@@ -18,7 +18,11 @@ export interface McpProcess {
   stderr(): string;
 }
 
-export function startMcp(root: string, extraArgs: string[] = []): McpProcess {
+/** A client's model for MCP sampling: the request's params in, the answer's text out. */
+export type Sampler = (params: { systemPrompt?: string; messages: Array<{ content: { text?: string } }> }) => string;
+
+/** `sample`: the client declares sampling and answers the server's `sampling/createMessage` requests with it. */
+export function startMcp(root: string, extraArgs: string[] = [], sample?: Sampler): McpProcess {
   const child = spawn(process.execPath, [CLI, 'mcp', '--root', root, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   let buffered = '';
@@ -31,8 +35,13 @@ export function startMcp(root: string, extraArgs: string[] = []): McpProcess {
     for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
       const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: { message: string } };
-      if (message.id !== undefined) waiting.get(message.id)?.(message);
+      const message = JSON.parse(line) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+      if (message.method === 'sampling/createMessage' && message.id !== undefined) {
+        const reply = sample
+          ? { result: { role: 'assistant', content: { type: 'text', text: sample(message.params as Parameters<Sampler>[0]) }, model: 'scripted' } }
+          : { error: { code: -32601, message: 'sampling is not supported' } };
+        send({ jsonrpc: '2.0', id: message.id, ...reply });
+      } else if (message.id !== undefined) waiting.get(message.id)?.(message);
     }
   });
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -43,7 +52,7 @@ export function startMcp(root: string, extraArgs: string[] = []): McpProcess {
       exited.then((code) => reject(new Error(`the server exited (${code}) before answering ${method}: ${err}`)));
       send({ jsonrpc: '2.0', id, method, params });
     });
-  const ready = request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cartograph-test', version: '0' } }).then(() =>
+  const ready = request('initialize', { protocolVersion: '2025-06-18', capabilities: sample ? { sampling: {} } : {}, clientInfo: { name: 'cartograph-test', version: '0' } }).then(() =>
     send({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   );
   return {

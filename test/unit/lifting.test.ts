@@ -179,3 +179,23 @@ test("a chat model the client holds (VS Code's, streamed): one request per descr
   assert.ok(before.characters <= prompts.join('').length && before.characters > 0.8 * prompts.join('').length, `${before.characters} vs ${prompts.join('').length}`);
   assert.deepEqual(await liftingCost(graph.graph, cache, sourceOf), { entities: 0, characters: 0 }, 'nothing left to send');
 });
+
+test('descriptions written before the first search of a warm start are searched (the restored index predates them)', async () => {
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lift-restored-')), 'ranger-py');
+  fs.cpSync(path.join(FIXTURES, 'ranger-py'), root, { recursive: true });
+  const first = await LocalRepository.open(root, {});
+  await first.index();
+  await first.saveQuerySnapshot();
+  await first.close();
+  // Restarted: the graph and the search indexes come from the query snapshot, saved with no descriptions.
+  const repo = await LocalRepository.open(root, {});
+  try {
+    await repo.index();
+    await repo.lift(chatDescriber({ baseURL, model: 'test-model' }));
+    const answer = await repo.runTool('search_code', { query: 'quotient reciprocal scaling', limit: 3 });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.match(answer.text, /1\. Method extended\.Scientific\.divide/, answer.text);
+  } finally {
+    await repo.close();
+  }
+});

@@ -68,10 +68,14 @@ after(async () => {
   fs.rmSync(path.dirname(root), { recursive: true, force: true });
 });
 
-test('lists the six tools with input and output schemas, read-only, and instructions that say when to use them', async () => {
+test('lists the six graph tools with input and output schemas, read-only, and instructions that say when to use them; describe_code beside them', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
-  for (const tool of tools) {
+  assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, 'describe_code'].sort());
+  // describe_code writes descriptions and asks the client's model: neither read-only nor closed-world
+  const describe = tools.find((t) => t.name === 'describe_code')!;
+  assert.equal(describe.annotations?.readOnlyHint, false);
+  assert.equal(describe.annotations?.openWorldHint, true);
+  for (const tool of tools.filter((t) => t.name !== 'describe_code')) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
     assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
@@ -79,6 +83,12 @@ test('lists the six tools with input and output schemas, read-only, and instruct
   }
   assert.deepEqual(Object.keys(tools.find((t) => t.name === 'search_code')!.inputSchema.properties ?? {}).sort(), ['kinds', 'limit', 'maxTokens', 'offset', 'path', 'query']);
   assert.match(client.getInstructions() ?? '', /grep/);
+});
+
+test('describe_code tells a client without sampling how to describe with an endpoint instead', async () => {
+  const answer = await call('describe_code', { maxCalls: 3 });
+  assert.equal(answer.isError, true);
+  assert.match(answer.text, /does not offer sampling.*cartograph describe --endpoint URL --model NAME/s);
 });
 
 test('each tool answers from the graph, naming path:line', async () => {

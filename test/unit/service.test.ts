@@ -243,3 +243,32 @@ test('a service of another version is replaced; a killed one is succeeded; stop 
     delete process.env.CARTOGRAPH_SERVICE_IDLE_MS;
   }
 });
+
+test("an agent's describe_code is lifted by the service with the agent's own model (MCP sampling), and searched at once", async () => {
+  const prompts: Array<{ system: string; prompt: string }> = [];
+  const agent = startMcp(root, [], (params) => {
+    prompts.push({ system: params.systemPrompt ?? '', prompt: params.messages[0].content.text ?? '' });
+    return prompts.length === 1 ? 'Tends the quokka enclosure.' : 'Does its job.';
+  });
+  try {
+    const first = await agent.call('describe_code', { maxCalls: 5 });
+    assert.equal(first.isError, false, first.text);
+    assert.match(first.text, /flask: 5 described, 0 described before/);
+    assert.equal(prompts.length, 5, 'one sampling request per description, within maxCalls');
+    assert.match(prompts[0].system, /^You describe code/);
+    const subject = /^\w+ (\S+) in (\S+)/.exec(prompts[0].prompt)!;
+    // among the first three on the default (model) path: the reranker reads a description as the node's own comment
+    const found = await agent.call('search_code', { query: 'quokka enclosure', limit: 3 });
+    assert.match(found.text, new RegExp(`id=\\S+#${subject[1].split('.').slice(2).join('\\.')}\\b`), found.text);
+    // described before: not sent again; the next five are
+    const second = await agent.call('describe_code', { maxCalls: 5 });
+    assert.match(second.text, /flask: 5 described, 5 described before/);
+    assert.equal(prompts.length, 10);
+    assert.equal(new Set(prompts.map((p) => p.prompt)).size, 10);
+    assert.ok((await ready()).pid, 'a service runs for the folder (the agent started it or joined it)');
+    assert.match(agent.stderr(), /^(?![\s\S]*served in this process)/, 'the agent went through the service');
+  } finally {
+    await agent.close();
+  }
+});
+

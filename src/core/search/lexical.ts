@@ -213,13 +213,15 @@ export class LexicalIndex {
   /**
    * Which of these stemmed words the node's own code mentions, and which its literals and comments say,
    * as indexed: read from the index, so an index loaded from a snapshot (no texts, no file graphs) answers the same.
+   * A model's description of the node (semantic lifting) counts as a comment of its own: the reranker,
+   * trained on code without descriptions, would otherwise see nothing of it beyond the lexical score.
    */
   ownTerms(id: string, words: Iterable<string>): { mentions: Set<string>; strings: Set<string> } {
     const mentions = new Set<string>();
     const strings = new Set<string>();
     for (const w of words) {
       if (this.search.fieldHas(id, 'mentions', w)) mentions.add(w);
-      if (this.search.fieldHas(id, 'strings', w)) strings.add(w);
+      if (this.search.fieldHas(id, 'strings', w) || this.search.fieldHas(id, 'description', w)) strings.add(w);
     }
     return { mentions, strings };
   }

@@ -2,7 +2,7 @@
 // speaks our protocol and version (an older one is asked to stop and replaced), start one when none
 // runs, and wait for it to listen.
 import * as net from 'node:net';
-import { Channel, type CallOptions } from './channel';
+import { Channel, type CallOptions, type Handler } from './channel';
 import { listSockets, serviceDir, socketPath } from './serviceAddress';
 import { SERVICE_PROTOCOL, type ServiceHello, type StopReply } from './serviceProtocol';
 import { SocketPort } from './socketPort';
@@ -20,6 +20,8 @@ export class ServiceConnection {
     private readonly socket: net.Socket,
     readonly hello: ServiceHello,
     channel: Channel,
+    /** What this client answers when the service asks it back (the channel reads them per request). */
+    private readonly handlers: Record<string, Handler> = {},
   ) {
     this.channel = channel;
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
@@ -35,6 +37,14 @@ export class ServiceConnection {
 
   call<T>(method: string, args: unknown[] = [], options?: CallOptions): Promise<T> {
     return this.channel.call<T>(method, args, options);
+  }
+
+  /** Answers the service's `method` requests with `handler` until the returned function is called. */
+  serve(method: string, handler: Handler): () => void {
+    this.handlers[method] = handler;
+    return () => {
+      if (this.handlers[method] === handler) delete this.handlers[method];
+    };
   }
 
   /**
@@ -64,13 +74,14 @@ export function connectAt(file: string, timeoutMs = 10_000): Promise<ServiceConn
     };
     socket.once('error', fail);
     socket.once('connect', () => {
-      const channel = new Channel(new SocketPort(socket));
+      const handlers: Record<string, Handler> = {};
+      const channel = new Channel(new SocketPort(socket), handlers);
       channel.call<ServiceHello>('hello').then(
         (hello) => {
           clearTimeout(timer);
           socket.off('error', fail);
           socket.on('error', () => undefined);
-          resolve(new ServiceConnection(socket, hello, channel));
+          resolve(new ServiceConnection(socket, hello, channel, handlers));
         },
         () => fail(),
       );

@@ -17,7 +17,7 @@ import { SocketPort } from './socketPort';
 import { connectAt } from './serviceClient';
 import { currentHolder, LockBusyError, WriterLock, type LockHolder } from '../store/writerLock';
 import type { NodeDescription } from '../graph/describe';
-import { SERVICE_PROTOCOL, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
+import { SAMPLE, SERVICE_PROTOCOL, type ClientDescribeRequest, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -156,7 +156,8 @@ export class ServiceHost {
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     this.lastActivity = Date.now();
-    const channel = new Channel(new SocketPort(socket), this.handlers());
+    // the handlers may ask this client back (its model, for describeByClient)
+    const channel: Channel = new Channel(new SocketPort(socket), this.handlers(() => channel));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       this.sockets.delete(socket);
@@ -165,13 +166,13 @@ export class ServiceHost {
     });
   }
 
-  private handlers(): Record<string, Handler> {
-    const counted = (handler: (args: unknown[]) => unknown): Handler => async (args) => {
+  private handlers(client: () => Channel): Record<string, Handler> {
+    const counted = (handler: Handler): Handler => async (args, context) => {
       this.requests++;
       this.inFlight++;
       this.lastActivity = Date.now();
       try {
-        return await handler(args);
+        return await handler(args, context);
       } finally {
         this.inFlight--;
         this.lastActivity = Date.now();
@@ -188,6 +189,7 @@ export class ServiceHost {
       index: counted(() => this.index()),
       // Not a question: minutes of chat requests must not hold one of the two turns answers take.
       describe: counted(([request]) => this.describe(request as DescribeRequest)),
+      describeByClient: counted(([request], context) => this.describeByClient(client(), request as ClientDescribeRequest, context.signal)),
       stats: asked(() => this.stats()),
       features: asked(([request]) => this.features(request as FeaturesRequest)),
       stop: async (): Promise<StopReply> => {
@@ -266,6 +268,14 @@ export class ServiceHost {
     const repo = await this.folder.repo;
     await this.folder.state();
     return repo.lift(chatDescriber(request), undefined, request.maxCalls);
+  }
+
+  /** An agent's `describe_code`: described with its own model, asked through its connection for each function or class. */
+  private async describeByClient(client: Channel, request: ClientDescribeRequest, signal: AbortSignal): Promise<DescribeReply> {
+    const repo = await this.folder.repo;
+    await this.folder.state();
+    const describer = { describe: (system: string, prompt: string, cancel?: AbortSignal) => client.call<string>(SAMPLE, [system, prompt], { signal: cancel }) };
+    return repo.lift(describer, signal, request.maxCalls);
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */

@@ -7,7 +7,7 @@ import type { ChatEndpoint } from '../lifting/chatDescriber';
 import type { LiftReport } from '../lifting/lifter';
 
 /** Bumped when a request or answer changes shape: a client of another protocol replaces the service. */
-export const SERVICE_PROTOCOL = 3;
+export const SERVICE_PROTOCOL = 4;
 
 export interface ServiceHello {
   protocol: number;
@@ -70,3 +70,14 @@ export interface IndexReply extends StatsReply {
 export type DescribeRequest = ChatEndpoint & { maxCalls?: number };
 
 export type DescribeReply = LiftReport;
+
+/**
+ * `describeByClient`: the same lifting with the client's own model (an agent's, through MCP sampling):
+ * while it runs, the service asks the client `SAMPLE` [system, prompt] → the model's answer, once per
+ * function or class not described before.
+ */
+export interface ClientDescribeRequest {
+  maxCalls?: number;
+}
+
+export const SAMPLE = 'sample';
