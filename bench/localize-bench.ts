@@ -1,4 +1,4 @@
-// `npm run bench:localize [-- --json FILE] [--repo NAME]... [--half tuning|heldOut] [--eval FILE]... [--variants]`
+// `npm run bench:localize [-- --json FILE] [--repo NAME]... [--half tuning|heldOut] [--eval FILE]... [--variants] [--feature-text]`
 // Issue → file localization (issue 18 §4, issue 34) on real bug reports: SWE-bench Lite and Verified
 // instances (../shared/eval/swebench-lite-localization-dev.jsonl and swebench-verified-localization-dev.jsonl,
 // deduplicated by instance id: the files their fixes changed). The code is Debian bookworm's packaging of
@@ -18,7 +18,9 @@
 // identifiers, lower-cased, Cartograph's stop words and one-letter words dropped, Porter-stemmed (the
 // tokenizer Cartograph's lexical index uses, before its compound-word splitting).
 // Acc@k: the instance's gold files (those present) are all in the top k. `--variants` adds the two
-// halves of Cartograph's score on their own (definitions only, file text only).
+// halves of Cartograph's score on their own (definitions only, file text only). `--feature-text` (issue 36)
+// adds Cartograph with the functional view's model-free feature phrases (FeatureHierarchy) indexed as
+// part of each entity's description in the definition-level index the file ranking reads.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -26,6 +28,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stemmer } from 'stemmer';
 import { Engine } from '../src/core/engine';
+import { FeatureHierarchy } from '../src/core/features/hierarchy';
 import { FileIndex, rankFiles } from '../src/core/search/fileRanking';
 import { LexicalIndex, searchableWords } from '../src/core/search/lexical';
 import { mean, percentile } from './search/metrics';
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     eval: { type: 'string', multiple: true },
     half: { type: 'string' },
     variants: { type: 'boolean', default: false },
+    'feature-text': { type: 'boolean', default: false },
   },
 });
 
@@ -143,7 +147,7 @@ function readInstances(): Instance[] {
   return [...byId.values()];
 }
 
-type Method = 'cartograph' | Baseline | 'definitionsOnly' | 'textOnly';
+type Method = 'cartograph' | 'cartographFeatures' | Baseline | 'definitionsOnly' | 'textOnly';
 interface Tally { n: number; hits: Record<number, number>; ms: number[]; definitionsMs: number[]; textMs: number[] }
 
 async function main(): Promise<void> {
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
   const halves = splitHalves(perRepoCount);
   const repos = (values.repo ?? Object.keys(SOURCES)).filter((r) => !values.half || halves[r] === values.half);
   const baselines = Object.keys(BASELINES) as Baseline[];
-  const methods: Method[] = ['cartograph', ...baselines, ...(values.variants ? (['definitionsOnly', 'textOnly'] as const) : [])];
+  const methods: Method[] = ['cartograph', ...(values['feature-text'] ? (['cartographFeatures'] as const) : []), ...baselines, ...(values.variants ? (['definitionsOnly', 'textOnly'] as const) : [])];
   const tallies = new Map<string, Tally>();
   const tally = (h: Half, m: Method, q: QueryKind) => {
     const key = `${h}/${m}/${q}`;
@@ -182,6 +186,10 @@ async function main(): Promise<void> {
     const lexicalMs = performance.now() - t;
     const files = await FileIndex.build(() => graph.filePaths(), (p) => graph.fileGraph(p), 50);
     const searchIndexMs = performance.now() - t;
+    // The same definition-level index with feature phrases in each entity's description.
+    t = performance.now();
+    const featured = values['feature-text'] ? await LexicalIndex.build(graph.graph, undefined, (p) => graph.fileGraph(p), 50, FeatureHierarchy.build(graph)) : undefined;
+    const featureIndexMs = performance.now() - t;
     t = performance.now();
     const paths = graph.filePaths().sort();
     const fileTokens = paths.map((p): [string, string[]] => [p, tokens(fs.readFileSync(path.join(src, p), 'utf8'))]);
@@ -202,9 +210,10 @@ async function main(): Promise<void> {
         const q = queryText[kind](inst.problem_statement);
         const queryTokens = tokens(q);
         const timings: Record<string, number> = {};
-        const cartograph = (share?: number) => rankFiles(graph.graph, files, (text) => lexical.scores(text), q, LIMIT, timings, share).map((h) => h.path);
+        const cartograph = (share?: number, definitions = lexical) => rankFiles(graph.graph, files, (text) => definitions.scores(text), q, LIMIT, timings, share).map((h) => h.path);
         const rank = (m: Method): string[] => {
           if (m === 'cartograph') return cartograph();
+          if (m === 'cartographFeatures') return cartograph(undefined, featured!);
           if (m === 'definitionsOnly') return cartograph(1);
           if (m === 'textOnly') return cartograph(0);
           return bm25[m].search(queryTokens, LIMIT);
@@ -226,7 +235,7 @@ async function main(): Promise<void> {
       }
       perInstance.push({ id: inst.instance_id, half, gold, ranks });
     }
-    perRepo[repo] = { half, instances: mine.length, counted: repoCounted, files: paths.length, indexMs: Math.round(indexMs), parsed: report.parsed, reused: report.reused, lexicalIndexMs: Math.round(lexicalMs), searchIndexMs: Math.round(searchIndexMs), bm25BuildMs: Math.round(bm25Ms) };
+    perRepo[repo] = { half, instances: mine.length, counted: repoCounted, files: paths.length, indexMs: Math.round(indexMs), parsed: report.parsed, reused: report.reused, lexicalIndexMs: Math.round(lexicalMs), searchIndexMs: Math.round(searchIndexMs), ...(featured ? { featureIndexMs: Math.round(featureIndexMs) } : {}), bm25BuildMs: Math.round(bm25Ms) };
     console.error(`[localize] ${repo} (${half}): ${repoCounted}/${mine.length} counted, ${paths.length} files, index ${(indexMs / 1000).toFixed(1)} s (${report.parsed} parsed), lexical index ${(lexicalMs / 1000).toFixed(2)} s, search indexes ${(searchIndexMs / 1000).toFixed(1)} s`);
     await engine.close();
   }

@@ -1,5 +1,5 @@
 // `npm run bench:search [-- --json FILE] [--corpus NAME]... [--django-queries N] [--no-django]
-//     [--models-dir DIR --embedding-model ID --reranker-model ID]`
+//     [--models-dir DIR --embedding-model ID --reranker-model ID] [--feature-text]`
 // Search quality and latency on real code whose docstrings become the queries (issue 4).
 // Per corpus (Debian python3-flask/-requests/-click/-werkzeug, npm rxjs): every Function/Method
 // whose docstring's first sentence has >= 3 words gives one natural-language query (that sentence,
@@ -16,6 +16,9 @@
 // search (cosine nearest nodes, no MCTS) and Cartograph with the models (vector seeds + MCTS scored by
 // the bi-/cross-encoder); on Django, latency only: the embedding pass over all of it, then the
 // natural-language queries with the models.
+// `--feature-text` (issue 36) adds each Cartograph path again with the functional view's model-free
+// feature phrases (FeatureHierarchy, lifted from the stripped code) indexed as part of each entity's
+// description: the same queries, with and without, side by side.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,6 +37,8 @@ import { CORPORA, TS_PACKAGE, corpusVersions, ensureTsPackage, groundTruth, keyO
 import { dedupe, hitAt, mean, percentile, rankingMetrics, type RankingMetrics } from './search/metrics';
 import { fixtureSigns } from './search/modelCheck';
 import { HALVES, splitHalves, type Half } from './search/split';
+import { FeatureHierarchy } from '../src/core/features/hierarchy';
+import type { FeatureText } from '../src/core/search/lexical';
 
 const { values } = parseArgs({
   options: {
@@ -45,6 +50,7 @@ const { values } = parseArgs({
     'models-dir': { type: 'string' },
     'embedding-model': { type: 'string' },
     'reranker-model': { type: 'string' },
+    'feature-text': { type: 'boolean' },
   },
 });
 const PY_CORPORA = ['flask', 'requests', 'click', 'werkzeug'];
@@ -55,7 +61,7 @@ const HALF_OF: Record<string, Half> = splitHalves(Object.fromEntries([...PY_CORP
 const LIMIT = 20; // hits requested per query; metrics use the top 10 after collapsing overloads
 
 type Searcher = { search(query: string, limit?: number, context?: { fromPath?: string }): Promise<SearchResult> };
-type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean }; models?: () => SearchModels | undefined; rerank?: boolean }) => Searcher;
+type SearcherFactory = (engine: Engine, options?: { mcts?: { enabled?: boolean }; models?: () => SearchModels | undefined; rerank?: boolean; features?: FeatureText }) => Searcher;
 
 async function loadSearcher(): Promise<{ create?: SearcherFactory; status: string }> {
   const file = path.join(__dirname, '..', 'src', 'core', 'search', 'index.ts');
@@ -95,6 +101,8 @@ interface ModelRuns {
   cartographModelsNoMcts: CartographRun | null;
   /** The default path without the learned reranker (the plain fusion of the lists). */
   cartographModelsFusion: CartographRun | null;
+  /** `--feature-text`: the default path with feature phrases in the lexical index. */
+  cartographModelsFeatures: CartographRun | null;
   /** The default path's ranked keys per query, for `--queries`; dropped before the JSON is written. */
   runs?: { ranked: string[] }[];
 }
@@ -141,10 +149,14 @@ interface CorpusResult {
   cartographFusion: CartographRun | null;
   /** Ablation: the same searcher with RANGER's MCTS forced on, scored by the lexical stand-in scorers. */
   cartographMcts: CartographRun | null;
+  /** `--feature-text`: model-free with the entities' feature phrases in the lexical index (null without the flag). */
+  cartographFeatures: CartographRun | null;
+  /** `--feature-text`: entities with feature phrases, and the milliseconds FeatureHierarchy.build took. */
+  featureText?: { entities: number; buildMs: number };
   /** Only with model flags (null otherwise): see ModelRuns. */
   models: ModelRuns | null;
   entity: EntityMetrics & { via: string; latency: Latency; routes: Record<string, number>; qualifiedTop1: number; qualifiedTop5: number; fromCallerTop1: number; fromCallerTop5: number; withCaller: number };
-  perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; modelsRank: number | null; modelsTop: string[] | null; entityRank: number }[];
+  perQuery?: { query: string; target: string; bm25Rank: number; cartographRank: number | null; featuresRank: number | null; targetFeatures: string[] | null; modelsRank: number | null; modelsTop: string[] | null; entityRank: number }[];
 }
 
 /** One entity query: what was asked (with its context), the ranked keys, the target. */
@@ -259,13 +271,23 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
   let cartograph: CartographRun | null = null;
   let cartographMcts: CartographRun | null = null;
   let cartographFusion: CartographRun | null = null;
+  let cartographFeatures: CartographRun | null = null;
+  let featureRuns: { ranked: string[]; relevant: Set<string> }[] | undefined;
+  let features: FeatureHierarchy | undefined;
+  let featureText: CorpusResult['featureText'];
   if (create) {
     searcher = create(engine);
     ({ metrics: cartograph, runs: cartographRuns } = await runCartograph(searcher, queries));
     ({ metrics: cartographFusion } = await runCartograph(create(engine, { rerank: false }), queries));
     ({ metrics: cartographMcts } = await runCartograph(create(engine, { mcts: { enabled: true } }), queries));
+    if (values['feature-text']) {
+      const t = performance.now();
+      features = FeatureHierarchy.build(engine.graph);
+      featureText = { entities: [...features.allFeatures()].length, buildMs: performance.now() - t };
+      ({ metrics: cartographFeatures, runs: featureRuns } = await runCartograph(create(engine, { features }), queries));
+    }
   }
-  const models = loaded ? await runModels(engine, queries, loaded, create) : null;
+  const models = loaded ? await runModels(engine, queries, loaded, create, features) : null;
   const entity = await runEntity(engine, queries, create, searcher);
   const rank = (ranked: string[], key: string) => ranked.indexOf(key) + 1;
   const perQuery = values.queries
@@ -274,6 +296,8 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
         target: q.id,
         bm25Rank: rank(bmRuns[i].ranked, q.key),
         cartographRank: cartographRuns ? rank(cartographRuns[i].ranked, q.key) : null,
+        featuresRank: featureRuns ? rank(featureRuns[i].ranked, q.key) : null,
+        targetFeatures: features ? features.features(q.id) : null,
         modelsRank: models?.runs ? rank(models.runs[i].ranked, q.key) : null,
         modelsTop: models?.runs?.[i].ranked.slice(0, 3) ?? null,
         entityRank: rank(entity.ranked[i], q.key),
@@ -301,6 +325,8 @@ async function benchCorpus(name: string, pool: ParserPool, create: SearcherFacto
     cartograph,
     cartographFusion,
     cartographMcts,
+    cartographFeatures,
+    featureText,
     models: models && { ...models, runs: undefined },
     entity: { ...entity, ranked: undefined } as CorpusResult['entity'],
     perQuery,
@@ -326,7 +352,7 @@ async function runCartograph(searcher: Searcher, queries: GroundTruth[]): Promis
   return { metrics: { ...rankingMetrics(runs), warmupMs, latency: latency(ms), routes, mctsIterations: iterations / Math.max(1, queries.length) }, runs };
 }
 
-async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedModels, create: SearcherFactory | undefined): Promise<ModelRuns> {
+async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedModels, create: SearcherFactory | undefined, features: FeatureText | undefined): Promise<ModelRuns> {
   const t = performance.now();
   // The engine has no store here (storeDir: null): the vectors live in memory for this run only.
   const { models, embedding, vectors, problem } = await embedForSearch(engine, loaded);
@@ -348,7 +374,8 @@ async function runModels(engine: Engine, queries: GroundTruth[], loaded: LoadedM
   const withModels = create ? await runCartograph(create(engine, { models: () => models }), queries) : null;
   const cartographModelsNoMcts = create ? (await runCartograph(create(engine, { models: () => models, mcts: { enabled: false } }), queries)).metrics : null;
   const cartographModelsFusion = create ? (await runCartograph(create(engine, { models: () => models, rerank: false }), queries)).metrics : null;
-  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels: withModels?.metrics ?? null, cartographModelsNoMcts, cartographModelsFusion, runs: withModels?.runs };
+  const cartographModelsFeatures = create && features ? (await runCartograph(create(engine, { models: () => models, features }), queries)).metrics : null;
+  return { status: models.status, embedding: embedded, flatEmbedding, cartographModels: withModels?.metrics ?? null, cartographModelsNoMcts, cartographModelsFusion, cartographModelsFeatures, runs: withModels?.runs };
 }
 
 async function benchDjango(create: SearcherFactory | undefined, n: number, loaded: LoadedModels | undefined) {
@@ -441,16 +468,19 @@ function overall(results: CorpusResult[], pick: (r: CorpusResult) => RankingMetr
 function table(results: CorpusResult[], searcherStatus: string, django: Record<string, any> | null, modelWarning: string | null): string {
   const out: string[] = [];
   out.push('### Natural-language queries (docstring first sentence → its function; index = stripped code)', '');
-  out.push('| corpus | half | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Okapi NDCG@10 | Okapi R@10 | Okapi MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |');
-  out.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const withFeatures = results.some((r) => r.cartographFeatures);
+  out.push(`| corpus | half | version | functions | queries | BM25 NDCG@10 | BM25 R@10 | BM25 MRR | Okapi NDCG@10 | Okapi R@10 | Okapi MRR | Cartograph NDCG@10 | Cartograph R@10 | Cartograph MRR | + MCTS NDCG@10 | + MCTS R@10 | + MCTS MRR |${withFeatures ? ' + feature text NDCG@10 | + feature text R@10 | + feature text MRR |' : ''}`);
+  out.push(`|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withFeatures ? '---:|---:|---:|' : ''}`);
   const na = 'not available yet';
   const row = (label: string, half: string, version: string, functions: number, rs: CorpusResult[]) => {
     const b = overall(rs, (r) => r.bm25);
     const o = overall(rs, (r) => r.okapi);
     const c = overall(rs, (r) => r.cartograph);
     const m = overall(rs, (r) => r.cartographMcts);
+    const ft = overall(rs, (r) => r.cartographFeatures);
     if (!b || !o) return;
-    out.push(`| ${label} | ${half} | ${version} | ${functions} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${f3(o.ndcg10)} | ${f3(o.recall10)} | ${f3(o.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |`);
+    const featureCells = withFeatures ? ` ${ft ? f3(ft.ndcg10) : '–'} | ${ft ? f3(ft.recall10) : '–'} | ${ft ? f3(ft.mrr10) : '–'} |` : '';
+    out.push(`| ${label} | ${half} | ${version} | ${functions} | ${b.queries} | ${f3(b.ndcg10)} | ${f3(b.recall10)} | ${f3(b.mrr10)} | ${f3(o.ndcg10)} | ${f3(o.recall10)} | ${f3(o.mrr10)} | ${c ? f3(c.ndcg10) : na} | ${c ? f3(c.recall10) : '–'} | ${c ? f3(c.mrr10) : '–'} | ${m ? f3(m.ndcg10) : '–'} | ${m ? f3(m.recall10) : '–'} | ${m ? f3(m.mrr10) : '–'} |${featureCells}`);
   };
   for (const r of results) row(r.corpus, r.half ?? '–', r.version, r.functions, [r]);
   for (const half of HALVES) {
@@ -462,7 +492,7 @@ function table(results: CorpusResult[], searcherStatus: string, django: Record<s
     '',
     `Cartograph model-free: ${searcherStatus} (lexical seeds; MCTS is off without a model). "+ MCTS" is the ablation with RANGER's traversal forced on, scored by the lexical stand-in scorers (src/core/search/modelFreeScorers.ts). ${
       results.some((r) => r.models) ? 'Flat embedding search and Cartograph + models: next table.' : 'Flat embedding search and MCTS with real encoders: not measured (no real model weights on this machine; pass --models-dir DIR --embedding-model ID --reranker-model ID).'
-    }`,
+    }${withFeatures ? ' "+ feature text": the model-free path with each entity\'s feature phrases (FeatureHierarchy, model-free) indexed in its description.' : ''}`,
     '',
   );
   if (results.some((r) => r.models)) out.push(...modelTable(results, modelWarning));
@@ -525,6 +555,12 @@ function modelTable(results: CorpusResult[], warning: string | null): string[] {
     ['Cartograph + models, vector seeds without MCTS', (r) => r.models?.cartographModelsNoMcts],
     ['Cartograph + models (vectors + MCTS), plain fusion (no learned reranker)', (r) => r.models?.cartographModelsFusion],
     ['Cartograph + models (vectors + MCTS; default: learned reranker where trained)', (r) => r.models?.cartographModels],
+    ...(results.some((r) => r.models?.cartographModelsFeatures)
+      ? ([
+          ['Cartograph model-free + feature text', (r) => r.cartographFeatures],
+          ['Cartograph + models (default path) + feature text', (r) => r.models?.cartographModelsFeatures],
+        ] as typeof paths)
+      : []),
   ];
   for (const r of results) for (const [name, pick, why] of paths) row(r.corpus, name, pick(r), why);
   // Query-weighted over each half and over the corpora (latency is per corpus only).

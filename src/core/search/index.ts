@@ -6,7 +6,7 @@ import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
 import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
-import { LexicalIndex, unsearchable } from './lexical';
+import { LexicalIndex, unsearchable, type FeatureText } from './lexical';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { byImplementation, collapseToImplementations } from './implementations';
 import { routeQuery, type Routed } from './router';
@@ -52,6 +52,8 @@ export interface SearcherOptions extends NaturalLanguageOptions {
   models?: () => SearchModels | undefined;
   /** Generated descriptions by content hash (semantic lifting), searched with the rest of a node's text. */
   descriptions?: { get(hash: string): string | undefined };
+  /** Feature phrases (the functional view), searched with the descriptions; none by default (bench:search `--feature-text`). */
+  features?: FeatureText;
   /** @internal Test seam: milliseconds of work per slice of the index builds (default 8). */
   indexSliceMs?: number;
   /**
@@ -88,7 +90,7 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
   const entities = new LazyIndex(async () => prebuilt<EntityIndex>('entities') ?? EntityIndex.build(engine.graph.graph, options.indexSliceMs));
   const lexical = new LazyIndex(async () => {
     const graph = engine.graph;
-    return prebuilt<LexicalIndex>('lexical') ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs);
+    return prebuilt<LexicalIndex>('lexical') ?? LexicalIndex.build(graph.graph, options.descriptions, (path) => graph.fileGraph(path), options.indexSliceMs, options.features);
   });
   const fileTexts = new LazyIndex(() => {
     const graph = engine.graph;

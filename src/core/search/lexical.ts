@@ -24,6 +24,17 @@ type Doc = NodeFields & { id: string; description: string; mentions: string; str
 /** The per-file parse results, whose references keep the names the graph could not resolve. */
 export type FileGraphs = (path: string) => FileGraph | undefined;
 
+/**
+ * Feature phrases by node id: the functional view's short verb–object phrases of a function, method or
+ * class ("get debug flag", "represent session"; FeatureHierarchy is one). Searched as part of the node's
+ * description: they add the verb a name implies (`is_valid` → check, `__init__` → initialize, a class →
+ * represent) and the object a bare verb acts on (`Flask.run` → run flask), words a question says and a
+ * name may not.
+ */
+export interface FeatureText {
+  features(id: string): readonly string[];
+}
+
 /** Common English words that carry no signal in a "where is X implemented" question. */
 const STOP = new Set(
   'a an and are as at be by for from has have how i if in into is it its of on or that the this to was we what when where which who why will with do does implement implemented implements code function method class return returns given'.split(' '),
@@ -78,10 +89,12 @@ export class LexicalIndex {
   /**
    * Indexes every searchable node of the graph in slices of ~8 ms with the event loop free in between:
    * on Django the whole build is 0.5-0.7 s of work, which an editor's thread must not spend at once.
-   * `descriptions`: generated descriptions by content hash (semantic lifting), if any.
+   * `descriptions`: generated descriptions by content hash (semantic lifting), if any; `features`:
+   * feature phrases indexed with them, if any (off by default: see docs/benchmarks.md, "Feature text in
+   * search and localization").
    */
-  static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8): Promise<LexicalIndex> {
-    const index = new LexicalIndex(graph, descriptions, files);
+  static async build(graph: Graph, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, sliceMs = 8, features?: FeatureText): Promise<LexicalIndex> {
+    const index = new LexicalIndex(graph, descriptions, files, undefined, features);
     const ids = graph.nodes();
     // Every name first: the splits are asked from the first document on.
     await forEachSliced(ids, (id) => index.learn(id), sliceMs);
@@ -93,8 +106,8 @@ export class LexicalIndex {
    * An index saved with {@link toJSON} (the query snapshot), for the same graph. Whatever fields the
    * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
    */
-  static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
-    const index = new LexicalIndex(graph, descriptions, files, json);
+  static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, features?: FeatureText): LexicalIndex {
+    const index = new LexicalIndex(graph, descriptions, files, json, features);
     // The vocabulary of the graph the snapshot was made from: the same splits as when it was built.
     graph.forEachNode((id) => index.learn(id));
     return index;
@@ -105,6 +118,7 @@ export class LexicalIndex {
     private readonly descriptions?: { get(hash: string): string | undefined },
     private readonly files?: FileGraphs,
     saved?: string,
+    private readonly features?: FeatureText,
   ) {
     const options: Options<Doc> = {
       fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
@@ -178,7 +192,8 @@ export class LexicalIndex {
   }
 
   private doc(id: string, node: GraphNode): Doc {
-    return { id, ...nodeFields(this.graph, id), description: this.descriptions?.get(node.hash) ?? '', ...this.ownText(id, node) };
+    const description = [this.descriptions?.get(node.hash) ?? '', ...(this.features?.features(id) ?? [])].filter(Boolean).join('\n');
+    return { id, ...nodeFields(this.graph, id), description, ...this.ownText(id, node) };
   }
 
   /** Per file, from its current parse result: the names each definition's own code mentions, and its literals and comments. */
