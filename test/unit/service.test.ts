@@ -245,8 +245,11 @@ test('a service of another version is replaced; a killed one is succeeded; stop 
 });
 
 test("an agent's describe_code is lifted by the service with the agent's own model (MCP sampling), and searched at once", async () => {
+  // a copy of its own: the describe test above described this suite's Flask already
+  const fresh = copyFlask(path.join(tmp, 'sampled', 'flask'));
+  await index(fresh);
   const prompts: Array<{ system: string; prompt: string }> = [];
-  const agent = startMcp(root, [], (params) => {
+  const agent = startMcp(fresh, [], (params) => {
     prompts.push({ system: params.systemPrompt ?? '', prompt: params.messages[0].content.text ?? '' });
     return prompts.length === 1 ? 'Tends the quokka enclosure.' : 'Does its job.';
   });
@@ -265,7 +268,8 @@ test("an agent's describe_code is lifted by the service with the agent's own mod
     assert.match(second.text, /flask: 5 described, 5 described before/);
     assert.equal(prompts.length, 10);
     assert.equal(new Set(prompts.map((p) => p.prompt)).size, 10);
-    assert.ok((await ready()).pid, 'a service runs for the folder (the agent started it or joined it)');
+    const service = await until('its service', async () => ((await helloOf(path.join(fresh, '.cartograph')))?.ready ? helloOf(path.join(fresh, '.cartograph')) : undefined));
+    assert.equal(service.root, fresh, 'a service runs for the folder (the agent started it)');
     assert.match(agent.stderr(), /^(?![\s\S]*served in this process)/, 'the agent went through the service');
   } finally {
     await agent.close();
