@@ -23,9 +23,15 @@ export const SIMILARITY_WEIGHT = 3;
 /**
  * Resolutions tried from the coarsest: the split kept is the finest one with at most MAX_CHILDREN parts.
  * At 1 alone, Louvain cut Django's 880 files in 15, which intermediate areas then grouped in three
- * (a level an architect learns nothing from); at 0.5 it gives 9: the ORM, GIS, the admin, templates…
+ * (a level an architect learns nothing from); at 0.5 it gave 9: the ORM, GIS, the admin, templates…
  */
 const RESOLUTIONS = [0.5, 1, 2, 4];
+/**
+ * When even the coarsest gives too many parts, coarser ones are tried (each half the last) down to this:
+ * once more of Django's files were linked, 0.5 gave 11 parts, which intermediate areas grouped in three
+ * mixed ones again; 0.25 gives 9.
+ */
+const MIN_RESOLUTION = 0.05;
 
 /** A node of the induced tree before it is numbered and named: a leaf's files, or its children. */
 export interface AreaDraft {
@@ -76,11 +82,16 @@ export function induceAreas(g: Graph, files: readonly string[]): AreaDraft {
 function split(files: string[], g: Graph, depth: number): AreaDraft {
   if (files.length <= LEAF_FILES || depth >= MAX_DEPTH) return { files, children: [] };
   const groups = communities(files, g);
-  // Parts too many to read whose average is a pair or less are fragments of one homogeneous folder
+  // Parts too many to read, most of them a pair or less, are fragments of one homogeneous folder
   // (Django's 76 locale folders of formats.py and __init__.py, tied to nothing else): one leaf.
-  const fragments = groups.length > MAX_CHILDREN && files.length / groups.length <= 2 && mergeGroups(groups, g).length >= groups.length;
+  const fragments = groups.length > MAX_CHILDREN && medianSize(groups) <= 2 && mergeGroups(groups, g).length >= groups.length;
   if (groups.length < 2 || fragments) return { files, children: [] };
   return { files, children: arrange(groups, g, depth) };
+}
+
+function medianSize(groups: string[][]): number {
+  const sizes = groups.map((g) => g.length).sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)];
 }
 
 /** Children for `groups`, under intermediate areas when they are more than MAX_CHILDREN. */
@@ -99,18 +110,30 @@ function arrange(groups: string[][], g: Graph, depth: number): AreaDraft[] {
 /** The file communities of `files` in their induced subgraph (with the folder hubs below their common folder). */
 function communities(files: string[], g: Graph): string[][] {
   const sub = induced(files, g);
+  const at = (resolution: number) => {
+    const mapping = louvain(sub, { getEdgeWeight: 'weight', rng: rng(SEED), resolution });
+    return absorbSingletons(groupBy(files, (f) => mapping[f]), sub);
+  };
   let best: string[][] | undefined;
   for (const resolution of RESOLUTIONS) {
-    const mapping = louvain(sub, { getEdgeWeight: 'weight', rng: rng(SEED), resolution });
-    const groups = absorbSingletons(groupBy(files, (f) => mapping[f]), sub);
+    const groups = at(resolution);
     if (groups.length > MAX_CHILDREN) {
-      best ??= groups;
+      best ??= coarser(at, resolution / 2) ?? groups;
       break;
     }
     if (groups.length >= 2) best = groups;
   }
   if (best) return best;
   return groupBy(files, (f) => dirOf(f)).length >= 2 ? byFolderBelow(files) : [files];
+}
+
+/** The split at the first resolution from `resolution` down (halving) with at most MAX_CHILDREN parts, if any has two or more. */
+function coarser(at: (resolution: number) => string[][], resolution: number): string[][] | undefined {
+  for (let r = resolution; r >= MIN_RESOLUTION; r /= 2) {
+    const groups = at(r);
+    if (groups.length <= MAX_CHILDREN) return groups.length >= 2 ? groups : undefined;
+  }
+  return undefined;
 }
 
 function induced(files: string[], g: Graph): Graph {
