@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
-import type { Graph } from '../../src/core/explorer/containment';
+import { Containment, type Graph } from '../../src/core/explorer/containment';
 import { MultiDirectedGraph } from 'graphology';
 import type { GraphNode } from '../../src/core/model/schema';
 import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from '../../src/core/explorer/protocol';
@@ -16,7 +16,7 @@ import { nodeAtLine, searchNodes } from '../../src/core/explorer/search';
 import { ExplorerSession } from '../../src/core/explorer/session';
 import { ExplorerView } from '../../src/core/explorer/viewModel';
 import { createSearcher } from '../../src/core/search';
-import { FIXTURES, rng } from './helpers';
+import { FIXTURES, buildGraph, rng } from './helpers';
 
 let root: string;
 let engine: Engine;
@@ -307,4 +307,35 @@ test('opened by areas: the functional hierarchy is the first levels (every modul
   } finally {
     await repo.close();
   }
+});
+
+test('compiled twins are folded into their TypeScript source: not drawn, named on the source, focus lands on the source', async () => {
+  const ts = 'export function flatten(x: number[]): number[] { return x; }\nexport class Box { open(): void {} }\n';
+  const js = 'export function flatten(x) { return x; }\nexport class Box { open() {} }\n';
+  const dts = 'export declare function flatten(x: number[]): number[];\nexport declare class Box { open(): void; }\n';
+  const twins = await buildGraph(new Map([
+    ['src/util.ts', ts],
+    ['dist/util.js', js],
+    ['dist/util.d.ts', dts],
+    ['lib/util.cjs', js],
+    // JavaScript of its own beside the twins: stays
+    ['dist/extra.js', 'export function standalone() { return 1; }\n'],
+  ]));
+  const g = twins.graph;
+  const tree = new Containment(g);
+  assert.equal(tree.has('dist/util.js'), false);
+  assert.equal(tree.has('dist/util.js#Box.open'), false);
+  assert.equal(tree.has('dir:lib'), false, 'a folder of twins only is not shown');
+  assert.deepEqual(tree.children('dir:dist'), ['dist/extra.js']);
+  assert.deepEqual(tree.compiledTo('src/util.ts'), ['dist/util.d.ts', 'dist/util.js', 'lib/util.cjs']);
+  const sent: HostMessage[] = [];
+  const session = new ExplorerSession('twins', g, (m) => sent.push(m));
+  session.handle({ type: 'ready' });
+  const first = sent[0];
+  assert.ok(first.type === 'graph');
+  assert.ok(!first.graph.nodes.some((n) => /\.(c?js|d\.ts)$/.test(n.path) && n.path !== 'dist/extra.js'), first.graph.nodes.map((n) => n.id).join(' '));
+  assert.match(first.graph.nodes.find((n) => n.id === 'src/util.ts')!.doc, /Also compiled to dist\/util\.d\.ts, dist\/util\.js, lib\/util\.cjs/);
+  // the cursor in the compiled file (or a search hit there) selects the source's definition
+  session.focus('dist/util.js#Box.open', 'cursor');
+  assert.deepEqual(sent.at(-1), { type: 'select', id: 'src/util.ts#Box.open', reason: 'cursor' });
 });

@@ -1,10 +1,14 @@
 // The containment tree the explorer walks: Folder → Module → Class/Function → Method/Field, read off
 // the graph's structural edges (CONTAINS, HAS_METHOD, HAS_FIELD). External nodes belong to no folder,
 // so they hang under one synthetic group. By areas, the functional hierarchy takes the folders' place:
-// Area → sub-area → Module (a leaf area's files) → its definitions. Rebuilt per graph version: O(nodes + edges).
+// Area → sub-area → Module (a leaf area's files) → its definitions. Compiled twins (search/compiledTwins.ts:
+// `v3/types.cjs` built from `src/v3/types.ts`) are folded into their source, as answers fold them: the
+// source module says what it was compiled to, and a folder left with nothing but twins is not shown.
+// Rebuilt per graph version: O(nodes + edges).
 import type { MultiDirectedGraph } from 'graphology';
 import type { EdgeKind, GraphEdge, GraphNode, NodeKind } from '../model/schema';
 import { AREA_PREFIX, type Area } from '../features/hierarchy';
+import { compiledFrom } from '../search/compiledTwins';
 import { EXTERNALS_GROUP } from './protocol';
 
 export type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -29,13 +33,18 @@ export class Containment {
   /** The areas by their view id (`area:2.3`), in the view by areas. */
   private readonly areas = new Map<string, Area>();
   private readonly byAreas: boolean;
+  /** Compiled files folded into their TypeScript source, by source. */
+  private readonly twins = new Map<string, string[]>();
+  /** The folded files themselves, and the folders left with nothing else: not in the tree. */
+  private readonly folded = new Set<string>();
 
   constructor(readonly graph: Graph, byAreas?: AreaTree) {
     this.byAreas = byAreas !== undefined;
+    this.foldTwins();
     if (byAreas) this.addAreas(byAreas);
     graph.forEachEdge((_, edge, source, target) => {
       // one parent per node: the first structural edge wins if a node were ever contained twice
-      if (!STRUCTURAL.has(edge.kind) || this.parents.has(target) || source === target) return;
+      if (!STRUCTURAL.has(edge.kind) || this.parents.has(target) || source === target || this.isFolded(target)) return;
       // by areas, a module hangs under its area, and folders are not in the tree
       if (byAreas && graph.getNodeAttributes(source).kind === 'Folder') return;
       this.parents.set(target, source);
@@ -57,7 +66,7 @@ export class Containment {
       });
     }
     graph.forEachNode((id, node) => {
-      if (!this.parents.has(id) && !(byAreas && node.kind === 'Folder')) this.roots.push(id);
+      if (!this.parents.has(id) && !(byAreas && node.kind === 'Folder') && !this.isFolded(id)) this.roots.push(id);
     });
     for (const id of this.areas.keys()) if (!this.parents.has(id)) this.roots.push(id);
     this.roots.sort((a, b) => (a === 'dir:.' ? -1 : b === 'dir:.' ? 1 : a.localeCompare(b, undefined, { numeric: true })));
@@ -68,7 +77,49 @@ export class Containment {
   has(id: string): boolean {
     if (id === EXTERNALS_GROUP) return this.childLists.has(id);
     if (id.startsWith(AREA_PREFIX)) return this.areas.has(id);
-    return this.graph.hasNode(id) && !(this.byAreas && this.graph.getNodeAttributes(id).kind === 'Folder');
+    return this.graph.hasNode(id) && !(this.byAreas && this.graph.getNodeAttributes(id).kind === 'Folder') && !this.isFolded(id);
+  }
+
+  /** The compiled files folded into this source module, sorted (none for any other node). */
+  compiledTo(id: string): readonly string[] {
+    return this.twins.get(id) ?? [];
+  }
+
+  /** A folded file, a definition in one, or a folder that held nothing else. */
+  private isFolded(id: string): boolean {
+    if (this.folded.size === 0) return false;
+    const node = this.graph.getNodeAttributes(id);
+    return this.folded.has(node.kind === 'Folder' ? id : node.path);
+  }
+
+  /** Finds the compiled twins, then the folders whose every module is one. */
+  private foldTwins(): void {
+    const modulesIn = new Map<string, number>();
+    const count = (folder: string | undefined, by: number) => {
+      for (let at = folder; at !== undefined; at = this.folderOf(at)) modulesIn.set(at, (modulesIn.get(at) ?? 0) + by);
+    };
+    this.graph.forEachNode((id, node) => {
+      if (node.kind !== 'Module') return;
+      const folder = this.folderOf(id);
+      count(folder, 1);
+      const source = compiledFrom(this.graph, id);
+      if (!source) return;
+      this.folded.add(id);
+      push(this.twins, source, id);
+      count(folder, -1);
+    });
+    if (this.folded.size === 0) return;
+    for (const [folder, left] of modulesIn) if (left === 0) this.folded.add(folder);
+    for (const list of this.twins.values()) list.sort();
+  }
+
+  /** The folder node that contains a module or folder (CONTAINS in), if any. */
+  private folderOf(id: string): string | undefined {
+    let folder: string | undefined;
+    this.graph.forEachInEdge(id, (_e, edge, source, _t, sourceAttributes) => {
+      if (folder === undefined && edge.kind === 'CONTAINS' && sourceAttributes.kind === 'Folder') folder = source;
+    });
+    return folder;
   }
 
   /** The area a view id (`area:2.3`) stands for, in the view by areas. */
@@ -85,7 +136,7 @@ export class Containment {
         push(this.childLists, AREA_PREFIX + area.parent, id);
       }
       for (const file of area.files) {
-        if (!this.graph.hasNode(file) || this.parents.has(file)) continue;
+        if (!this.graph.hasNode(file) || this.parents.has(file) || this.folded.has(file)) continue;
         this.parents.set(file, id);
         push(this.childLists, id, file);
       }

@@ -4,6 +4,7 @@
 import type { GraphDiff } from '../graph/repositoryGraph';
 import type { AreaTree, Graph } from './containment';
 import type { HostMessage, ViewBy, ViewDiff, WebviewMessage } from './protocol';
+import { compiledFrom, sourceTwin } from '../search/compiledTwins';
 import { searchNodes } from './search';
 import { ExplorerView, isEmptyDiff, type ViewOptions } from './viewModel';
 
@@ -69,20 +70,27 @@ export class ExplorerSession {
   }
 
   /** Makes `id` visible (expanding its ancestors) and selects it in the webview. */
-  focus(id: string, reason: 'search' | 'cursor'): void {
-    if (!this.graph.hasNode(id)) return;
+  focus(node: string, reason: 'search' | 'cursor'): void {
+    if (!this.graph.hasNode(node)) return;
+    const id = this.shownAs(node);
     this.sendDiff(this.view.focus(id));
     if (this.view.isVisible(id)) this.send({ type: 'select', id, reason });
   }
 
   /** A "Find Where Implemented" result: open up to the hit and its path, mark them, select the hit. */
-  found(id: string, path: readonly string[]): void {
-    if (!this.graph.hasNode(id)) return;
-    const chain = [...new Set([...path, id])].filter((n) => this.graph.hasNode(n));
+  found(node: string, path: readonly string[]): void {
+    if (!this.graph.hasNode(node)) return;
+    const id = this.shownAs(node);
+    const chain = [...new Set([...path, id].filter((n) => this.graph.hasNode(n)).map((n) => this.shownAs(n)))];
     this.sendDiff(this.view.focus(...chain));
     const shown = [...new Set(chain.map((n) => this.view.representativeOf(n)).filter((n): n is string => n !== undefined))];
     this.send({ type: 'found', id, path: shown });
     if (this.view.isVisible(id)) this.send({ type: 'select', id, reason: 'found' });
+  }
+
+  /** A node of a compiled twin (folded into its source in the view: containment.ts) as its source's; any other as itself. */
+  private shownAs(id: string): string {
+    return id.includes('#') ? sourceTwin(this.graph, id) : (compiledFrom(this.graph, id) ?? id);
   }
 
   private sendDiff(diff: ViewDiff): void {

@@ -202,6 +202,9 @@ export class ExplorerView {
       return { id, kind: 'Area', label: area.name, qname: `area ${area.id}`, path: '', line: -1, signature: `${area.name}  in ${folders}`, doc: `key terms: ${area.terms.join(', ')}`, ...common };
     }
     const n: GraphNode = this.graph.getNodeAttributes(id);
+    const doc = n.doc.length > MAX_DOC ? `${n.doc.slice(0, MAX_DOC)}…` : n.doc;
+    // The folded compiled twins are named where the details and the hover show the docstring.
+    const twins = this.tree.compiledTo(id);
     return {
       id,
       kind: n.kind,
@@ -210,7 +213,7 @@ export class ExplorerView {
       path: n.kind === 'External' ? '' : n.path,
       line: n.range ? n.range.startLine : -1,
       signature: n.signature.slice(0, MAX_SIGNATURE),
-      doc: n.doc.length > MAX_DOC ? `${n.doc.slice(0, MAX_DOC)}…` : n.doc,
+      doc: twins.length > 0 ? `${doc}${doc ? '\n' : ''}Also compiled to ${twins.join(', ')}` : doc,
       ...common,
     };
   }

@@ -97,13 +97,22 @@ const withoutRedefinitions = (qname: string): string => qname.replace(/@\d+(?=\.
 
 const indexes = new WeakMap<Graph, TwinIndex>();
 
+function twinIndex(graph: Graph): TwinIndex {
+  let index = indexes.get(graph);
+  if (!index) indexes.set(graph, (index = new TwinIndex(graph)));
+  return index;
+}
+
+/** The TypeScript file a compiled file (`v3/types.cjs`, `dist/util.d.ts`) was built from, when the graph holds it. */
+export function compiledFrom(graph: Graph, file: string): string | undefined {
+  return twinIndex(graph).sourceOf(file);
+}
+
 /** `id` (a definition in compiled JavaScript) as the same definition in the TypeScript it was built from; `id` otherwise. */
 export function sourceTwin(graph: Graph, id: string): string {
   const hash = id.indexOf('#');
   if (hash < 0 || !COMPILED.test(id.slice(0, hash))) return id;
-  let index = indexes.get(graph);
-  if (!index) indexes.set(graph, (index = new TwinIndex(graph)));
-  const source = index.sourceOf(id.slice(0, hash));
+  const source = twinIndex(graph).sourceOf(id.slice(0, hash));
   if (!source) return id;
   // Compiled CommonJS can define a name twice (`class ZodError` and an assignment to it: `ZodError@2`)
   // where the source has it once.
