@@ -254,6 +254,11 @@ test("an agent's describe_code is lifted by the service with the agent's own mod
     return prompts.length === 1 ? 'Tends the quokka enclosure.' : 'Does its job.';
   });
   try {
+    // asked before anything is described, once the service searches with its model and every vector
+    // (so the model's status, part of what an answer is kept by, is the same for the asking after)
+    await agent.call('search_code', { query: 'Flask', limit: 1 });
+    await until('the service embedded the folder', async () => /nodes embedded$/.test((await helloOf(path.join(fresh, '.cartograph')))?.search ?? '') || undefined);
+    const before = (await agent.call('search_code', { query: 'quokka enclosure', limit: 3 })).text;
     const first = await agent.call('describe_code', { maxCalls: 5 });
     assert.equal(first.isError, false, first.text);
     assert.match(first.text, /flask: 5 described, 0 described before/);
@@ -262,7 +267,9 @@ test("an agent's describe_code is lifted by the service with the agent's own mod
     const subject = /^\w+ (\S+) in (\S+)/.exec(prompts[0].prompt)!;
     // among the first three on the default (model) path: the reranker reads a description as the node's own comment
     const found = await agent.call('search_code', { query: 'quokka enclosure', limit: 3 });
-    assert.match(found.text, new RegExp(`id=\\S+#${subject[1].split('.').slice(2).join('\\.')}\\b`), found.text);
+    const described = new RegExp(`id=\\S+#${subject[1].split('.').slice(2).join('\\.')}\\b`);
+    assert.match(found.text, described, found.text);
+    assert.doesNotMatch(before, described, 'not found before it was described (the answer kept from then is not returned)');
     // described before: not sent again; the next five are
     const second = await agent.call('describe_code', { maxCalls: 5 });
     assert.match(second.text, /flask: 5 described, 5 described before/);

@@ -37,6 +37,8 @@ export class LocalRepository implements Repository {
   private descriptions: Promise<DescriptionCache> | undefined;
   private descriptionCache: DescriptionCache | undefined;
   private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
+  /** Bumped by every batch of new descriptions: answers made before it (search, features) are out of date. */
+  descriptionsVersion = 0;
 
   private readonly described = { get: (hash: string) => this.descriptionCache?.get(hash) };
 
@@ -288,6 +290,7 @@ export class LocalRepository implements Repository {
       onDescribed: (ids) => {
         // Searched from the next query on; their features are lifted again with the descriptions at the functional view's next use.
         this.searcher.invalidate(ids);
+        this.descriptionsVersion++;
         if (this.featureView) this.featureView.version = Number.NaN;
       },
     });

@@ -255,9 +255,10 @@ export class ServedFolder implements ToolFolder {
     const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
     const state = problem ? { ...call, storeProblem: problem } : call;
     // An answer that names pending files says so, and is not kept.
-    // The models' status is in the key: an answer made while the repository was being embedded is not kept past it.
+    // The models' status is in the key: an answer made while the repository was being embedded is not kept past it;
+    // so is the descriptions' version: one made before code was described (describe, describe_code) is not kept past that.
     const models = this.models ? await repo.modelStatus() : '';
-    const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}\u0000${models}` : undefined;
+    const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}\u0000${models}\u0000${repo.descriptionsVersion}` : undefined;
     return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined), key);
   }
 
