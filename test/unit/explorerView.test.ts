@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { Containment, type Graph } from '../../src/core/explorer/containment';
+import type { Area } from '../../src/core/features/hierarchy';
 import { MultiDirectedGraph } from 'graphology';
 import type { GraphNode } from '../../src/core/model/schema';
 import { EXTERNALS_GROUP, type HostMessage, type ViewDiff, type ViewGraph } from '../../src/core/explorer/protocol';
@@ -328,6 +329,11 @@ test('compiled twins are folded into their TypeScript source: not drawn, named o
   assert.equal(tree.has('dir:lib'), false, 'a folder of twins only is not shown');
   assert.deepEqual(tree.children('dir:dist'), ['dist/extra.js']);
   assert.deepEqual(tree.compiledTo('src/util.ts'), ['dist/util.d.ts', 'dist/util.js', 'lib/util.cjs']);
+  // by areas: an area of nothing but twins is not shown
+  const area = (id: string, files: string[], children: string[] = []): [string, Area] => [id, { id, name: id, terms: [], parent: id === '' ? null : '', children, files, scopes: [] }];
+  const byAreas = new Containment(g, { areas: new Map([area('', [], ['1', '2']), area('1', ['src/util.ts', 'dist/extra.js']), area('2', ['dist/util.js', 'lib/util.cjs'])]) });
+  assert.deepEqual([byAreas.has('area:1'), byAreas.has('area:2')], [true, false]);
+  assert.deepEqual(byAreas.children('area:1'), ['dist/extra.js', 'src/util.ts']);
   const sent: HostMessage[] = [];
   const session = new ExplorerSession('twins', g, (m) => sent.push(m));
   session.handle({ type: 'ready' });

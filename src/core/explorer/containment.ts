@@ -129,7 +129,18 @@ export class Containment {
 
   /** Areas under their parents, then each leaf's files (their modules) under it; the repository's own area is no node. */
   private addAreas(tree: AreaTree): void {
-    for (const area of tree.areas.values()) if (area.id !== '') this.areas.set(AREA_PREFIX + area.id, area);
+    // An area of nothing but folded twins (their similar features group compiled files together) is not shown.
+    const shown = new Map<string, boolean>();
+    const hasFiles = (area: Area): boolean => {
+      let has = shown.get(area.id);
+      if (has === undefined) {
+        const child = (id: string) => tree.areas.get(id);
+        has = area.files.some((f) => this.graph.hasNode(f) && !this.folded.has(f)) || area.children.some((id) => child(id) !== undefined && hasFiles(child(id)!));
+        shown.set(area.id, has);
+      }
+      return has;
+    };
+    for (const area of tree.areas.values()) if (area.id !== '' && hasFiles(area)) this.areas.set(AREA_PREFIX + area.id, area);
     for (const [id, area] of this.areas) {
       if (area.parent) {
         this.parents.set(id, AREA_PREFIX + area.parent);
