@@ -8,8 +8,6 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Engine, type IndexProgress } from '../core/engine';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
-import { liftGraph } from '../core/lifting/lifter';
-import { sourceReader } from '../core/lifting/source';
 import { createSearcher, type Searcher, type SearcherOptions } from '../core/search';
 import { descriptionsStamp, restoredIndexes, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { StoreUnreadableError } from '../core/store/graphStore';
@@ -26,6 +24,7 @@ import { serveMcp } from './mcp';
 import { reachService, serviceWanted, wantedBy } from './service';
 import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
 import type { IndexReply } from '../core/service/serviceProtocol';
+import { LocalRepository } from '../core/service/localRepository';
 import { ServiceHost } from '../core/service/serviceHost';
 import { STORE_FOLDER } from '../core/store/storeVersion';
 import { loadQueryModels, type QueryModels } from './models';
@@ -262,13 +261,9 @@ export async function describe(flags: Flags): Promise<number> {
   const engine = await openExisting(flags, 'cartograph describe');
   if (typeof engine === 'number') return engine;
   try {
-    const cache = await DescriptionCache.open(descriptionsFile(engine));
     let done = 0;
-    const report = await liftGraph(engine.graph.graph, chatDescriber(request), cache, {
-      sourceOf: sourceReader(engine.boundary),
-      maxCalls: request.maxCalls,
-      onDescribed: (ids) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += ids.length)}`),
-    });
+    const progress = (count: number) => !flags.json && process.stderr.isTTY && process.stderr.write(`\r described ${(done += count)}`);
+    const report = await LocalRepository.over(engine).lift(chatDescriber(request), undefined, request.maxCalls, progress);
     return printDescribed(report, Boolean(flags.json));
   } finally {
     await engine.close();

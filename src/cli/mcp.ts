@@ -13,6 +13,7 @@ import type { Describer, LiftReport } from '../core/lifting/lifter';
 import { ServedFolder } from '../core/service/servedFolder';
 import { SAMPLE, type ClientDescribeRequest } from '../core/service/serviceProtocol';
 import { samplingDescriber } from './mcpSampling';
+import { areasNamed } from '../core/features/areaNames';
 import type { ServiceConnection } from '../core/service/serviceClient';
 import type { CallState, ToolResult } from '../core/tools/context';
 import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
@@ -184,7 +185,7 @@ function registerDescribeCode(mcp: McpServer, folders: RelayedFolder[]): void {
       for (const folder of folders) {
         const report = await folder.describe(describer, Math.max(left, 1));
         left -= report.described + report.failed;
-        lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}`);
+        lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}${report.areas ? `; ${areasNamed(report.areas)}` : ''}`);
         if (left <= 0) break;
       }
       return text(`${lines.join('\n')}\nsearch_code and the functional view use the descriptions now.`);

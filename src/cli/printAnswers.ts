@@ -5,6 +5,7 @@ import type { NodeDescription } from '../core/graph/describe';
 import type { EngineStats } from '../core/engine';
 import type { FeaturesAnswer } from '../core/features/featuresAnswer';
 import type { LiftReport } from '../core/lifting/lifter';
+import { areasNamed } from '../core/features/areaNames';
 
 /** Exit code: 1 when nothing has the name. */
 export function printShow(query: string, described: NodeDescription[], json: boolean): number {
@@ -82,6 +83,9 @@ export function printFeatures(answer: FeaturesAnswer): number {
 /** `cartograph describe`'s report; exit 1 when it stopped before describing anything. */
 export function printDescribed(report: LiftReport, json: boolean): number {
   if (json) console.log(JSON.stringify(report, null, 2));
-  else console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
+  else {
+    console.log(`\nDescribed ${report.described} (${report.cached} already described, ${report.failed} failed)${report.stopped ? `; stopped: ${report.stopped}` : ''}.`);
+    if (report.areas) console.log(`The functional view's ${areasNamed(report.areas)}.`);
+  }
   return report.described + report.cached > 0 || !report.stopped ? 0 : 1;
 }

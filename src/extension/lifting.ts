@@ -4,6 +4,7 @@
 // user's chat model in VS Code, used only after the user agreed to what the run sends, with its token
 // cost written to the log after each run. Off by default: it sends code to a model.
 import * as vscode from 'vscode';
+import { areasNamed } from '../core/features/areaNames';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import type { Describer, LiftReport } from '../core/lifting/lifter';
 import { newTokenUsage, streamDescriber, type TokenUsage } from '../core/lifting/streamDescriber';
@@ -128,7 +129,8 @@ export class Lifting implements vscode.Disposable {
     const origin = !model.usage && !model.apiKey && report.stopped && /\b40[13]\b/.test(report.stopped) ? endpointOrigin(model.name) : undefined;
     const hint = origin ? ` (${missingKeyText(origin)}: Cartograph: Set API Key for the Completion Endpoint)` : '';
     const cost = model.usage ? `; ${model.name}: ${model.usage.requests} requests, ${model.usage.input.toLocaleString()} input and ${model.usage.output.toLocaleString()} output tokens` : '';
-    const line = `[${index.folder.name}] descriptions: ${report.described} new, ${report.cached} cached (requests saved), ${report.failed} failed${cost}${report.stopped ? `; stopped: ${report.stopped}${hint}` : ''}`;
+    const areas = report.areas ? `; ${areasNamed(report.areas)}` : '';
+    const line = `[${index.folder.name}] descriptions: ${report.described} new, ${report.cached} cached (requests saved), ${report.failed} failed${areas}${cost}${report.stopped ? `; stopped: ${report.stopped}${hint}` : ''}`;
     if (report.stopped && report.described === 0 && report.stopped !== 'cancelled') {
       if (!this.warned.has(index)) log().warn(line);
       this.warned.add(index);

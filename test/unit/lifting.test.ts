@@ -9,12 +9,13 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { AREA_NAMING_SYSTEM_PROMPT, applyAreaNames, nameAreas } from '../../src/core/features/areaNames';
 import { FeatureHierarchy } from '../../src/core/features/hierarchy';
 import { createSearcher } from '../../src/core/search';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { chatDescriber } from '../../src/core/lifting/chatDescriber';
 import { DescriptionCache } from '../../src/core/lifting/descriptionCache';
-import { liftGraph, liftingCost } from '../../src/core/lifting/lifter';
+import { liftGraph, liftingCost, type Describer } from '../../src/core/lifting/lifter';
 import { newTokenUsage, streamDescriber, type StreamingChatModel } from '../../src/core/lifting/streamDescriber';
 import { sourceReader } from '../../src/core/lifting/source';
 import { RootBoundary } from '../../src/core/workspace/readSource';
@@ -23,6 +24,13 @@ import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 const { OpenAiTestServer } = require('../support/openaiTestServer.js');
 
 let server: InstanceType<typeof OpenAiTestServer>;
+
+/** Flask, Werkzeug, httpx and requests side by side: enough files for several areas. */
+function realPackages(): Map<string, string> {
+  const tree = new Map<string, string>();
+  for (const name of ['flask', 'werkzeug', 'httpx', 'requests']) for (const [p, t] of readTree(path.join(FIXTURES, 'real', name), `${name}/`)) tree.set(p, t);
+  return tree;
+}
 let baseURL: string;
 /** The chat requests the model saw, in order. */
 type Chat = { model: string; messages: { role: string; content: string }[] };
@@ -30,6 +38,7 @@ const chats = (): Chat[] => (server.requests as { path: string; body: Chat }[]).
 
 /** The scripted model: says what each node is for, in words its code never uses. */
 function scriptedAnswer(body: { messages: { content: string }[] }): { text: string } {
+  if (body.messages.at(-1)!.content.startsWith('Repository ')) return { text: 'Arithmetic helpers.' };
   const subject = /^\w+ (\S+) in /.exec(body.messages.at(-1)!.content)?.[1] ?? '?';
   if (subject.endsWith('Scientific.divide')) return { text: '"Performs **quotient** computation via reciprocal scaling."' };
   return { text: `Purpose of ${subject}.` };
@@ -137,8 +146,12 @@ test('a repository lifts its features with the descriptions once they come, and 
   try {
     await repo.index();
     assert.ok(!(await repo.featureHierarchy()).features('extended.py#Scientific.divide').some((f) => f.includes('quotient')));
-    await repo.lift(chatDescriber({ baseURL, model: 'test-model' }));
-    assert.equal((await repo.featureHierarchy()).features('extended.py#Scientific.divide')[0], 'perform quotient computation via reciprocal');
+    const report = await repo.lift(chatDescriber({ baseURL, model: 'test-model' }));
+    const hierarchy = await repo.featureHierarchy();
+    assert.equal(hierarchy.features('extended.py#Scientific.divide')[0], 'perform quotient computation via reciprocal');
+    // then the upper areas (here the one a two-file folder makes) are named by the same model
+    assert.deepEqual(report.areas, { named: 1, cached: 0, failed: 0 });
+    assert.deepEqual(hierarchy.root.children.map((id) => hierarchy.areas.get(id)!.name), ['Arithmetic helpers']);
     const answer = await repo.runTool('search_code', { query: 'quotient computation', limit: 3 });
     assert.ok(answer.ok, JSON.stringify(answer));
     assert.ok(answer.text.includes('perform quotient computation via reciprocal'), answer.text);
@@ -198,4 +211,31 @@ test('descriptions written before the first search of a warm start are searched 
   } finally {
     await repo.close();
   }
+});
+
+test("the functional view's upper areas are named by the model after the descriptions, once per set of files", async () => {
+  const graph = await buildGraph(realPackages());
+  const hierarchy = FeatureHierarchy.build(graph);
+  const upper = [...hierarchy.areas.values()].filter((a) => a.id !== '' && a.id.split('.').length <= 2);
+  assert.ok(upper.length >= 4, `${upper.length} upper areas`);
+  const prompts: string[] = [];
+  // the scripted model names an area after the first file its prompt lists
+  const namer: Describer = { describe: async (system, prompt) => (prompts.push(system), `"Handling of ${/\n- (\S+)/.exec(prompt)![1]}."`) };
+  const names = new Map<string, string>();
+  const store = { get: (key: string) => names.get(key), set: (key: string, name: string) => void names.set(key, name) };
+  const report = await nameAreas(hierarchy, namer, store);
+  assert.deepEqual(report, { named: upper.length, cached: 0, failed: 0 });
+  assert.ok(prompts.every((p) => p === AREA_NAMING_SYSTEM_PROMPT));
+  const first = upper[0];
+  assert.equal(hierarchy.areas.get(first.id)!.name, `Handling of ${hierarchy.filesUnder(first.id)[0]}`, 'quotes and the period cleaned off');
+  // asked again: nothing is sent; a hierarchy built again gets the names back for the same files
+  assert.deepEqual(await nameAreas(hierarchy, namer, store), { named: 0, cached: upper.length, failed: 0 });
+  assert.equal(prompts.length, upper.length);
+  const rebuilt = FeatureHierarchy.build(graph);
+  assert.notEqual(rebuilt.areas.get(first.id)!.name, hierarchy.areas.get(first.id)!.name);
+  assert.equal(applyAreaNames(rebuilt, store.get), upper.length);
+  assert.deepEqual([...rebuilt.areas.values()].map((a) => a.name), [...hierarchy.areas.values()].map((a) => a.name));
+  // a budget stops it, and says so
+  const fresh = FeatureHierarchy.build(graph);
+  assert.deepEqual(await nameAreas(fresh, namer, { get: () => undefined, set: () => undefined }, { maxCalls: 2 }), { named: 2, cached: 0, failed: 0, stopped: 'call budget of 2 reached' });
 });

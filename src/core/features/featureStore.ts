@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FEATURES_FILE } from '../store/storeVersion';
 import { FeatureHierarchy, type FeatureUpdate, type PersistedHierarchy } from './hierarchy';
+import { applyAreaNames } from './areaNames';
 import type { FeatureGraph, Said } from './profiles';
 
 export interface CurrentHierarchy {
@@ -53,7 +54,10 @@ export async function currentHierarchy(graph: FeatureGraph, storeDir: string | n
     const changed = Object.values(update).some((n) => n > 0);
     result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
   } else {
-    result = { hierarchy: FeatureHierarchy.build(graph, said), source: 'built' };
+    const hierarchy = FeatureHierarchy.build(graph, said);
+    // names a model gave areas that hold the same files (kept with the descriptions) come back
+    if (said) applyAreaNames(hierarchy, said);
+    result = { hierarchy, source: 'built' };
   }
   let saveError: string | undefined;
   if (storeDir && result.source !== 'loaded') {

@@ -183,6 +183,15 @@ export class FeatureHierarchy {
     return [...this.files.keys()];
   }
 
+  /** Names an area (a model's name for it: areaNames.ts); false when there is no such area or it has that name. */
+  rename(id: string, name: string): boolean {
+    const area = this.areas.get(id);
+    if (!area || area.name === name) return false;
+    area.name = name;
+    this.version++;
+    return true;
+  }
+
   // ---- evolution -------------------------------------------------------------------------------
 
   /**

@@ -4,6 +4,7 @@
 // Runs in the background after indexing; search uses whatever is described so far and never waits.
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../model/schema';
+import type { AreaNamingReport } from '../features/areaNames';
 import type { DescriptionCache } from './descriptionCache';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -31,6 +32,8 @@ export interface LiftReport {
   failed: number;
   /** Why the run ended early, if it did. */
   stopped?: string;
+  /** The functional view's upper areas named with the same model after the descriptions (features/areaNames.ts). */
+  areas?: AreaNamingReport;
 }
 
 export const LIFTED_KINDS = new Set(['Function', 'Method', 'Class', 'Interface']);

@@ -13,7 +13,8 @@ import type { GraphDiff } from '../graph/repositoryGraph';
 import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/featureStore';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
-import { liftGraph, liftingCost, type Describer } from '../lifting/lifter';
+import { liftGraph, liftingCost, type Describer, type LiftReport } from '../lifting/lifter';
+import { nameAreas } from '../features/areaNames';
 import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
@@ -51,6 +52,11 @@ export class LocalRepository implements Repository {
 
   private newSearcher(prebuilt?: SearcherOptions['prebuilt']): Searcher {
     return createSearcher(this.engine, { models: () => this.searchModels(), descriptions: this.described, prebuilt });
+  }
+
+  /** A repository over an engine this process has opened (`cartograph describe` in an engine process). */
+  static over(engine: Engine, log: (message: string) => void = () => undefined): LocalRepository {
+    return new LocalRepository(engine, log);
   }
 
   static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
@@ -281,9 +287,13 @@ export class LocalRepository implements Repository {
     return this.embedding.job;
   }
 
-  async lift(describer: Describer, signal?: AbortSignal, maxCalls?: number) {
+  /**
+   * Describes functions and classes with the model behind `describer`, then names the functional view's
+   * upper areas with it (areaNames.ts; not when the run stopped early). `onDescribed` counts progress.
+   */
+  async lift(describer: Describer, signal?: AbortSignal, maxCalls?: number, onDescribed?: (count: number) => void): Promise<LiftReport> {
     const cache = await this.descriptionsCache();
-    return liftGraph(this.engine.graph.graph, describer, cache, {
+    const report = await liftGraph(this.engine.graph.graph, describer, cache, {
       sourceOf: sourceReader(this.engine.boundary),
       signal,
       maxCalls,
@@ -292,8 +302,18 @@ export class LocalRepository implements Repository {
         this.searcher.invalidate(ids);
         this.descriptionsVersion++;
         if (this.featureView) this.featureView.version = Number.NaN;
+        onDescribed?.(ids.length);
       },
     });
+    if (report.stopped) return report;
+    const hierarchy = (await this.features(true))!;
+    const left = maxCalls === undefined ? undefined : maxCalls - report.described - report.failed;
+    const areas = await nameAreas(hierarchy, describer, { get: (key) => cache.get(key), set: (key, name) => cache.set(key, name) }, { signal, maxCalls: left });
+    await cache.save();
+    const storeDir = this.engine.storeInfo().dir;
+    if (storeDir && areas.named + areas.cached > 0) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
+    if (areas.named > 0) this.descriptionsVersion++;
+    return { ...report, areas };
   }
 
   async liftingCost() {
