@@ -192,13 +192,17 @@ test('describe writes descriptions through a chat endpoint, and query finds code
     assert.doesNotMatch(cartograph(['query', 'quotient reciprocal scaling']).stdout, /divide/);
     const described = await run(['describe', '--endpoint', baseURL, '--model', 'tiny']);
     assert.match(described.stdout, /Described 8 \(0 already described, 0 failed\)/);
+    // then the functional view's one upper area (two files) is named with the same endpoint
+    assert.match(described.stdout, /The functional view's areas named: 1 \(0 named before, 0 failed\)/);
     assert.doesNotMatch(described.stdout + described.stderr, /sk-test-secret/, 'the key is never printed');
-    assert.equal(chats().length, 8);
+    assert.equal(chats().length, 9);
     assert.equal(chats()[0].headers.authorization, 'Bearer sk-test-secret', 'the key from the environment reaches the endpoint');
     const found = cartograph(['query', 'quotient reciprocal scaling']);
     assert.match(found.stdout.split('\n')[1], /Scientific\.divide/);
     const again = await run(['describe', '--endpoint', baseURL, '--model', 'tiny']);
     assert.match(again.stdout, /Described 0 \(8 already described/);
+    assert.match(again.stdout, /areas named: 0 \(1 named before/);
+    assert.equal(chats().length, 9, 'nothing sent again');
     assert.equal(cartograph(['describe']).code, 2, 'endpoint and model are required');
   } finally {
     await server.close();
