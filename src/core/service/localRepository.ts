@@ -14,7 +14,7 @@ import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
 import { liftGraph, liftingCost, type Describer, type LiftReport } from '../lifting/lifter';
-import { nameAreas } from '../features/areaNames';
+import { nameAreas, type AreaNamingReport } from '../features/areaNames';
 import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
 import { searchModelsWith, type LoadedModels } from '../models/loader';
@@ -306,14 +306,23 @@ export class LocalRepository implements Repository {
       },
     });
     if (report.stopped) return report;
-    const hierarchy = (await this.features(true))!;
-    const left = maxCalls === undefined ? undefined : maxCalls - report.described - report.failed;
-    const areas = await nameAreas(hierarchy, describer, { get: (key) => cache.get(key), set: (key, name) => cache.set(key, name) }, { signal, maxCalls: left });
-    await cache.save();
-    const storeDir = this.engine.storeInfo().dir;
-    if (storeDir && areas.named + areas.cached > 0) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
-    if (areas.named > 0) this.descriptionsVersion++;
-    return { ...report, areas };
+    return { ...report, areas: await this.nameAreas(describer, cache, signal, maxCalls === undefined ? undefined : maxCalls - report.described - report.failed) };
+  }
+
+  /** The functional view's upper areas named with the model that described the code; kept with the view and the descriptions. */
+  private async nameAreas(describer: Describer, cache: DescriptionCache, signal?: AbortSignal, maxCalls?: number): Promise<AreaNamingReport> {
+    try {
+      const hierarchy = (await this.features(true))!;
+      const areas = await nameAreas(hierarchy, describer, { get: (key) => cache.get(key), set: (key, name) => cache.set(key, name) }, { signal, maxCalls });
+      await cache.save();
+      const storeDir = this.engine.storeInfo().dir;
+      if (storeDir && areas.named + areas.cached > 0) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
+      if (areas.named > 0) this.descriptionsVersion++;
+      return areas;
+    } catch (err) {
+      // The descriptions are made and kept: a view that cannot be built only goes unnamed.
+      return { named: 0, cached: 0, failed: 0, stopped: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   async liftingCost() {
