@@ -67,8 +67,10 @@ test('the first query answers from the snapshot and starts the service; the next
   const shipped = json(await cli(['query', sentence, '--json', '--no-service', '--embedding-model', 'cartograph-code-search-v5'], root));
   assert.deepEqual(hitNames(viaService), hitNames(shipped));
   const modelFree = json(await cli(['query', sentence, '--json', '--model-free'], root));
-  assert.equal(modelFree.models, 'model-free: no models configured');
+  assert.equal(modelFree.models, 'model-free: asked without models');
   assert.deepEqual(hitNames(modelFree), hitNames(json(await cli(['query', sentence, '--json', '--no-service'], root))));
+  // answered without the models, which stay loaded for everyone else
+  assert.match((await hello())?.search ?? '', /^embeddings cartograph-code-search-v5; \d+ nodes embedded$/);
   const shown = json(await cli(['show', 'Flask.run', '--json'], root));
   const shownHere = json(await cli(['show', 'Flask.run', '--json', '--no-service'], root));
   assert.deepEqual(shown, shownHere);
@@ -85,7 +87,7 @@ test('the first query answers from the snapshot and starts the service; the next
   assert.deepEqual([counted.files, counted.nodes, counted.edges], [countedHere.files, countedHere.nodes, countedHere.edges]);
   // Every command reached the one service.
   assert.equal((await hello())?.pid, service.pid);
-  // Back to the default after --model-free: the model is loaded again and its vectors read back from the store.
+  // Back to the default after --model-free: the same answer as before it.
   assert.deepEqual(hitNames(json(await cli(['query', sentence, '--json'], root))), hitNames(viaService));
   const status = await cli(['service', 'status'], root);
   assert.match(status.stdout, new RegExp(`pid ${service.pid}, Cartograph ${VERSION.replace(/\./g, '\\.')}, ready`));

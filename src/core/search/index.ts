@@ -45,6 +45,8 @@ export type SearchGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'settledVe
 export interface SearchContext {
   /** Repository-relative path of the file in the active editor. */
   fromPath?: string;
+  /** This question alone is answered without the models (`--model-free` asked of a service that has them loaded). */
+  modelFree?: boolean;
 }
 
 export interface SearcherOptions extends NaturalLanguageOptions {
@@ -70,6 +72,9 @@ type Loaded<T> = T | undefined;
 function largeChange(touched: ReadonlySet<string>, graph: SearchGraph): boolean {
   return touched.size > Math.max(2_000, graph.graph.order / 5);
 }
+
+/** The models line of an answer asked for without models. */
+export const MODEL_FREE_ASKED = 'model-free: asked without models';
 
 export function createSearcher(engine: { graph: SearchGraph }, options: SearcherOptions = {}): Searcher {
   let builtFor: SearchGraph | undefined;
@@ -166,7 +171,7 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       timingsMs.route = performance.now() - t;
       t = performance.now();
       if (routed.route === 'natural-language') {
-        const models = options.models?.();
+        const models = context.modelFree ? { status: MODEL_FREE_ASKED } : options.models?.();
         // Without an embedder only words find anything: say so rather than answer with silence.
         const why = models?.embedder ? undefined : unsearchable(query);
         if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };

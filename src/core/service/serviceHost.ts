@@ -17,7 +17,8 @@ import { SocketPort } from './socketPort';
 import { connectAt } from './serviceClient';
 import { currentHolder, LockBusyError, WriterLock, type LockHolder } from '../store/writerLock';
 import type { NodeDescription } from '../graph/describe';
-import { SAMPLE, SERVICE_PROTOCOL, type ClientDescribeRequest, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
+import { MODEL_FREE_ASKED } from '../search';
+import { isModelFree, SAMPLE, SERVICE_PROTOCOL, type ClientDescribeRequest, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -226,13 +227,16 @@ export class ServiceHost {
     const started = performance.now();
     const repo = await this.folder.repo;
     await this.folder.state();
-    await this.folder.models?.use(request.models);
+    // `--model-free` is answered without the models, which stay loaded for the other clients (the
+    // default's vectors would otherwise be read back from the store at the next default question).
+    const modelFree = isModelFree(request.models);
+    if (!modelFree) await this.folder.models?.use(request.models);
     const answer = await this.folder.checked(
-      async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit)).result),
+      async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit, { modelFree })).result),
       (a) => a.hits,
     );
     // Models serve natural-language questions only (names and structural questions never use them).
-    const models = answer.route === 'natural-language' ? { models: await repo.modelStatus() } : {};
+    const models = answer.route === 'natural-language' ? { models: modelFree ? MODEL_FREE_ASKED : await repo.modelStatus() } : {};
     return { ...answer, ...models, index: { source: 'service', ms: Math.round(performance.now() - started) } };
   }
 

@@ -42,6 +42,11 @@ export interface StopReply {
 /** Models that name nothing: search without any (`cartograph query --model-free`). */
 export const NO_MODELS: ModelSettings = {};
 
+/** Whether a client asked for no models (`--model-free`): settings that name none. */
+export function isModelFree(settings: ModelSettings | undefined): boolean {
+  return settings !== undefined && JSON.stringify(settings) === JSON.stringify(NO_MODELS);
+}
+
 /** What a `query` request asks for. */
 export interface QueryRequest {
   text: string;
