@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { after, test } from 'node:test';
 import type { HostMessage } from '../../src/core/explorer/protocol';
+import { LIFTING_SYSTEM_PROMPT } from '../../src/core/lifting/lifter';
 import type { LoadedModels } from '../../src/core/models/loader';
 import { Channel } from '../../src/core/service/channel';
 import { LocalRepository } from '../../src/core/service/localRepository';
@@ -123,8 +124,11 @@ test('a save in the worker reaches its explorer session; models and the describe
     assert.ok(reranked.length > 0, 'natural-language search reranked with this side’s reranker');
 
     const prompts: string[] = [];
-    const lifted = await remote.lift({ describe: async (_system, prompt) => (prompts.push(prompt), 'Does one thing.') }, AbortSignal.timeout(60_000));
+    const names: string[] = [];
+    const describe = async (system: string, prompt: string) => (system === LIFTING_SYSTEM_PROMPT ? (prompts.push(prompt), 'Does one thing.') : (names.push(prompt), 'Flask internals'));
+    const lifted = await remote.lift({ describe }, AbortSignal.timeout(60_000));
     assert.ok(lifted.described > 0 && prompts.length === lifted.described, 'the worker described code through this side’s describer');
+    assert.ok(lifted.areas && lifted.areas.named > 0 && names.length === lifted.areas.named, 'and named the upper areas through it');
   } finally {
     await remote.close();
   }

@@ -4,7 +4,7 @@
 // signature (the files under it, in the descriptions' cache), so an area that holds the same files after
 // a rebuild gets its name back without a request, and only a new or reshaped area is sent.
 import { createHash } from 'node:crypto';
-import type { Describer } from '../lifting/lifter';
+import type { AreaNamingReport, Describer } from '../lifting/lifter';
 import type { Area, FeatureHierarchy } from './hierarchy';
 import type { Said } from './profiles';
 
@@ -16,14 +16,6 @@ const NAMED_LEVELS = 2;
 const PROMPT_FILES = 15;
 const PROMPT_FEATURES = 25;
 const MAX_NAME_CHARS = 60;
-
-export interface AreaNamingReport {
-  named: number;
-  /** Named before (same files): no request. */
-  cached: number;
-  failed: number;
-  stopped?: string;
-}
 
 /** What naming came to, in one line (describe's report, the log, describe_code's answer). */
 export function areasNamed(areas: AreaNamingReport): string {

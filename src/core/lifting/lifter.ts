@@ -4,7 +4,6 @@
 // Runs in the background after indexing; search uses whatever is described so far and never waits.
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode } from '../model/schema';
-import type { AreaNamingReport } from '../features/areaNames';
 import type { DescriptionCache } from './descriptionCache';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -24,6 +23,15 @@ export interface LiftOptions {
   maxCalls?: number;
   /** Consecutive failures after which the run gives up (endpoint down). Default 3. */
   maxFailures?: number;
+}
+
+/** What naming the functional view's upper areas came to after the descriptions (features/areaNames.ts). */
+export interface AreaNamingReport {
+  named: number;
+  /** Named before (same files): no request. */
+  cached: number;
+  failed: number;
+  stopped?: string;
 }
 
 export interface LiftReport {
