@@ -183,7 +183,7 @@ function registerDescribeCode(mcp: McpServer, folders: RelayedFolder[]): void {
       const lines: string[] = [];
       let left = maxCalls;
       for (const folder of folders) {
-        const report = await folder.describe(describer, Math.max(left, 1));
+        const report = await folder.describe(describer, left);
         left -= report.described + report.failed;
         lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}${report.areas ? `; ${areasNamed(report.areas)}` : ''}`);
         if (left <= 0) break;

@@ -94,22 +94,20 @@ export class Containment {
 
   /** Finds the compiled twins, then the folders whose every module is one. */
   private foldTwins(): void {
-    const modulesIn = new Map<string, number>();
-    const count = (folder: string | undefined, by: number) => {
-      for (let at = folder; at !== undefined; at = this.folderOf(at)) modulesIn.set(at, (modulesIn.get(at) ?? 0) + by);
-    };
-    this.graph.forEachNode((id, node) => {
-      if (node.kind !== 'Module') return;
-      const folder = this.folderOf(id);
-      count(folder, 1);
+    const modules = this.graph.filterNodes((_id, node) => node.kind === 'Module');
+    for (const id of modules) {
       const source = compiledFrom(this.graph, id);
-      if (!source) return;
+      if (!source) continue;
       this.folded.add(id);
       push(this.twins, source, id);
-      count(folder, -1);
-    });
+    }
     if (this.folded.size === 0) return;
-    for (const [folder, left] of modulesIn) if (left === 0) this.folded.add(folder);
+    // Modules each folder keeps, counted up the folder chain.
+    const kept = new Map<string, number>();
+    for (const id of modules) {
+      for (let at = this.folderOf(id); at !== undefined; at = this.folderOf(at)) kept.set(at, (kept.get(at) ?? 0) + (this.folded.has(id) ? 0 : 1));
+    }
+    for (const [folder, left] of kept) if (left === 0) this.folded.add(folder);
     for (const list of this.twins.values()) list.sort();
   }
 

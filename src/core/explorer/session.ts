@@ -21,8 +21,7 @@ export class ExplorerSession {
     private readonly options: ViewOptions = {},
     areas?: AreaTree,
   ) {
-    this.byAreas = areas;
-    this.view = new ExplorerView(graph, options, areas);
+    this.view = this.viewOf(areas);
   }
 
   get viewBy(): ViewBy {
@@ -36,9 +35,14 @@ export class ExplorerSession {
 
   /** Starts the view over by folders, or by the functional areas of `areas` (kept current by the caller). */
   showBy(areas: AreaTree | undefined): void {
-    this.byAreas = areas;
-    this.view = new ExplorerView(this.graph, this.options, areas);
+    this.view = this.viewOf(areas);
     this.sendAll();
+  }
+
+  /** A new view, by the areas of `areas` or by folders. */
+  private viewOf(areas: AreaTree | undefined): ExplorerView {
+    this.byAreas = areas;
+    return new ExplorerView(this.graph, this.options, areas);
   }
 
   /** Handles the messages about the view itself; returns false for the ones the caller owns. */

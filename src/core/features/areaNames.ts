@@ -4,7 +4,7 @@
 // signature (the files under it, in the descriptions' cache), so an area that holds the same files after
 // a rebuild gets its name back without a request, and only a new or reshaped area is sent.
 import { createHash } from 'node:crypto';
-import type { AreaNamingReport, Describer } from '../lifting/lifter';
+import { ModelRequests, type AreaNamingReport, type Describer } from '../lifting/lifter';
 import type { Area, FeatureHierarchy } from './hierarchy';
 import type { Said } from './profiles';
 
@@ -42,7 +42,7 @@ export function applyAreaNames(h: FeatureHierarchy, said: Said): number {
   return changed;
 }
 
-/** Names every upper area not named for its files yet, one request each; `said`/`remember` read and keep names. */
+/** Names every upper area not named for its files yet, one request each; `names` reads and keeps them. */
 export async function nameAreas(
   h: FeatureHierarchy,
   describer: Describer,
@@ -50,9 +50,11 @@ export async function nameAreas(
   options: { signal?: AbortSignal; maxCalls?: number; maxFailures?: number } = {},
 ): Promise<AreaNamingReport> {
   const report: AreaNamingReport = { named: 0, cached: 0, failed: 0 };
-  let failuresInARow = 0;
+  const requests = new ModelRequests(options);
+  const stop = (why: string | undefined) => (why ? { ...report, stopped: why } : undefined);
   for (const area of namedAreas(h)) {
-    if (options.signal?.aborted) return { ...report, stopped: 'cancelled' };
+    const cancelled = stop(requests.cancelled());
+    if (cancelled) return cancelled;
     const key = areaSignature(h, area.id);
     const known = names.get(key);
     if (known) {
@@ -60,10 +62,11 @@ export async function nameAreas(
       h.rename(area.id, known);
       continue;
     }
-    if (options.maxCalls !== undefined && report.named + report.failed >= options.maxCalls) return { ...report, stopped: `call budget of ${options.maxCalls} reached` };
+    const spent = stop(requests.take());
+    if (spent) return spent;
     try {
       const name = cleanName(await describer.describe(AREA_NAMING_SYSTEM_PROMPT, namingPrompt(h, area), options.signal));
-      failuresInARow = 0;
+      requests.answered();
       if (!name) {
         report.failed++;
         continue;
@@ -73,8 +76,8 @@ export async function nameAreas(
       report.named++;
     } catch (err) {
       report.failed++;
-      if (options.signal?.aborted) return { ...report, stopped: 'cancelled' };
-      if (++failuresInARow >= (options.maxFailures ?? 3)) return { ...report, stopped: `the model failed ${failuresInARow} times in a row: ${err instanceof Error ? err.message : String(err)}` };
+      const failed = stop(requests.failed(err));
+      if (failed) return failed;
     }
   }
   return report;

@@ -94,11 +94,46 @@ export async function liftingCost(graph: Graph, cache: DescriptionCache, sourceO
   return { entities, characters };
 }
 
+/**
+ * The requests of one run to a model: a budget of calls, and a stop once it has failed a few times in a
+ * row (an endpoint that is down) or the run was cancelled. Each method returns why the run stops, if it does.
+ */
+export class ModelRequests {
+  private calls = 0;
+  private failuresInARow = 0;
+
+  constructor(private readonly options: { signal?: AbortSignal; maxCalls?: number; maxFailures?: number }) {}
+
+  /** Before the next item. */
+  cancelled(): string | undefined {
+    return this.options.signal?.aborted ? 'cancelled' : undefined;
+  }
+
+  /** Takes one request from the budget. */
+  take(): string | undefined {
+    if (this.options.maxCalls !== undefined && this.calls >= this.options.maxCalls) return `call budget of ${this.options.maxCalls} reached`;
+    this.calls++;
+    return undefined;
+  }
+
+  answered(): void {
+    this.failuresInARow = 0;
+  }
+
+  failed(err: unknown): string | undefined {
+    if (this.options.signal?.aborted) return 'cancelled';
+    if (++this.failuresInARow >= (this.options.maxFailures ?? 3)) return `the model failed ${this.failuresInARow} times in a row: ${err instanceof Error ? err.message : String(err)}`;
+    return undefined;
+  }
+}
+
 export async function liftGraph(graph: Graph, describer: Describer, cache: DescriptionCache, options: LiftOptions): Promise<LiftReport> {
   const report: LiftReport = { described: 0, cached: 0, failed: 0 };
-  const maxFailures = options.maxFailures ?? 3;
-  let failuresInARow = 0;
-  let calls = 0;
+  const requests = new ModelRequests(options);
+  const stop = (why: string | undefined) => {
+    if (why) report.stopped = why;
+    return why !== undefined;
+  };
   let batch: string[] = [];
   const flushBatch = async () => {
     if (batch.length === 0) return;
@@ -107,10 +142,7 @@ export async function liftGraph(graph: Graph, describer: Describer, cache: Descr
     await cache.save();
   };
   for (const id of liftingOrder(graph)) {
-    if (options.signal?.aborted) {
-      report.stopped = 'cancelled';
-      break;
-    }
+    if (stop(requests.cancelled())) break;
     // The graph may have changed while the model answered: skip what no longer exists.
     if (!graph.hasNode(id)) continue;
     const node = graph.getNodeAttributes(id);
@@ -118,15 +150,11 @@ export async function liftGraph(graph: Graph, describer: Describer, cache: Descr
       report.cached++;
       continue;
     }
-    if (options.maxCalls !== undefined && calls >= options.maxCalls) {
-      report.stopped = `call budget of ${options.maxCalls} reached`;
-      break;
-    }
-    calls++;
+    if (stop(requests.take())) break;
     try {
       const prompt = liftingPrompt(graph, id, await options.sourceOf(node), cache);
       const text = oneLine(await describer.describe(LIFTING_SYSTEM_PROMPT, prompt, options.signal));
-      failuresInARow = 0;
+      requests.answered();
       if (!text) {
         report.failed++;
         continue;
@@ -137,14 +165,7 @@ export async function liftGraph(graph: Graph, describer: Describer, cache: Descr
       if (batch.length >= 20) await flushBatch();
     } catch (err) {
       report.failed++;
-      if (options.signal?.aborted) {
-        report.stopped = 'cancelled';
-        break;
-      }
-      if (++failuresInARow >= maxFailures) {
-        report.stopped = `the model failed ${failuresInARow} times in a row: ${err instanceof Error ? err.message : String(err)}`;
-        break;
-      }
+      if (stop(requests.failed(err))) break;
     }
   }
   await flushBatch();

@@ -106,8 +106,8 @@ export class LexicalIndex {
    * An index saved with {@link toJSON} (the query snapshot), for the same graph. Whatever fields the
    * documents had are in the JSON; the options (tokenizer, stemmer, boosts) are this build's.
    */
-  static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs, features?: FeatureText): LexicalIndex {
-    const index = new LexicalIndex(graph, descriptions, files, json, features);
+  static load(graph: Graph, json: string, descriptions?: { get(hash: string): string | undefined }, files?: FileGraphs): LexicalIndex {
+    const index = new LexicalIndex(graph, descriptions, files, json);
     // The vocabulary of the graph the snapshot was made from: the same splits as when it was built.
     graph.forEachNode((id) => index.learn(id));
     return index;

@@ -313,10 +313,12 @@ export class LocalRepository implements Repository {
   private async nameAreas(describer: Describer, cache: DescriptionCache, signal?: AbortSignal, maxCalls?: number): Promise<AreaNamingReport> {
     try {
       const hierarchy = (await this.features(true))!;
+      const before = hierarchy.version;
       const areas = await nameAreas(hierarchy, describer, { get: (key) => cache.get(key), set: (key, name) => cache.set(key, name) }, { signal, maxCalls });
       await cache.save();
+      // Saved when a name changed (a run after every burst of saves mostly finds them all named already).
       const storeDir = this.engine.storeInfo().dir;
-      if (storeDir && areas.named + areas.cached > 0) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
+      if (storeDir && hierarchy.version !== before) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
       if (areas.named > 0) this.descriptionsVersion++;
       return areas;
     } catch (err) {
