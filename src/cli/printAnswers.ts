@@ -40,6 +40,7 @@ export function printSearch(answer: SearchAnswer, extra: Record<string, unknown>
     console.log(`${h.score.toFixed(3)}  ${h.kind.padEnd(14)} ${h.qname}  ${where}  [${h.via}]`);
     if (h.signature) console.log(`       ${h.signature}`);
     if (h.trail && h.trail.length > 1) console.log(`       found along ${h.trail.join(' → ')}`);
+    if (h.compiledTo) console.log(`       also compiled to ${h.compiledTo.join(', ')}`);
   }
 }
 

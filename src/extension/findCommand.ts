@@ -124,7 +124,7 @@ function foundItem(root: string, hit: SearchHit, node: GraphNode): FoundItem {
     target: file && line !== undefined ? { file, line, name: node.name, exact: hit.siteLine !== undefined } : undefined,
     message: node.kind === 'External' ? externalMessage(node) : undefined,
     label: `${kindIcon(node.kind)} ${node.name}`,
-    description: rowDescription(node, line),
+    description: rowDescription(node, line, hit.compiledTo),
     detail: node.signature || node.qname,
     alwaysShow: true,
   };

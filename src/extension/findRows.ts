@@ -44,12 +44,13 @@ export function containerOf(node: Pick<GraphNode, 'id' | 'path' | 'kind'>): stri
   return dot > 0 ? local.slice(0, dot) : undefined;
 }
 
-/** `Container · path:line`, or where an external symbol comes from. */
-export function rowDescription(node: Pick<GraphNode, 'id' | 'path' | 'kind' | 'qname'>, line: number | undefined): string {
+/** `Container · path:line`, or where an external symbol comes from; `compiledTo`: the JavaScript built from the file (folded into this row). */
+export function rowDescription(node: Pick<GraphNode, 'id' | 'path' | 'kind' | 'qname'>, line: number | undefined, compiledTo: readonly string[] = []): string {
   if (!node.path) return `outside the workspace (${node.qname})`;
   const where = `${node.path}${line !== undefined ? `:${line + 1}` : ''}`;
   const container = containerOf(node);
-  return container ? `${container} · ${where}` : where;
+  const twins = compiledTo.length > 0 ? ` · also compiled to ${compiledTo.join(', ')}` : '';
+  return `${container ? `${container} · ${where}` : where}${twins}`;
 }
 
 /** What picking an External row says: it has no file in the workspace to open. */

@@ -128,9 +128,10 @@ test('focus opens exactly the ancestors of a method', () => {
 
 test('the node cap is never passed, whatever is expanded, and a refused expansion says why', () => {
   const cap = 60;
-  const view = new ExplorerView(graph, { cap });
+  // pages as long as the class: the Flask class alone has more members than the budget left
+  const view = new ExplorerView(graph, { cap, page: 500 });
   view.expand('app.py');
-  const refused = view.expand('app.py#Flask'); // the Flask class alone has more members than the budget left
+  const refused = view.expand('app.py#Flask');
   assert.ok(view.snapshot().nodes.length <= cap);
   assert.equal(refused.nodes.upsert.length, 0);
   assert.ok(!view.isVisible('app.py#Flask.make_response'));
@@ -138,16 +139,82 @@ test('the node cap is never passed, whatever is expanded, and a refused expansio
 
   const random = rng(7);
   const ids = graph.nodes();
-  for (let i = 0; i < 300; i++) {
-    const visible = view.snapshot().nodes;
-    const r = random();
-    if (r < 0.5) view.expand(visible[Math.floor(random() * visible.length)].id);
-    else if (r < 0.7) view.collapse(visible[Math.floor(random() * visible.length)].id);
-    else view.focus(ids[Math.floor(random() * ids.length)]);
-    const now = view.snapshot();
-    assert.ok(now.nodes.length <= cap, `step ${i}: ${now.nodes.length} nodes`);
-    assertConsistent(now);
+  // with pages of 5 too, so that "+N more" nodes are opened, closed with their parents and focused past
+  for (const paged of [view, new ExplorerView(graph, { cap, page: 5 })]) {
+    for (let i = 0; i < 300; i++) {
+      const visible = paged.snapshot().nodes;
+      const r = random();
+      if (r < 0.5) paged.expand(visible[Math.floor(random() * visible.length)].id);
+      else if (r < 0.7) paged.collapse(visible[Math.floor(random() * visible.length)].id);
+      else paged.focus(ids[Math.floor(random() * ids.length)]);
+      const now = paged.snapshot();
+      assert.ok(now.nodes.length <= cap, `step ${i}: ${now.nodes.length} nodes`);
+      assertConsistent(now);
+    }
   }
+});
+
+test('an opened class shows its most connected members a page at a time; the rest are one "+N more" node that stands in for them', () => {
+  const page = 20;
+  const view = new ExplorerView(graph, { page });
+  view.expand('app.py');
+  let before = view.snapshot();
+  const opened = view.expand('app.py#Flask');
+  let after = view.snapshot();
+  assert.deepEqual(sorted(applyDiff(before, opened)), sorted(after));
+  assertConsistent(after);
+  const tree = new Containment(graph);
+  const members = tree.children('app.py#Flask');
+  assert.ok(members.length > 3 * page, `Flask has ${members.length} members`);
+  const shown = () => view.snapshot().nodes.filter((n) => n.parent === 'app.py#Flask' && n.kind !== 'More').map((n) => n.id);
+  const more = () => view.snapshot().nodes.find((n) => n.id === 'more:app.py#Flask');
+  assert.equal(shown().length, page);
+  assert.equal(more()?.kind, 'More');
+  assert.equal(more()?.children, members.length - page);
+  assert.equal(more()?.label, `+${members.length - page} more`);
+  // most connected first: no member left out has more edges than one shown
+  const degree = (id: string) => graph.degree(id) + tree.descendants(id);
+  const hidden = members.filter((m) => !shown().includes(m));
+  assert.ok(Math.min(...shown().map(degree)) >= Math.max(...hidden.map(degree)), 'the shown members are the most connected');
+  // a left-out member's edges are drawn from the "+N more" node, with their exact counts
+  const fromMore = new Map<string, number>();
+  const hiddenSet = new Set(hidden);
+  const inHidden = (id: string) => tree.has(id) && [id, ...tree.ancestors(id)].some((a) => hiddenSet.has(a));
+  graph.forEachEdge((_e, edge, source, target) => {
+    const rep = view.representativeOf(target);
+    if (!inHidden(source) || !rep || rep === 'more:app.py#Flask') return;
+    const id = `${edge.kind}|more:app.py#Flask|${rep}`;
+    fromMore.set(id, (fromMore.get(id) ?? 0) + 1);
+  });
+  assert.ok(fromMore.size > 0);
+  for (const [id, weight] of fromMore) assert.equal(after.edges.find((e) => e.id === id)?.weight, weight, id);
+  assert.equal(view.representativeOf(hidden[0]), 'more:app.py#Flask');
+
+  // opening the "+N more" adds the next page and takes nothing away
+  before = after;
+  const next = view.expand('more:app.py#Flask');
+  after = view.snapshot();
+  assert.deepEqual(next.nodes.remove, []);
+  assert.deepEqual(sorted(applyDiff(before, next)), sorted(after));
+  assert.equal(shown().length, 2 * page);
+  assert.equal(more()?.children, members.length - 2 * page);
+
+  // a focused member out of the pages is shown (a search never lands on the "+N more")
+  const last = hidden.at(-1)!;
+  view.focus(last);
+  assert.ok(view.isVisible(last));
+  assert.equal(more()?.children, members.length - 2 * page - 1);
+  assertConsistent(view.snapshot());
+
+  // closed and opened again: the first page
+  view.collapse('app.py#Flask');
+  view.expand('app.py#Flask');
+  assert.equal(shown().length, page);
+  assert.ok(!view.isVisible(last));
+  // every page opened: no "+N more" left
+  while (more()) view.expand('more:app.py#Flask');
+  assert.equal(shown().length, members.length);
+  assertConsistent(view.snapshot());
 });
 
 test('an edit arrives as a view diff: new and removed definitions in open modules, a change mark on closed ones', async () => {

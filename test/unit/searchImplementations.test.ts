@@ -116,6 +116,8 @@ test('compiled twins: a class and its callers are answered once, at the TypeScri
   const named = await search.search('ZodError');
   const zodErrors = named.hits.filter((h) => h.id.endsWith('#ZodError'));
   assert.deepEqual(zodErrors.map((h) => h.id), ['src/v3/ZodError.ts#ZodError']);
+  // the answer says where else it is (the picker's row, the CLI, search_code all print it)
+  assert.deepEqual(zodErrors[0].compiledTo, ['v3/ZodError.cjs', 'v3/ZodError.d.cts', 'v3/ZodError.d.ts', 'v3/ZodError.js']);
 
   const callers = await search.search('callers of flatten');
   const ids = callers.hits.map((h) => h.id);
@@ -126,4 +128,5 @@ test('compiled twins: a class and its callers are answered once, at the TypeScri
   // A hand-written JavaScript file that only shares the file name is code of its own.
   const own = await search.search('reportErrors');
   assert.equal(own.hits[0]?.id, 'tools/ZodError.js#reportErrors');
+  assert.equal(own.hits[0]?.compiledTo, undefined);
 });

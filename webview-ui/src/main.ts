@@ -78,7 +78,7 @@ const renderer = new Sigma(graph, $('graph'), {
     const onPath = foundPath.has(id);
     const near = !focus || id === focus || onPath || graph.areNeighbors(id, focus);
     const name = sameNames.has(view.label) && view.parent && graph.hasNode(view.parent) ? `${(graph.getNodeAttribute(view.parent, 'view') as ViewNode).label}/${view.label}` : view.label;
-    const label = view.children > 0 && !view.expanded ? `${name} (+${view.descendants})` : name;
+    const label = view.children > 0 && !view.expanded && view.kind !== 'More' ? `${name} (+${view.descendants})` : name;
     return {
       ...data,
       label,
@@ -109,9 +109,9 @@ function seedPosition(node: ViewNode, index: number): { x: number; y: number } {
   return { x: (parent?.x ?? 0) + r * Math.cos(angle), y: (parent?.y ?? 0) + r * Math.sin(angle) };
 }
 
-/** Area grows with what a node stands for: a folder of 500 definitions is clearly bigger than one of 5. */
+/** Area grows with what a node stands for: a folder of 500 definitions is clearly bigger than one of 5. A "+N more" grows with its N. */
 function nodeSize(view: ViewNode): number {
-  return Math.min(20, 3 + 1.5 * Math.log2(1 + view.descendants));
+  return Math.min(20, 3 + 1.5 * Math.log2(1 + (view.kind === 'More' ? view.children : view.descendants)));
 }
 
 function upsertNode(view: ViewNode, index: number): boolean {
@@ -210,7 +210,7 @@ function select(id: string | undefined, centre = false): void {
   $('details-doc').textContent = view.doc;
   const toggle = $<HTMLButtonElement>('toggle');
   toggle.hidden = view.children === 0;
-  toggle.textContent = view.expanded ? 'Collapse' : 'Expand';
+  toggle.textContent = view.kind === 'More' ? 'Show More' : view.expanded ? 'Collapse' : 'Expand';
   $<HTMLButtonElement>('reveal').hidden = !view.path;
   if (centre) {
     // a node that just appeared is still finding its place: centre on where it ends up
@@ -245,10 +245,13 @@ let opening: string | undefined;
 function toggle(id: string | undefined, open?: boolean): void {
   if (!id || !graph.hasNode(id)) return;
   const view = graph.getNodeAttribute(id, 'view') as ViewNode;
+  // "-" on a "+N more" closes what it belongs to
+  if (view.kind === 'More' && open === false) return toggle(view.parent, false);
   if (view.children === 0) return;
   const expand = open ?? !view.expanded;
   if (expand === view.expanded) return;
-  opening = expand ? id : undefined;
+  // a "+N more" opens its parent's next page: the parent and all its shown children are framed
+  opening = !expand ? undefined : view.kind === 'More' ? view.parent : id;
   post({ type: expand ? 'expand' : 'collapse', id });
 }
 

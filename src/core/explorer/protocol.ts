@@ -6,8 +6,11 @@ import type { EdgeKind, NodeKind } from '../model/schema';
 /** A group that stands for every External node (they have no folder of their own). */
 export const EXTERNALS_GROUP = 'ext:';
 
-/** A functional area (RPG-Encoder's feature hierarchy) in the view by areas. */
-export type ViewNodeKind = NodeKind | 'Externals' | 'Area';
+/** The id prefix of the node that stands for an opened node's children beyond its pages (`more:<parent id>`). */
+export const MORE_PREFIX = 'more:';
+
+/** `Area`: a functional area (RPG-Encoder's feature hierarchy) in the view by areas; `More`: the children beyond a node's pages. */
+export type ViewNodeKind = NodeKind | 'Externals' | 'Area' | 'More';
 
 /** What the view's first levels are: the folders, or the functional areas (folders one toggle away). */
 export type ViewBy = 'folders' | 'areas';

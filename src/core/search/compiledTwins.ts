@@ -32,12 +32,15 @@ function sharedTail(a: string, b: string): number {
 class TwinIndex {
   /** TypeScript sources by file name without its extension; made again when a module comes or goes. */
   private sourcesByStem: Map<string, string[]> | undefined;
+  /** Compiled files (JavaScript, declarations) by file name without its extension; made with the sources'. */
+  private compiledByStem: Map<string, string[]> | undefined;
   private readonly sourceOfFile = new Map<string, string | undefined>();
 
   constructor(private readonly graph: Graph) {
     const reset = (payload?: { attributes?: GraphNode }) => {
       if (payload?.attributes && payload.attributes.kind !== 'Module') return;
       this.sourcesByStem = undefined;
+      this.compiledByStem = undefined;
       this.sourceOfFile.clear();
     };
     graph.on('nodeAdded', reset);
@@ -65,17 +68,30 @@ class TwinIndex {
     return source;
   }
 
+  /** The compiled files built from `source`, sorted. */
+  compiledTo(source: string): string[] {
+    if (!SOURCE.test(source) || DECLARATION.test(source)) return [];
+    this.stems();
+    return (this.compiledByStem!.get(stemOf(source)) ?? []).filter((file) => this.sourceOf(file) === source).sort();
+  }
+
   private stems(): Map<string, string[]> {
     if (this.sourcesByStem) return this.sourcesByStem;
-    const stems = new Map<string, string[]>();
-    this.graph.forEachNode((id, node) => {
-      if (node.kind !== 'Module' || !SOURCE.test(id) || DECLARATION.test(id)) return;
-      const list = stems.get(stemOf(id));
+    const sources = new Map<string, string[]>();
+    const compiled = new Map<string, string[]>();
+    const add = (map: Map<string, string[]>, id: string) => {
+      const list = map.get(stemOf(id));
       if (list) list.push(id);
-      else stems.set(stemOf(id), [id]);
+      else map.set(stemOf(id), [id]);
+    };
+    this.graph.forEachNode((id, node) => {
+      if (node.kind !== 'Module') return;
+      if (COMPILED.test(id)) add(compiled, id);
+      else if (SOURCE.test(id)) add(sources, id);
     });
-    this.sourcesByStem = stems;
-    return stems;
+    this.sourcesByStem = sources;
+    this.compiledByStem = compiled;
+    return sources;
   }
 
   /** Most of the compiled file's top-level definitions are the source's too. */
@@ -106,6 +122,11 @@ function twinIndex(graph: Graph): TwinIndex {
 /** The TypeScript file a compiled file (`v3/types.cjs`, `dist/util.d.ts`) was built from, when the graph holds it. */
 export function compiledFrom(graph: Graph, file: string): string | undefined {
   return twinIndex(graph).sourceOf(file);
+}
+
+/** The compiled files (`v3/types.cjs`, `v3/types.d.ts`, …) built from a TypeScript file, sorted; [] for any other file. */
+export function compiledTo(graph: Graph, file: string): string[] {
+  return twinIndex(graph).compiledTo(file);
 }
 
 /** `id` (a definition in compiled JavaScript) as the same definition in the TypeScript it was built from; `id` otherwise. */

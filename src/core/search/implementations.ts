@@ -11,7 +11,7 @@
 // implementations, each with its own body.
 import type { MultiDirectedGraph } from 'graphology';
 import type { GraphEdge, GraphNode, Language } from '../model/schema';
-import { sourceTwin } from './compiledTwins';
+import { compiledTo, sourceTwin } from './compiledTwins';
 import type { SearchHit } from './types';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -33,7 +33,8 @@ const groupOf = (id: string): string => id.replace(/@\d+$/, '');
 /**
  * One hit per function: a stub's declaration becomes the definition it declares (when the code has
  * it), and an overloaded function one hit pointing at its body ({@link bodyOf}). Each keeps its
- * best-ranked place and score; order and every other hit are kept.
+ * best-ranked place and score; order and every other hit are kept. A hit in TypeScript that was
+ * compiled to JavaScript says to which files (its copies there are never hits of their own).
  */
 export function collapseToImplementations(graph: Graph, hits: readonly SearchHit[]): SearchHit[] {
   const seen = new Set<string>();
@@ -43,7 +44,8 @@ export function collapseToImplementations(graph: Graph, hits: readonly SearchHit
     const body = bodyOf(graph, codeOf(graph, hit.id));
     if (seen.has(body)) continue;
     seen.add(body);
-    out.push(body === hit.id ? hit : { ...hit, id: body });
+    const twins = compiledTo(graph, graph.hasNode(body) ? graph.getNodeAttribute(body, 'path') : '');
+    out.push(body === hit.id && twins.length === 0 ? hit : { ...hit, id: body, ...(twins.length > 0 ? { compiledTo: twins } : {}) });
   }
   return out;
 }

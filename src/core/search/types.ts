@@ -22,6 +22,8 @@ export interface SearchHit {
   siteLine?: number;
   /** For structural hits: the kind of the edge that relates it (a caller that reads a property or applies a decorator is USES, not CALLS). */
   edge?: EdgeKind;
+  /** The compiled files built from the hit's TypeScript file (`v3/types.cjs`, …): their copies of it are folded into this hit. */
+  compiledTo?: string[];
 }
 
 export interface SearchResult {

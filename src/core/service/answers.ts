@@ -15,6 +15,8 @@ export interface SearchHit {
   line: number | null;
   signature?: string;
   trail?: string[];
+  /** The JavaScript files built from the hit's TypeScript file (their copies are folded into it). */
+  compiledTo?: string[];
 }
 
 export type SearchAnswer = Omit<SearchResult, 'hits'> & { hits: SearchHit[] };

@@ -36,6 +36,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
       ...(h.edge ? { edge: h.edge } : {}),
       score: Number(h.score.toFixed(4)),
       ...(h.path && h.path.length > 1 ? { graphPath: h.path.map((id) => graph.getNodeAttribute(id, 'qname')) } : {}),
+      ...(h.compiledTo ? { compiledTo: h.compiledTo } : {}),
     };
   });
   const features = await ctx.features?.({ build: false });
@@ -51,6 +52,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     const does = features?.features(r.id) ?? [];
     if (does.length) lines.push(`   does: ${does.join('; ')}`);
     if (r.graphPath) lines.push(`   found along ${r.graphPath.join(' → ')}`);
+    if (r.compiledTo) lines.push(`   also compiled to ${r.compiledTo.join(', ')}`);
     return lines;
   });
   const footer: string[] = [];

@@ -117,7 +117,7 @@ export async function rowsOf(repository: Repository, query: string, limit = CHIL
     const line = hit.siteLine ?? node.range?.startLine;
     return {
       label: node.name,
-      description: rowDescription(node, line),
+      description: rowDescription(node, line, hit.compiledTo),
       file: node.path ? vscode.Uri.file(path.join(root, node.path)) : undefined,
       line,
       qname: node.qname,
