@@ -9,8 +9,10 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { AREA_GROUPING_SYSTEM_PROMPT, applyAreaGroups, groupAreas, groupingUnits, parseGrouping } from '../../src/core/features/areaGroups';
 import { AREA_NAMING_SYSTEM_PROMPT, applyAreaNames, nameAreas } from '../../src/core/features/areaNames';
 import { FeatureHierarchy } from '../../src/core/features/hierarchy';
+import { coverageProblems } from '../../src/core/features/invariants';
 import { createSearcher } from '../../src/core/search';
 import { LocalRepository } from '../../src/core/service/localRepository';
 import { chatDescriber } from '../../src/core/lifting/chatDescriber';
@@ -149,8 +151,8 @@ test('a repository lifts its features with the descriptions once they come, and 
     const report = await repo.lift(chatDescriber({ baseURL, model: 'test-model' }));
     const hierarchy = await repo.featureHierarchy();
     assert.equal(hierarchy.features('extended.py#Scientific.divide')[0], 'perform quotient computation via reciprocal');
-    // then the upper areas (here the one a two-file folder makes) are named by the same model
-    assert.deepEqual(report.areas, { named: 1, cached: 0, failed: 0 });
+    // then the upper areas (here the one a two-file folder makes: nothing to group) are named by the same model
+    assert.deepEqual(report.areas, { named: 1, cached: 0, failed: 0, grouping: { grouped: 0, cached: false, failed: 0 } });
     assert.deepEqual(hierarchy.root.children.map((id) => hierarchy.areas.get(id)!.name), ['Arithmetic helpers']);
     const answer = await repo.runTool('search_code', { query: 'quotient computation', limit: 3 });
     assert.ok(answer.ok, JSON.stringify(answer));
@@ -238,4 +240,77 @@ test("the functional view's upper areas are named by the model after the descrip
   // a budget stops it, and says so
   const fresh = FeatureHierarchy.build(graph);
   assert.deepEqual(await nameAreas(fresh, namer, { get: () => undefined, set: () => undefined }, { maxCalls: 2 }), { named: 2, cached: 0, failed: 0, stopped: 'call budget of 2 reached' });
+});
+
+test("with a model, the view's parts are grouped into top-level areas it names, once; a view built again gets the grouping back", async () => {
+  const graph = await buildGraph(realPackages());
+  const hierarchy = FeatureHierarchy.build(graph);
+  const units = groupingUnits(hierarchy);
+  assert.ok(units.length >= 4, `${units.length} parts`);
+  const unitFiles = units.map((u) => hierarchy.filesUnder(u.id));
+  const leafSets = (h: FeatureHierarchy) => [...h.areas.values()].filter((a) => a.children.length === 0).map((a) => a.files.join(' ')).sort();
+  const leavesBefore = leafSets(hierarchy);
+  const versionBefore = hierarchy.version;
+  const prompts: string[] = [];
+  // the scripted model groups the parts by the package of their first folder, as a chat model writes
+  // it: a preamble, markdown bullets, bold names
+  const byPackage = new Map<string, number[]>();
+  const grouper: Describer = {
+    describe: async (system, prompt) => {
+      prompts.push(system);
+      byPackage.clear();
+      for (const m of prompt.matchAll(/^P(\d+): \d+ files in (\w+)/gm)) byPackage.set(m[2], [...(byPackage.get(m[2]) ?? []), Number(m[1])]);
+      return ['Here are the functional areas:', ...[...byPackage].map(([pkg, parts]) => `- **The ${pkg} package**: ${parts.map((n) => `P${n}`).join(', ')}`)].join('\n');
+    },
+  };
+  const kept = new Map<string, string>();
+  const store = { get: (key: string) => kept.get(key), set: (key: string, text: string) => void kept.set(key, text) };
+  const report = await groupAreas(hierarchy, grouper, store);
+  assert.deepEqual(prompts, [AREA_GROUPING_SYSTEM_PROMPT]);
+  assert.ok(byPackage.size >= 3, [...byPackage.keys()].join(', '));
+  assert.deepEqual(report, { grouped: byPackage.size, cached: false, failed: 0 });
+  // each top-level area is the model's group: its name, and the files of the parts it listed
+  const topNames = () => hierarchy.root.children.map((id) => hierarchy.areas.get(id)!.name).sort();
+  assert.deepEqual(topNames(), [...byPackage.keys()].map((pkg) => `The ${pkg} package`).sort());
+  for (const id of hierarchy.root.children) {
+    const pkg = /The (\w+) package/.exec(hierarchy.areas.get(id)!.name)![1];
+    assert.deepEqual(hierarchy.filesUnder(id), byPackage.get(pkg)!.flatMap((n) => unitFiles[n - 1]).sort());
+  }
+  // every file under exactly one leaf, every area grounded; the leaves themselves as built
+  assert.deepEqual(coverageProblems(graph, hierarchy), []);
+  assert.deepEqual(leafSets(hierarchy), leavesBefore);
+  assert.ok(hierarchy.grouped && hierarchy.version > versionBefore);
+  // saved and loaded as grouped; not asked again
+  assert.deepEqual(FeatureHierarchy.fromJSON(JSON.parse(JSON.stringify(hierarchy.toJSON()))).toJSON(), hierarchy.toJSON());
+  assert.deepEqual(await groupAreas(hierarchy, grouper, store), { grouped: 0, cached: false, failed: 0 });
+  assert.equal(prompts.length, 1);
+  // naming does not ask again for the top-level areas the model just named
+  const namer: Describer = { describe: async (system) => (prompts.push(system), 'Some part') };
+  const named = await nameAreas(hierarchy, namer, store);
+  assert.ok(named.cached >= byPackage.size, JSON.stringify(named));
+  assert.deepEqual(topNames(), [...byPackage.keys()].map((pkg) => `The ${pkg} package`).sort());
+  // a view built again from the same code gets the grouping (and its names) back without a request
+  const rebuilt = FeatureHierarchy.build(graph);
+  assert.ok(applyAreaGroups(rebuilt, store.get));
+  applyAreaNames(rebuilt, store.get);
+  assert.deepEqual(rebuilt.toJSON().areas, hierarchy.toJSON().areas);
+  assert.deepEqual(await groupAreas(FeatureHierarchy.build(graph), grouper, store), { grouped: byPackage.size, cached: true, failed: 0 });
+  assert.equal(prompts.filter((p) => p === AREA_GROUPING_SYSTEM_PROMPT).length, 1);
+
+  // an answer that is no grouping changes nothing
+  const none = { get: () => undefined, set: () => undefined };
+  const untouched = FeatureHierarchy.build(graph);
+  const json = JSON.stringify(untouched.toJSON());
+  assert.deepEqual(await groupAreas(untouched, { describe: async () => 'I would group them by package.' }, none), { grouped: 0, cached: false, failed: 1 });
+  assert.equal(JSON.stringify(untouched.toJSON()), json);
+  // a part named twice stays in its first group; one left out joins the group of its former siblings,
+  // or stands alone under its own name; one group is no grouping
+  const area = (id: string) => ({ id, name: `area ${id}`, terms: [], parent: id.includes('.') ? id.split('.')[0] : '', children: [], files: [], scopes: [] });
+  const synthetic = [area('1.1'), area('1.2'), area('1.3'), area('2'), area('3')];
+  assert.deepEqual(parseGrouping('Core: P1, P2\n2. Rest: P4, P2, P9', synthetic), [
+    { name: 'Core', units: ['1.1', '1.2', '1.3'] },
+    { name: 'Rest', units: ['2'] },
+    { name: 'area 3', units: ['3'] },
+  ]);
+  assert.equal(parseGrouping('Everything: P1, P2, P3, P4, P5', synthetic), undefined);
 });

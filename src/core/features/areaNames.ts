@@ -17,9 +17,11 @@ const PROMPT_FILES = 15;
 const PROMPT_FEATURES = 25;
 const MAX_NAME_CHARS = 60;
 
-/** What naming came to, in one line (describe's report, the log, describe_code's answer). */
+/** What grouping and naming came to, in one line (describe's report, the log, describe_code's answer). */
 export function areasNamed(areas: AreaNamingReport): string {
-  return `areas named: ${areas.named} (${areas.cached} named before, ${areas.failed} failed)${areas.stopped ? `; stopped: ${areas.stopped}` : ''}`;
+  const g = areas.grouping;
+  const grouped = !g ? '' : g.grouped > 0 ? `areas grouped by the model into ${g.grouped}${g.cached ? ' (as before)' : ''}; ` : g.failed > 0 ? `areas not grouped (the model's answer failed or was not a grouping${g.stopped ? `: ${g.stopped}` : ''}); ` : '';
+  return `${grouped}areas named: ${areas.named} (${areas.cached} named before, ${areas.failed} failed)${areas.stopped ? `; stopped: ${areas.stopped}` : ''}`;
 }
 
 /** The key of an area's name among the descriptions: the files under it. */

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FEATURES_FILE } from '../store/storeVersion';
 import { FeatureHierarchy, type FeatureUpdate, type PersistedHierarchy } from './hierarchy';
+import { applyAreaGroups } from './areaGroups';
 import { applyAreaNames } from './areaNames';
 import type { FeatureGraph, Said } from './profiles';
 
@@ -55,8 +56,11 @@ export async function currentHierarchy(graph: FeatureGraph, storeDir: string | n
     result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
   } else {
     const hierarchy = FeatureHierarchy.build(graph, said);
-    // names a model gave areas that hold the same files (kept with the descriptions) come back
-    if (said) applyAreaNames(hierarchy, said);
+    // a model's grouping of the same parts, and the names it gave areas that hold the same files (kept with the descriptions), come back
+    if (said) {
+      applyAreaGroups(hierarchy, said);
+      applyAreaNames(hierarchy, said);
+    }
     result = { hierarchy, source: 'built' };
   }
   let saveError: string | undefined;

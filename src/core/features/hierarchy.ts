@@ -49,6 +49,8 @@ export interface PersistedHierarchy {
   stats: { files: number; df: Array<[string, number]> };
   areas: Area[];
   files: Array<{ path: string; leaf: string; hash: string; terms: Array<[string, number]>; entities: Array<{ id: string; hash: string; features: string[]; said?: string }> }>;
+  /** The top level was grouped by a model (areaGroups.ts). */
+  grouped?: boolean;
 }
 
 const FORMAT = 1;
@@ -62,6 +64,8 @@ export class FeatureHierarchy {
   readonly areas = new Map<string, Area>();
   /** Bumped by every update: what is derived from the hierarchy (its search index) knows when to refresh. */
   version = 0;
+  /** A model grouped the top level (areaGroups.ts): the view evolves from there and is not grouped again. */
+  grouped = false;
   private readonly entities = new Map<string, LiftedEntity>();
   private readonly files = new Map<string, { leaf: string; hash: string; terms: Map<string, number>; vector: Vector; entities: string[] }>();
   /** Sum of the vectors of the files below each area: routing compares a file with it. */
@@ -102,6 +106,7 @@ export class FeatureHierarchy {
     if (data.format !== FORMAT) throw new Error(`features format ${String(data.format)}, expected ${FORMAT}`);
     const h = new FeatureHierarchy(data.rootName, { files: data.stats.files, df: new Map(data.stats.df) });
     for (const area of data.areas) h.areas.set(area.id, area);
+    h.grouped = data.grouped === true;
     for (const f of data.files) {
       const terms = new Map(f.terms);
       for (const e of f.entities) h.entities.set(e.id, { path: f.path, hash: e.hash, features: e.features, ...(e.said ? { said: e.said } : {}) });
@@ -127,6 +132,7 @@ export class FeatureHierarchy {
           return { id, hash, features, ...(said ? { said } : {}) };
         }),
       })),
+      ...(this.grouped ? { grouped: true } : {}),
     };
   }
 
@@ -190,6 +196,52 @@ export class FeatureHierarchy {
     area.name = name;
     this.version++;
     return true;
+  }
+
+  /**
+   * A model's functional abstraction over the areas built here (areaGroups.ts): the areas `units`
+   * (disjoint, together holding every file) go under new top-level areas, one per group, named as the
+   * model named them; a group of one is that area, renamed. Areas are numbered again; every file
+   * keeps its leaf; folders ground every area again.
+   */
+  regroup(groups: ReadonlyArray<{ name: string; units: readonly string[] }>): void {
+    const old = new Map(this.areas);
+    const leaves = new Set(groups.flatMap((g) => g.units.flatMap((u) => this.leavesUnder(u))));
+    for (const [path, f] of this.files) if (!leaves.has(f.leaf)) throw new Error(`the groups leave ${path} out`);
+    const renumbered = new Map<string, string>();
+    const copy = (id: string, newId: string, parent: string, name?: string): string => {
+      const area = old.get(id)!;
+      const moved: Area = { ...area, id: newId, parent, name: name ?? area.name, children: [] };
+      this.areas.set(newId, moved);
+      renumbered.set(id, newId);
+      area.children.forEach((child, i) => moved.children.push(copy(child, `${newId}.${i + 1}`, newId)));
+      return newId;
+    };
+    const root: Area = { ...old.get('')!, children: [] };
+    this.areas.clear();
+    this.areas.set('', root);
+    groups.forEach((group, i) => {
+      const id = String(i + 1);
+      if (group.units.length === 1) {
+        root.children.push(copy(group.units[0], id, '', group.name));
+        return;
+      }
+      const terms = mergedTerms(group.units.map((u) => old.get(u)!.terms));
+      this.areas.set(id, { id, name: group.name, terms, parent: '', children: group.units.map((u, j) => copy(u, `${id}.${j + 1}`, id)), files: [], scopes: [] });
+      root.children.push(id);
+    });
+    for (const f of this.files.values()) f.leaf = renumbered.get(f.leaf)!;
+    this.grouped = true;
+    this.version++;
+    this.centroids.clear();
+    this.indexFiles();
+  }
+
+  /** The leaf areas under an area (itself, for a leaf). */
+  private leavesUnder(id: string): string[] {
+    const area = this.areas.get(id);
+    if (!area) return [];
+    return area.children.length === 0 ? [id] : area.children.flatMap((c) => this.leavesUnder(c));
   }
 
   // ---- evolution -------------------------------------------------------------------------------
@@ -394,6 +446,13 @@ export class FeatureHierarchy {
     if (!c) this.centroids.set(id, (c = new Map()));
     return c;
   }
+}
+
+/** The words of a group of areas: each area's most telling first, then their second, … (six at most). */
+function mergedTerms(lists: ReadonlyArray<readonly string[]>): string[] {
+  const terms = new Set<string>();
+  for (let rank = 0; terms.size < 6 && lists.some((l) => l.length > rank); rank++) for (const l of lists) if (l[rank] && terms.size < 6) terms.add(l[rank]);
+  return [...terms];
 }
 
 /** The share of a file's weight (links, folder mates) that lies under `child`, of what lies under its parent. */

@@ -25,13 +25,24 @@ export interface LiftOptions {
   maxFailures?: number;
 }
 
-/** What naming the functional view's upper areas came to after the descriptions (features/areaNames.ts). */
+/** What grouping the functional view's parts into top-level areas came to (features/areaGroups.ts). */
+export interface AreaGroupingReport {
+  /** Top-level areas the model grouped the parts into (0: the view stays as built). */
+  grouped: number;
+  /** The grouping was the model's answer kept from before (no request). */
+  cached: boolean;
+  failed: number;
+  stopped?: string;
+}
+
+/** What naming the functional view's upper areas came to after the descriptions (features/areaNames.ts), and grouping them before. */
 export interface AreaNamingReport {
   named: number;
   /** Named before (same files): no request. */
   cached: number;
   failed: number;
   stopped?: string;
+  grouping?: AreaGroupingReport;
 }
 
 export interface LiftReport {

@@ -14,6 +14,7 @@ import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
 import { liftGraph, liftingCost, type AreaNamingReport, type Describer, type LiftReport } from '../lifting/lifter';
+import { groupAreas } from '../features/areaGroups';
 import { nameAreas } from '../features/areaNames';
 import { sourceReader } from '../lifting/source';
 import { EmbeddingJob } from '../models/embeddingJob';
@@ -288,8 +289,9 @@ export class LocalRepository implements Repository {
   }
 
   /**
-   * Describes functions and classes with the model behind `describer`, then names the functional view's
-   * upper areas with it (areaNames.ts; not when the run stopped early). `onDescribed` counts progress.
+   * Describes functions and classes with the model behind `describer`, then groups the functional view's
+   * parts into top-level areas and names its upper areas with it (areaGroups.ts, areaNames.ts; not when
+   * the run stopped early). `onDescribed` counts progress.
    */
   async lift(describer: Describer, signal?: AbortSignal, maxCalls?: number, onDescribed?: (count: number) => void): Promise<LiftReport> {
     const cache = await this.descriptionsCache();
@@ -309,17 +311,26 @@ export class LocalRepository implements Repository {
     return { ...report, areas: await this.nameAreas(describer, cache, signal, maxCalls === undefined ? undefined : maxCalls - report.described - report.failed) };
   }
 
-  /** The functional view's upper areas named with the model that described the code; kept with the view and the descriptions. */
+  /** The functional view's parts grouped into top-level areas, and its upper areas named, by the model that described the code; kept with the view and the descriptions. */
   private async nameAreas(describer: Describer, cache: DescriptionCache, signal?: AbortSignal, maxCalls?: number): Promise<AreaNamingReport> {
     try {
       const hierarchy = (await this.features(true))!;
       const before = hierarchy.version;
-      const areas = await nameAreas(hierarchy, describer, { get: (key) => cache.get(key), set: (key, name) => cache.set(key, name) }, { signal, maxCalls });
+      const kept = { get: (key: string) => cache.get(key), set: (key: string, text: string) => cache.set(key, text) };
+      // grouped first, so that the names are given to the areas the model grouped the code into
+      const grouping = await groupAreas(hierarchy, describer, kept, { signal, maxCalls });
+      const asked = !grouping.cached && grouping.grouped + grouping.failed > 0 ? 1 : 0;
+      const left = maxCalls === undefined ? undefined : maxCalls - asked;
+      const areas = { ...(await nameAreas(hierarchy, describer, kept, { signal, maxCalls: left })), grouping };
       await cache.save();
       // Saved when a name changed (a run after every burst of saves mostly finds them all named already).
       const storeDir = this.engine.storeInfo().dir;
       if (storeDir && hierarchy.version !== before) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
-      if (areas.named > 0) this.descriptionsVersion++;
+      if (hierarchy.version !== before) {
+        this.descriptionsVersion++;
+        // an explorer by areas starts over on the areas as grouped and named now
+        if (this.explorer?.viewBy === 'areas') this.explorer.showBy(hierarchy);
+      }
       return areas;
     } catch (err) {
       // The descriptions are made and kept: a view that cannot be built only goes unnamed.
