@@ -6,12 +6,13 @@
 // and applies an edit before answering the call that follows it. Stdout carries only protocol
 // messages: every log line goes to stderr.
 import * as path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, McpServer, type ClientCapabilities } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import type { Describer, LiftReport } from '../core/lifting/lifter';
 import { ServedFolder } from '../core/service/servedFolder';
 import { SAMPLE, type ClientDescribeRequest } from '../core/service/serviceProtocol';
+import { SamplingRounds } from './mcpRounds';
 import { samplingDescriber } from './mcpSampling';
 import { areasNamed } from '../core/features/areaNames';
 import type { ServiceConnection } from '../core/service/serviceClient';
@@ -91,7 +92,7 @@ class RelayedFolder implements ToolFolder {
     if (!service) return (await this.local!.repo).lift(describer, undefined, maxCalls);
     const stop = service.serve(SAMPLE, ([system, prompt], context) => describer.describe(system as string, prompt as string, context.signal));
     try {
-      return await service.call<LiftReport>('describeByClient', [{ maxCalls } satisfies ClientDescribeRequest]);
+      return await service.call<LiftReport>('describeByClient', [{ maxCalls, concurrency: describer.concurrency } satisfies ClientDescribeRequest]);
     } finally {
       stop();
     }
@@ -161,10 +162,12 @@ export function serveMcp(options: McpOptions): Promise<number> {
 
 /**
  * `describe_code`: RPG-Encoder's semantic lifting with the agent's own model, through MCP sampling (the
- * client may ask its user to approve each request). Only for clients that offer sampling; the others
- * are told how to describe with an endpoint instead.
+ * client may ask its user to approve each request): pushed to the client on the 2025-era protocol, in
+ * rounds of `input_required` results on 2026-07-28 (mcpRounds.ts). Only for clients that offer
+ * sampling; the others are told how to describe with an endpoint instead.
  */
 function registerDescribeCode(mcp: McpServer, folders: RelayedFolder[]): void {
+  const rounds = new SamplingRounds();
   mcp.registerTool(
     'describe_code',
     {
@@ -176,21 +179,32 @@ function registerDescribeCode(mcp: McpServer, folders: RelayedFolder[]): void {
     },
     async ({ maxCalls = 50 }, ctx) => {
       const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
-      if (!mcp.server.getClientCapabilities()?.sampling) {
+      // 2026-07-28 requests carry the client's capabilities themselves; a 2025-era client declared them once
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+      const modern = envelope !== undefined;
+      const capabilities = modern ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) : mcp.server.getClientCapabilities();
+      if (!capabilities?.sampling) {
         return text('Your MCP client does not offer sampling, so Cartograph cannot ask your model. Describe with an OpenAI-compatible endpoint instead: `cartograph describe --endpoint URL --model NAME`.', true);
       }
-      const describer = samplingDescriber((params, signal) => ctx.mcpReq.requestSampling(params, { signal }));
-      const lines: string[] = [];
-      let left = maxCalls;
-      for (const folder of folders) {
-        const report = await folder.describe(describer, left);
-        left -= report.described + report.failed;
-        lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}${report.areas ? `; ${areasNamed(report.areas)}` : ''}`);
-        if (left <= 0) break;
-      }
-      return text(`${lines.join('\n')}\nsearch_code and the functional view use the descriptions now.`);
+      if (!modern) return text(await describeFolders(folders, samplingDescriber((params, signal) => ctx.mcpReq.requestSampling(params, { signal })), maxCalls));
+      const state = ctx.mcpReq.requestState<unknown>();
+      const round = await rounds.round(typeof state === 'string' ? state : undefined, ctx.mcpReq.inputResponses, (describer) => describeFolders(folders, describer, maxCalls));
+      return round.done !== undefined ? text(round.done) : round.input;
     },
   );
+}
+
+/** Lifts each folder in turn with `describer` within `maxCalls`; a line per folder, as describe_code answers. */
+async function describeFolders(folders: RelayedFolder[], describer: Describer, maxCalls: number): Promise<string> {
+  const lines: string[] = [];
+  let left = maxCalls;
+  for (const folder of folders) {
+    const report = await folder.describe(describer, left);
+    left -= report.described + report.failed;
+    lines.push(`${folder.label}: ${report.described} described, ${report.cached} described before (not sent again)${report.failed ? `, ${report.failed} failed` : ''}${report.stopped ? `; stopped: ${report.stopped}` : ''}${report.areas ? `; ${areasNamed(report.areas)}` : ''}`);
+    if (left <= 0) break;
+  }
+  return `${lines.join('\n')}\nsearch_code and the functional view use the descriptions now.`;
 }
 
 /** Every answer is an object; the tools' own fields are described in their text and README. */

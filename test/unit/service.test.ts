@@ -246,6 +246,38 @@ test('a service of another version is replaced; a killed one is succeeded; stop 
   }
 });
 
+test("describe_code on MCP 2026-07-28: the samples go in rounds of input_required results, several at once, within a client's round limit", async () => {
+  const fresh = copyFlask(path.join(tmp, 'rounds', 'flask'));
+  await index(fresh);
+  const prompts: string[] = [];
+  const agent = startMcp(fresh, [], (params) => (prompts.push(params.messages[0].content.text ?? ''), prompts.length === 1 ? 'Tends the quokka enclosure.' : 'Does its job.'), '2026-07-28');
+  const refused = startMcp(fresh, [], undefined, '2026-07-28');
+  try {
+    // a client that declares no sampling on its requests is told what to do instead
+    const no = await refused.call('describe_code', { maxCalls: 3 });
+    assert.ok(no.isError && /does not offer sampling/.test(no.text), no.text);
+    const first = await agent.call('describe_code', { maxCalls: 20 });
+    assert.equal(first.isError, false, first.text);
+    assert.match(first.text, /flask: 20 described, 0 described before/);
+    assert.equal(prompts.length, 20);
+    assert.equal(first.rounds.reduce((a, b) => a + b, 0), 20, `rounds ${first.rounds}`);
+    assert.ok(first.rounds.every((n) => n >= 1 && n <= 8) && first.rounds.some((n) => n > 1), `several samples a round, at most eight: ${first.rounds}`);
+    const found = await agent.call('search_code', { query: 'quokka enclosure', limit: 3 });
+    const subject = /^\w+ (\S+) in /.exec(prompts[0])![1];
+    assert.match(found.text, new RegExp(`id=\\S+#${subject.split('.').slice(2).join('\\.')}\\b`), found.text);
+    // a big call stops after eight rounds with what it described (the next call goes on from there)
+    const big = await agent.call('describe_code', { maxCalls: 500 });
+    assert.equal(big.rounds.length, 8, `rounds ${big.rounds}`);
+    const described = Number(/flask: (\d+) described, \d+ described before/.exec(big.text)?.[1]);
+    assert.ok(described >= 8 && described <= 64, big.text);
+    assert.match(big.text, /stopped: .*at most 8 rounds a call: call it again to go on/);
+    assert.equal(new Set(prompts).size, prompts.length, 'nothing asked twice');
+  } finally {
+    await refused.close();
+    await agent.close();
+  }
+});
+
 test("an agent's describe_code is lifted by the service with the agent's own model (MCP sampling), and searched at once", async () => {
   // a copy of its own: the describe test above described this suite's Flask already
   const fresh = copyFlask(path.join(tmp, 'sampled', 'flask'));

@@ -53,10 +53,29 @@ export async function nameAreas(
 ): Promise<AreaNamingReport> {
   const report: AreaNamingReport = { named: 0, cached: 0, failed: 0 };
   const requests = new ModelRequests(options);
-  const stop = (why: string | undefined) => (why ? { ...report, stopped: why } : undefined);
+  let stopped: string | undefined;
+  const nameOne = async (area: Area, key: string) => {
+    try {
+      const name = cleanName(await describer.describe(AREA_NAMING_SYSTEM_PROMPT, namingPrompt(h, area), options.signal));
+      requests.answered();
+      if (!name) {
+        report.failed++;
+        return;
+      }
+      names.set(key, name);
+      h.rename(area.id, name);
+      report.named++;
+    } catch (err) {
+      report.failed++;
+      stopped ??= requests.failed(err);
+    }
+  };
+  // as many requests at once as the model takes (a client's round of sampling requests)
+  const concurrency = Math.max(1, describer.concurrency ?? 1);
+  let wave: Array<Promise<void>> = [];
   for (const area of namedAreas(h)) {
-    const cancelled = stop(requests.cancelled());
-    if (cancelled) return cancelled;
+    stopped ??= requests.cancelled();
+    if (stopped) break;
     const key = areaSignature(h, area.id);
     const known = names.get(key);
     if (known) {
@@ -64,25 +83,16 @@ export async function nameAreas(
       h.rename(area.id, known);
       continue;
     }
-    const spent = stop(requests.take());
-    if (spent) return spent;
-    try {
-      const name = cleanName(await describer.describe(AREA_NAMING_SYSTEM_PROMPT, namingPrompt(h, area), options.signal));
-      requests.answered();
-      if (!name) {
-        report.failed++;
-        continue;
-      }
-      names.set(key, name);
-      h.rename(area.id, name);
-      report.named++;
-    } catch (err) {
-      report.failed++;
-      const failed = stop(requests.failed(err));
-      if (failed) return failed;
+    stopped = requests.take();
+    if (stopped) break;
+    wave.push(nameOne(area, key));
+    if (wave.length >= concurrency) {
+      await Promise.all(wave);
+      wave = [];
     }
   }
-  return report;
+  await Promise.all(wave);
+  return stopped ? { ...report, stopped } : report;
 }
 
 /** What the model reads of an area: where it is, its files, what their code does, and what its siblings are. */

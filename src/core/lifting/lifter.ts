@@ -11,6 +11,11 @@ type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 /** A chat model behind an OpenAI-compatible endpoint: one prompt in, one short answer out. */
 export interface Describer {
   describe(system: string, prompt: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * Prompts it takes at once (default 1): an agent's client answers a round of sampling requests
+   * together (MCP's 2026-07-28 multi-round-trip requests), one round per batch.
+   */
+  readonly concurrency?: number;
 }
 
 export interface LiftOptions {
@@ -152,32 +157,46 @@ export async function liftGraph(graph: Graph, describer: Describer, cache: Descr
     batch = [];
     await cache.save();
   };
-  for (const id of liftingOrder(graph)) {
-    if (stop(requests.cancelled())) break;
-    // The graph may have changed while the model answered: skip what no longer exists.
-    if (!graph.hasNode(id)) continue;
-    const node = graph.getNodeAttributes(id);
-    if (cache.get(node.hash) !== undefined) {
-      report.cached++;
-      continue;
-    }
-    if (stop(requests.take())) break;
+  const describeOne = async (id: string, node: GraphNode) => {
     try {
       const prompt = liftingPrompt(graph, id, await options.sourceOf(node), cache);
       const text = oneLine(await describer.describe(LIFTING_SYSTEM_PROMPT, prompt, options.signal));
       requests.answered();
       if (!text) {
         report.failed++;
-        continue;
+        return;
       }
       cache.set(node.hash, text);
       report.described++;
       batch.push(id);
-      if (batch.length >= 20) await flushBatch();
     } catch (err) {
       report.failed++;
-      if (stop(requests.failed(err))) break;
+      stop(requests.failed(err));
     }
+  };
+  const order = liftingOrder(graph);
+  const depthOf = (id: string) => graph.getNodeAttribute(id, 'qname').split('.').length;
+  const concurrency = Math.max(1, describer.concurrency ?? 1);
+  // Waves of up to `concurrency` prompts of one depth: a class is asked after its members' answers.
+  for (let i = 0; i < order.length && !report.stopped; ) {
+    const wave: Array<Promise<void>> = [];
+    const depth = graph.hasNode(order[i]) ? depthOf(order[i]) : 0;
+    for (; i < order.length && wave.length < concurrency; i++) {
+      const id = order[i];
+      if (stop(requests.cancelled())) break;
+      // The graph may have changed while the model answered: skip what no longer exists.
+      if (!graph.hasNode(id)) continue;
+      if (depthOf(id) !== depth) break;
+      const node = graph.getNodeAttributes(id);
+      if (cache.get(node.hash) !== undefined) {
+        report.cached++;
+        continue;
+      }
+      if (stop(requests.take())) break;
+      wave.push(describeOne(id, node));
+    }
+    await Promise.all(wave);
+    if (batch.length >= 20) await flushBatch();
   }
   await flushBatch();
   return report;

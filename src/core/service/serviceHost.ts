@@ -278,7 +278,7 @@ export class ServiceHost {
   private async describeByClient(client: Channel, request: ClientDescribeRequest, signal: AbortSignal): Promise<DescribeReply> {
     const repo = await this.folder.repo;
     await this.folder.state();
-    const describer = { describe: (system: string, prompt: string, cancel?: AbortSignal) => client.call<string>(SAMPLE, [system, prompt], { signal: cancel }) };
+    const describer = { describe: (system: string, prompt: string, cancel?: AbortSignal) => client.call<string>(SAMPLE, [system, prompt], { signal: cancel }), concurrency: request.concurrency };
     return repo.lift(describer, signal, request.maxCalls);
   }
 

@@ -83,6 +83,8 @@ export type DescribeReply = LiftReport;
  */
 export interface ClientDescribeRequest {
   maxCalls?: number;
+  /** Prompts the client's model takes at once (Describer.concurrency): SAMPLE calls in flight together. */
+  concurrency?: number;
 }
 
 export const SAMPLE = 'sample';
