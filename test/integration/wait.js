@@ -40,4 +40,22 @@ async function screenshot(file) {
   await sleep(2500);
 }
 
-module.exports = { sleep, until, nextRender, screenshot };
+/**
+ * Runs Open Graph Explorer and resolves with the panel and the webview's first render. The render is
+ * waited for from the moment the panel exists (before the command returns), so it cannot be missed.
+ */
+async function openExplorer(api) {
+  const vscode = require('vscode');
+  const first = new Promise((resolve) => {
+    const wait = setInterval(() => {
+      const p = api.explorer.current();
+      if (!p) return;
+      clearInterval(wait);
+      resolve(nextRender(p, 'the first graph'));
+    }, 10);
+  });
+  await vscode.commands.executeCommand('cartograph.openGraphExplorer');
+  return { panel: api.explorer.current(), first: await first };
+}
+
+module.exports = { sleep, until, nextRender, screenshot, openExplorer };

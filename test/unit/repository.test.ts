@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { after, test } from 'node:test';
 import type { HostMessage } from '../../src/core/explorer/protocol';
+import { AREA_GROUPING_SYSTEM_PROMPT } from '../../src/core/features/areaGroups';
 import { LIFTING_SYSTEM_PROMPT } from '../../src/core/lifting/lifter';
 import type { LoadedModels } from '../../src/core/models/loader';
 import { Channel } from '../../src/core/service/channel';
@@ -125,10 +126,14 @@ test('a save in the worker reaches its explorer session; models and the describe
 
     const prompts: string[] = [];
     const names: string[] = [];
-    const describe = async (system: string, prompt: string) => (system === LIFTING_SYSTEM_PROMPT ? (prompts.push(prompt), 'Does one thing.') : (names.push(prompt), 'Flask internals'));
+    const groupings: string[] = [];
+    const describe = async (system: string, prompt: string) =>
+      system === LIFTING_SYSTEM_PROMPT ? (prompts.push(prompt), 'Does one thing.') : system === AREA_GROUPING_SYSTEM_PROMPT ? (groupings.push(prompt), 'Not a grouping') : (names.push(prompt), 'Flask internals');
     const lifted = await remote.lift({ describe }, AbortSignal.timeout(60_000));
     assert.ok(lifted.described > 0 && prompts.length === lifted.described, 'the worker described code through this side’s describer');
     assert.ok(lifted.areas && lifted.areas.named > 0 && names.length === lifted.areas.named, 'and named the upper areas through it');
+    // asked to group the view's parts first (an answer that is no grouping leaves the view as built)
+    assert.deepEqual(lifted.areas.grouping, { grouped: 0, cached: false, failed: groupings.length });
   } finally {
     await remote.close();
   }

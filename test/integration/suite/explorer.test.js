@@ -4,7 +4,7 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { nextRender, until } = require('../wait');
+const { nextRender, openExplorer, until } = require('../wait');
 
 const EXTENSION_ID = 'cartograph.cartograph';
 
@@ -33,18 +33,9 @@ describe('Graph explorer in a real VS Code', function () {
     const all = await vscode.commands.getCommands(true);
     assert.ok(all.includes('cartograph.openGraphExplorer'));
     // the panel exists once the command returns; its webview loads and asks for the graph
-    const rendered = new Promise((resolve) => {
-      const wait = setInterval(() => {
-        const p = api.explorer.current();
-        if (!p) return;
-        clearInterval(wait);
-        resolve(nextRender(p, 'the first graph'));
-      }, 10);
-    });
-    await vscode.commands.executeCommand('cartograph.openGraphExplorer');
-    panel = api.explorer.current();
+    let first;
+    ({ panel, first } = await openExplorer(api));
     assert.ok(panel, 'a panel is open');
-    const first = await rendered;
     const stats = await repository.stats();
     const modules = stats.nodes.Module || 0;
     const externals = stats.nodes.External ? 1 : 0;

@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
-const { nextRender, until } = require('../wait');
+const { nextRender, openExplorer, until } = require('../wait');
 
 const FIND = 'cartograph.findWhereImplemented';
 const FIXTURE = path.resolve(__dirname, '../../fixtures/real/zod-package');
@@ -70,17 +70,7 @@ describe('Compiled twins (zod as published on npm)', function () {
     const editor = await vscode.window.showTextDocument(compiled);
     // the panel opens on the active editor's folder
     api.explorer.current()?.dispose();
-    const first = new Promise((resolve) => {
-      const wait = setInterval(() => {
-        const p = api.explorer.current();
-        if (!p) return;
-        clearInterval(wait);
-        resolve(nextRender(p, 'the first graph'));
-      }, 10);
-    });
-    await vscode.commands.executeCommand('cartograph.openGraphExplorer');
-    const panel = api.explorer.current();
-    await first;
+    const { panel } = await openExplorer(api);
     const byFolders = nextRender(panel, 'the view by folders');
     await panel.handle({ type: 'setViewBy', viewBy: 'folders' });
     const drawn = await byFolders;
