@@ -303,6 +303,11 @@ test("with a model, the view's parts are grouped into top-level areas it names, 
   const json = JSON.stringify(untouched.toJSON());
   assert.deepEqual(await groupAreas(untouched, { describe: async () => 'I would group them by package.' }, none), { grouped: 0, cached: false, failed: 1 });
   assert.equal(JSON.stringify(untouched.toJSON()), json);
+  // a grouping that names a part twice or leaves one out is refused before anything changes
+  const ids = groupingUnits(untouched).map((u) => u.id);
+  assert.throws(() => untouched.regroup([{ name: 'Twice', units: [ids[0], ids[0]] }, { name: 'Rest', units: ids.slice(1) }]), /twice/);
+  assert.throws(() => untouched.regroup([{ name: 'Some', units: ids.slice(1) }]), /leave .* out/);
+  assert.equal(JSON.stringify(untouched.toJSON()), json);
   // a part named twice stays in its first group; one left out joins the group of its former siblings,
   // or stands alone under its own name; one group is no grouping
   const area = (id: string) => ({ id, name: `area ${id}`, terms: [], parent: id.includes('.') ? id.split('.')[0] : '', children: [], files: [], scopes: [] });

@@ -206,7 +206,11 @@ export class FeatureHierarchy {
    */
   regroup(groups: ReadonlyArray<{ name: string; units: readonly string[] }>): void {
     const old = new Map(this.areas);
-    const leaves = new Set(groups.flatMap((g) => g.units.flatMap((u) => this.leavesUnder(u))));
+    const units = groups.flatMap((g) => g.units);
+    const held = units.flatMap((u) => (old.has(u) ? this.leavesUnder(u) : [undefined]));
+    const leaves = new Set(held);
+    // no area named twice or inside another, none that does not exist
+    if (leaves.size !== held.length || leaves.has(undefined)) throw new Error('the groups name an area twice, inside another, or one that does not exist');
     for (const [path, f] of this.files) if (!leaves.has(f.leaf)) throw new Error(`the groups leave ${path} out`);
     const renumbered = new Map<string, string>();
     const copy = (id: string, newId: string, parent: string, name?: string): string => {
