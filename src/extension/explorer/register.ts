@@ -36,7 +36,8 @@ export function registerExplorer(host: ExplorerHost, extensionUri: vscode.Uri): 
     const active = vscode.window.activeTextEditor?.document.uri;
     const index = (active && host.indexFor(active)) ?? host.indexes()[0];
     if (index) panel!.open(index);
-    if (lastFound) panel!.showFound(lastFound);
+    // the last Find pick is marked when it is in the folder shown: an older pick elsewhere does not take the panel away from the code being read
+    if (lastFound && lastFound.root === index?.root) panel!.showFound(lastFound);
     return panel;
   };
   const serializer: vscode.WebviewPanelSerializer<ExplorerState> = {
