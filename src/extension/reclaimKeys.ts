@@ -11,9 +11,11 @@ import { log } from './log';
 const GAP_LIMIT_MS = 5_000;
 /**
  * Keys that all went to the editor leave the box nothing to report: once they pause this long they are
- * taken back (a typist's keys come 30-150 ms apart; the box has usually shown by then).
+ * taken back (a typist's keys come 30-150 ms apart; the box has usually shown by then). Long enough that
+ * a stalled page (keys then arrive 0.3-0.5 s apart on a loaded machine) does not end the watch while the
+ * user is still typing into the editor: the keys after it would be reverted with the file, not taken back.
  */
-const KEY_PAUSE_MS = 300;
+const KEY_PAUSE_MS = 700;
 /** The keys taken back are written into the box once it has had no key for this long. */
 const WRITE_QUIET_MS = 500;
 
