@@ -4,7 +4,7 @@
 // the editor reports in that time are recognised here as such keys only when they are exactly that:
 // one character each, no line break, each right after the previous one, the first replacing what was
 // selected. Anything else (an auto-closed bracket, a paste, a formatter, another cursor) means the
-// edits are not understood: they are left alone, and nothing is taken into the picker.
+// edits are not understood: they are left alone, and nothing more is taken into the picker.
 
 /** One edit as the editor reports it: where it starts (offset), how much it replaced, what it wrote. */
 export interface Edit {
@@ -15,84 +15,198 @@ export interface Edit {
 
 export class EarlyKeys {
   private typed = '';
-  private understood = true;
 
-  /** `start`: the offset of the cursor (or of the selection's start); `selected`: the selection's length. */
+  /**
+   * `start`: the offset of the cursor (or of the selection's start), undefined where the first key
+   * says it (after a put back the editor decides where its cursor is); `selected`: the selection's length.
+   */
   constructor(
-    private readonly start: number,
+    private start: number | undefined,
     private readonly selected: number,
   ) {}
 
-  /** An editor change in the document; false once the changes are not (or no longer) plain keys. */
-  add(edits: readonly Edit[]): boolean {
-    if (!this.understood) return false;
+  /** Whether an editor change in the document is the next key: one character right after the last. */
+  isKey(edits: readonly Edit[]): boolean {
     const [edit] = edits;
-    const key = edits.length === 1 && edit.text.length === 1 && !/[\r\n]/.test(edit.text)
-      && edit.offset === this.start + this.typed.length && edit.length === (this.typed ? 0 : this.selected);
-    if (!key) {
-      this.understood = false;
-      return false;
-    }
-    this.typed += edit.text;
-    return true;
+    return edits.length === 1 && edit.text.length === 1 && !/[\r\n]/.test(edit.text)
+      && edit.offset === (this.start ?? edit.offset) + this.typed.length && edit.length === (this.typed ? 0 : this.selected);
   }
 
-  /** The keys typed, in order ('' when there were none, or the edits were not all keys). */
+  /** The next key (isKey said so). */
+  add(edits: readonly Edit[]): void {
+    this.start ??= edits[0].offset;
+    this.typed += edits[0].text;
+  }
+
+  /** The keys typed, in order. */
   get text(): string {
-    return this.understood ? this.typed : '';
+    return this.typed;
   }
 
   /** Where the keys went: [start, end) offsets to put the selected text back in. */
   get span(): [number, number] {
-    return [this.start, this.start + this.typed.length];
+    const start = this.start ?? 0;
+    return [start, start + this.typed.length];
+  }
+}
+
+/** What watching the editor asks of it. */
+export interface KeysEditor {
+  /**
+   * Put [from, to) back to `text`; false (or an error) when that did not apply. One that applies is a
+   * change of the document, reported to `edited` like any other (that is how the watch knows it has
+   * landed: a revert of the whole file also takes the keys typed while it was on its way).
+   */
+  putBack(from: number, to: number, text: string): Promise<boolean>;
+  /** Whether the document's text is what it was when the watch began. */
+  asBefore(): boolean;
+  /** Keys taken back, in the order typed: one call per put back that landed. */
+  taken(text: string): void;
+  /** The watch is over: the editor is as it was, or has edits that were not understood (left alone). */
+  ended(): void;
+}
+
+/**
+ * The editor watched from the chord until the focus has moved to the box (its first key), the picker
+ * closed, or time ran out. The keys are put back in batches, each once they pause (the box may still
+ * be on its way, and keys come on after the pause). A change that is not a key and leaves the document
+ * as before is a put back landing: it took the keys typed before it. Anything else not a key is the
+ * user's: left alone, and the watch is over. Asked to end, it puts back what is still in the editor first.
+ */
+export class EarlyKeysWatch {
+  private batch: EarlyKeys;
+  /** The put back on its way, made for these keys. */
+  private putting: { keys: string } | undefined;
+  /** Whether a put back has landed (only the first batch replaced the selection). */
+  private tookSome = false;
+  private ending = false;
+  private over = false;
+
+  constructor(
+    start: number,
+    private readonly selected: string,
+    private readonly editor: KeysEditor,
+  ) {
+    this.batch = new EarlyKeys(start, selected.length);
+  }
+
+  /** A change of the document: true when it was a key (the pause starts again). */
+  edited(edits: readonly Edit[]): boolean {
+    if (this.over) return false;
+    if (this.batch.isKey(edits)) {
+      this.batch.add(edits);
+      return true;
+    }
+    if (this.batch.text && this.editor.asBefore()) this.landed();
+    else this.end(); // not understood: left alone
+    return false;
+  }
+
+  /** The keys paused: put back those in the editor. */
+  paused(): void {
+    if (this.over || this.putting || !this.batch.text) return;
+    const put = { keys: this.batch.text };
+    this.putting = put;
+    const [from, to] = this.batch.span;
+    // each put back leaves the document as it was before the chord
+    this.editor.putBack(from, to, this.tookSome ? '' : this.selected).then(
+      (applied) => applied || this.failed(put),
+      () => this.failed(put),
+    );
+  }
+
+  /** The box had a key, the picker closed or time ran out: the last keys put back, and the watch over. */
+  finish(): void {
+    if (this.over) return;
+    this.ending = true;
+    if (this.putting) return; // over once it lands
+    if (this.batch.text) this.paused();
+    else this.end();
+  }
+
+  /** A put back did not apply (the document changed meanwhile): again, with the keys now there. */
+  private failed(put: { keys: string }): void {
+    if (this.over || this.putting !== put) return; // landed all the same
+    this.putting = undefined;
+    if (put.keys === this.batch.text) this.end(); // not because of keys typed meanwhile: it would fail again
+    else if (this.ending) this.paused();
+  }
+
+  private landed(): void {
+    const text = this.batch.text;
+    this.putting = undefined;
+    this.tookSome = true;
+    this.editor.taken(text);
+    // where the editor left its cursor after the put back is its own choice: the next key says where
+    this.batch = new EarlyKeys(undefined, 0);
+    if (this.ending) this.end();
+  }
+
+  private end(): void {
+    if (this.over) return;
+    this.over = true;
+    this.editor.ended();
   }
 }
 
 /**
- * Puts the keys taken back at the front of the box. The extension host's value replaces the box's,
- * so a write replaces any key typed while it was on its way. Those keys are not lost: the box reports
- * each value it had before the write landed, then the written value itself; when values came in
- * between, the write is made again from the latest of them (and so on, until one lands with nothing
- * typed meanwhile). Until then searches ask for the keys taken back followed by the box's value.
+ * Puts the keys taken back at the front of the box, after those taken back before (they come in
+ * batches, each typed after the last). The extension host's value replaces the box's, so a write
+ * replaces any key typed while it was on its way. Those keys are not lost: the box reports each value
+ * it had before the write landed, then the written value itself; when values came in between, the
+ * write is made again from the latest of them (and so on, until one lands with nothing typed
+ * meanwhile). Until then searches ask for the box's value with the keys taken back in it.
  */
 export class FrontWriter {
-  private prefix = '';
-  /** The box's value as last reported without the keys taken back. */
+  /** Keys taken back, not yet in the box. */
+  private waiting = '';
+  /** Keys taken back that a write has put at the front of the box. */
+  private written = '';
+  /** The box's value as last reported (not counting a write on its way). */
   private latest = '';
   /** A write on its way: the value written, and the box value it was made from. */
   private pending: { value: string; from: string } | undefined;
 
-  /** `prefix`: the keys taken back; `box`: the box's value now. */
-  start(prefix: string, box: string): void {
-    this.prefix = prefix;
-    this.latest = box;
+  /** Keys taken back from the editor, typed after any taken before. */
+  add(keys: string): void {
+    this.waiting += keys;
   }
 
   /** The box reported `value`: write again now, wait for the box to be quiet before writing, or nothing to do. */
   changed(value: string): 'write' | 'wait' | 'none' {
-    if (!this.prefix) return 'none';
     if (this.pending && value === this.pending.value) {
       const { from } = this.pending;
       this.pending = undefined;
-      if (this.latest === from) {
-        this.prefix = ''; // landed with nothing typed meanwhile: done
-        return 'none';
-      }
-      return 'write'; // keys reached the box while the write was on its way: again, with them
+      if (this.latest !== from) return 'write'; // keys reached the box while the write was on its way: again, with them
+      // landed with nothing typed meanwhile: the keys are in the box, after those written before
+      this.written = from.startsWith(this.written) ? this.written + this.waiting : this.waiting;
+      this.waiting = '';
+      this.latest = value;
+      return 'none';
     }
     this.latest = value;
-    return this.pending ? 'none' : 'wait';
+    return this.waiting && !this.pending ? 'wait' : 'none';
+  }
+
+  /** Whether `value` is the write on its way coming back (not a key of the user's). */
+  writing(value: string): boolean {
+    return value === this.pending?.value;
   }
 
   /** The value to write into the box now (undefined: nothing left to write). */
   write(): string | undefined {
-    if (!this.prefix) return undefined;
-    this.pending = { value: this.prefix + this.latest, from: this.latest };
+    if (!this.waiting) return undefined;
+    this.pending = { value: this.withKeys(this.latest), from: this.latest };
     return this.pending.value;
   }
 
   /** What to search for the box's value. */
   query(value: string): string {
-    return this.prefix && value !== this.pending?.value ? this.prefix + value : value;
+    return this.waiting && !this.writing(value) ? this.withKeys(value) : value;
+  }
+
+  /** `box` with the keys not yet written after those that were (at the front, where the box no longer starts with those). */
+  private withKeys(box: string): string {
+    return box.startsWith(this.written) ? this.written + this.waiting + box.slice(this.written.length) : this.waiting + box;
   }
 }
