@@ -4,10 +4,10 @@
 import { parentPort } from 'node:worker_threads';
 import type { IndexProgress } from '../engine';
 import type { ViewBy } from '../explorer/protocol';
-import type { Describer } from '../lifting/lifter';
 import type { LoadedModels } from '../models/loader';
 import type { Embedder, Reranker } from '../models/types';
 import { Channel, type Handler } from './channel';
+import { remoteDescriber } from './remoteDescriber';
 import { HostedService, type ShareOptions } from './hostedService';
 import { LocalRepository } from './localRepository';
 import type { ModelSpec, Opened, Repository, RepositoryOptions } from './repository';
@@ -62,8 +62,7 @@ const handlers: Record<string, Handler> = {
   useModels: ([spec, status]) => opened().useModels(standIns(spec as ModelSpec | undefined), status as string),
   embed: (_, context) => opened().embed(context.signal),
   lift: (_, context) => {
-    const describer: Describer = { describe: (system, prompt, signal) => channel.call<string>('describe', [system, prompt], { signal }) };
-    return opened().lift(describer, context.signal);
+    return opened().lift(remoteDescriber(channel, 'describe'), context.signal);
   },
   liftingCost: () => opened().liftingCost(),
   close: async () => {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { featuresAnswer, type FeaturesAnswer, type FeaturesRequest } from '../features/featuresAnswer';
 import { chatDescriber } from '../lifting/chatDescriber';
 import { Channel, type Handler } from './channel';
+import { remoteDescriber } from './remoteDescriber';
 import { filesAnswer, searchAnswer, showAnswer, type FilesAnswer } from './answers';
 import { messageOf, ServedFolder } from './servedFolder';
 import { ensureServiceDir, socketPath } from './serviceAddress';
@@ -278,8 +279,7 @@ export class ServiceHost {
   private async describeByClient(client: Channel, request: ClientDescribeRequest, signal: AbortSignal): Promise<DescribeReply> {
     const repo = await this.folder.repo;
     await this.folder.state();
-    const describer = { describe: (system: string, prompt: string, cancel?: AbortSignal) => client.call<string>(SAMPLE, [system, prompt], { signal: cancel }), concurrency: request.concurrency };
-    return repo.lift(describer, signal, request.maxCalls);
+    return repo.lift(remoteDescriber(client, SAMPLE, request.concurrency), signal, request.maxCalls);
   }
 
   /** `cartograph index` while the service runs: the service is the store's writer, so it re-checks the folder. */
