@@ -8,7 +8,7 @@
 // without a request.
 import { createHash } from 'node:crypto';
 import { ModelRequests, type AreaGroupingReport, type Describer } from '../lifting/lifter';
-import { areaSignature } from './areaNames';
+import { areaSignature, cleanName } from './areaNames';
 import type { Area, FeatureHierarchy } from './hierarchy';
 import type { Said } from './profiles';
 
@@ -19,7 +19,6 @@ const MIN_GROUPS = 2;
 const MAX_GROUPS = 12;
 const PROMPT_FEATURES = 5;
 const PROMPT_TERMS = 5;
-const MAX_NAME_CHARS = 60;
 
 /** What a model groups: the second-level areas, and the top-level ones without sub-areas, in order. */
 export function groupingUnits(h: FeatureHierarchy): Area[] {
@@ -109,7 +108,7 @@ export function parseGrouping(text: string, units: readonly Area[]): Array<{ nam
   for (const line of text.split('\n')) {
     const m = /^[\s\-*•\d.)]*(.+?)\s*:\s*((?:P\d+[\s,;.]*)+)$/i.exec(line.replace(/[*`#"“”]/g, '').trim());
     if (!m) continue;
-    const name = m[1].trim().slice(0, MAX_NAME_CHARS);
+    const name = cleanName(m[1]);
     const ids = [...m[2].matchAll(/P(\d+)/gi)].map((p) => units[Number(p[1]) - 1]?.id).filter((id): id is string => id !== undefined && !placed.has(id));
     if (!name || ids.length === 0) continue;
     for (const id of ids) placed.set(id, groups.length);

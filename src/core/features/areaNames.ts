@@ -116,7 +116,7 @@ export function namingPrompt(h: FeatureHierarchy, area: Area): string {
 }
 
 /** One short line: models add quotes, a trailing period or a "Name:" label. */
-function cleanName(text: string): string {
+export function cleanName(text: string): string {
   return text
     .split('\n')[0]
     .replace(/^(?:name|area)\s*:\s*/i, '')
