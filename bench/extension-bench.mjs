@@ -119,6 +119,7 @@ function pickerBench() {
   }
   const figures = JSON.parse(line.slice('CARTOGRAPH_PICKER '.length));
   for (const f of figures.results) Object.assign(f, hostDuring(hostTimeline, f.window));
+  console.log(`the extension host quiet (its background embedding done) ${figures.hostSettledMs} ms after the index and tsserver were ready`);
   console.log(`zod@4.6.7: chord to a focused box (${figures.chords[0]?.opens.length} opens each), and ${figures.chords[0]?.typed} keys typed one every ${figures.keyDelayMs} ms from ${figures.keyDelayMs} ms after the chord`);
   console.log('| picker | chord to focused box p50 | p95 | keys lost | editor tabs changed |');
   console.log('|---|---|---|---|---|');

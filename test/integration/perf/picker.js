@@ -24,6 +24,10 @@ exports.run = async function run() {
   await api.whenIdle();
   // The first workspace-symbol query waits for tsserver to load the project: not what is measured.
   await until('workspace symbols', async () => ((await vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'ZodType')) || []).length > 0, 180000, 1000);
+  // The search model embeds the folder in the background after it is indexed (seconds of CPU in this
+  // process's model thread): the pickers are measured once the process is quiet, as a user meets them
+  // after the first minute. The wait is printed; opened during it the box takes longer (docs/benchmarks.md).
+  const settled = await quiet();
   const timeline = [];
   const sampler = setInterval(() => {
     const { user, system } = process.cpuUsage();
@@ -32,7 +36,7 @@ exports.run = async function run() {
   // when Find Where Implemented shows an answer, and for which query: the driver waits for the typed one
   // (a build without that event, measured for comparison, gives no answer time)
   const shown = api.onDidShowFindAnswer?.((answer) => console.log(`CARTOGRAPH_FIND_SHOWN ${JSON.stringify(answer)}`));
-  console.log(`CARTOGRAPH_PICKER_READY ${JSON.stringify({ state: index.state })}`);
+  console.log(`CARTOGRAPH_PICKER_READY ${JSON.stringify({ state: index.state, settled })}`);
   const done = process.env.CARTOGRAPH_PICKER_DONE;
   await until('the page driver', () => fs.existsSync(done), 600000, 200);
   clearInterval(sampler);
@@ -41,3 +45,17 @@ exports.run = async function run() {
   await sleep(200);
   console.log('1 passed, 0 failed');
 };
+
+/** Waits until this process (the extension host and its workers) spends under 10% of a core over 2 s: ms waited. */
+async function quiet() {
+  const started = Date.now();
+  const cpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  for (;;) {
+    const before = cpu();
+    await sleep(2000);
+    if (cpu() - before < 200 || Date.now() - started > 120000) return Date.now() - started;
+  }
+}

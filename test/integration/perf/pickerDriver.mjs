@@ -189,7 +189,7 @@ async function mainThreadMs(cdp) {
 
 /** `waitForLine(regex)`: the next line the extension host printed that matches. */
 export default async function drive(page, { waitForLine }) {
-  await waitForLine(/^CARTOGRAPH_PICKER_READY/);
+  const ready = JSON.parse((await waitForLine(/^CARTOGRAPH_PICKER_READY/)).slice('CARTOGRAPH_PICKER_READY '.length));
   await page.evaluate(installProbe);
   // Focus the editor the host opened, as a user reading code would have it.
   await page.click('.monaco-editor .view-lines');
@@ -200,6 +200,6 @@ export default async function drive(page, { waitForLine }) {
     const order = PICKERS.map((_, i) => PICKERS[(i + round) % PICKERS.length]);
     for (const query of QUERIES) for (const picker of order) results.push({ round: round + 1, ...(await measure(page, picker, query, waitForLine)) });
   }
-  console.log(`CARTOGRAPH_PICKER ${JSON.stringify({ queries: QUERIES, keyDelayMs: KEY_DELAY_MS, quietMs: QUIET_MS, chords, results })}`);
+  console.log(`CARTOGRAPH_PICKER ${JSON.stringify({ queries: QUERIES, keyDelayMs: KEY_DELAY_MS, quietMs: QUIET_MS, hostSettledMs: ready.settled, chords, results })}`);
   fs.writeFileSync(process.env.CARTOGRAPH_PICKER_DONE, 'done\n');
 }
