@@ -541,6 +541,50 @@ test('a for loop over a collection whose items are typed binds its variable to t
   assert.ok(!edges.some((e) => e.startsWith('CALLS loaders.py#untyped ->')), edges.join('\n'));
 });
 
+test('a call returning an annotated tuple types the names it is unpacked into (jinja2 3.1.2 PrefixLoader.get_loader)', async () => {
+  const edges = await references({
+    'loaders.py': [
+      'import typing as t',
+      '',
+      '',
+      'class BaseLoader:',
+      '    def get_source(self, environment, template: str):',
+      '        raise TemplateNotFound(template)',
+      '',
+      '',
+      'class PrefixLoader(BaseLoader):',
+      '    def __init__(self, mapping: t.Mapping[str, BaseLoader], delimiter: str = "/") -> None:',
+      '        self.mapping = mapping',
+      '',
+      '    def get_loader(self, template: str) -> t.Tuple[BaseLoader, str]:',
+      '        prefix, name = template.split(self.delimiter, 1)',
+      '        return self.mapping[prefix], name',
+      '',
+      '    def get_source(self, environment, template: str):',
+      '        loader, name = self.get_loader(template)',
+      '        return loader.get_source(environment, name)',
+      '',
+      '    def describe(self, template: str):',
+      '        name, loader = self.get_loader(template)',
+      '        return loader.get_source(None, name)',
+      '',
+      '',
+      'def pair() -> "tuple[t.Optional[BaseLoader], t.Dict[str, int]]":',
+      '    return BaseLoader(), {}',
+      '',
+      '',
+      'first, counts = pair()',
+      'first.get_source(None, "index.html")',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(edges.includes('CALLS loaders.py#PrefixLoader.get_source -> loaders.py#BaseLoader.get_source'), edges.join('\n'));
+  // at module level too, through a quoted annotation with Optional and a subscripted element
+  assert.ok(edges.includes('CALLS loaders.py -> loaders.py#BaseLoader.get_source'), edges.join('\n'));
+  // the element unpacked into `loader` there is a str: nothing is guessed
+  assert.ok(!edges.some((e) => e.startsWith('CALLS loaders.py#PrefixLoader.describe -> loaders.py#BaseLoader')), edges.join('\n'));
+});
+
 test('a conditional expression types its target when its branches agree, a None branch aside (django.contrib.gis GEOSGeometryBase._cs)', async () => {
   const edges = await references({
     'coordseq.py': 'class GEOSCoordSeq:\n    def __init__(self, ptr, z=False):\n        self._ptr = ptr\n\n    def clone(self):\n        return GEOSCoordSeq(self._ptr)\n',

@@ -253,3 +253,17 @@ test('a rename in one file is seen by the files that import it, and only they ar
   assert.equal(graph.lastApply.resolved, 1, 'a new name that no other file looked up re-resolves no other file');
   assert.ok(graph.graph.hasNode('base.py#brand_new'));
 });
+
+test('a tuple return annotation changed in one file re-types the names its callers unpack', async () => {
+  const loaders = (element: string) =>
+    `import typing as t\n\n\nclass BaseLoader:\n    def get_source(self, template):\n        pass\n\n\ndef get_loader(template) -> t.Tuple[${element}, str]:\n    return BaseLoader(), template\n`;
+  const environment = 'from .loaders import get_loader\n\n\ndef render(template):\n    loader, name = get_loader(template)\n    return loader.get_source(name)\n';
+  const calls = (graph: RepositoryGraph) => graph.graph.outNeighbors('env.py#render').filter((n) => n.startsWith('loaders.py#BaseLoader'));
+  const graph: RepositoryGraph = await buildGraph(new Map([['loaders.py', loaders('BaseLoader')], ['env.py', environment]]));
+  assert.deepEqual(calls(graph), ['loaders.py#BaseLoader.get_source']);
+  graph.apply({ upsert: [await parse('loaders.py', loaders('object'))] });
+  assert.deepEqual(calls(graph), [], 'the element is no longer a loader');
+  graph.apply({ upsert: [await parse('loaders.py', loaders('BaseLoader'))] });
+  assert.deepEqual(calls(graph), ['loaders.py#BaseLoader.get_source']);
+});
+

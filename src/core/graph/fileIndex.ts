@@ -102,8 +102,8 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
   for (const [scope, names] of index.children) {
     // A field's type is part of what dependents read through it (`state.app.jinja_env`), and so is its items' class.
     // ...and a function's callback parameter types (an untyped parameter of a callback passed to it),
-    // and whether a method is a property (`obj.name.x` reads through its type).
-    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
+    // and whether a method is a property (`obj.name.x` reads through its type), and the classes of a tuple it returns.
+    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.elements ? [`elements ${sym.elements.map((e) => e.join('.')).join(',')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
   }
   for (const [scope, names] of index.importsByScope) {
     for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);

@@ -3,7 +3,7 @@
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
 import { flat } from '../flatString';
-import { ITEM_STEP, type FileGraph, type ImportBinding, type Reference, type SymbolDef } from '../parse/fileGraph';
+import { ELEMENT_STEP, ITEM_STEP, type FileGraph, type ImportBinding, type Reference, type SymbolDef } from '../parse/fileGraph';
 import { ambientGlobalKey } from './ambientGlobals';
 import { JS_GLOBALS, PYTHON_BUILTINS } from '../model/builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
@@ -447,6 +447,8 @@ export class Resolver {
   member(target: Target, name: string): Target | null {
     if (name === CALL_RESULT) return this.callResult(target);
     if (name === ITEM_STEP) return target.t === 'symbol' && target.sym.items ? this.declaredClass(target.path, target.sym, 'items') : null;
+    const element = ELEMENT_STEP.exec(name);
+    if (element) return target.t === 'symbol' && target.sym.elements ? this.declaredClass(target.path, target.sym, Number(element[1])) : null;
     switch (target.t) {
       case 'external':
         return { t: 'external', family: target.family, name: `${target.name}${target.family === 'rs' ? '::' : '.'}${name}` };
@@ -651,12 +653,16 @@ export class Resolver {
     return this.declaredClass(path, sym, 'type');
   }
 
-  /** The class `sym`'s `type` (what it holds) or `items` (what its collection holds) names, resolved where it is defined. */
-  private declaredClass(path: string, sym: SymbolDef, what: 'type' | 'items'): Target | null {
-    return this.memoized(`${what === 'type' ? 'ty' : 'it'}\u0000${path}\u0000${sym.localId}`, () => {
+  /**
+   * The class `sym`'s `type` (what it holds), `items` (what its collection holds) or element `what` of
+   * the tuple it returns names, resolved where it is defined.
+   */
+  private declaredClass(path: string, sym: SymbolDef, what: 'type' | 'items' | number): Target | null {
+    const key = what === 'type' ? 'ty' : what === 'items' ? 'it' : `el${what}`;
+    return this.memoized(`${key}\u0000${path}\u0000${sym.localId}`, () => {
       const file = this.world.file(path);
-      const chain = sym[what];
-      if (!file || !chain) return null;
+      const chain = typeof what === 'number' ? sym.elements?.[what] : sym[what];
+      if (!file || !chain?.length) return null;
       const resolved = this.resolveChain(file, sym.parent, chain);
       if (!resolved || resolved.partial) return null;
       // Repository types only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
@@ -896,7 +902,7 @@ export class Resolver {
       if (!next) {
         // An unknown call result, callback parameter or collection item, here or ahead (`x = _cv.get(); x.attr`): what
         // the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
-        if (rest.slice(i).some((step) => step === CALL_RESULT || step === ITEM_STEP || CALLBACK_PARAM.test(step))) return null;
+        if (rest.slice(i).some((step) => step === CALL_RESULT || step === ITEM_STEP || ELEMENT_STEP.test(step) || CALLBACK_PARAM.test(step))) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

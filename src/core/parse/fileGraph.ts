@@ -4,13 +4,21 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 11;
+export const PARSER_VERSION = 12;
 
 /**
  * A name chain step for one item of the collection before it (`for l in self.loaders` types `l` as
  * ['self', 'loaders', '[]']): resolution reads the item class off that symbol's `items`.
  */
 export const ITEM_STEP = '[]';
+
+/**
+ * A name chain step for element `i` of what calling the symbol before it returns, where that is a
+ * tuple (`loader, name = self.get_loader(t)` types `loader` as ['self', 'get_loader', '()[0]']):
+ * resolution reads the element's class off the function's `elements`.
+ */
+export const elementStep = (i: number) => `()[${i}]`;
+export const ELEMENT_STEP = /^\(\)\[(\d+)\]$/;
 
 export interface FileGraph {
   path: string;
@@ -114,6 +122,11 @@ export interface SymbolDef {
    * t.Sequence[BaseLoader]`), as a name chain resolved where it is defined: what ITEM_STEP reads.
    */
   items?: string[];
+  /**
+   * Python: what a function returns when that is a tuple (`-> t.Tuple[BaseLoader, str]`), each
+   * element's annotation as a name chain ([] where it is not a name): what ELEMENT_STEP reads.
+   */
+  elements?: string[][];
   /** Python: a method read as an attribute (`@property`, `@cached_property`): `obj.name.x` is a member of what it returns (`type`). */
   property?: true;
   /** The function's type parameters, in order, when `callbacks` names one. */

@@ -3,7 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import { ITEM_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
+import { elementStep, ITEM_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 
@@ -151,6 +151,39 @@ function peeled(text: string, classItself: boolean): string {
   }
 }
 
+const TUPLE = /^(?:(?:t|typing)\s*\.\s*)?(?:Tuple|tuple)\s*\[(.*)\]$/s;
+
+/**
+ * Each element's class of a tuple annotation of fixed length (`t.Tuple[BaseLoader, str]` →
+ * [['BaseLoader'], ['str']]; [] for an element that is not a name); null for anything else
+ * (`Tuple[Foo, ...]` is a collection: itemAnnotationChain).
+ */
+function tupleElementChains(text: string): string[][] | null {
+  const tuple = TUPLE.exec(peeled(text, false));
+  if (!tuple) return null;
+  const parts = topLevelParts(tuple[1]);
+  if (parts.length < 2 || parts.includes('...')) return null;
+  return parts.map((part) => annotationChain(part) ?? []);
+}
+
+/** `A, B[C, D], E` → ['A', 'B[C, D]', 'E']: split at the commas outside brackets. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter((p) => p !== '');
+}
+
 const COLLECTION = /^(?:(?:t|typing|abc|collections\s*\.\s*abc)\s*\.\s*)?(List|Sequence|MutableSequence|Iterable|Iterator|Collection|Set|MutableSet|FrozenSet|AbstractSet|Deque|Tuple|list|set|frozenset|tuple)\s*\[(.*)\]$/s;
 
 /**
@@ -256,6 +289,8 @@ export function extractPython(root: Node): Extracted {
     const returns = isClass ? null : def.childForFieldName('return_type');
     const returnChain = returns ? annotationChain(returns.text) : null;
     if (returnChain) sym.type = returnChain;
+    const elements = returns && !returnChain ? tupleElementChains(returns.text) : null;
+    if (elements) sym.elements = elements;
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), bindings: new Map(), items: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
     if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
@@ -354,9 +389,11 @@ export function extractPython(root: Node): Extracted {
     const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
     const statement = node.parent?.type === 'expression_statement' ? node.parent : node;
     const typeNode = node.childForFieldName('type');
-    // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local (`self.app = app`).
-    const valueType = (): string[] | null => {
-      if (targets.length !== 1) return null;
+    // What the assigned value is an instance of: its annotation, a CapWords constructor call, or a typed local
+    // (`self.app = app`); unpacked from a call (`loader, name = self.get_loader(t)`), the element the target takes.
+    const called = targets.length > 1 && right?.type === 'call' ? callChainOf(right) : null;
+    const valueType = (i: number): string[] | null => {
+      if (targets.length !== 1) return called?.at(-1) === '()' ? [...called.slice(0, -1), elementStep(i)] : null;
       if (typeNode) return annotationChain(typeNode.text);
       return right ? instanceChain(scope, right) : null;
     };
@@ -366,20 +403,20 @@ export function extractPython(root: Node): Extracted {
       if (typeNode) return itemAnnotationChain(typeNode.text);
       return right?.type === 'identifier' ? scope?.items.get(right.text) ?? null : null;
     };
-    for (const target of targets) {
+    for (const [i, target] of targets.entries()) {
       if (!target) continue;
       if (target.type === 'identifier') {
         const name = target.text;
         definingNames.add(target.startIndex);
         if (!scope) {
           moduleNames.add(name);
-          addVariable('GlobalVariable', name, null, statement, true, valueType(), valueItems());
+          addVariable('GlobalVariable', name, null, statement, true, valueType(i), valueItems());
         } else if (scope.sym.kind === 'Class') {
-          addVariable('Field', name, scope, statement, false, valueType(), valueItems());
+          addVariable('Field', name, scope, statement, false, valueType(i), valueItems());
         } else {
           scope.locals.add(name);
           // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
-          const typeChain = valueType() ?? (targets.length === 1 && right ? aliasedChain(scope, orDefault(right)) : null);
+          const typeChain = valueType(i) ?? (targets.length === 1 && right ? aliasedChain(scope, orDefault(right)) : null);
           bindLocal(scope, name, typeChain, statement.endIndex);
           const items = valueItems();
           if (items) scope.items.set(name, items);
@@ -390,7 +427,7 @@ export function extractPython(root: Node): Extracted {
         const attribute = target.childForFieldName('attribute');
         const classScope = scope.sym.parent ? scopes.get(scope.sym.parent) : undefined;
         if (object?.text === scope.receiver && attribute && classScope?.sym.kind === 'Class') {
-          addVariable('Field', attribute.text, classScope, statement, false, valueType(), valueItems());
+          addVariable('Field', attribute.text, classScope, statement, false, valueType(i), valueItems());
         }
       }
     }
