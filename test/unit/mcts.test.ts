@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MultiDirectedGraph } from 'graphology';
 import { edgeId, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from '../../src/core/model/schema';
+import type { ReadonlyGraph } from '../../src/core/graph/describe';
 import { defaultNeighbours, mctsSearch, scaleScore, type MctsScorers } from '../../src/core/search/mcts';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
@@ -276,7 +277,7 @@ test('the setup looks at the clock: a walk of the graph that overruns the safety
   // Simulated time: every neighbour list costs 1 ms.
   let now = 0;
   let lists = 0;
-  const neighbours = (g: Graph, id: string) => {
+  const neighbours = (g: ReadonlyGraph, id: string) => {
     now += 1;
     lists++;
     return defaultNeighbours(g, id);

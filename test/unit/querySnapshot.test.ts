@@ -69,8 +69,18 @@ test('a snapshot holds the same graph and answers every kind of query like the s
     const frozen = snap.repo().graph;
     assert.equal(frozen.order, live.order);
     assert.equal(frozen.size, live.size);
-    live.forEachNode((id, attrs) => assert.deepEqual(frozen.getNodeAttributes(id), attrs, id));
-    live.forEachEdge((id, attrs) => assert.deepEqual(frozen.getEdgeAttributes(id), attrs, id));
+    const edges = (graph: Pick<typeof frozen, 'forEachOutEdge' | 'forEachInEdge'>, id: string) => {
+      const found: string[] = [];
+      graph.forEachOutEdge(id, (_k, edge) => found.push(`out ${JSON.stringify(edge)}`));
+      graph.forEachInEdge(id, (_k, edge) => found.push(`in ${JSON.stringify(edge)}`));
+      return found.sort();
+    };
+    live.forEachNode((id, attrs) => {
+      assert.deepEqual(frozen.getNodeAttributes(id), attrs, id);
+      assert.equal(frozen.inDegree(id), live.inDegree(id), id);
+      assert.deepEqual(edges(frozen, id), edges(live, id), id);
+    });
+    assert.deepEqual(frozen.nodes(), live.nodes());
     const fromStore = createSearcher(engine);
     const fromSnapshot = createSearcher({ graph: snap.repo() }, { prebuilt: snap });
     for (const q of QUERIES) {
@@ -330,10 +340,13 @@ test('a damaged snapshot is refused (header, graph) or fails when its index is f
 
 test('indexes loaded from a snapshot re-read nodes that change under them', async () => {
   await indexAndSave();
-  const snap = await snapshot();
-  const graph = snap.repo().graph;
-  const entities = snap.entities();
-  const lexical = snap.lexical();
+  const engine = await open(); // restored from the snapshot: its indexes load against the live graph
+  const saved = await restoredIndexes(engine);
+  await engine.close();
+  assert.ok(saved, 'the snapshot serves the restored graph');
+  const graph = engine.graph.graph;
+  const entities = saved.entities()!;
+  const lexical = saved.lexical()!;
   const gone = 'app.py#Flask.make_response';
   assert.ok(entities.lookup('make_response').some((m) => m.id === gone));
   assert.ok(lexical.query('convert the return value from a view function to an instance of response_class', 5).some((h) => h.id === gone));

@@ -14,6 +14,24 @@ export interface GraphReader {
   forEachInEdge(id: string, callback: (edge: string, attributes: GraphEdge, source: string, target: string) => void): void;
 }
 
+/**
+ * What search reads of a graph (entity lookups, structural walks, MCTS, the indexes): graphology's, or
+ * the query snapshot's `CompactGraph`, so that a one-shot query never builds graphology (seconds at a
+ * million lines, most of such a query's time).
+ */
+export interface ReadonlyGraph extends GraphReader {
+  readonly order: number;
+  readonly size: number;
+  nodes(): string[];
+  getNodeAttribute<K extends keyof GraphNode>(id: string, name: K): GraphNode[K];
+  filterNodes(callback: (id: string, attributes: GraphNode) => boolean): string[];
+  inDegree(id: string): number;
+  /** graphology's change events, for caches kept beside a graph; a frozen graph has none to emit. */
+  on(event: 'nodeAdded' | 'nodeDropped', listener: (payload: { attributes: GraphNode }) => void): unknown;
+  on(event: 'edgeAdded' | 'edgeDropped', listener: (payload: { attributes: GraphEdge }) => void): unknown;
+  on(event: 'cleared', listener: () => void): unknown;
+}
+
 export interface EdgeView {
   kind: string;
   id: string;

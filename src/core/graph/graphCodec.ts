@@ -5,6 +5,7 @@
 // same insertion order) without stitching anything.
 import { MultiDirectedGraph } from 'graphology';
 import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from '../model/schema';
+import type { ReadonlyGraph } from './describe';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -80,17 +81,18 @@ export function decodeGraph(encoded: EncodedGraph): Graph {
 }
 
 /**
- * The encoded graph read in place, for lookups that need a few nodes and their edges (`cartograph show`):
- * adding Django's 54k edges to graphology takes ~250 ms, longer than such a lookup may take in all.
- * Nodes and edges become objects only when asked for; the adjacency is two index arrays built on first
- * use. Its methods are the part of graphology's API that `describe.ts` reads ({@link GraphReader}).
+ * The encoded graph read in place, for lookups that need a few nodes and their edges (`cartograph show`,
+ * a one-shot query): adding Django's 54k edges to graphology takes ~250 ms, a million lines' 5 s, longer
+ * than such a query may take in all. Nodes and edges become objects only when asked for; the adjacency is
+ * two index arrays built on first use. Its methods are the part of graphology's API that search and
+ * `describe.ts` read ({@link ReadonlyGraph}); it never changes, so it emits no events.
  */
-export class CompactGraph {
+export class CompactGraph implements ReadonlyGraph {
   readonly order: number;
   readonly size: number;
   private readonly strings: NodeStrings;
   private readonly ints: Int32Array;
-  private readonly nodes: (GraphNode | undefined)[];
+  private readonly made: (GraphNode | undefined)[];
   private positions: Map<string, number> | undefined;
   private adjacency: { out: Adjacency; in: Adjacency } | undefined;
 
@@ -101,7 +103,7 @@ export class CompactGraph {
     this.order = this.ints[0];
     this.size = this.ints[1];
     if (this.ints.length !== 2 + this.order * NODE_INTS + this.size * EDGE_INTS || this.strings.id?.length !== this.order) throw new Error('graph blobs do not match');
-    this.nodes = new Array<GraphNode | undefined>(this.order);
+    this.made = new Array<GraphNode | undefined>(this.order);
     this.checkReferences();
   }
 
@@ -130,8 +132,37 @@ export class CompactGraph {
     return this.nodeAt(at);
   }
 
+  getNodeAttribute<K extends keyof GraphNode>(id: string, name: K): GraphNode[K] {
+    return this.getNodeAttributes(id)[name];
+  }
+
+  /** Node ids in encoding order (graphology's insertion order). */
+  nodes(): string[] {
+    return this.strings.id.slice();
+  }
+
   forEachNode(callback: (id: string, attributes: GraphNode) => void): void {
     for (let i = 0; i < this.order; i++) callback(this.strings.id[i], this.nodeAt(i));
+  }
+
+  filterNodes(keep: (id: string, attributes: GraphNode) => boolean): string[] {
+    const kept: string[] = [];
+    this.forEachNode((id, node) => {
+      if (keep(id, node)) kept.push(id);
+    });
+    return kept;
+  }
+
+  inDegree(id: string): number {
+    const at = this.position(id);
+    if (at === undefined) throw new Error(`no node ${id}`);
+    const { start } = this.adjacencies().in;
+    return start[at + 1] - start[at];
+  }
+
+  /** Frozen: there is no change to listen for. */
+  on(): this {
+    return this;
   }
 
   /** A node's outgoing edges, in the order they were encoded. */
@@ -164,12 +195,12 @@ export class CompactGraph {
 
   /** The i-th node encoded (0 ≤ i < order), made once. */
   nodeAt(i: number): GraphNode {
-    const made = this.nodes[i];
+    const made = this.made[i];
     if (made) return made;
     const { ints, strings: s } = this;
     const at = 2 + i * NODE_INTS;
     const startLine = ints[at + 4];
-    return (this.nodes[i] = {
+    return (this.made[i] = {
       id: s.id[i],
       kind: NODE_KINDS[ints[at]],
       name: s.name[i],
@@ -198,11 +229,15 @@ export class CompactGraph {
   private forEachEdgeOf(id: string, direction: 'out' | 'in', callback: EdgeCallback): void {
     const at = this.position(id);
     if (at === undefined) throw new Error(`no node ${id}`);
-    const { start, edges } = (this.adjacency ??= { out: this.index(1), in: this.index(2) })[direction];
+    const { start, edges } = this.adjacencies()[direction];
     for (let k = start[at]; k < start[at + 1]; k++) {
       const edge = this.edgeAt(edges[k]);
       callback(edge.id, edge, edge.source, edge.target);
     }
+  }
+
+  private adjacencies(): { out: Adjacency; in: Adjacency } {
+    return (this.adjacency ??= { out: this.index(1), in: this.index(2) });
   }
 
   /** Edges grouped by the node in slot `end` of their ints (1: source, 2: target), in encoding order (a counting sort). */

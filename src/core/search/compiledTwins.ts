@@ -6,10 +6,10 @@
 // `src/v4/core/types.ts`; `dist/util.js` → `src/util.ts`), and only when most of the compiled file's
 // top-level definitions are in it: a JavaScript file that merely shares a name with a TypeScript file
 // is code of its own and stays an answer.
-import type { MultiDirectedGraph } from 'graphology';
+import type { ReadonlyGraph } from '../graph/describe';
 import type { GraphEdge, GraphNode } from '../model/schema';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** What a build writes from TypeScript: JavaScript, and declaration files (whose types the JavaScript lacks). */
 const COMPILED = /\.(?:c|m)?jsx?$|\.d\.(?:c|m)?ts$/;

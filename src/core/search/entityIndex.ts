@@ -1,13 +1,13 @@
 // Code-entity lookups (RANGER's first path): a name, `Class.method`, a qualified name or a node id
 // is answered straight from the graph, exact matches first, then case-insensitive, then fuzzy
 // matches on the words inside names (`debug flag` → get_debug_flag).
-import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import { qnameParts, type GraphNode } from '../model/schema';
 import { identifierWords } from './identifiers';
 import { SEARCHABLE_KINDS } from './nodeText';
 import { forEachSliced } from '../eventLoop';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** See {@link EntityIndex.toJSON}. */
 export interface EntityTables {
@@ -200,13 +200,11 @@ export class EntityIndex {
 
   /** The definition (class, function, method) whose body holds this one, if it is not a module's. */
   private parentOf(id: string): { id: string; kind: string } | undefined {
-    for (const edge of this.graph.inEdges(id)) {
-      const kind = this.graph.getEdgeAttribute(edge, 'kind');
-      if (kind !== 'HAS_METHOD' && kind !== 'CONTAINS') continue;
-      const source = this.graph.source(edge);
-      return { id: source, kind: this.graph.getNodeAttribute(source, 'kind') };
-    }
-    return undefined;
+    let parent: { id: string; kind: string } | undefined;
+    this.graph.forEachInEdge(id, (_e, edge, source) => {
+      if (!parent && (edge.kind === 'HAS_METHOD' || edge.kind === 'CONTAINS')) parent = { id: source, kind: this.graph.getNodeAttribute(source, 'kind') };
+    });
+    return parent;
   }
 
   /** Whether a class this one inherits from (at any depth in the repository) has a method of that name: this one overrides it. */
@@ -215,15 +213,15 @@ export class EntityIndex {
     const todo = [classId];
     while (todo.length > 0) {
       const current = todo.pop()!;
-      for (const edge of this.graph.outEdges(current)) {
-        if (this.graph.getEdgeAttribute(edge, 'kind') !== 'INHERITS') continue;
-        const base = this.graph.target(edge);
-        if (seen.has(base)) continue;
+      let overrides = false;
+      this.graph.forEachOutEdge(current, (_e, edge, _s, base) => {
+        if (overrides || edge.kind !== 'INHERITS' || seen.has(base)) return;
         // An interface's member is a declaration: implementing it is not overriding code.
-        if (this.graph.getNodeAttribute(base, 'kind') !== 'Interface' && this.graph.hasNode(`${base}.${name}`)) return true;
+        if (this.graph.getNodeAttribute(base, 'kind') !== 'Interface' && this.graph.hasNode(`${base}.${name}`)) overrides = true;
         seen.add(base);
         todo.push(base);
-      }
+      });
+      if (overrides) return true;
     }
     return false;
   }

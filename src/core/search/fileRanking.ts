@@ -11,8 +11,7 @@
 // Then the files the question names (fileMentions.ts) gain, and test support (tests, conftest, testing
 // helpers), which a fix rarely touches, loses.
 import MiniSearch from 'minisearch';
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
 import type { FileGraph } from '../parse/fileGraph';
 import { forEachSliced } from '../eventLoop';
 import { FileMentions } from './fileMentions';
@@ -20,7 +19,7 @@ import { searchableWords } from './lexical';
 import { memoizedStemmer } from './stems';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 export { filesQuery } from './filesQuery';
 

@@ -9,12 +9,12 @@
 //   (compiledTwins.ts): zod's `ZodString` four to six times, every caller twice.
 // Other languages keep their `@N` twins apart: Java overloads and Rust trait impls are separate
 // implementations, each with its own body.
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode, Language } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import type { Language } from '../model/schema';
 import { compiledTo, sourceTwin } from './compiledTwins';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** Where same-named definitions in one scope are one function: overloads, a property's getter and setter, a redefinition. */
 const OVERLOADING: ReadonlySet<Language | ''> = new Set(['typescript', 'tsx', 'javascript', 'python']);

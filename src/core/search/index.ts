@@ -1,6 +1,7 @@
 // "Find where X is implemented": one entry point for the CLI, the VS Code command and the benchmarks.
 // Entity queries and structural questions are answered from the graph; natural language goes to
 // lexical (and, with a model, vector) seeds and RANGER's MCTS traversal (naturalLanguage.ts).
+import type { ReadonlyGraph } from '../graph/describe';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { SearchModels } from '../models/types';
 import { EntityIndex, nearness } from './entityIndex';
@@ -38,8 +39,8 @@ export interface SearchIndexes {
   lexical: LexicalIndex;
 }
 
-/** What search reads of the repository graph: a live RepositoryGraph, or a query snapshot's frozen one. */
-export type SearchGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'settledVersion' | 'touchedSince' | 'fileGraph' | 'filePaths'>;
+/** What search reads of the repository graph: a live RepositoryGraph, or a query snapshot's frozen one (read in place). */
+export type SearchGraph = Pick<RepositoryGraph, 'version' | 'settledVersion' | 'touchedSince' | 'fileGraph' | 'filePaths'> & { graph: ReadonlyGraph };
 
 /** Where the question is asked from: shared names resolve to the definitions nearest to it. */
 export interface SearchContext {

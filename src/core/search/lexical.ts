@@ -5,8 +5,8 @@
 // configuration values", code says `load_config`. A query searches its key terms (keyTerms.ts), so
 // a pasted issue costs about what a one-line question costs.
 import MiniSearch, { type Options } from 'minisearch';
-import type { MultiDirectedGraph } from 'graphology';
-import { localIdOf, type GraphEdge, type GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import { localIdOf, type GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
 import { CompoundWords } from './compoundWords';
 import { identifierWords } from './identifiers';
@@ -16,7 +16,7 @@ import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
 import { forEachSliced } from '../eventLoop';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** A node's search fields, and the generated purpose description (semantic lifting) when there is one. */
 type Doc = NodeFields & { id: string; description: string; mentions: string; strings: string };

@@ -6,11 +6,11 @@
 //
 // Editor- and model-independent: the two scorers are injected (a transformers.js model, an HTTP
 // endpoint or a model-free stand-in), and the graph is the plain graphology graph of the engine.
-import type { MultiDirectedGraph } from 'graphology';
-import { EDGE_KINDS, type GraphEdge, type GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import { EDGE_KINDS, type GraphEdge } from '../model/schema';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 export interface MctsScorers {
   /** Bi-encoder similarity in [-1, 1] (cosine) between the query and each node, batched. */

@@ -8,20 +8,22 @@
 //   its best descendant's, so a reward favours the node itself over the container it sits in.
 // They are lexical signals, not semantic ones: this is what lets MCTS follow the graph without a model,
 // not a replacement for one.
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
 import type { MctsScorers } from './mcts';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** Edges from a container to what it holds. */
 export const CONTAINMENT_KINDS = new Set(['CONTAINS', 'HAS_METHOD', 'HAS_FIELD']);
 
 /** The node that contains `id` (module of a function, class of a method, function of a closure), if any. */
 export function containerOf(graph: Graph, id: string): string | undefined {
-  const edge = graph.findInEdge(id, (_e, attributes) => CONTAINMENT_KINDS.has(attributes.kind));
-  return edge === undefined ? undefined : graph.source(edge);
+  let container: string | undefined;
+  graph.forEachInEdge(id, (_e, edge, source) => {
+    if (container === undefined && CONTAINMENT_KINDS.has(edge.kind)) container = source;
+  });
+  return container;
 }
 
 /** How much of its best descendant's match a container is credited with when ranking expansions. */

@@ -3,14 +3,13 @@
 // node's passage. Nodes without a stored vector yet (embedding runs in the background) fall back to the
 // model-free similarity, and no reranker falls back to the model-free relevance: search never waits for
 // the embedding job.
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
 import type { SearchModels } from '../models/types';
 import type { MctsScorers } from './mcts';
 import { nodeText } from './nodeText';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** Vector-search seeds taken per query. */
 const VECTOR_SEEDS = 50;

@@ -2,8 +2,7 @@
 // embedding model is loaded), then the MCTS traversal of the graph started from the repository root and
 // from those seeds, then one ranking that fuses the lists. Each hit says how it was found: `lexical`,
 // `vector`, or `mcts` with the tree path that reached it.
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
 import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../models/bundled';
 import type { SearchModels } from '../models/types';
 import type { LexicalIndex } from './lexical';
@@ -14,7 +13,7 @@ import { collapseToImplementations } from './implementations';
 import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
 import type { SearchHit, Via } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 export interface NaturalLanguageOptions {
   /**

@@ -1,7 +1,7 @@
 // Which nodes search answers with, and the text each is searched by: the lexical index weighs the
 // fields separately, embedders read them joined.
-import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import { qnameParts } from '../model/schema';
 
 /** Kinds a "where is X implemented" answer can be. */
 export const SEARCHABLE_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method', 'Field', 'GlobalVariable', 'Module']);
@@ -16,7 +16,7 @@ export interface NodeFields {
   body: string;
 }
 
-export function nodeFields(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: string): NodeFields {
+export function nodeFields(graph: ReadonlyGraph, id: string): NodeFields {
   const node = graph.getNodeAttributes(id);
   const body: string[] = [];
   graph.forEachOutEdge(id, (_, edge, _s, target) => {
@@ -38,7 +38,7 @@ export function nodeFields(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: 
 export const MAX_PASSAGE_CHARS = 1000;
 
 /** One passage for a bi- or cross-encoder: where it lives, what it is, what it says, what it uses. */
-export function nodeText(graph: MultiDirectedGraph<GraphNode, GraphEdge>, id: string): string {
+export function nodeText(graph: ReadonlyGraph, id: string): string {
   const f = nodeFields(graph, id);
   return [f.context, f.signature || f.name, f.doc, f.body && `uses ${f.body}`].filter((part) => part !== '').join('\n').slice(0, MAX_PASSAGE_CHARS);
 }

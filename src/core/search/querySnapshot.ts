@@ -279,16 +279,9 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
         if (remaining.size === 0) close();
       }
     };
-    // No per-file graphs: `files:` queries (which read them) open the store instead (cli/main.ts).
-    const repo = once((): SearchGraph => {
-      let full: SearchGraph['graph'];
-      try {
-        full = graph.toGraph();
-      } catch (err) {
-        throw new Error(`query snapshot damaged (${err instanceof Error ? err.message : String(err)})`);
-      }
-      return { graph: full, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] };
-    });
+    // Searched in place (graphology is never built for a one-shot query). No per-file graphs: `files:`
+    // queries (which read them) open the store instead (cli/main.ts).
+    const repo = once((): SearchGraph => ({ graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] }));
     const entities = once(() => EntityIndex.load(repo().graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
     const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
     return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical } };

@@ -11,15 +11,15 @@
 // git history keeps the sweeps that chose each of these) and shipped in
 // rerankerWeights.json, one set per embedding model they were trained with and one model-free: any
 // other model keeps the plain fusion, since its scores mean something else.
-import type { MultiDirectedGraph } from 'graphology';
-import { qnameParts, type GraphEdge, type GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from '../graph/describe';
+import { qnameParts } from '../model/schema';
 import { identifierWords } from './identifiers';
 import { CONTAINMENT_KINDS, containerOf } from './modelFreeScorers';
 import { searchableWords, type LexicalIndex } from './lexical';
 import { memoizedStemmer } from './stems';
 import shipped from './rerankerWeights.json';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 /** The lists fused before reranking. */
 export type FusedVia = 'lexical' | 'vector' | 'mcts';

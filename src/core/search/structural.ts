@@ -1,12 +1,12 @@
 // Structural questions answered by walking typed edges: callers, callees, the class hierarchy,
 // dependencies and dependents, members.
-import type { MultiDirectedGraph } from 'graphology';
+import type { ReadonlyGraph } from '../graph/describe';
 import { callerKinds } from '../graph/callerEdges';
-import type { EdgeKind, GraphEdge, GraphNode } from '../model/schema';
+import type { EdgeKind, GraphEdge } from '../model/schema';
 import type { Relation } from './router';
 import type { SearchHit } from './types';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 const WALKS: Record<Relation, { direction: 'in' | 'out'; kinds: EdgeKind[]; transitive: boolean }> = {
   callers: { direction: 'in', kinds: ['CALLS'], transitive: false },
