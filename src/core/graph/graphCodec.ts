@@ -1,38 +1,32 @@
 // The repository graph's nodes and edges as two compact blobs, for the query snapshot: strings in
-// one JSON document (columns, parsed in one go), everything numeric in one Int32Array (read in place).
-// Edges are endpoints by node position, so the 54k edges of Django cost 1 MB instead of the 11 MB of
-// their ids and endpoint ids as text. Decoding rebuilds the same graphology graph (same attributes,
-// same insertion order) without stitching anything.
+// packed columns (read one at a time where they lie, packedStrings.ts), everything numeric in one
+// Int32Array (read in place). Edges are endpoints by node position, so the 54k edges of Django cost 1 MB
+// instead of the 11 MB of their ids and endpoint ids as text. Decoding rebuilds the same graphology graph
+// (same attributes, same insertion order) without stitching anything.
 import { MultiDirectedGraph } from 'graphology';
 import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from '../model/schema';
 import type { ReadonlyGraph } from './describe';
+import { PackedColumn, packColumns } from './packedStrings';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
-interface NodeStrings {
-  id: string[];
-  name: string[];
-  qname: string[];
-  signature: string[];
-  doc: string[];
-  hash: string[];
-  /** Distinct paths and languages, referred to by position. */
-  paths: string[];
-  languages: string[];
-}
+/** The string columns, in their order in the blob (paths and languages: distinct values, referred to by position); `id` is indexed. */
+const COLUMNS = ['id', 'name', 'qname', 'signature', 'doc', 'hash', 'paths', 'languages'] as const;
+type Column = (typeof COLUMNS)[number];
 
 /** Per node: kind, path, language, exported, range (4; startLine -1 for none). Per edge: kind, source, target, line, owner (-1 for ''). */
 const NODE_INTS = 8;
 const EDGE_INTS = 5;
 
 export interface EncodedGraph {
-  strings: string;
+  /** {@link packColumns} of the {@link COLUMNS}. */
+  strings: Buffer;
   ints: Int32Array;
 }
 
 /** Undefined when an edge's id is not the one its kind and endpoints give (it could not be rebuilt as it is). */
 export function encodeGraph(graph: Graph): EncodedGraph | undefined {
-  const strings: NodeStrings = { id: [], name: [], qname: [], signature: [], doc: [], hash: [], paths: [], languages: [] };
+  const strings: Record<Column, string[]> = { id: [], name: [], qname: [], signature: [], doc: [], hash: [], paths: [], languages: [] };
   const pathIndex = new Map<string, number>();
   const languageIndex = new Map<string, number>();
   const intern = (table: string[], index: Map<string, number>, value: string) => {
@@ -72,7 +66,7 @@ export function encodeGraph(graph: Graph): EncodedGraph | undefined {
     ints[at++] = e.line;
     ints[at++] = e.owner === '' ? -1 : intern(strings.paths, pathIndex, e.owner);
   });
-  return faithful ? { strings: JSON.stringify(strings), ints } : undefined;
+  return faithful ? { strings: packColumns(COLUMNS.map((c) => ({ values: strings[c], indexed: c === 'id' }))), ints } : undefined;
 }
 
 /** The graph back in graphology; throws on blobs that do not fit together (a damaged snapshot). */
@@ -90,33 +84,40 @@ export function decodeGraph(encoded: EncodedGraph): Graph {
 export class CompactGraph implements ReadonlyGraph {
   readonly order: number;
   readonly size: number;
-  private readonly strings: NodeStrings;
+  private readonly columns: Record<Column, PackedColumn>;
+  /** Few and read for every node: decoded once. */
+  private readonly paths: string[];
+  private readonly languages: string[];
   private readonly ints: Int32Array;
   private readonly made: (GraphNode | undefined)[];
-  private positions: Map<string, number> | undefined;
   private adjacency: { out: Adjacency; in: Adjacency } | undefined;
 
   /** Throws on blobs that do not fit together (a damaged snapshot), so that nothing read later can. */
   constructor(encoded: EncodedGraph) {
-    this.strings = JSON.parse(encoded.strings) as NodeStrings;
+    const columns = PackedColumn.read(encoded.strings);
+    if (columns.length !== COLUMNS.length) throw new Error('graph blobs do not match');
+    this.columns = Object.fromEntries(COLUMNS.map((c, i) => [c, columns[i]])) as Record<Column, PackedColumn>;
+    this.paths = this.columns.paths.all();
+    this.languages = this.columns.languages.all();
     this.ints = encoded.ints;
     this.order = this.ints[0];
     this.size = this.ints[1];
-    if (this.ints.length !== 2 + this.order * NODE_INTS + this.size * EDGE_INTS || this.strings.id?.length !== this.order) throw new Error('graph blobs do not match');
+    const perNode = COLUMNS.filter((c) => c !== 'paths' && c !== 'languages');
+    if (this.ints.length !== 2 + this.order * NODE_INTS + this.size * EDGE_INTS || perNode.some((c) => this.columns[c].length !== this.order)) throw new Error('graph blobs do not match');
     this.made = new Array<GraphNode | undefined>(this.order);
     this.checkReferences();
   }
 
   /** Every table position the integers hold points into its table: nodes and edges read later cannot fail. */
   private checkReferences(): void {
-    const { ints, strings: s } = this;
+    const { ints, paths, languages } = this;
     const within = (value: number, length: number) => value >= 0 && value < length;
     for (let i = 0, at = 2; i < this.order; i++, at += NODE_INTS) {
-      if (!within(ints[at], NODE_KINDS.length) || !within(ints[at + 1], s.paths.length) || !within(ints[at + 2], s.languages.length)) throw new Error(`node ${i} is damaged`);
+      if (!within(ints[at], NODE_KINDS.length) || !within(ints[at + 1], paths.length) || !within(ints[at + 2], languages.length)) throw new Error(`node ${i} is damaged`);
     }
     for (let i = 0, at = 2 + this.order * NODE_INTS; i < this.size; i++, at += EDGE_INTS) {
       const owner = ints[at + 4];
-      if (!within(ints[at], EDGE_KINDS.length) || !within(ints[at + 1], this.order) || !within(ints[at + 2], this.order) || (owner !== -1 && !within(owner, s.paths.length))) {
+      if (!within(ints[at], EDGE_KINDS.length) || !within(ints[at + 1], this.order) || !within(ints[at + 2], this.order) || (owner !== -1 && !within(owner, paths.length))) {
         throw new Error(`edge ${i} is damaged`);
       }
     }
@@ -138,11 +139,16 @@ export class CompactGraph implements ReadonlyGraph {
 
   /** Node ids in encoding order (graphology's insertion order). */
   nodes(): string[] {
-    return this.strings.id.slice();
+    return this.columns.id.all();
+  }
+
+  /** The id of the i-th node encoded (0 ≤ i < order). */
+  idAt(i: number): string {
+    return this.made[i]?.id ?? this.columns.id.at(i);
   }
 
   forEachNode(callback: (id: string, attributes: GraphNode) => void): void {
-    for (let i = 0; i < this.order; i++) callback(this.strings.id[i], this.nodeAt(i));
+    for (let i = 0; i < this.order; i++) callback(this.idAt(i), this.nodeAt(i));
   }
 
   filterNodes(keep: (id: string, attributes: GraphNode) => boolean): string[] {
@@ -177,7 +183,7 @@ export class CompactGraph implements ReadonlyGraph {
   /** The same graphology graph `encodeGraph` was given (same attributes, same insertion order). */
   toGraph(): Graph {
     const graph: Graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
-    for (let i = 0; i < this.order; i++) graph.addNode(this.strings.id[i], this.nodeAt(i));
+    for (let i = 0; i < this.order; i++) graph.addNode(this.idAt(i), this.nodeAt(i));
     for (let i = 0; i < this.size; i++) {
       const edge = this.edgeAt(i);
       graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
@@ -186,43 +192,40 @@ export class CompactGraph implements ReadonlyGraph {
   }
 
   private position(id: string): number | undefined {
-    if (!this.positions) {
-      this.positions = new Map();
-      for (let i = 0; i < this.order; i++) this.positions.set(this.strings.id[i], i);
-    }
-    return this.positions.get(id);
+    const at = this.columns.id.indexOf(id);
+    return at < 0 ? undefined : at;
   }
 
   /** The i-th node encoded (0 ≤ i < order), made once. */
   nodeAt(i: number): GraphNode {
     const made = this.made[i];
     if (made) return made;
-    const { ints, strings: s } = this;
+    const { ints, columns: c } = this;
     const at = 2 + i * NODE_INTS;
     const startLine = ints[at + 4];
     return (this.made[i] = {
-      id: s.id[i],
+      id: c.id.at(i),
       kind: NODE_KINDS[ints[at]],
-      name: s.name[i],
-      qname: s.qname[i],
-      path: s.paths[ints[at + 1]],
-      language: s.languages[ints[at + 2]] as Language | '',
+      name: c.name.at(i),
+      qname: c.qname.at(i),
+      path: this.paths[ints[at + 1]],
+      language: this.languages[ints[at + 2]] as Language | '',
       range: startLine < 0 ? null : { startLine, startCol: ints[at + 5], endLine: ints[at + 6], endCol: ints[at + 7] },
-      signature: s.signature[i],
-      doc: s.doc[i],
-      hash: s.hash[i],
+      signature: c.signature.at(i),
+      doc: c.doc.at(i),
+      hash: c.hash.at(i),
       exported: ints[at + 3] === 1,
     });
   }
 
   /** The i-th edge encoded (0 ≤ i < size), made afresh. */
   edgeAt(i: number): GraphEdge {
-    const { ints, strings: s } = this;
+    const { ints } = this;
     const at = 2 + this.order * NODE_INTS + i * EDGE_INTS;
     const kind = EDGE_KINDS[ints[at]];
-    const source = s.id[ints[at + 1]];
-    const target = s.id[ints[at + 2]];
-    const owner = ints[at + 4] < 0 ? '' : s.paths[ints[at + 4]];
+    const source = this.idAt(ints[at + 1]);
+    const target = this.idAt(ints[at + 2]);
+    const owner = ints[at + 4] < 0 ? '' : this.paths[ints[at + 4]];
     return { id: edgeId(kind, source, target), kind, source, target, line: ints[at + 3], owner };
   }
 

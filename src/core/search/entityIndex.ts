@@ -6,13 +6,14 @@ import { qnameParts, type GraphNode } from '../model/schema';
 import { identifierWords } from './identifiers';
 import { SEARCHABLE_KINDS } from './nodeText';
 import { forEachSliced } from '../eventLoop';
+import { PackedColumn, aligned, packColumns } from '../graph/packedStrings';
 
 type Graph = ReadonlyGraph;
 
-/** See {@link EntityIndex.toJSON}. */
-export interface EntityTables {
-  nodes: number;
-  tables: Array<Array<string | number>>;
+/** The nodes an index's saved tables name by position, in that order: an array, or a graph read in place. */
+export interface NodeOrder {
+  readonly length: number;
+  at(position: number): string | undefined;
 }
 
 export interface EntityMatch {
@@ -55,31 +56,22 @@ export class EntityIndex {
   }
 
   /**
-   * The lookup tables, nodes named by their position in `graph.nodes()`: each table a flat list of
-   * key, count, positions. Read back with {@link EntityIndex.load} against a graph with the same nodes
-   * in the same order (the query snapshot's).
+   * The lookup tables, nodes named by their position in `graph.nodes()`, packed to be read where they lie
+   * ({@link packTables}). Read back with {@link EntityIndex.load} against a graph with the same nodes in
+   * the same order (the query snapshot's).
    */
-  toJSON(): EntityTables {
+  pack(): Buffer {
     const position = new Map<string, number>();
     this.graph.forEachNode((id) => position.set(id, position.size));
-    const table = (map: Map<string, string[]>) => {
-      const out: Array<string | number> = [];
-      for (const [key, ids] of map) {
-        out.push(key, ids.length);
-        for (const id of ids) out.push(position.get(id)!);
-      }
-      return out;
-    };
-    return { nodes: this.graph.order, tables: this.tables().map(table) };
+    return packTables(this.graph.order, this.tables(), position);
   }
 
   /**
-   * An index from {@link toJSON}'s tables; throws when they do not fit. `ids`: the nodes in the order the
+   * An index from {@link pack}'s tables; throws when they do not fit. `ids`: the nodes in the order the
    * tables were made for, when `graph` has changed since (then update the nodes changed meanwhile).
    */
-  static load(graph: Graph, data: EntityTables, ids: readonly string[] = graph.nodes()): EntityIndex {
-    if (data?.nodes !== ids.length || !Array.isArray(data.tables) || data.tables.length !== 5) throw new Error('entity tables do not fit the graph');
-    const index = new EntityIndex(graph, data.tables.map((flat) => new LoadedTable(flat, ids)));
+  static load(graph: Graph, packed: Buffer, ids: NodeOrder = graph.nodes()): EntityIndex {
+    const index = new EntityIndex(graph, readTables(packed, ids));
     index.filedKnown = false;
     return index;
   }
@@ -268,27 +260,74 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
   else map.set(key, [id]);
 }
 
+const TABLES = 5;
+
 /**
- * A table read back from {@link EntityTables}: until it is iterated, changed or has answered 32
- * lookups it answers `get` by scanning its flat list (~1 ms on Django's largest). A one-shot query
- * (the CLI) looks up a handful of keys, and filling the five maps of Django's ~110k keys took ~150 ms.
+ * The tables for the query snapshot: [nodes, tables, bytes of the keys] (Int32, the machine's order), the
+ * keys as packed columns with a hash index (graph/packedStrings.ts), then per table the start of each key's
+ * positions and the positions ([count, starts (keys + 1), positions]).
+ */
+function packTables(nodes: number, tables: Map<string, string[]>[], position: Map<string, number>): Buffer {
+  const keys = packColumns(tables.map((table) => ({ values: [...table.keys()], indexed: true })));
+  const postings = tables.map((table) => {
+    const starts = new Int32Array(table.size + 1);
+    const positions: number[] = [];
+    let k = 0;
+    for (const ids of table.values()) {
+      for (const id of ids) positions.push(position.get(id)!);
+      starts[++k] = positions.length;
+    }
+    return [Int32Array.of(positions.length), starts, Int32Array.from(positions)];
+  });
+  return Buffer.concat([Int32Array.of(nodes, TABLES, keys.length), keys, ...postings.flat()].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)));
+}
+
+/** The tables of {@link packTables}, each read as it lies until it is iterated or changed; throws when they do not fit `ids`. */
+function readTables(saved: Buffer, ids: NodeOrder): LoadedTable[] {
+  if (saved.length < 12 || saved.length % 4 !== 0) throw new Error('entity tables are damaged');
+  const packed = aligned(saved);
+  const ints = (from: number, count: number) => new Int32Array(packed.buffer, packed.byteOffset + from * 4, count);
+  const [nodes, tables, keyBytes] = ints(0, 3);
+  if (nodes !== ids.length || tables !== TABLES || keyBytes < 0 || keyBytes % 4 !== 0 || 12 + keyBytes > packed.length) throw new Error('entity tables do not fit the graph');
+  const keys = PackedColumn.read(packed.subarray(12, 12 + keyBytes));
+  let at = (12 + keyBytes) / 4;
+  const words = packed.length / 4;
+  return keys.map((column) => {
+    if (at >= words) throw new Error('entity tables are damaged');
+    const count = ints(at, 1)[0];
+    if (count < 0 || at + 1 + column.length + 1 + count > words) throw new Error('entity tables are damaged');
+    const starts = ints(at + 1, column.length + 1);
+    const positions = ints(at + 2 + column.length, count);
+    at += 2 + column.length + count;
+    if (starts[0] !== 0 || starts[column.length] !== count) throw new Error('entity tables are damaged');
+    for (let i = 0; i < column.length; i++) if (starts[i] > starts[i + 1]) throw new Error('entity tables are damaged');
+    for (const p of positions) if (p < 0 || p >= nodes) throw new Error('entity tables are damaged');
+    return new LoadedTable(column, starts, positions, ids);
+  });
+}
+
+/**
+ * A table read back from {@link packTables}: until it is iterated or changed it answers `get` from the
+ * packed keys' hash index. A one-shot query (the CLI) looks up a handful of keys, and decoding the five
+ * tables of a million lines (2M keys and positions) was most of a name lookup.
  */
 class LoadedTable extends Map<string, string[]> {
-  private flat: Array<string | number> | undefined;
-  private scans = 0;
+  private packed: PackedColumn | undefined;
 
   constructor(
-    flat: Array<string | number>,
-    private readonly ids: readonly string[],
+    keys: PackedColumn,
+    private readonly starts: Int32Array,
+    private readonly positions: Int32Array,
+    private readonly ids: NodeOrder,
   ) {
     super();
-    this.flat = flat;
+    this.packed = keys;
   }
 
   override get(key: string): string[] | undefined {
-    if (this.flat && ++this.scans <= 32) return this.scan(key);
-    this.fill();
-    return super.get(key);
+    if (!this.packed) return super.get(key);
+    const at = this.packed.indexOf(key);
+    return at < 0 ? undefined : this.list(at);
   }
 
   override has(key: string): boolean {
@@ -306,8 +345,7 @@ class LoadedTable extends Map<string, string[]> {
   }
 
   override get size(): number {
-    this.fill();
-    return super.size;
+    return this.packed ? this.packed.length : super.size;
   }
 
   override entries(): MapIterator<[string, string[]]> {
@@ -334,30 +372,16 @@ class LoadedTable extends Map<string, string[]> {
     return this.entries();
   }
 
-  private scan(key: string): string[] | undefined {
-    const flat = this.flat!;
-    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) {
-      if (flat[i] === key) return this.list(flat, i);
-    }
-    return undefined;
-  }
-
   private fill(): void {
-    const flat = this.flat;
-    if (!flat) return;
-    this.flat = undefined;
-    for (let i = 0; i < flat.length; i += 2 + (flat[i + 1] as number)) super.set(flat[i] as string, this.list(flat, i));
+    const keys = this.packed;
+    if (!keys) return;
+    this.packed = undefined;
+    for (let i = 0; i < keys.length; i++) super.set(keys.at(i), this.list(i));
   }
 
-  private list(flat: Array<string | number>, at: number): string[] {
-    const count = flat[at + 1];
-    if (typeof flat[at] !== 'string' || typeof count !== 'number') throw new Error('entity tables are damaged');
+  private list(at: number): string[] {
     const list: string[] = [];
-    for (let j = at + 2; j < at + 2 + count; j++) {
-      const id = this.ids[flat[j] as number];
-      if (id === undefined) throw new Error('entity tables are damaged');
-      list.push(id);
-    }
+    for (let j = this.starts[at]; j < this.starts[at + 1]; j++) list.push(this.ids.at(this.positions[j])!);
     return list;
   }
 }

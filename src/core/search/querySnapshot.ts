@@ -17,13 +17,13 @@ import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
-import { EntityIndex, type EntityTables } from './entityIndex';
+import { EntityIndex } from './entityIndex';
 import type { GraphStore } from '../store/graphStore';
 import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 4; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 5; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 // `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
 // opens the store restores the graph instead of resolving every file again (Engine's warm start).
@@ -97,10 +97,10 @@ export async function saveQuerySnapshot(
   if (!graph) throw new Error('the graph has edges whose ids its encoding cannot rebuild');
   const resolutions = repo.resolutionStates();
   const bodies: Record<Section, Buffer> = {
-    graphStrings: Buffer.from(graph.strings),
+    graphStrings: graph.strings,
     graphInts: Buffer.from(graph.ints.buffer, graph.ints.byteOffset, graph.ints.byteLength),
     resolutions: Buffer.from(JSON.stringify(resolutions)),
-    entities: Buffer.from(JSON.stringify(indexes.entities.toJSON())),
+    entities: indexes.entities.pack(),
     lexical: Buffer.from(indexes.lexical.toJSON()),
   };
   const sections = {} as Header['sections'];
@@ -212,7 +212,7 @@ export async function restoredIndexes(
   const files = (path: string) => engine.graph.fileGraph(path);
   return {
     version,
-    entities: () => section((read) => EntityIndex.load(graph, JSON.parse(read('entities').toString('utf8')) as EntityTables, savedOrder)),
+    entities: () => section((read) => EntityIndex.load(graph, read('entities'), savedOrder)),
     lexical: () => section((read) => LexicalIndex.load(graph, read('lexical').toString('utf8'), descriptions, files)),
   };
 }
@@ -254,7 +254,7 @@ function openFile(storeDir: string): OpenedFile {
 
 /** The graph sections, read in place; throws when damaged. */
 function readGraph(read: (name: Section) => Buffer): CompactGraph {
-  const strings = read('graphStrings').toString('utf8');
+  const strings = read('graphStrings');
   const intsBytes = read('graphInts');
   return new CompactGraph({ strings, ints: new Int32Array(intsBytes.buffer, intsBytes.byteOffset, intsBytes.byteLength / 4) });
 }
@@ -282,7 +282,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     // Searched in place (graphology is never built for a one-shot query). No per-file graphs: `files:`
     // queries (which read them) open the store instead (cli/main.ts).
     const repo = once((): SearchGraph => ({ graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] }));
-    const entities = once(() => EntityIndex.load(repo().graph, JSON.parse(take('entities').toString('utf8')) as EntityTables));
+    const entities = once(() => EntityIndex.load(graph, take('entities'), { length: graph.order, at: (i) => graph.idAt(i) }));
     const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
     return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical } };
   } catch (err) {
