@@ -1,9 +1,9 @@
 // The repository graph's nodes and edges as two compact blobs, for the query snapshot: strings in
 // packed columns (read one at a time where they lie, packedStrings.ts), everything numeric in one
 // Int32Array (read in place). Edges are endpoints by node position, so the 54k edges of Django cost 1 MB
-// instead of the 11 MB of their ids and endpoint ids as text. Decoding rebuilds the same graphology graph
-// (same attributes, same insertion order) without stitching anything.
-import { MultiDirectedGraph } from 'graphology';
+// instead of the 11 MB of their ids and endpoint ids as text. Read back, it is searched in place, or a warm
+// start adds its nodes and edges to graphology in their saved order without stitching anything.
+import type { MultiDirectedGraph } from 'graphology';
 import { EDGE_KINDS, NODE_KINDS, edgeId, type GraphEdge, type GraphNode, type Language } from '../model/schema';
 import type { ReadonlyGraph } from './describe';
 import { PackedColumn, packColumns } from './packedStrings';
@@ -67,11 +67,6 @@ export function encodeGraph(graph: Graph): EncodedGraph | undefined {
     ints[at++] = e.owner === '' ? -1 : intern(strings.paths, pathIndex, e.owner);
   });
   return faithful ? { strings: packColumns(COLUMNS.map((c) => ({ values: strings[c], indexed: c === 'id' }))), ints } : undefined;
-}
-
-/** The graph back in graphology; throws on blobs that do not fit together (a damaged snapshot). */
-export function decodeGraph(encoded: EncodedGraph): Graph {
-  return new CompactGraph(encoded).toGraph();
 }
 
 /**
@@ -178,17 +173,6 @@ export class CompactGraph implements ReadonlyGraph {
 
   forEachInEdge(id: string, callback: EdgeCallback): void {
     this.forEachEdgeOf(id, 'in', callback);
-  }
-
-  /** The same graphology graph `encodeGraph` was given (same attributes, same insertion order). */
-  toGraph(): Graph {
-    const graph: Graph = new MultiDirectedGraph<GraphNode, GraphEdge>({ allowSelfLoops: true });
-    for (let i = 0; i < this.order; i++) graph.addNode(this.idAt(i), this.nodeAt(i));
-    for (let i = 0; i < this.size; i++) {
-      const edge = this.edgeAt(i);
-      graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, edge);
-    }
-    return graph;
   }
 
   private position(id: string): number | undefined {

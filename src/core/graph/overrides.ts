@@ -3,10 +3,9 @@
 // receiver may be a subclass, and the call runs its override. So every call to a method a subclass
 // overrides is a *possible* call to the override: impact of a change to an override reaches the
 // callers of the base method, and "callers" lists them, marked as such, never as resolved calls.
-import type { MultiDirectedGraph } from 'graphology';
-import type { GraphEdge, GraphNode } from '../model/schema';
+import type { ReadonlyGraph } from './describe';
 
-type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
+type Graph = ReadonlyGraph;
 
 export interface DispatchCaller {
   /** The definition whose call may dispatch to the override. */

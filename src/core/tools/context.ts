@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import type { CursorQuery } from '../completion/queryGraph';
+import type { ReadonlyGraph } from '../graph/describe';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../model/schema';
 import type { SearchContext } from '../search';
@@ -12,7 +13,7 @@ import type { SearchResult } from '../search/types';
 import { readSourceFile, type RootBoundary } from '../workspace/readSource';
 
 /** What the tools read of a repository graph: the engine's live one, or a query snapshot's frozen one. */
-export type ToolGraph = Pick<RepositoryGraph, 'graph' | 'version' | 'rootName' | 'filePaths' | 'nodesInFile' | 'fileGraph'>;
+export type ToolGraph = Pick<RepositoryGraph, 'version' | 'rootName' | 'filePaths' | 'nodesInFile' | 'fileGraph'> & { graph: ReadonlyGraph };
 
 export interface ToolContext {
   readonly root: string;

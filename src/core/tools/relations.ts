@@ -1,7 +1,7 @@
 // The relations of a node as an agent reads them: one line per edge kind, and, for "who calls/uses
 // this", the references the graph could not resolve that carry the same name, so that "0 callers"
 // is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
-import type { RepositoryGraph } from '../graph/repositoryGraph';
+import type { ReadonlyGraph } from '../graph/describe';
 import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../model/schema';
 import { location, type ToolGraph } from './context';
 
@@ -26,7 +26,7 @@ export const STRUCTURE: ReadonlySet<string> = new Set(['CONTAINS', 'HAS_METHOD',
  * The edges of one definition, or of every definition of one function (`ids`: an overloaded function's
  * signatures and body); each other node once per kind and direction, none among `ids` themselves.
  */
-export function edgeRows(graph: RepositoryGraph['graph'], ids: string | readonly string[], direction: 'in' | 'out', kinds?: readonly string[]): EdgeRow[] {
+export function edgeRows(graph: ReadonlyGraph, ids: string | readonly string[], direction: 'in' | 'out', kinds?: readonly string[]): EdgeRow[] {
   const own = new Set(typeof ids === 'string' ? [ids] : ids);
   const rows: EdgeRow[] = [];
   const seen = new Set<string>();

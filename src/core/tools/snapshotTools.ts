@@ -26,8 +26,7 @@ export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_
 /** `read`: how files are read for source (the engine's options of the same names). */
 export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { maxFileSize?: number; followSymlinks?: boolean } = {}): AgentTools {
   const repo = snapshot.repo();
-  // The tools read graphology's graph (search reads the snapshot's in place).
-  const graph = snapshot.graph.toGraph();
+  const graph = repo.graph; // read in place: graphology is never built for these answers
   // The snapshot keeps no per-file graphs: a file's nodes are found by their path, once.
   let byFile: Map<string, GraphNode[]> | undefined;
   const files = (): Map<string, GraphNode[]> => {
