@@ -28,7 +28,7 @@ export async function answerHere(found: StoreLocation, flags: Flags, question: Q
         const building = performance.now();
         const status = inProcessModels(flags);
         searcher = createSearcher({ graph: repo() }, { prebuilt: { version: opened.snapshot.version, entities, lexical }, models: () => ({ status }), ...(flags.mcts ? { mcts: { enabled: true } } : {}) });
-        source.ms += Math.round(performance.now() - building); // graphology's graph is part of loading
+        source.ms += Math.round(performance.now() - building); // the searcher's setup is part of loading
         return searcher;
       };
       try {

@@ -5,9 +5,9 @@ import type { QueryModels } from './models';
 
 /** What `show` and `query` answer from: the graph and a searcher over it. */
 export interface QueryView {
-  /** From the snapshot, read in place: a query that needs only a few nodes (`show`) never builds graphology's graph. */
+  /** From the snapshot, read in place: a one-shot query never builds graphology's graph. */
   graph: GraphReader;
-  /** Built on first use (from the snapshot, that builds graphology's graph and loads the indexes' tables). */
+  /** Built on first use (from the snapshot, that loads the indexes' tables). */
   searcher(): Searcher;
   /** With the store opened (not from the snapshot): loads the models the flags name, embedding what is new. */
   loadModels?: () => Promise<QueryModels>;

@@ -48,8 +48,8 @@ interface Header {
 }
 
 /**
- * A query snapshot read back: the graph read in place at once (enough for `show`), graphology's graph and
- * each index built when first asked for.
+ * A query snapshot read back: the graph read in place (what `show`, search and the agent tools read), each
+ * index loaded when first asked for.
  */
 export interface QuerySnapshot {
   /** The store folder it was read from: what else is kept there (the functional view) is read beside it. */
