@@ -76,10 +76,12 @@ export class PackedColumn {
 export function packColumns(columns: ReadonlyArray<{ values: readonly string[]; indexed?: boolean }>): Buffer {
   const parts: Buffer[] = [ints([columns.length])];
   for (const { values, indexed } of columns) {
-    const encoded = values.map((v) => Buffer.from(v, 'utf8'));
     const offsets = new Int32Array(values.length + 1);
-    for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
+    for (let i = 0; i < values.length; i++) offsets[i + 1] = offsets[i] + Buffer.byteLength(values[i], 'utf8');
     const byteLength = offsets[values.length];
+    // Written in place: millions of keys as a Buffer each were most of a save's garbage.
+    const bytes = Buffer.allocUnsafe(byteLength);
+    values.forEach((value, i) => bytes.write(value, offsets[i], 'utf8'));
     const slots = new Int32Array(indexed ? slotCountFor(values.length) : 0);
     const mask = slots.length - 1;
     if (indexed) {
@@ -90,7 +92,7 @@ export function packColumns(columns: ReadonlyArray<{ values: readonly string[]; 
       });
     }
     const padding = Buffer.alloc((4 - (byteLength % 4)) % 4);
-    parts.push(ints([values.length, byteLength, slots.length]), asBuffer(offsets), asBuffer(slots), Buffer.concat(encoded, byteLength), padding);
+    parts.push(ints([values.length, byteLength, slots.length]), asBuffer(offsets), asBuffer(slots), bytes, padding);
   }
   return Buffer.concat(parts);
 }
