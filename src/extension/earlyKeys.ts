@@ -164,8 +164,8 @@ export class FrontWriter {
   private written = '';
   /** The box's value as last reported (not counting a write on its way). */
   private latest = '';
-  /** A write on its way: the value written, and the box value it was made from. */
-  private pending: { value: string; from: string } | undefined;
+  /** A write on its way: the value written, the box value it was made from, and the keys it put in. */
+  private pending: { value: string; from: string; keys: string } | undefined;
 
   /** Keys taken back from the editor, typed after any taken before. */
   add(keys: string): void {
@@ -175,14 +175,15 @@ export class FrontWriter {
   /** The box reported `value`: write again now, wait for the box to be quiet before writing, or nothing to do. */
   changed(value: string): 'write' | 'wait' | 'none' {
     if (this.pending && value === this.pending.value) {
-      const { from } = this.pending;
+      const { from, keys } = this.pending;
       this.pending = undefined;
       if (this.latest !== from) return 'write'; // keys reached the box while the write was on its way: again, with them
-      // landed with nothing typed meanwhile: the keys are in the box, after those written before
-      this.written = from.startsWith(this.written) ? this.written + this.waiting : this.waiting;
-      this.waiting = '';
+      // landed with nothing typed meanwhile: its keys are in the box, after those written before (keys
+      // taken back while it was on its way are still to write)
+      this.written = (from.startsWith(this.written) ? this.written : '') + keys;
+      this.waiting = this.waiting.slice(keys.length);
       this.latest = value;
-      return 'none';
+      return this.waiting ? 'wait' : 'none';
     }
     this.latest = value;
     return this.waiting && !this.pending ? 'wait' : 'none';
@@ -196,7 +197,7 @@ export class FrontWriter {
   /** The value to write into the box now (undefined: nothing left to write). */
   write(): string | undefined {
     if (!this.waiting) return undefined;
-    this.pending = { value: this.withKeys(this.latest), from: this.latest };
+    this.pending = { value: this.withKeys(this.latest), from: this.latest, keys: this.waiting };
     return this.pending.value;
   }
 

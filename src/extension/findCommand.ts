@@ -259,8 +259,12 @@ async function openPicker(host: CommandHost, initial: string | undefined, fromKe
   // On a loaded machine the box can show a second or more after the chord: the real-VS-Code tests
   // hold it back that long on purpose (CARTOGRAPH_TEST_HOLD_PICKER_MS) to type into the editor meanwhile.
   const holdBack = Number(process.env.CARTOGRAPH_TEST_HOLD_PICKER_MS) || 0;
-  if (holdBack > 0) setTimeout(() => !hidden && pick.show(), holdBack);
-  else pick.show();
+  const showBox = () => {
+    pick.show();
+    early?.shown();
+  };
+  if (holdBack > 0) setTimeout(() => !hidden && showBox(), holdBack);
+  else showBox();
   // The first query of a session would wait for the search indexes (1-2 s on Django): build them
   // while the user types.
   for (const index of host.indexes()) {

@@ -22,6 +22,11 @@ const WRITE_QUIET_MS = 500;
 export interface EarlyKeysInBox {
   /** What to search for the box's value: the keys taken back in it, until they are written there. */
   query(value: string): string;
+  /**
+   * The picker's `show()` has been called. Until then nothing is written into the box: a value set
+   * before goes to VS Code with the show, and the box can come up without it (keys lost).
+   */
+  shown(): void;
   dispose(): void;
 }
 
@@ -33,9 +38,10 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
   const writer = new FrontWriter();
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
+  let shown = false;
   const write = () => {
     clearTimeout(timer);
-    const value = disposed ? undefined : writer.write();
+    const value = disposed || !shown ? undefined : writer.write();
     if (value !== undefined) pick.value = value; // VS Code reports it back as a change: searched as typed
   };
   const whenQuiet = () => {
@@ -57,6 +63,10 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
   });
   return {
     query: (value) => writer.query(value),
+    shown: () => {
+      shown = true;
+      whenQuiet(); // keys taken back meanwhile wait for a quiet box like any others
+    },
     dispose: () => {
       disposed = true;
       clearTimeout(timer);

@@ -218,6 +218,21 @@ test('keys typed while a write was on its way are written again, not lost', () =
   assert.equal(writer.query('callers of Jso'), 'callers of Jso');
 });
 
+test('keys taken back while a write is on its way are written after it lands, not counted as written', () => {
+  const writer = new FrontWriter();
+  writer.add('callers ');
+  writer.changed('son'); // the focus reached the box before the first write
+  assert.equal(writer.write(), 'callers son');
+  writer.add('of J'); // a second batch, taken back from the editor meanwhile
+  assert.equal(writer.query('son'), 'callers of Json');
+  assert.equal(writer.changed('callers son'), 'wait', 'landed with the first batch only');
+  assert.equal(writer.query('callers son'), 'callers of Json');
+  assert.equal(writer.write(), 'callers of Json');
+  assert.equal(writer.changed('callers of Json'), 'none');
+  assert.equal(writer.write(), undefined, 'all written');
+  assert.equal(writer.query('callers of JsonL'), 'callers of JsonL');
+});
+
 test('nothing taken back: the box is left alone', () => {
   const writer = new FrontWriter();
   assert.equal(writer.changed('abc'), 'none');
