@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { currentHierarchy, loadHierarchy } from '../../src/core/features/featureStore';
+import { currentHierarchy, loadHierarchy, settleHierarchy } from '../../src/core/features/featureStore';
 import { filesPerFolder, groundArea } from '../../src/core/features/grounding';
 import { FeatureHierarchy } from '../../src/core/features/hierarchy';
 import { adjustedRandIndex, coverageProblems } from '../../src/core/features/invariants';
@@ -141,10 +141,49 @@ test('evolution: re-lift by content hash, re-route on drift, prune emptied areas
   assert.deepEqual(Object.values(reloaded.sync(graph)).filter((n) => n > 0), []);
 });
 
+test('settled after edits, the view is a build\'s whatever the order of the edits; a view a model grouped keeps evolving', async () => {
+  const tree = realTree();
+  const edits: Array<[string, string | undefined]> = [
+    ['requests/sessions_copy.py', tree.get('requests/sessions.py')],
+    ['flask/signals.py', tree.get('httpx/_client.py')],
+    ['werkzeug/datastructures.py', undefined],
+    ['httpx/_auth_extra.py', tree.get('requests/auth.py')],
+  ];
+  const replay = async (order: typeof edits) => {
+    const graph = await buildGraph(tree);
+    const h = FeatureHierarchy.build(graph);
+    for (const [p, text] of order) {
+      graph.apply(text === undefined ? { upsert: [], remove: [p] } : { upsert: [await parse(p, text)] });
+      h.update(graph, [p]);
+    }
+    return { graph, h };
+  };
+  const forward = await replay(edits);
+  const backward = await replay([...edits].reverse());
+  assert.equal(forward.h.settled, false);
+  const rebuilt = FeatureHierarchy.build(forward.graph).toJSON();
+  for (const { graph, h } of [forward, backward]) {
+    const version = h.version;
+    assert.notEqual(settleHierarchy(h, graph), undefined);
+    assert.ok(h.version > version, 'what is derived from the view (its search) refreshes');
+    assert.deepEqual(h.toJSON(), rebuilt);
+    assert.deepEqual(coverageProblems(graph, h), []);
+    assert.equal(settleHierarchy(h, graph), undefined, 'nothing left to settle');
+  }
+  // grouped by a model: a build would lose the grouping where parts moved, so routing goes on
+  const grouped = await replay([]);
+  grouped.h.regroup([{ name: 'Everything', units: grouped.h.root.children }]);
+  grouped.graph.apply({ upsert: [await parse('flask/extra.py', tree.get('flask/helpers.py')!)] });
+  grouped.h.update(grouped.graph, ['flask/extra.py']);
+  assert.equal(settleHierarchy(grouped.h, grouped.graph), undefined);
+  assert.equal(grouped.h.root.children.length, 1);
+});
+
 test('the agent tools walk and search the functional view, and it follows a save', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cartograph-features-tools-'));
   fs.cpSync(path.join(FIXTURES, 'real', 'flask'), dir, { recursive: true });
-  const repo = await LocalRepository.open(dir, { storeDir: path.join(dir, '.cartograph') });
+  // settled when the test asks (settleFeatures), not on a timer the test would race
+  const repo = await LocalRepository.open(dir, { storeDir: path.join(dir, '.cartograph'), settleAfterMs: Infinity });
   const ok = (result: Awaited<ReturnType<typeof repo.runTool>>) => {
     assert.ok(result.ok, result.ok ? '' : result.error);
     return result;
@@ -182,6 +221,12 @@ test('the agent tools walk and search the functional view, and it follows a save
     assert.match(extra.text, /in area /);
     const saved = (await loadHierarchy(path.join(dir, '.cartograph')))!;
     assert.equal(saved.leafOf('sessions_extra.py'), saved.leafOf('sessions.py'));
+    assert.equal(saved.settled, false);
+    // Once the edits pause it is settled to what a build gives, and saved so.
+    assert.equal(await repo.settleFeatures(), true);
+    const settled = (await loadHierarchy(path.join(dir, '.cartograph')))!;
+    assert.deepEqual(settled.toJSON(), FeatureHierarchy.build(repo.engine.graph).toJSON());
+    assert.equal(await repo.settleFeatures(), false, 'nothing left to settle');
   } finally {
     await repo.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -42,6 +42,29 @@ export async function saveHierarchy(storeDir: string, hierarchy: FeatureHierarch
   await fs.rename(tmp, file);
 }
 
+/** The hierarchy of `graph` built from scratch, with what a model said of it where `said` has that. */
+export function buildHierarchy(graph: FeatureGraph, said?: Said): FeatureHierarchy {
+  const hierarchy = FeatureHierarchy.build(graph, said);
+  // a model's grouping of the same parts, and the names it gave areas that hold the same files (kept with the descriptions), come back
+  if (said) {
+    applyAreaGroups(hierarchy, said);
+    applyAreaNames(hierarchy, said);
+  }
+  return hierarchy;
+}
+
+/**
+ * Settles a view that updates changed: it becomes what a build from scratch of `graph` gives, so the
+ * same code has the same view whatever the order of its edits (routing a changed file is fast, but
+ * where it lands depends on that order). A view grouped by a model keeps evolving by routing, as
+ * RPG-Encoder's does: a build would lose the grouping where the parts moved, and asking again costs a
+ * request. Undefined when there was nothing to settle; else whether areas or leaves moved.
+ */
+export function settleHierarchy(hierarchy: FeatureHierarchy, graph: FeatureGraph, said?: Said): boolean | undefined {
+  if (hierarchy.settled || hierarchy.grouped) return undefined;
+  return hierarchy.settleTo(buildHierarchy(graph, said));
+}
+
 /**
  * The hierarchy of `graph`: the saved one (caught up with the graph and with the descriptions `said`
  * has), else one built now; saved when it changed.
@@ -52,16 +75,12 @@ export async function currentHierarchy(graph: FeatureGraph, storeDir: string | n
   let result: Omit<CurrentHierarchy, 'ms'>;
   if (saved && saved.rootName === graph.rootName) {
     const update = saved.sync(graph, said);
-    const changed = Object.values(update).some((n) => n > 0);
+    // a one-shot answer gives the view a build would (as a service does once the edits pause)
+    const settled = settleHierarchy(saved, graph, said) !== undefined;
+    const changed = settled || Object.values(update).some((n) => n > 0);
     result = { hierarchy: saved, source: changed ? 'updated' : 'loaded', update };
   } else {
-    const hierarchy = FeatureHierarchy.build(graph, said);
-    // a model's grouping of the same parts, and the names it gave areas that hold the same files (kept with the descriptions), come back
-    if (said) {
-      applyAreaGroups(hierarchy, said);
-      applyAreaNames(hierarchy, said);
-    }
-    result = { hierarchy, source: 'built' };
+    result = { hierarchy: buildHierarchy(graph, said), source: 'built' };
   }
   let saveError: string | undefined;
   if (storeDir && result.source !== 'loaded') {

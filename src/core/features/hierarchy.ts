@@ -4,6 +4,8 @@
 // entities go and empty areas are pruned; a changed entity is re-lifted only when its content hash
 // changed; a changed file is re-routed only when its summary drifted; a new file is routed top-down to
 // the most compatible area. Area names are kept as built: an area does not rename itself on every save.
+// Routing is fast but depends on the order of the changes; once they pause, a view left by them is
+// settled to a build from scratch (settleTo), so that the same code gives the same view.
 import { SIMILARITY_WEIGHT, induceAreas, signalGraph, type AreaDraft } from './areas';
 import { dirOf, filesPerFolder, groundArea } from './grounding';
 import { areaName, areaTerms } from './naming';
@@ -51,6 +53,8 @@ export interface PersistedHierarchy {
   files: Array<{ path: string; leaf: string; hash: string; terms: Array<[string, number]>; entities: Array<{ id: string; hash: string; features: string[]; said?: string }> }>;
   /** The top level was grouped by a model (areaGroups.ts). */
   grouped?: boolean;
+  /** false: changed by updates since it was built (settled at the next pause). */
+  settled?: boolean;
 }
 
 const FORMAT = 1;
@@ -66,6 +70,8 @@ export class FeatureHierarchy {
   version = 0;
   /** A model grouped the top level (areaGroups.ts): the view evolves from there and is not grouped again. */
   grouped = false;
+  /** Whether this is the view a build from scratch gives the graph (false once an update changed a file). */
+  settled = true;
   private readonly entities = new Map<string, LiftedEntity>();
   private readonly files = new Map<string, { leaf: string; hash: string; terms: Map<string, number>; vector: Vector; entities: string[] }>();
   /** Sum of the vectors of the files below each area: routing compares a file with it. */
@@ -75,7 +81,7 @@ export class FeatureHierarchy {
 
   private constructor(
     readonly rootName: string,
-    private readonly stats: TermStats,
+    private stats: TermStats,
   ) {}
 
   /** Lifts every entity (with a model's descriptions where `said` has one), summarizes every file and induces the areas. */
@@ -107,6 +113,7 @@ export class FeatureHierarchy {
     const h = new FeatureHierarchy(data.rootName, { files: data.stats.files, df: new Map(data.stats.df) });
     for (const area of data.areas) h.areas.set(area.id, area);
     h.grouped = data.grouped === true;
+    h.settled = data.settled !== false;
     for (const f of data.files) {
       const terms = new Map(f.terms);
       for (const e of f.entities) h.entities.set(e.id, { path: f.path, hash: e.hash, features: e.features, ...(e.said ? { said: e.said } : {}) });
@@ -133,6 +140,7 @@ export class FeatureHierarchy {
         }),
       })),
       ...(this.grouped ? { grouped: true } : {}),
+      ...(this.settled ? {} : { settled: false }),
     };
   }
 
@@ -241,6 +249,24 @@ export class FeatureHierarchy {
     this.indexFiles();
   }
 
+  /**
+   * Becomes `fresh`, a build from scratch of the same graph (featureStore.settleHierarchy): the view
+   * no longer depends on the order of the changes that led here. True when areas or leaves moved.
+   */
+  settleTo(fresh: FeatureHierarchy): boolean {
+    const moved = JSON.stringify([...this.areas.values()]) !== JSON.stringify([...fresh.areas.values()]);
+    for (const [mine, theirs] of [[this.areas, fresh.areas], [this.entities, fresh.entities], [this.files, fresh.files], [this.centroids, fresh.centroids], [this.byFolder, fresh.byFolder]] as Array<[Map<string, unknown>, Map<string, unknown>]>) {
+      mine.clear();
+      for (const [k, v] of theirs) mine.set(k, v);
+    }
+    this.folderCounts = fresh.folderCounts;
+    this.stats = fresh.stats;
+    this.grouped = fresh.grouped;
+    this.settled = true;
+    this.version++;
+    return moved;
+  }
+
   /** The leaf areas under an area (itself, for a leaf). */
   private leavesUnder(id: string): string[] {
     const area = this.areas.get(id);
@@ -270,6 +296,7 @@ export class FeatureHierarchy {
       const known = this.files.get(path);
       if (!graph.fileGraph(path)) {
         if (!known) continue;
+        this.settled = false;
         report.removedEntities += known.entities.length;
         report.removedFiles++;
         touched.add(known.leaf);
@@ -278,6 +305,7 @@ export class FeatureHierarchy {
         this.files.delete(path);
         continue;
       }
+      this.settled = false;
       const ids: string[] = [];
       for (const node of featureEntities(graph, path)) {
         const { lifted, relifted } = liftEntity(node, this.entities.get(node.id), said);

@@ -10,7 +10,7 @@ import { nodeAtLine } from '../explorer/search';
 import { ExplorerSession } from '../explorer/session';
 import { describeNode, findNodes, nodeAt } from '../graph/describe';
 import type { GraphDiff } from '../graph/repositoryGraph';
-import { currentHierarchy, hasSavedHierarchy, saveHierarchy } from '../features/featureStore';
+import { currentHierarchy, hasSavedHierarchy, saveHierarchy, settleHierarchy } from '../features/featureStore';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { DescriptionCache } from '../lifting/descriptionCache';
 import { liftGraph, liftingCost, type AreaNamingReport, type Describer, type LiftReport } from '../lifting/lifter';
@@ -28,6 +28,12 @@ import { diskText, type CallState, type ToolContext } from '../tools/context';
 import { gitDiff } from '../tools/diff';
 import type { FoundNodes, GraphCounts, Repository, RepositoryOptions, ToolResult } from './repository';
 
+/**
+ * A functional view that edits changed is settled (rebuilt: featureStore.settleHierarchy) once the
+ * graph has had no change for this long: a fraction of an index, too much for every save.
+ */
+const SETTLE_AFTER_MS = 2_000;
+
 export class LocalRepository implements Repository {
   private searcher: Searcher;
   private assembler: ContextAssembler | undefined;
@@ -39,6 +45,7 @@ export class LocalRepository implements Repository {
   private descriptions: Promise<DescriptionCache> | undefined;
   private descriptionCache: DescriptionCache | undefined;
   private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
   /** Bumped by every batch of new descriptions: answers made before it (search, features) are out of date. */
   descriptionsVersion = 0;
 
@@ -47,6 +54,7 @@ export class LocalRepository implements Repository {
   private constructor(
     readonly engine: Engine,
     private readonly log: (message: string) => void,
+    private readonly settleAfterMs = SETTLE_AFTER_MS,
   ) {
     this.searcher = this.newSearcher();
   }
@@ -61,8 +69,9 @@ export class LocalRepository implements Repository {
   }
 
   static async open(root: string, options: RepositoryOptions = {}): Promise<LocalRepository> {
+    const { settleAfterMs, ...engineOptions } = options;
     const log = options.log ?? (() => undefined);
-    const repo = new LocalRepository(await Engine.open(root, { ...options, log }), log);
+    const repo = new LocalRepository(await Engine.open(root, { ...engineOptions, log }), log, settleAfterMs);
     // Descriptions from an earlier lifting are searched from the first query, as the CLI's are.
     await repo.descriptionsCache();
     // A graph restored from the query snapshot starts with the snapshot's indexes (the first search
@@ -191,7 +200,34 @@ export class LocalRepository implements Repository {
       // Derived data: a save that fails is retried with the next change, and caught up from the graph at the next start.
       if (storeDir && Object.values(update).some((n) => n > 0)) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
     }
+    if (!hierarchy.settled && !hierarchy.grouped) this.settleLater();
     return hierarchy;
+  }
+
+  private settleLater(): void {
+    clearTimeout(this.settleTimer);
+    if (!Number.isFinite(this.settleAfterMs)) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleFeatures().catch((err: unknown) => this.log(`settling the functional view: ${err instanceof Error ? err.message : String(err)}`));
+    }, this.settleAfterMs);
+    this.settleTimer.unref();
+  }
+
+  /**
+   * Settles a functional view that edits changed (SETTLE_AFTER_MS after the last; the tests call it
+   * when they choose): caught up with the graph, then rebuilt; saved, and an explorer by areas starts
+   * over on it where areas or files moved. False when there was nothing to settle.
+   */
+  async settleFeatures(): Promise<boolean> {
+    if (!this.featureView) return false;
+    const hierarchy = (await this.features(true))!;
+    clearTimeout(this.settleTimer);
+    const moved = settleHierarchy(hierarchy, this.engine.graph, this.described.get);
+    if (moved === undefined) return false;
+    const storeDir = this.engine.storeInfo().dir;
+    if (storeDir) await saveHierarchy(storeDir, hierarchy).catch(() => undefined);
+    if (moved && this.explorer?.viewBy === 'areas') this.explorer.showBy(hierarchy);
+    return true;
   }
 
   rankFiles(question: string, limit: number) {
@@ -357,6 +393,7 @@ export class LocalRepository implements Repository {
   }
 
   close() {
+    clearTimeout(this.settleTimer);
     this.explorer = undefined;
     return this.engine.close();
   }

@@ -44,6 +44,8 @@ export interface Opened {
 
 export interface RepositoryOptions extends Omit<EngineOptions, 'log'> {
   log?: (message: string) => void;
+  /** How long after the last change a functional view edits changed is settled (default 2 s; Infinity: only when asked). */
+  settleAfterMs?: number;
 }
 
 export interface Repository {
