@@ -46,6 +46,8 @@ export class LocalRepository implements Repository {
   private descriptionCache: DescriptionCache | undefined;
   private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
+  /** Model requests naming or grouping the view are on their way: it is settled after them. */
+  private naming = 0;
   /** Bumped by every batch of new descriptions: answers made before it (search, features) are out of date. */
   descriptionsVersion = 0;
 
@@ -222,6 +224,10 @@ export class LocalRepository implements Repository {
     if (!this.featureView) return false;
     const hierarchy = (await this.features(true))!;
     clearTimeout(this.settleTimer);
+    if (this.naming > 0) {
+      this.settleLater();
+      return false;
+    }
     const moved = settleHierarchy(hierarchy, this.engine.graph, this.described.get);
     if (moved === undefined) return false;
     const storeDir = this.engine.storeInfo().dir;
@@ -349,6 +355,9 @@ export class LocalRepository implements Repository {
 
   /** The functional view's parts grouped into top-level areas, and its upper areas named, by the model that described the code; kept with the view and the descriptions. */
   private async nameAreas(describer: Describer, cache: DescriptionCache, signal?: AbortSignal, maxCalls?: number): Promise<AreaNamingReport> {
+    // named on the settled view, and not settled under the model's feet (area ids would change)
+    await this.settleFeatures().catch(() => false); // (a view that cannot be built is reported below)
+    this.naming++;
     try {
       const hierarchy = (await this.features(true))!;
       const before = hierarchy.version;
@@ -371,6 +380,8 @@ export class LocalRepository implements Repository {
     } catch (err) {
       // The descriptions are made and kept: a view that cannot be built only goes unnamed.
       return { named: 0, cached: 0, failed: 0, stopped: err instanceof Error ? err.message : String(err) };
+    } finally {
+      this.naming--;
     }
   }
 
