@@ -290,6 +290,7 @@ function readTables(saved: Buffer, ids: NodeOrder): LoadedTable[] {
   const [nodes, tables, keyBytes] = ints(0, 3);
   if (nodes !== ids.length || tables !== TABLES || keyBytes < 0 || keyBytes % 4 !== 0 || 12 + keyBytes > packed.length) throw new Error('entity tables do not fit the graph');
   const keys = PackedColumn.read(packed.subarray(12, 12 + keyBytes));
+  if (keys.length !== TABLES) throw new Error('entity tables are damaged');
   let at = (12 + keyBytes) / 4;
   const words = packed.length / 4;
   return keys.map((column) => {
