@@ -5,7 +5,8 @@
 // The picker benchmark (test/integration/perf/pickerDriver.mjs) plays its chords with this too.
 //
 // Steps: {press: 'Control+Shift+Alt+F'}, {type: 'text', delay: 30}, {wait: ms},
-// {read: 'name'}: the quick input's value then (null when it is hidden). Also measured: for every
+// {read: 'name'}: the quick input's value then (null when it is hidden); {read, expect: 'value', within: ms}: waits
+// for that value (up to `within`) before reading. Also measured: for every
 // chord pressed (a key with ctrl or cmd), how long after its keydown the quick input's box had the focus.
 import * as fs from 'node:fs';
 
@@ -28,6 +29,21 @@ function quickInputValue() {
   return visible ? document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? null : null;
 }
 
+/**
+ * The quick input's value; with `expect`, the first time it is that, or what it is once `within` ms
+ * (default 10 s) have passed: keys taken back from the editor reach the box after pauses of their own,
+ * later on a loaded machine, and the step after a read should not race them.
+ */
+async function readBox(page, { expect, within = 10000 }) {
+  if (expect === undefined) return page.evaluate(quickInputValue);
+  const deadline = Date.now() + within;
+  for (;;) {
+    const value = await page.evaluate(quickInputValue);
+    if (value === expect || Date.now() > deadline) return value;
+    await page.waitForTimeout(50);
+  }
+}
+
 /** Plays `steps`; returns {reads: {name: value}, opens: [ms from a chord's keydown to the box focused]}. */
 export async function playKeys(page, steps) {
   await page.evaluate(installProbe);
@@ -37,7 +53,7 @@ export async function playKeys(page, steps) {
     if (step.press) await page.keyboard.press(step.press);
     else if (step.type !== undefined) await page.keyboard.type(step.type, { delay: step.delay ?? 30 });
     else if (step.wait) await page.waitForTimeout(step.wait);
-    else if (step.read) reads[step.read] = await page.evaluate(quickInputValue);
+    else if (step.read) reads[step.read] = await readBox(page, step);
   }
   const probe = await page.evaluate(() => window.cartographKeys);
   // each chord pressed here, to the first time the box got the focus after it

@@ -15,6 +15,8 @@ export interface Edit {
 
 export class EarlyKeys {
   private typed = '';
+  /** Whether the first key replaced the selection (what a put back writes again). */
+  private replaced = false;
 
   /**
    * `start`: the offset of the cursor (or of the selection's start), undefined where the first key
@@ -25,17 +27,32 @@ export class EarlyKeys {
     private readonly selected: number,
   ) {}
 
-  /** Whether an editor change in the document is the next key: one character right after the last. */
+  /**
+   * Whether an editor change in the document is the next key: one character right after the last. The
+   * first replaces the selection, or lands at either end of it: the selection the extension host
+   * knows can be one it set that has not reached the editor yet (the previous picker's, put back as
+   * the user pressed the chord again), where the cursor is still at the end of the text put back.
+   */
   isKey(edits: readonly Edit[]): boolean {
     const [edit] = edits;
-    return edits.length === 1 && edit.text.length === 1 && !/[\r\n]/.test(edit.text)
-      && edit.offset === (this.start ?? edit.offset) + this.typed.length && edit.length === (this.typed ? 0 : this.selected);
+    if (edits.length !== 1 || edit.text.length !== 1 || /[\r\n]/.test(edit.text)) return false;
+    if (this.typed || this.start === undefined) return edit.offset === (this.start ?? edit.offset) + this.typed.length && edit.length === (this.typed ? 0 : this.selected);
+    return (edit.offset === this.start && edit.length === this.selected)
+      || (edit.length === 0 && (edit.offset === this.start || edit.offset === this.start + this.selected));
   }
 
   /** The next key (isKey said so). */
   add(edits: readonly Edit[]): void {
-    this.start ??= edits[0].offset;
+    if (!this.typed) {
+      this.start = edits[0].offset;
+      this.replaced = edits[0].length > 0;
+    }
     this.typed += edits[0].text;
+  }
+
+  /** Whether the keys took the selection's place (a put back writes it again). */
+  get replacedSelection(): boolean {
+    return this.replaced;
   }
 
   /** The keys typed, in order. */
@@ -55,7 +72,7 @@ export interface KeysEditor {
   /**
    * Put [from, to) back to `text`; false (or an error) when that did not apply. One that applies is a
    * change of the document, reported to `edited` like any other (that is how the watch knows it has
-   * landed: a revert of the whole file also takes the keys typed while it was on its way).
+   * landed; a change that also took keys typed while it was on its way lands those too).
    */
   putBack(from: number, to: number, text: string): Promise<boolean>;
   /** Whether the document's text is what it was when the watch began. */
@@ -77,8 +94,6 @@ export class EarlyKeysWatch {
   private batch: EarlyKeys;
   /** The put back on its way, made for these keys. */
   private putting: { keys: string } | undefined;
-  /** Whether a put back has landed (only the first batch replaced the selection). */
-  private tookSome = false;
   private ending = false;
   private over = false;
 
@@ -109,7 +124,7 @@ export class EarlyKeysWatch {
     this.putting = put;
     const [from, to] = this.batch.span;
     // each put back leaves the document as it was before the chord
-    this.editor.putBack(from, to, this.tookSome ? '' : this.selected).then(
+    this.editor.putBack(from, to, this.batch.replacedSelection ? this.selected : '').then(
       (applied) => applied || this.failed(put),
       () => this.failed(put),
     );
@@ -135,7 +150,6 @@ export class EarlyKeysWatch {
   private landed(): void {
     const text = this.batch.text;
     this.putting = undefined;
-    this.tookSome = true;
     this.editor.taken(text);
     // where the editor left its cursor after the put back is its own choice: the next key says where
     this.batch = new EarlyKeys(undefined, 0);
@@ -154,16 +168,19 @@ export class EarlyKeysWatch {
  * batches, each typed after the last). The extension host's value replaces the box's, so a write
  * replaces any key typed while it was on its way. Those keys are not lost: the box reports each value
  * it had before the write landed, then the written value itself; when values came in between, the
- * write is made again from the latest of them (and so on, until one lands with nothing typed
- * meanwhile). Until then searches ask for the box's value with the keys taken back in it.
+ * box now shows the write where it means the write with those keys in it, keys typed after build on
+ * what it shows, and the write is made again from what it means (and so on, until one lands with
+ * nothing typed meanwhile). Until then searches ask for what the box means, with the keys taken back.
  */
 export class FrontWriter {
   /** Keys taken back, not yet in the box. */
   private waiting = '';
   /** Keys taken back that a write has put at the front of the box. */
   private written = '';
-  /** The box's value as last reported (not counting a write on its way). */
-  private latest = '';
+  /** The box's value as last reported (a write that landed included). */
+  private box = '';
+  /** A write landed over keys typed meanwhile: box values starting with `shown` mean `meant` and the rest. */
+  private overwritten: { shown: string; meant: string } | undefined;
   /** A write on its way: the value written, the box value it was made from, and the keys it put in. */
   private pending: { value: string; from: string; keys: string } | undefined;
 
@@ -174,19 +191,22 @@ export class FrontWriter {
 
   /** The box reported `value`: write again now, wait for the box to be quiet before writing, or nothing to do. */
   changed(value: string): 'write' | 'wait' | 'none' {
-    if (this.pending && value === this.pending.value) {
-      const { from, keys } = this.pending;
-      this.pending = undefined;
-      if (this.latest !== from) return 'write'; // keys reached the box while the write was on its way: again, with them
-      // landed with nothing typed meanwhile: its keys are in the box, after those written before (keys
-      // taken back while it was on its way are still to write)
-      this.written = (from.startsWith(this.written) ? this.written : '') + keys;
-      this.waiting = this.waiting.slice(keys.length);
-      this.latest = value;
-      return this.waiting ? 'wait' : 'none';
+    const landed = this.pending && value === this.pending.value ? this.pending : undefined;
+    if (!landed) {
+      this.box = value;
+      return this.waiting && !this.pending ? 'wait' : 'none';
     }
-    this.latest = value;
-    return this.waiting && !this.pending ? 'wait' : 'none';
+    this.pending = undefined;
+    // its keys are in the box, after those written before (keys taken back while it was on its way are still to write)
+    const meant = this.meaning(this.box);
+    const withLanded = this.inFront(meant, landed.keys);
+    this.written = (meant.startsWith(this.written) ? this.written : '') + landed.keys;
+    this.waiting = this.waiting.slice(landed.keys.length);
+    const overtaken = this.box !== landed.from;
+    this.box = value;
+    this.overwritten = overtaken ? { shown: value, meant: withLanded } : undefined;
+    if (overtaken) return 'write'; // keys reached the box while the write was on its way: again, with them
+    return this.waiting ? 'wait' : 'none';
   }
 
   /** Whether `value` is the write on its way coming back (not a key of the user's). */
@@ -196,18 +216,24 @@ export class FrontWriter {
 
   /** The value to write into the box now (undefined: nothing left to write). */
   write(): string | undefined {
-    if (!this.waiting) return undefined;
-    this.pending = { value: this.withKeys(this.latest), from: this.latest, keys: this.waiting };
+    if (!this.waiting && !this.overwritten) return undefined;
+    this.pending = { value: this.query(this.box), from: this.box, keys: this.waiting };
     return this.pending.value;
   }
 
   /** What to search for the box's value. */
   query(value: string): string {
-    return this.waiting && !this.writing(value) ? this.withKeys(value) : value;
+    return this.writing(value) ? value : this.inFront(this.meaning(value), this.waiting);
   }
 
-  /** `box` with the keys not yet written after those that were (at the front, where the box no longer starts with those). */
-  private withKeys(box: string): string {
-    return box.startsWith(this.written) ? this.written + this.waiting + box.slice(this.written.length) : this.waiting + box;
+  /** What a box value stands for, given a write that landed over keys typed meanwhile. */
+  private meaning(box: string): string {
+    const o = this.overwritten;
+    return o && box.startsWith(o.shown) ? o.meant + box.slice(o.shown.length) : box;
+  }
+
+  /** `box` with `keys` after those written before (at the front, where it no longer starts with those). */
+  private inFront(box: string, keys: string): string {
+    return box.startsWith(this.written) ? this.written + keys + box.slice(this.written.length) : keys + box;
   }
 }

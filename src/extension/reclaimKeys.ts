@@ -13,7 +13,7 @@ const GAP_LIMIT_MS = 5_000;
  * Keys that all went to the editor leave the box nothing to report: once they pause this long they are
  * taken back (a typist's keys come 30-150 ms apart; the box has usually shown by then). The watch goes
  * on after: a stalled page sends keys 0.3-0.5 s apart, and those typed while a put back is on its way
- * go with it (a revert) or make it fail and go with the next one (an edit).
+ * make it fail and go with the next one.
  */
 const KEY_PAUSE_MS = 700;
 /** The keys taken back are written into the box once it has had no key for this long. */
@@ -48,12 +48,18 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
     clearTimeout(timer);
     timer = setTimeout(write, WRITE_QUIET_MS);
   };
-  const watch = watchEditor(pick, (text) => {
-    if (disposed) return;
-    writer.add(text);
-    whenQuiet();
-    searchAgain();
-  });
+  let hidden = false;
+  const hides = pick.onDidHide(() => (hidden = true)); // (before the watch's own: a hide ends it)
+  const watch = watchEditor(
+    pick,
+    (text) => {
+      if (disposed) return;
+      writer.add(text);
+      whenQuiet();
+      searchAgain();
+    },
+    () => shown && !hidden,
+  );
   const typing = pick.onDidChangeValue((value) => {
     // (showing the picker reports its empty value as a change, and a write comes back as one: not keys)
     if (value && !writer.writing(value)) watch?.finish(); // the focus is in the box
@@ -71,6 +77,7 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
       disposed = true;
       clearTimeout(timer);
       typing.dispose();
+      hides.dispose();
     },
   };
 }
@@ -78,9 +85,11 @@ export function takeBackEarlyKeys(pick: vscode.QuickPick<vscode.QuickPickItem>, 
 /**
  * Watches the active editor from the command's first turn until the box has a key (the focus has
  * moved there), the picker closes, or GAP_LIMIT_MS (EarlyKeysWatch). `taken` gets each batch of keys
- * taken back, once the editor is back as it was; the selection is put back at the end.
+ * taken back, once the editor is back as it was. The selection is put back while the box is showing
+ * (`inBox`): set while keys still go to the editor (before the box showed, or after Escape and the chord
+ * again), it would move the cursor under them.
  */
-function watchEditor(pick: vscode.QuickPick<vscode.QuickPickItem>, taken: (text: string) => void): EarlyKeysWatch | undefined {
+function watchEditor(pick: vscode.QuickPick<vscode.QuickPickItem>, taken: (text: string) => void, inBox: () => boolean): EarlyKeysWatch | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selections.length !== 1) return undefined;
   const { document, selection } = editor;
@@ -88,20 +97,41 @@ function watchEditor(pick: vscode.QuickPick<vscode.QuickPickItem>, taken: (text:
   const before = document.getText();
   let pause: NodeJS.Timeout | undefined;
   let landings = 0;
+  let selectionBack = false;
+  const restoreSelection = () => {
+    if (selectionBack || !inBox() || document.getText() !== before) return;
+    selectionBack = true;
+    editor.selection = selection;
+  };
   /**
-   * A file that had no unsaved changes is reverted (an edit back would leave it marked unsaved), which
-   * takes any key typed meanwhile with it; the revert command acts on the active editor, which is this
-   * one unless a preview is showing. Otherwise, or where the revert changed nothing here, an edit: it
-   * does not apply where keys came meanwhile (the watch tries again with them).
+   * An edit puts the keys' range back: it does not apply where keys came meanwhile (the watch tries
+   * again with them), and its change is how the watch knows it landed. Never a revert to put keys back:
+   * VS Code's revert marks the file saved as it is *then*, and skips reading the disk if a key comes
+   * before it does, so keys typed during a revert could become the file's saved state.
    */
   const putBack = async (from: number, to: number, text: string): Promise<boolean> => {
-    if (!wasDirty && vscode.window.activeTextEditor?.document === document) {
-      const landed = landings;
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      if (landings > landed) return true; // (its change reaches the host before the command's answer)
-    }
     const typed = new vscode.Range(document.positionAt(from), document.positionAt(to));
-    return editor.edit((b) => b.replace(typed, text), { undoStopBefore: false, undoStopAfter: false });
+    const applied = await editor.edit((b) => b.replace(typed, text), { undoStopBefore: false, undoStopAfter: false });
+    if (applied) await markSaved();
+    return applied;
+  };
+  /**
+   * The edits back leave a file that had no unsaved changes marked unsaved. With auto save on (VS Code
+   * for the Web's default) the keys may have been saved meanwhile, and the text put back is saved in
+   * turn. Otherwise, once the text is again what the disk holds, a revert clears the mark and changes
+   * nothing (it reads the same text; a file whose bytes do not decode to it, a BOM or another encoding,
+   * stays marked). The revert acts on the active editor, which is this one unless a preview is showing.
+   */
+  const markSaved = async () => {
+    if (wasDirty || !document.isDirty || document.getText() !== before || vscode.window.activeTextEditor?.document !== document) return;
+    if (vscode.workspace.getConfiguration('files', document.uri).get<string>('autoSave', 'off') !== 'off') return;
+    try {
+      if (new TextDecoder().decode(await vscode.workspace.fs.readFile(document.uri)) !== before) return;
+      if (!document.isDirty || document.getText() !== before) return; // (a key came meanwhile: the next put back)
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } catch (error) {
+      log().warn(`marking ${document.uri.fsPath} saved again after the keys were taken back: ${error instanceof Error ? error.message : String(error)}`);
+    }
   };
   const watch = new EarlyKeysWatch(document.offsetAt(selection.start), document.getText(selection), {
     putBack: (from, to, text) => putBack(from, to, text).catch((error: unknown) => {
@@ -113,12 +143,16 @@ function watchEditor(pick: vscode.QuickPick<vscode.QuickPickItem>, taken: (text:
       log().debug(`keys typed before the picker showed, taken back: ${JSON.stringify(text)}`);
       landings++;
       taken(text);
+      restoreSelection();
     },
     ended: () => {
       clearTimeout(limit);
       clearTimeout(pause);
       for (const s of subscriptions) s.dispose();
-      if (landings > 0 && document.getText() === before) editor.selection = selection;
+      if (landings > 0 && document.getText() === before) {
+        restoreSelection();
+        void markSaved(); // (a key that came during the last one left the mark)
+      }
     },
   });
   const subscriptions = [

@@ -29,6 +29,30 @@ test('the first key replaces the selection, the next ones follow it', () => {
   assert.equal(keys.text, 'Ca');
 });
 
+test('the first key may land at either end of the selection without replacing it (a selection set that has not reached the editor)', () => {
+  const atEnd = new EarlyKeys(6, 12);
+  assert.equal(type(atEnd, 18, 'ca'), true);
+  assert.deepEqual(atEnd.span, [18, 20]);
+  assert.equal(atEnd.replacedSelection, false);
+  const replacing = new EarlyKeys(6, 12);
+  assert.equal(type(replacing, 6, 'ca', 12), true);
+  assert.equal(replacing.replacedSelection, true);
+  assert.equal(new EarlyKeys(6, 12).isKey(key(9, 'c')), false, 'inside the selection');
+  assert.equal(new EarlyKeys(6, 12).isKey(key(6, 'c', 3)), false, 'replacing part of it');
+});
+
+test('keys typed after a selection not yet applied are put back without writing the selection again', async () => {
+  const doc = editor('x = Cached\n', 'edit');
+  const watch = doc.watch(4, 'Cached');
+  for (const [i, c] of [...'cal'].entries()) assert.equal(doc.key(10 + i, c), true);
+  watch.paused();
+  await doc.land();
+  assert.deepEqual(doc.taken, ['cal']);
+  assert.equal(doc.text(), 'x = Cached\n');
+  watch.finish();
+  assert.equal(doc.ended(), true);
+});
+
 test('keys with no start yet begin where the first one lands', () => {
   const keys = new EarlyKeys(undefined, 0);
   assert.equal(type(keys, 42, 'of '), true);
@@ -231,6 +255,25 @@ test('keys taken back while a write is on its way are written after it lands, no
   assert.equal(writer.changed('callers of Json'), 'none');
   assert.equal(writer.write(), undefined, 'all written');
   assert.equal(writer.query('callers of JsonL'), 'callers of JsonL');
+});
+
+test('keys typed after a write landed over others build on it: written again as the box means it', () => {
+  // as logged on a loaded machine: "cal" taken back; "lers of JsonLoade" typed while its write was on its way;
+  // "r.load" typed after that write landed (on top of "callers "), while the second write was on its way
+  const writer = new FrontWriter();
+  writer.add('cal');
+  writer.changed('lers ');
+  assert.equal(writer.write(), 'callers ');
+  for (const v of ['lers o', 'lers of', 'lers of JsonLoade']) assert.equal(writer.changed(v), 'none');
+  assert.equal(writer.changed('callers '), 'write', 'landed over "of JsonLoade"');
+  assert.equal(writer.write(), 'callers of JsonLoade');
+  for (const v of ['callers r', 'callers r.', 'callers r.load']) writer.changed(v);
+  assert.equal(writer.query('callers r.load'), 'callers of JsonLoader.load', 'searched as meant meanwhile');
+  assert.equal(writer.changed('callers of JsonLoade'), 'write', 'landed over "r.load"');
+  assert.equal(writer.write(), 'callers of JsonLoader.load');
+  assert.equal(writer.changed('callers of JsonLoader.load'), 'none');
+  assert.equal(writer.write(), undefined, 'all written');
+  assert.equal(writer.query('callers of JsonLoader.load'), 'callers of JsonLoader.load');
 });
 
 test('nothing taken back: the box is left alone', () => {
