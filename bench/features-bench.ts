@@ -27,6 +27,9 @@ import { parseArgs, promisify } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { FeatureHierarchy, type FeatureUpdate } from '../src/core/features/hierarchy';
 import { settleHierarchy } from '../src/core/features/featureStore';
+import type { GraphNode } from '../src/core/model/schema';
+import { DescriptionCache } from '../src/core/lifting/descriptionCache';
+import { liftingCost } from '../src/core/lifting/lifter';
 import { adjustedRandIndex, coverageProblems, entityLeaves } from '../src/core/features/invariants';
 import { realEdit } from './realEdits';
 
@@ -46,6 +49,19 @@ const CORPORA = process.env.CORPORA_DIR ?? path.join(__dirname, '.corpora');
 const corpora = values['no-corpora'] ? [] : (values.corpus ?? ['django', 'effect']);
 const EDITS = Number(values.edits ?? 200);
 const COMMITS = Number(values.commits ?? 100);
+
+/** A described entity's sentence in the replay's stand-in cache (a class's prompt carries its members'). */
+const PLACEHOLDER_DESCRIPTION = 'Describes what this function does in one sentence of about sixty characters.';
+
+/** An entity's source as the describer reads it, each file read once per step. */
+function stepSources(root: string): (node: GraphNode) => Promise<string | undefined> {
+  const files = new Map<string, string[] | undefined>();
+  return async (node) => {
+    if (!node.range || !node.path) return undefined;
+    if (!files.has(node.path)) files.set(node.path, fs.existsSync(path.join(root, node.path)) ? fs.readFileSync(path.join(root, node.path), 'utf8').split('\n') : undefined);
+    return files.get(node.path)?.slice(node.range.startLine, node.range.endLine + 1).join('\n');
+  };
+}
 
 const settleTimes = (steps: Array<{ settleMs: number | null }>) => steps.flatMap((s) => (s.settleMs === null ? [] : [s.settleMs]));
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
@@ -170,6 +186,11 @@ async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit'
   const graph = engine.graph;
   const inc = FeatureHierarchy.build(graph);
   let previousRebuild = entityLeaves(inc);
+  // What the model path would send (cartograph describe's prompts, counted as liftingCost counts them):
+  // the entities whose content hash is new since the last step, against every entity (a rebuild).
+  const described = await DescriptionCache.open(null);
+  const describeAll = () => graph.graph.forEachNode((_, a) => a.hash && described.set(a.hash, PLACEHOLDER_DESCRIPTION));
+  describeAll();
   const perStep = [];
   for (const step of steps.slice(1)) {
     const changed = step.apply();
@@ -186,6 +207,10 @@ async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit'
     const rebuiltLeaves = entityLeaves(rebuilt);
     const ariTopRouted = adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1));
     const problems = coverageProblems(graph, inc).length;
+    const sourceOf = stepSources(work);
+    const sent = await liftingCost(graph.graph, described, sourceOf);
+    const full = await liftingCost(graph.graph, await DescriptionCache.open(null), sourceOf);
+    describeAll();
     // the service settles a view its edits changed once they pause (2 s): the next step starts from it
     t = performance.now();
     const settled = settleHierarchy(inc, graph) !== undefined;
@@ -195,6 +220,10 @@ async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit'
       changedFiles: changed.filter((p) => indexedBefore.has(p) || graph.fileGraph(p)).length,
       entities: rebuiltLeaves.size,
       relifted: update.relifted,
+      requests: sent.entities,
+      rebuildRequests: full.entities,
+      promptChars: sent.characters,
+      rebuildPromptChars: full.characters,
       rerouted: update.rerouted,
       addedFiles: update.addedFiles,
       removedFiles: update.removedFiles,
@@ -233,6 +262,12 @@ async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit'
       rebuildTotal: perStep.reduce((n, s) => n + s.entities, 0),
       share: round((100 * perStep.reduce((n, s) => n + s.relifted, 0)) / perStep.reduce((n, s) => n + s.entities, 0), 2),
       perTouchedStepP95: percentile(touched.map((s) => (100 * s.relifted) / s.entities), 95),
+    },
+    modelPath: {
+      requests: perStep.reduce((n, s) => n + s.requests, 0),
+      rebuildRequests: perStep.reduce((n, s) => n + s.rebuildRequests, 0),
+      promptChars: perStep.reduce((n, s) => n + s.promptChars, 0),
+      rebuildPromptChars: perStep.reduce((n, s) => n + s.rebuildPromptChars, 0),
     },
     rerouted: perStep.reduce((n, s) => n + s.rerouted, 0),
     updateMs: { p50: percentile(perStep.map((s) => s.updateMs), 50), p95: percentile(perStep.map((s) => s.updateMs), 95) },
@@ -363,6 +398,8 @@ function printReplay(title: string, r: Awaited<ReturnType<typeof replaySteps>>, 
   console.log(`| the same at the top level (entities' top-level areas): final / mean / min | ${r.ariTop.final} / ${r.ariTop.mean} / ${r.ariTop.min} |`);
   console.log(`| rebuild vs previous step's rebuild: mean / min; identical | ${r.rebuildChurn.mean} / ${r.rebuildChurn.min}; ${r.rebuildChurn.identical} of ${r.steps} |`);
   console.log(`| entities re-lifted vs a rebuild's (model calls) | ${r.relifted.total} vs ${r.relifted.rebuildTotal} (${r.relifted.share} %); p95 per changed step ${round(r.relifted.perTouchedStepP95, 2)} % |`);
+  const { modelPath: m } = r;
+  console.log(`| model path: requests and prompt characters (≈ tokens × 4) vs a rebuild's | ${m.requests} vs ${m.rebuildRequests} (${round((100 * m.requests) / m.rebuildRequests, 2)} %); ${m.promptChars} vs ${m.rebuildPromptChars} (${round((100 * m.promptChars) / m.rebuildPromptChars, 2)} %) |`);
   console.log(`| files re-routed on drift | ${r.rerouted} |`);
   console.log(`| update p50 / p95; rebuild p50 | ${r.updateMs.p50} / ${r.updateMs.p95} ms; ${r.rebuildMs.p50} ms |`);
   console.log(`| invariant problems over all steps | ${r.problems} |`);
