@@ -389,7 +389,10 @@ export class Engine {
     for (const g of upserts) after.add(g.path);
     for (const p of removals) after.delete(p);
     const config = this.configAfter(after, rels.some(isProjectFile));
-    const diff = await this.graph.applySliced({ upsert: upserts, remove: removals, config });
+    // Files read back as the graph has them (an answer's files re-checked before it is sent) change
+    // nothing: applying them anyway would make a new graph version, and with it the answer made again.
+    const changes = upserts.length > 0 || removals.length > 0 || config !== undefined;
+    const diff = changes ? await this.graph.applySliced({ upsert: upserts, remove: removals, config }) : emptyDiff();
     const rows = upserts.map((g) => storedRow(g, meta.get(g.path)));
     for (const p of removals) {
       this.stored.delete(p);

@@ -277,6 +277,20 @@ test('syncPaths applies a batch of outside changes (a branch switch) as one upda
   await engine.close();
 });
 
+test('syncPaths over files the graph already has as they are keeps the graph version (an answer re-checks its files)', async () => {
+  const root = copyFixture('real/flask', 'flask');
+  const engine = await Engine.open(root, { storeDir: null });
+  await engine.index();
+  const before = engine.graph.version;
+  await engine.syncPaths(['views.py', 'app.py', 'README.txt']);
+  assert.equal(engine.graph.version, before);
+  fs.appendFileSync(path.join(root, 'views.py'), '\n\ndef later():\n    return 1\n');
+  await engine.syncPaths(['views.py', 'app.py']);
+  assert.equal(engine.graph.version, before + 1);
+  assert.ok(engine.graph.graph.hasNode('views.py#later'));
+  await engine.close();
+});
+
 test('a store folder deleted while running is recreated by the first save after, whole', async () => {
   const root = copyFixture('ranger-py', 'ranger');
   const storeDir = path.join(root, '.cartograph');
