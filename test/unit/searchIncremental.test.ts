@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { createSearcher } from '../../src/core/search';
+import { createSearcher, type SearcherOptions } from '../../src/core/search';
 import { FIXTURES, buildGraph, parse, readTree } from './helpers';
 
 const QUERIES = [
@@ -18,14 +18,20 @@ const QUERIES = [
   'app_context',
 ];
 
-test('incremental search indexes answer like fresh ones after every edit', async () => {
+test('incremental search indexes answer like fresh ones after every edit', () => answersLikeFreshAfterEdits({}));
+
+// With the traversal on, the searcher also keeps the neighbour lists it walked between queries: an edit
+// must drop them (a kept list would not lead to the new function, or lead to a removed module).
+test('with MCTS, the neighbour lists kept between queries are dropped by an edit', () => answersLikeFreshAfterEdits({ mcts: { enabled: true } }));
+
+async function answersLikeFreshAfterEdits(options: SearcherOptions): Promise<void> {
   const tree = readTree(path.join(FIXTURES, 'real/flask'));
   const graph = await buildGraph(tree, 'flask');
-  const live = createSearcher({ graph });
+  const live = createSearcher({ graph }, options);
   const answers = async (searcher: ReturnType<typeof createSearcher>, queries: string[]) => Promise.all(queries.map(async (q) => (await searcher.search(q, 10)).hits));
   // Same hits in the same order with the same scores (up to float summation order).
   const sameAnswers = async (queries: string[], what: string) => {
-    const [incremental, scratch] = [await answers(live, queries), await answers(createSearcher({ graph }), queries)];
+    const [incremental, scratch] = [await answers(live, queries), await answers(createSearcher({ graph }, options), queries)];
     queries.forEach((q, i) => {
       assert.deepEqual(incremental[i].map((h) => h.id), scratch[i].map((h) => h.id), `after ${what}: ${q}`);
       incremental[i].forEach((h, j) => assert.ok(Math.abs(h.score - scratch[i][j].score) < 1e-9, `after ${what}: ${q}: ${h.id} ${h.score} vs ${scratch[i][j].score}`));
@@ -50,7 +56,7 @@ test('incremental search indexes answer like fresh ones after every edit', async
   }
   assert.equal((await live.search('attach_blueprint')).route, 'entity', 'a renamed method is found under its new name');
   assert.ok(!(await live.search('register_blueprint', 20)).hits.some((h) => h.id === 'app.py#Flask.register_blueprint'), 'and no longer under its old id');
-});
+}
 
 test('the touch log: history too old to replay asks for a rebuild', async () => {
   const graph = await buildGraph(readTree(path.join(FIXTURES, 'ranger-py')), 'ranger');

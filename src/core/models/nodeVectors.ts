@@ -51,9 +51,7 @@ export class MemoryNodeVectors implements NodeVectors {
     // Top k kept sorted best first; vectors are unit length, so the dot product is the cosine.
     const top: { id: string; score: number }[] = [];
     for (let row = 0; row < ids.length; row++) {
-      let dot = 0;
-      const base = row * dim;
-      for (let i = 0; i < dim; i++) dot += matrix[base + i] * query[i];
+      const dot = rowDot(matrix, row * dim, query);
       if (top.length === k && dot <= top[k - 1].score) continue;
       let at = top.length < k ? top.length : k - 1;
       while (at > 0 && top[at - 1].score < dot) at--;
@@ -71,4 +69,25 @@ export class MemoryNodeVectors implements NodeVectors {
     this.packed = { ids, matrix };
     return this.packed;
   }
+}
+
+/**
+ * The dot product of the matrix row at `base` with `query`, four running sums at a time: the scan is
+ * most of a vector search (Django: 17,845 rows of 384), and independent sums let the CPU overlap them.
+ */
+function rowDot(matrix: Float32Array, base: number, query: Float32Array): number {
+  const n = query.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    a += matrix[base + i] * query[i];
+    b += matrix[base + i + 1] * query[i + 1];
+    c += matrix[base + i + 2] * query[i + 2];
+    d += matrix[base + i + 3] * query[i + 3];
+  }
+  for (; i < n; i++) a += matrix[base + i] * query[i];
+  return a + b + c + d;
 }

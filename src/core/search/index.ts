@@ -127,6 +127,14 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       described.clear();
     }
   };
+  // The traversal's neighbour lists, kept while the graph stays at one version with no apply under way.
+  let traversal: { graph?: SearchGraph; version: number; lists: Map<string, string[]> } = { version: -1, lists: new Map() };
+  const neighbourLists = (): Map<string, string[]> => {
+    const graph = engine.graph;
+    if (graph.version !== graph.settledVersion) return new Map();
+    if (traversal.graph !== graph || traversal.version !== graph.version) traversal = { graph, version: graph.version, lists: new Map() };
+    return traversal.lists;
+  };
   // A query that has to wait for a build says so in its timings (`indexBuild`, ms).
   const ready = async <T extends NodeIndex>(index: LazyIndex<T>, timingsMs?: Record<string, number>): Promise<T> => {
     if (index.isBuilt || !timingsMs) return index.get();
@@ -176,7 +184,8 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
         // Without an embedder only words find anything: say so rather than answer with silence.
         const why = models?.embedder ? undefined : unsearchable(query);
         if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };
-        const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, options, timingsMs);
+        const traversal = { ...options, mcts: { ...options.mcts, neighbourLists: neighbourLists() } };
+        const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, traversal, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         const reranked = timingsMs.rerank === undefined ? '' : '; ordered by the learned reranker';
         return { query, route: routed.route, reason: `${routed.reason} (${scoring}${reranked})`, hits, timingsMs };

@@ -42,6 +42,12 @@ export interface MctsOptions {
   safetyMs?: number;
   /** Graph neighbours of a node; default {@link defaultNeighbours}. */
   neighbours?: (graph: Graph, id: string) => string[];
+  /**
+   * The default neighbour lists made by earlier searches of this same graph, filled by this one: the
+   * caller keeps the map while the graph does not change (the root folder's and the large modules'
+   * lists are otherwise made again by every query).
+   */
+  neighbourLists?: Map<string, string[]>;
   /** Start nodes; default the repository root Folder `dir:.` if present, else every Module node. */
   roots?: string[];
   /**
@@ -138,15 +144,14 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
   const overBudget = () => clock() - started >= cap;
   let roots = options.roots ?? (graph.hasNode('dir:.') ? ['dir:.'] : graph.filterNodes((_, a) => a.kind === 'Module'));
   roots = [...new Set(roots.filter((r) => graph.hasNode(r)))].sort(byId);
-  const neighbours = memoized((id) => (options.neighbours ?? defaultNeighbours)(graph, id));
+  const neighbours = memoized((id) => (options.neighbours ?? defaultNeighbours)(graph, id), options.neighbours ? undefined : options.neighbourLists);
   const { kInit, c } = treeParameters(graph, roots, neighbours, options, overBudget);
   const search = new TreeSearch(graph, query, scorers, roots, neighbours, { ...options, kInit, c }, overBudget);
   return search.run(options.iterations ?? 200);
 }
 
 /** Neighbour lists are asked for repeatedly (the setup's walk, selection): each is computed once per search. */
-function memoized(neighboursOf: Neighbours): Neighbours {
-  const cache = new Map<string, string[]>();
+function memoized(neighboursOf: Neighbours, cache = new Map<string, string[]>()): Neighbours {
   return (id) => {
     let list = cache.get(id);
     if (!list) cache.set(id, (list = neighboursOf(id)));
@@ -226,6 +231,8 @@ class TreeSearch {
   /** Per-search caches: a node's similarity and relevance are computed at most once. */
   private readonly simCache = new Map<string, number>();
   private readonly relCache = new Map<string, number>();
+  /** Per tree node, where in its neighbour list to look for an unvisited one next ({@link hasUnvisited}). */
+  private readonly unvisitedFrom = new Map<string, number>();
   private relLo = Infinity;
   private relHi = -Infinity;
   private k: number;
@@ -282,6 +289,19 @@ class TreeSearch {
   }
 
   /**
+   * Whether `id` has a neighbour not in the tree yet. Asked for every node on every selection path:
+   * a node only ever joins the tree, so the neighbours before the first one found unvisited stay
+   * visited and the next look starts there (a hub's list is read once per search, not per iteration).
+   */
+  private hasUnvisited(id: string): boolean {
+    const list = this.neighbours(id);
+    let at = this.unvisitedFrom.get(id) ?? 0;
+    while (at < list.length && this.tree.has(list[at])) at++;
+    this.unvisitedFrom.set(id, at);
+    return at < list.length;
+  }
+
+  /**
    * Step 1, selection: from the root, follow the child with the highest UCT
    *   R/N + c·sqrt(ln N_parent / N_child)
    * (a child never visited, N = 0, is taken first), until a node that still has unvisited graph
@@ -292,7 +312,7 @@ class TreeSearch {
     while (!this.top.exhausted) {
       let node = this.top;
       for (;;) {
-        if (node !== this.top && this.unvisited(node.id).length > 0) return node;
+        if (node !== this.top && this.hasUnvisited(node.id)) return node;
         const best = this.bestChild(node);
         if (!best) {
           node.exhausted = true;
