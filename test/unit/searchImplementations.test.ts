@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { RepositoryGraph } from '../../src/core/graph/repositoryGraph';
 import { createSearcher, type Searcher } from '../../src/core/search';
+import { collapseToImplementations } from '../../src/core/search/implementations';
 import { FIXTURES, buildGraph, readTree } from './helpers';
 
 let zod: RepositoryGraph;
@@ -129,4 +130,15 @@ test('compiled twins: a class and its callers are answered once, at the TypeScri
   const own = await search.search('reportErrors');
   assert.equal(own.hits[0]?.id, 'tools/ZodError.js#reportErrors');
   assert.equal(own.hits[0]?.compiledTo, undefined);
+});
+
+test('collapsing a ranking to its first n answers reads only as far as it needs and gives what collapsing all of it starts with', () => {
+  const members = zod.graph.nodes().filter((id) => id.replace(/@\d+$/, '') === TUPLE);
+  assert.ok(zod.graph.hasNode('classic/schemas.ts#string'));
+  // Every tuple() signature is one answer: three of them and another function make two answers.
+  const ranking = [...members.slice(0, 3), 'classic/schemas.ts#string', members[3]].map((id, i) => ({ id, score: 1 - i / 10, via: 'lexical' as const }));
+  const whole = collapseToImplementations(zod.graph, ranking);
+  assert.equal(whole.length, 2);
+  assert.deepEqual(collapseToImplementations(zod.graph, ranking, 1), whole.slice(0, 1));
+  assert.deepEqual(collapseToImplementations(zod.graph, ranking, 2), whole);
 });

@@ -72,11 +72,11 @@ export class MemoryNodeVectors implements NodeVectors {
 }
 
 /**
- * The dot product of the matrix row at `base` with `query`, four running sums at a time: the scan is
- * most of a vector search (Django: 17,845 rows of 384), and independent sums let the CPU overlap them.
+ * The dot product of the `n` numbers of `matrix` from `base` with the first `n` of `query`, four running
+ * sums at a time: the scan is most of a vector search (Django: 17,845 rows of 384), and independent sums
+ * let the CPU overlap them. Also the traversal's cosine of one node (vectors are unit length).
  */
-function rowDot(matrix: Float32Array, base: number, query: Float32Array): number {
-  const n = query.length;
+export function rowDot(matrix: Float32Array, base: number, query: Float32Array, n = query.length): number {
   let a = 0;
   let b = 0;
   let c = 0;

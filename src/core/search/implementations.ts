@@ -35,11 +35,13 @@ const groupOf = (id: string): string => id.replace(/@\d+$/, '');
  * it), and an overloaded function one hit pointing at its body ({@link bodyOf}). Each keeps its
  * best-ranked place and score; order and every other hit are kept. A hit in TypeScript that was
  * compiled to JavaScript says to which files (its copies there are never hits of their own).
+ * The first `limit` are made from the hits before them only: a ranking of thousands is read no further.
  */
-export function collapseToImplementations(graph: Graph, hits: readonly SearchHit[]): SearchHit[] {
+export function collapseToImplementations(graph: Graph, hits: readonly SearchHit[], limit = Infinity): SearchHit[] {
   const seen = new Set<string>();
   const out: SearchHit[] = [];
   for (const hit of hits) {
+    if (out.length >= limit) break;
     // The definition with the body is one per function: it is also what tells hits of one function apart.
     const body = bodyOf(graph, codeOf(graph, hit.id));
     if (seen.has(body)) continue;

@@ -4,6 +4,7 @@
 // model-free similarity, and no reranker falls back to the model-free relevance: search never waits for
 // the embedding job.
 import type { ReadonlyGraph } from '../graph/describe';
+import { rowDot } from '../models/nodeVectors';
 import type { SearchModels } from '../models/types';
 import type { MctsScorers } from './mcts';
 import { nodeText } from './nodeText';
@@ -34,7 +35,7 @@ export async function modelScorers(graph: Graph, query: string, models: SearchMo
     queryVector && vectors
       ? (id: string) => {
           const v = vectors.get(id);
-          return v ? dot(queryVector, v) : undefined;
+          return v ? rowDot(v, 0, queryVector, Math.min(v.length, queryVector.length)) : undefined;
         }
       : undefined;
   const similarity: MctsScorers['similarity'] = cosine
@@ -45,11 +46,4 @@ export async function modelScorers(graph: Graph, query: string, models: SearchMo
     : (q, ids) => fallback().similarity(q, ids);
   const relevance: MctsScorers['relevance'] = reranker ? (q, ids) => reranker.score(q, ids.map((id) => nodeText(graph, id))) : (q, ids) => fallback().relevance(q, ids);
   return { scorers: { similarity, relevance }, seeds, cosine };
-}
-
-/** Cosine of two L2-normalised vectors. */
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) s += a[i] * b[i];
-  return s;
 }

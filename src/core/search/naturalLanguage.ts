@@ -100,12 +100,12 @@ export async function naturalLanguageSearch(
   const modelWeights = models?.embedder?.id === BUNDLED_EMBEDDING_MODEL ? SHIPPED_MODEL_FUSION : {};
   const fused = fuse(lists, { ...WEIGHTS, ...modelWeights, ...options.weights });
   const reranker = options.rerank === false ? undefined : rerankerFor(models?.embedder?.id, Boolean(models?.reranker), options.rerankerFile);
-  if (!reranker && !options.onCandidates) return collapseToImplementations(graph, fused.map(({ hit, candidate }) => asHit(hit, candidate.fused))).slice(0, limit);
+  if (!reranker && !options.onCandidates) return collapseToImplementations(graph, fused.map(({ hit, candidate }) => asHit(hit, candidate.fused)), limit);
   t = performance.now();
   const reranked = learnedOrder(graph, rerankQuery(query, cosine, lexical), fused, reranker, options.onCandidates);
   // Present only when the learned reranker ordered the hits: the search's reason says so.
   if (reranker) timingsMs.rerank = performance.now() - t;
-  return collapseToImplementations(graph, reranked).slice(0, limit);
+  return collapseToImplementations(graph, reranked, limit);
 }
 
 /** The fused list in the reranker's order, its scores squashed into (0, 1); the plain fusion without one. */
