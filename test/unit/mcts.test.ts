@@ -300,3 +300,14 @@ test('a walk cut short by the safety cap is not kept: the next search on the gra
   await mctsSearch(graph, 'q', s, { iterations: 1, safetyMs: Infinity });
   assert.equal(relCalls.flat().length, 1500);
 });
+
+test('neighbour lists kept between searches of one graph give the same ranking as lists made afresh', async () => {
+  const graph = smallRepo();
+  const kept = new Map<string, string[]>();
+  const afresh = await mctsSearch(graph, 'q', scorers(SIM, REL).s, { iterations: 200, safetyMs: Infinity });
+  for (let round = 0; round < 2; round++) {
+    const again = await mctsSearch(graph, 'q', scorers(SIM, REL).s, { iterations: 200, safetyMs: Infinity, neighbourLists: kept });
+    assert.deepEqual(again.hits, afresh.hits);
+  }
+  assert.deepEqual(kept.get('dir:.'), defaultNeighbours(graph, 'dir:.'), 'the lists made are kept for the next search');
+});

@@ -43,9 +43,9 @@ export interface MctsOptions {
   /** Graph neighbours of a node; default {@link defaultNeighbours}. */
   neighbours?: (graph: Graph, id: string) => string[];
   /**
-   * The default neighbour lists made by earlier searches of this same graph, filled by this one: the
-   * caller keeps the map while the graph does not change (the root folder's and the large modules'
-   * lists are otherwise made again by every query).
+   * The default neighbour lists made by earlier searches of this same graph, filled by this one up to
+   * {@link KEPT_LISTS} lists: the caller keeps the map while the graph does not change (the root
+   * folder's and the large modules' lists are otherwise made again by every query).
    */
   neighbourLists?: Map<string, string[]>;
   /** Start nodes; default the repository root Folder `dir:.` if present, else every Module node. */
@@ -150,11 +150,23 @@ export async function mctsSearch(graph: Graph, query: string, scorers: MctsScore
   return search.run(options.iterations ?? 200);
 }
 
+/**
+ * Lists kept across searches at most: the ones every search starts with (the root's, the top folders',
+ * the modules the seeds sit in) are made first and so kept; a long-lived service's memory stays bounded
+ * however many questions walk however much of a large graph (Django's whole graph: ~18k lists).
+ */
+const KEPT_LISTS = 20_000;
+
 /** Neighbour lists are asked for repeatedly (the setup's walk, selection): each is computed once per search. */
-function memoized(neighboursOf: Neighbours, cache = new Map<string, string[]>()): Neighbours {
+function memoized(neighboursOf: Neighbours, kept?: Map<string, string[]>): Neighbours {
+  const own = new Map<string, string[]>();
   return (id) => {
-    let list = cache.get(id);
-    if (!list) cache.set(id, (list = neighboursOf(id)));
+    let list = kept?.get(id) ?? own.get(id);
+    if (!list) {
+      list = neighboursOf(id);
+      if (kept && kept.size < KEPT_LISTS) kept.set(id, list);
+      else own.set(id, list);
+    }
     return list;
   };
 }
