@@ -27,9 +27,9 @@ import { parseArgs, promisify } from 'node:util';
 import { Engine } from '../src/core/engine';
 import { FeatureHierarchy, type FeatureUpdate } from '../src/core/features/hierarchy';
 import { settleHierarchy } from '../src/core/features/featureStore';
-import type { GraphNode } from '../src/core/model/schema';
 import { DescriptionCache } from '../src/core/lifting/descriptionCache';
 import { liftingCost } from '../src/core/lifting/lifter';
+import { sourceReader } from '../src/core/lifting/source';
 import { adjustedRandIndex, coverageProblems, entityLeaves } from '../src/core/features/invariants';
 import { realEdit } from './realEdits';
 
@@ -52,16 +52,6 @@ const COMMITS = Number(values.commits ?? 100);
 
 /** A described entity's sentence in the replay's stand-in cache (a class's prompt carries its members'). */
 const PLACEHOLDER_DESCRIPTION = 'Describes what this function does in one sentence of about sixty characters.';
-
-/** An entity's source as the describer reads it, each file read once per step. */
-function stepSources(root: string): (node: GraphNode) => Promise<string | undefined> {
-  const files = new Map<string, string[] | undefined>();
-  return async (node) => {
-    if (!node.range || !node.path) return undefined;
-    if (!files.has(node.path)) files.set(node.path, fs.existsSync(path.join(root, node.path)) ? fs.readFileSync(path.join(root, node.path), 'utf8').split('\n') : undefined);
-    return files.get(node.path)?.slice(node.range.startLine, node.range.endLine + 1).join('\n');
-  };
-}
 
 const settleTimes = (steps: Array<{ settleMs: number | null }>) => steps.flatMap((s) => (s.settleMs === null ? [] : [s.settleMs]));
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
@@ -207,7 +197,7 @@ async function replaySteps(work: string, steps: ReplayStep[], labelKey: 'commit'
     const rebuiltLeaves = entityLeaves(rebuilt);
     const ariTopRouted = adjustedRandIndex(entityLeaves(inc, 1), entityLeaves(rebuilt, 1));
     const problems = coverageProblems(graph, inc).length;
-    const sourceOf = stepSources(work);
+    const sourceOf = sourceReader(engine.boundary);
     const sent = await liftingCost(graph.graph, described, sourceOf);
     const full = await liftingCost(graph.graph, await DescriptionCache.open(null), sourceOf);
     describeAll();

@@ -36,9 +36,10 @@ export class EarlyKeys {
   isKey(edits: readonly Edit[]): boolean {
     const [edit] = edits;
     if (edits.length !== 1 || edit.text.length !== 1 || /[\r\n]/.test(edit.text)) return false;
-    if (this.typed || this.start === undefined) return edit.offset === (this.start ?? edit.offset) + this.typed.length && edit.length === (this.typed ? 0 : this.selected);
-    return (edit.offset === this.start && edit.length === this.selected)
-      || (edit.length === 0 && (edit.offset === this.start || edit.offset === this.start + this.selected));
+    if (this.start === undefined) return edit.length === this.selected; // (the first key after a put back, anywhere)
+    if (this.typed) return edit.length === 0 && edit.offset === this.start + this.typed.length;
+    if (edit.offset === this.start && edit.length === this.selected) return true;
+    return edit.length === 0 && (edit.offset === this.start || edit.offset === this.start + this.selected);
   }
 
   /** The next key (isKey said so). */

@@ -149,7 +149,7 @@ function watchEditor(pick: vscode.QuickPick<vscode.QuickPickItem>, taken: (text:
       clearTimeout(limit);
       clearTimeout(pause);
       for (const s of subscriptions) s.dispose();
-      if (landings > 0 && document.getText() === before) {
+      if (landings > 0) {
         restoreSelection();
         void markSaved(); // (a key that came during the last one left the mark)
       }
