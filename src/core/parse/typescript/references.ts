@@ -74,7 +74,7 @@ export abstract class References extends ModuleBindings {
           calleeIds.add(callee.id);
           if (chain.length === 1 && chain[0] === 'require') break;
           const frame = frameAt(callee.startIndex);
-          this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(chain, frame), callee.startPosition.row);
+          this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.calleeChain(chain, frame), callee.startPosition.row);
           break;
         }
         case 'jsx': {

@@ -7,12 +7,17 @@ import { JS_GLOBALS } from '../../model/builtins';
 import { FUNCTION_VALUES, plainChain } from './syntax';
 import { Scopes, type Frame } from './scopes';
 
+/** What a union may add to a named type without changing whose members a call reaches. */
+const NOTHING_TYPES = new Set(['undefined', 'null', 'void']);
+const NAMED_TYPES = new Set(['type_identifier', 'nested_type_identifier', 'generic_type', 'identifier', 'member_expression']);
+
 export abstract class TypeFacts extends Scopes {
   /** Names declared as type parameters anywhere in the file (boundedChain). */
   private typeParamNames: Set<string> | undefined;
 
-  /** Type chain of a type node when it is a plain (dotted, possibly generic) name. */
+  /** Type chain of a type node when it is a plain (dotted, possibly generic) name, or reads as one (namedConstituent). */
   protected typeChain(node: Node | null): string[] | null {
+    if (node) node = this.namedConstituent(node);
     if (!node) return null;
     if (node.type === 'generic_type') node = node.childForFieldName('name');
     if (!node) return null;
@@ -20,9 +25,39 @@ export abstract class TypeFacts extends Scopes {
     return plainChain(this.text(node));
   }
 
+  /**
+   * The named type whose members a value of a composed type is read with: parentheses dropped;
+   * `Foo | undefined` and `Foo | null` as Foo (`x?.m()` and `x!.m()` reach Foo.m; a union of two
+   * named types has no one answer: null); an intersection `S & Schema<A>` has every constituent's
+   * members, read through its first named constituent that is not a type parameter (else the first
+   * named, which boundedChain reads through its constraint).
+   */
+  private namedConstituent(node: Node): Node | null {
+    if (node.type === 'parenthesized_type') return node.firstNamedChild ? this.namedConstituent(node.firstNamedChild) : null;
+    if (node.type !== 'union_type' && node.type !== 'intersection_type') return node;
+    const parts: Node[] = [];
+    const flatten = (at: Node) => {
+      for (const child of at.namedChildren) {
+        if (!child) continue;
+        if (child.type === node.type) flatten(child);
+        else if (node.type === 'intersection_type' || !NOTHING_TYPES.has(this.text(child))) parts.push(child);
+      }
+    };
+    flatten(node);
+    if (node.type === 'union_type') return parts.length === 1 ? this.namedConstituent(parts[0]) : null;
+    const named = parts.map((p) => this.namedConstituent(p)).filter((p): p is Node => p !== null && NAMED_TYPES.has(p.type));
+    return named.find((p) => !this.fileTypeParams().has(this.text(p.type === 'generic_type' ? p.childForFieldName('name') ?? p : p))) ?? named[0] ?? null;
+  }
+
   protected annotationChain(typeAnnotation: Node | null): string[] | null {
     const type = typeAnnotation?.firstNamedChild ?? null;
     return type ? this.boundedChain(type, this.typeChain(type)) : null;
+  }
+
+  /** Most annotations name no type parameter: one pass over the tree lists the file's, once. */
+  private fileTypeParams(): Set<string> {
+    this.typeParamNames ??= new Set(this.parents.root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
+    return this.typeParamNames;
   }
 
   /**
@@ -32,11 +67,7 @@ export abstract class TypeFacts extends Scopes {
    */
   protected boundedChain(at: Node, chain: string[] | null, depth = 0): string[] | null {
     if (!chain || chain.length !== 1 || depth > 3) return chain;
-    // Most annotations name no type parameter: one pass over the tree lists the file's, once.
-    if (!this.typeParamNames) {
-      this.typeParamNames = new Set(this.parents.root.descendantsOfType('type_parameter').map((p) => p?.childForFieldName('name')).filter((n): n is Node => !!n).map((n) => this.text(n)));
-    }
-    if (!this.typeParamNames.has(chain[0])) return chain;
+    if (!this.fileTypeParams().has(chain[0])) return chain;
     for (let n: Node | null = this.parents.of(at); n; n = this.parents.of(n)) {
       const declared = n.childForFieldName('type_parameters');
       const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
@@ -116,6 +147,11 @@ export abstract class TypeFacts extends Scopes {
     const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
     const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
     if (!args || !call || !chain || i < 0) return;
+    const written = this.explicitCallbackType(call.childForFieldName('type_arguments'), list ? parameterNodes(list).length : 1, i);
+    if (written) {
+      (frame.types ??= new Map()).set(name, written);
+      return;
+    }
     const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
     let fixed = '';
     const explicit = call.childForFieldName('type_arguments');
@@ -124,6 +160,21 @@ export abstract class TypeFacts extends Scopes {
     if (explicit) fixed = `;t=${argChains(explicit)}`;
     else if (declared?.type === 'generic_type') fixed = `;r=${argChains(declared.childForFieldName('type_arguments'))}`;
     (frame.types ??= new Map()).set(name, [...chain, `(${j}.${i}${fixed})`]);
+  }
+
+  /**
+   * Parameter i of a function passed to a call whose explicit type arguments spell its type:
+   * `dual<(f: F) => (self: Metric<A>) => B, (self: Metric<A>, f: F) => B>(2, (self, f) => …)` (effect's
+   * data-first/data-last pairs) — the callee takes the function as a type parameter fixed here, so the
+   * one written function type with as many parameters is its contextual type. Null when none or
+   * several fit, or parameter i is untyped there.
+   */
+  private explicitCallbackType(typeArgs: Node | null, arity: number, i: number): string[] | null {
+    const lists = (typeArgs?.namedChildren ?? []).map((a) => (a?.type === 'function_type' ? a.childForFieldName('parameters') : null));
+    const fits = lists.filter((l): l is Node => l !== null && parameterNodes(l).length === arity);
+    if (fits.length !== 1) return null;
+    const param = parameterNodes(fits[0])[i];
+    return param ? this.annotationChain(param.childForFieldName('type')) : null;
   }
 
   /**
@@ -156,6 +207,22 @@ export abstract class TypeFacts extends Scopes {
    */
   protected contextualType(chain: string[] | null, frame: Frame | null): string[] | null {
     if (!chain || JS_GLOBALS.has(chain[0]) || this.isTypeParam(chain[0], frame)) return null;
+    return chain;
+  }
+
+  /**
+   * The chain a call's callee stands for: a parameter or local called itself (`predicate(a)` with
+   * `predicate: Predicate<A>`, `interface Predicate<A> { (a: A): boolean }`) calls its declared type's
+   * call signature, as the TypeScript service places it; other chains go through inferHead.
+   */
+  protected calleeChain(chain: string[], frame: Frame | null): string[] {
+    if (chain.length !== 1) return this.inferHead(chain, frame);
+    for (let f: Frame | null = frame; f; f = f.up) {
+      const type = f.types?.get(chain[0]);
+      // Only a written type: a call result's or a callback's type is a guess one step further.
+      if (type) return type.some((step) => step.startsWith('(')) ? chain : type;
+      if (f.locals?.has(chain[0])) return chain;
+    }
     return chain;
   }
 

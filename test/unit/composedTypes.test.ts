@@ -1,0 +1,73 @@
+// Values whose declared type is composed or written elsewhere in the call, in TypeScript resolution,
+// read as the TypeScript language service reads them (issue 34: bench:callers on effect, where the
+// service is the oracle): `Foo | undefined` has Foo's members, an intersection its named constituent's,
+// a callback's parameters take the function type written as the call's type argument, and calling a
+// typed value itself calls its type's call signature.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { FIXTURES, buildGraph, edgeList, readTree } from './helpers';
+
+describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)', () => {
+  let tanstack: string[];
+  let effect: string[];
+  before(async () => {
+    tanstack = edgeList(await buildGraph(readTree(path.join(FIXTURES, 'real', 'tanstack-query-core', 'src'))));
+    // Cut down from effect's src/Pipeable.ts, Predicate.ts, Function.ts, Metric.ts and internal/metric.ts.
+    effect = edgeList(
+      await buildGraph(
+        new Map([
+          ['Pipeable.ts', 'export interface Pipeable {\n  pipe<A>(this: A): A\n}\n'],
+          ['Predicate.ts', 'export interface Predicate<in A> {\n  (a: A): boolean\n}\nexport const not = <A>(self: Predicate<A>): Predicate<A> => (a) => !self(a)\n'],
+          ['Function.ts', 'export const dual: <DataLast, DataFirst>(arity: number, body: DataFirst) => DataLast & DataFirst = (arity, body) => body as any\n'],
+          [
+            'Metric.ts',
+            [
+              'import type { Pipeable } from "./Pipeable.js"',
+              'export interface Metric<in out Type, in In, out Out> extends Pipeable {',
+              '  unsafeUpdate(input: In, extraTags: ReadonlyArray<string>): void',
+              '}',
+              'export declare namespace Metric { export type Any = Metric<any, any, any> }',
+              '',
+            ].join('\n'),
+          ],
+          [
+            'internal/metric.ts',
+            [
+              'import { dual } from "../Function.js"',
+              'import type * as Metric from "../Metric.js"',
+              'export const mapInput = dual<',
+              '  <In, In2>(f: (input: In2) => In) => <Type, Out>(self: Metric.Metric<Type, In, Out>) => Metric.Metric<Type, In2, Out>,',
+              '  <Type, In, Out, In2>(self: Metric.Metric<Type, In, Out>, f: (input: In2) => In) => Metric.Metric<Type, In2, Out>',
+              '>(2, (self, f) => ({ update: (input: any, extraTags: ReadonlyArray<string>) => self.unsafeUpdate(f(input), extraTags) }) as any)',
+              'export const tagged = <M extends Metric.Metric.Any>(self: M & Metric.Metric<unknown, number, void>, last: Metric.Metric<unknown, number, void> | undefined) => {',
+              '  last?.unsafeUpdate(1, [])',
+              '  return self.pipe()',
+              '}',
+              '',
+            ].join('\n'),
+          ],
+        ]),
+      ),
+    );
+  });
+
+  it('a parameter typed `Foo | undefined` reaches Foo\'s members, and calling it calls Foo\'s call signature: `combine: CombineFn<R> | undefined` then `combine(input)`', () => {
+    const out = tanstack.filter((e) => e.startsWith('CALLS queriesObserver.ts#QueriesObserver.#combineResult ->'));
+    assert.ok(out.includes('CALLS queriesObserver.ts#QueriesObserver.#combineResult -> queriesObserver.ts#CombineFn'), out.join('\n'));
+    const tagged = effect.filter((e) => e.startsWith('CALLS internal/metric.ts#tagged ->'));
+    assert.ok(tagged.includes('CALLS internal/metric.ts#tagged -> Metric.ts#Metric.unsafeUpdate'), tagged.join('\n'));
+  });
+
+  it('an intersection with a type parameter is read through its named constituent: `self: M & Metric.Metric<…>` → `self.pipe()` is Pipeable.pipe, inherited by Metric', () => {
+    assert.ok(effect.includes('CALLS internal/metric.ts#tagged -> Pipeable.ts#Pipeable.pipe'), effect.join('\n'));
+  });
+
+  it('an untyped callback parameter takes the function type written as the call\'s type argument with as many parameters: `dual<DataLast, DataFirst>(2, (self, f) => self.unsafeUpdate(…))`', () => {
+    assert.ok(effect.includes('CALLS internal/metric.ts#mapInput -> Metric.ts#Metric.unsafeUpdate'), effect.join('\n'));
+  });
+
+  it('a called parameter of an interface type with a call signature calls that interface: `self(a)` with `self: Predicate<A>`', () => {
+    assert.ok(effect.includes('CALLS Predicate.ts#not -> Predicate.ts#Predicate'), effect.join('\n'));
+  });
+});
