@@ -1,8 +1,9 @@
 // Values whose declared type is composed or written elsewhere in the call, in TypeScript resolution,
 // read as the TypeScript language service reads them (issue 34: bench:callers on effect, where the
 // service is the oracle): `Foo | undefined` has Foo's members, an intersection its named constituent's,
-// a callback's parameters take the function type written as the call's type argument, and calling a
-// typed value itself calls its type's call signature.
+// a callback's parameters take the function type written as the call's type argument or, for an
+// object literal's methods, the member of the callee's object parameter type, and calling a typed value
+// itself calls its type's call signature.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -13,7 +14,7 @@ describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)
   let effect: string[];
   before(async () => {
     tanstack = edgeList(await buildGraph(readTree(path.join(FIXTURES, 'real', 'tanstack-query-core', 'src'))));
-    // Cut down from effect's src/Pipeable.ts, Predicate.ts, Function.ts, Metric.ts and internal/metric.ts.
+    // Cut down from effect's src/Pipeable.ts, Predicate.ts, Function.ts, Metric.ts, internal/metric.ts and Micro.ts.
     effect = edgeList(
       await buildGraph(
         new Map([
@@ -47,6 +48,28 @@ describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)
               '',
             ].join('\n'),
           ],
+          [
+            'Micro.ts',
+            [
+              'export class MicroFiberImpl<A, E> {',
+              '  getCont(symbol: symbol): unknown { return symbol }',
+              '  yieldWith(value: unknown): unknown { return value }',
+              '}',
+              'const makeExit = <Fn>(options: {',
+              '  readonly op: "Success" | "Failure"',
+              '  readonly eval: (this: { readonly value: unknown }, fiber: MicroFiberImpl<unknown, unknown>) => unknown',
+              '}): Fn => options as any',
+              'export const succeed: <A>(value: A) => unknown = makeExit({',
+              '  op: "Success",',
+              '  eval(fiber) {',
+              '    const cont = fiber.getCont(Symbol())',
+              '    return cont ? cont : fiber.yieldWith(this)',
+              '  }',
+              '})',
+              'export const fail: <E>(error: E) => unknown = makeExit({ op: "Failure", eval: (fiber) => fiber.yieldWith(1) })',
+              '',
+            ].join('\n'),
+          ],
         ]),
       ),
     );
@@ -65,6 +88,13 @@ describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)
 
   it('an untyped callback parameter takes the function type written as the call\'s type argument with as many parameters: `dual<DataLast, DataFirst>(2, (self, f) => self.unsafeUpdate(…))`', () => {
     assert.ok(effect.includes('CALLS internal/metric.ts#mapInput -> Metric.ts#Metric.unsafeUpdate'), effect.join('\n'));
+  });
+
+  it('the methods of an object literal passed to a call take the callee\'s declared member types, a declared `this` skipped: `makeExit({ eval(fiber) { fiber.getCont(…) } })`', () => {
+    const calls = effect.filter((e) => /^CALLS Micro\.ts#(succeed|fail) ->/.test(e));
+    for (const expected of ['succeed -> Micro.ts#MicroFiberImpl.getCont', 'succeed -> Micro.ts#MicroFiberImpl.yieldWith', 'fail -> Micro.ts#MicroFiberImpl.yieldWith']) {
+      assert.ok(calls.includes(`CALLS Micro.ts#${expected}`), `${expected}\n${calls.join('\n')}`);
+    }
   });
 
   it('a called parameter of an interface type with a call signature calls that interface: `self(a)` with `self: Predicate<A>`', () => {

@@ -49,7 +49,8 @@ const CALL_RESULT = '()';
  * `callbackParam`): argument j's parameter i (`=`: the function type alias a variable is declared with), and what fixes the callee's type parameters there
  * (`t=` explicit type arguments, `r=` the declared type's arguments matched to the return type's).
  */
-const CALLBACK_PARAM = /^\((\d+|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
+/** `(j.i)`: parameter i of the function passed as argument j; `(j.key.i)`: of the one under `key` in the object literal passed as j; `(=.i)`: of a function-type alias. */
+const CALLBACK_PARAM = /^\((\d+(?:\.[^.;()]+)?|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
 
 export interface ImportStats {
   /** Imports whose module is part of the repository. */

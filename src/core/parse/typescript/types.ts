@@ -100,6 +100,16 @@ export abstract class TypeFacts extends Scopes {
         const type = param.childForFieldName('type')?.firstNamedChild;
         const inner = type?.type === 'function_type' ? type.childForFieldName('parameters') : null;
         if (inner) record(inner, String(j));
+        // `options: { eval: (fiber: Fiber) => R; done(exit: Exit): void }`: the methods of an object
+        // literal passed there take these types, key `${j}.eval.${i}`.
+        else if (type?.type === 'object_type') {
+          for (const member of type.namedChildren) {
+            const name = member?.childForFieldName('name');
+            const value = member?.type === 'property_signature' ? member.childForFieldName('type')?.firstNamedChild : null;
+            const list = member?.type === 'method_signature' ? member.childForFieldName('parameters') : value?.type === 'function_type' ? value.childForFieldName('parameters') : null;
+            if (name && list) record(list, `${j}.${this.memberName(name)}`);
+          }
+        }
       });
     }
     if (Object.keys(callbacks).length === 0) return;
@@ -129,7 +139,7 @@ export abstract class TypeFacts extends Scopes {
     }
     const list = this.parents.of(param)?.type === 'formal_parameters' ? this.parents.of(param) : null;
     const fn = list ? this.parents.of(list) : this.parents.of(param);
-    if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
+    if (!fn || !(FUNCTION_VALUES.has(fn.type) || fn.type === 'method_definition')) return;
     const i = list ? parameterNodes(list).findIndex((p) => p.startIndex === param.startIndex) : 0;
     const argChains = (args: Node | null | undefined) => (args?.namedChildren ?? []).filter((a) => a && a.type !== 'comment').map((a) => this.typeChain(a)?.join('.') ?? '').join(',');
     // `const p: Processor<X> = (schema, ctx, json) => …`: the declared type is a function type (alias).
@@ -142,17 +152,18 @@ export abstract class TypeFacts extends Scopes {
       (frame.types ??= new Map()).set(name, [...alias, `(=.${i}${fixed})`]);
       return;
     }
-    const args = this.parents.of(fn);
+    const { argument, key } = this.passedAs(fn);
+    const args = argument ? this.parents.of(argument) : null;
     const call = args?.type === 'arguments' ? this.parents.of(args) : null;
     const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
     const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
-    if (!args || !call || !chain || i < 0) return;
-    const written = this.explicitCallbackType(call.childForFieldName('type_arguments'), list ? parameterNodes(list).length : 1, i);
+    if (!argument || !args || !call || !chain || i < 0) return;
+    const written = key ? null : this.explicitCallbackType(call.childForFieldName('type_arguments'), list ? parameterNodes(list).length : 1, i);
     if (written) {
       (frame.types ??= new Map()).set(name, written);
       return;
     }
-    const j = args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === fn.startIndex);
+    const j = `${args.namedChildren.filter((a) => a && a.type !== 'comment').findIndex((a) => a!.startIndex === argument.startIndex)}${key ? `.${key}` : ''}`;
     let fixed = '';
     const explicit = call.childForFieldName('type_arguments');
     const declarator = this.parents.of(call)?.type === 'variable_declarator' ? this.parents.of(call) : null;
@@ -160,6 +171,19 @@ export abstract class TypeFacts extends Scopes {
     if (explicit) fixed = `;t=${argChains(explicit)}`;
     else if (declared?.type === 'generic_type') fixed = `;r=${argChains(declared.childForFieldName('type_arguments'))}`;
     (frame.types ??= new Map()).set(name, [...chain, `(${j}.${i}${fixed})`]);
+  }
+
+  /**
+   * The argument a function value is passed in: itself, or an object literal holding it as a method
+   * or a property (`make({ eval(fiber) {…} })`, `make({ eval: (fiber) => … })`), with that key.
+   */
+  private passedAs(fn: Node): { argument: Node | null; key: string } {
+    const holder = fn.type === 'method_definition' ? fn : this.parents.of(fn)?.type === 'pair' ? this.parents.of(fn)! : null;
+    if (!holder) return { argument: fn, key: '' };
+    const object = this.parents.of(holder);
+    const name = holder.childForFieldName(holder.type === 'pair' ? 'key' : 'name');
+    const key = name && (name.type === 'property_identifier' || name.type === 'string') ? this.memberName(name) : '';
+    return object?.type === 'object' && key ? { argument: object, key } : { argument: null, key: '' };
   }
 
   /**
@@ -250,7 +274,7 @@ export abstract class TypeFacts extends Scopes {
   }
 }
 
-/** The parameters of a parameter list, comments left out. */
+/** The parameters of a parameter list, comments and a declared `this` (no argument passes it) left out. */
 function parameterNodes(list: Node): Node[] {
-  return list.namedChildren.filter((p): p is Node => p !== null && p.type !== 'comment');
+  return list.namedChildren.filter((p): p is Node => p !== null && p.type !== 'comment' && p.childForFieldName('pattern')?.type !== 'this');
 }
