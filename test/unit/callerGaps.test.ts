@@ -662,3 +662,36 @@ test('a local rebound to another class reaches each class where it holds it (dja
   // rebound to what an unknown call returns, it is no longer the class it was
   assert.ok(!edges.some((e) => e.startsWith('CALLS models/deletion.py#Collector.unknown_after -> models/sql.py#UpdateQuery') || e.includes('DeleteQuery.update_batch')), edges.join('\n'));
 });
+
+test('an unannotated parameter is what its default is: a class or an instance (django.db.models.sql.query.Query.__init__, where=WhereNode)', async () => {
+  const edges = await references({
+    'sql/where.py': 'class WhereNode:\n    def clone(self):\n        return self\n\n    def add(self, data, conn_type):\n        pass\n',
+    'sql/query.py': [
+      'from sql.where import WhereNode',
+      '',
+      '',
+      'class Query:',
+      '    def __init__(self, model, where=WhereNode, alias_cols=True):',
+      '        self.model = model',
+      '        self.where = where()',
+      '        self.where_class = where',
+      '',
+      '    def clone(self):',
+      '        obj = Query(self.model)',
+      '        obj.where = self.where.clone()',
+      '        return obj',
+      '',
+      '    def build_filter(self):',
+      '        clause = self.where_class()',
+      '        clause.add(None, "AND")',
+      '',
+      '',
+      'def split(node=WhereNode(), label="x"):',
+      '    return node.clone()',
+      '',
+    ].join('\n'),
+  });
+  for (const expected of ['Query.__init__ -> sql/where.py#WhereNode', 'Query.clone -> sql/where.py#WhereNode.clone', 'Query.build_filter -> sql/where.py#WhereNode.add', 'split -> sql/where.py#WhereNode.clone']) {
+    assert.ok(edges.includes(`CALLS sql/query.py#${expected}`), `${expected}\n${edges.join('\n')}`);
+  }
+});

@@ -334,11 +334,21 @@ export function extractPython(root: Node): Extracted {
       // Whatever its name: `def call(__self, __context, __obj, *args)` keeps `self` free for the arguments.
       if (first && isMethod && param.type === 'identifier') scope.receiver = paramName;
       first = false;
-      const typeChain = typeNode ? annotationChain(typeNode.text) : null;
+      const typeChain = typeNode ? annotationChain(typeNode.text) : defaultChain(scope, param);
       if (typeChain) bindLocal(scope, paramName, typeChain, def.startIndex);
       const itemChain = typeNode ? itemAnnotationChain(typeNode.text) : null;
       if (itemChain) scope.items.set(paramName, itemChain);
     }
+  }
+
+  /**
+   * An unannotated parameter is what its default is, as Jedi reads it: `where=WhereNode` (a class:
+   * `where()` makes one, `where.add` is its method), `node=Node()` (an instance). The default is
+   * evaluated where the function is defined, so it is read in the enclosing scope.
+   */
+  function defaultChain(scope: Scope, param: Node): string[] | null {
+    const value = param.type === 'default_parameter' ? param.childForFieldName('value') : null;
+    return value ? instanceChain(scope.sym.parent ? scopes.get(scope.sym.parent) : undefined, value) : null;
   }
 
   function collectImports(node: Node, scope: Scope | undefined): void {
