@@ -74,17 +74,28 @@ async function startServer(root: string, store: string): Promise<Server> {
 
 /**
  * Spawn -> first answered search_code (from the query snapshot when the store has a usable one, else
- * once the engine is ready), and spawn -> first answer that needs the engine (fetch_node, asked next).
+ * once the engine is ready), then, asked in turn, fetch_node, explore_graph and impact (the snapshot
+ * answers them too), and spawn -> first answer that needs the engine (edit_context, asked last).
  */
-async function firstAnswer(root: string, store: string): Promise<{ ms: number; fromSnapshot: boolean; engineMs: number; server: Server }> {
+async function firstAnswer(root: string, store: string): Promise<{ ms: number; fromSnapshot: boolean; graphTools: Array<{ tool: string; ms: number; fromSnapshot: boolean }>; engineMs: number; server: Server }> {
   const t = performance.now();
   const server = await startServer(root, store);
   const answer = await server.call('search_code', { query: 'get_object_or_404', limit: 1 });
   if (answer.isError) throw new Error(answer.text);
   const ms = performance.now() - t;
-  const engine = await server.call('fetch_node', { name: 'get_object_or_404', source: false });
+  const graphTools = [];
+  for (const [tool, args] of [
+    ['fetch_node', { name: 'get_object_or_404', source: false }],
+    ['explore_graph', { name: 'get_object_or_404', direction: 'in', depth: 2 }],
+    ['impact', { names: ['get_object_or_404'] }],
+  ] as const) {
+    const a = await server.call(tool, args);
+    if (a.isError) throw new Error(a.text);
+    graphTools.push({ tool, ms: performance.now() - t, fromSnapshot: a.structured.indexing !== undefined });
+  }
+  const engine = await server.call('edit_context', { path: 'shortcuts.py', line: 60 });
   if (engine.isError) throw new Error(engine.text);
-  return { ms, fromSnapshot: answer.structured.indexing !== undefined, engineMs: performance.now() - t, server };
+  return { ms, fromSnapshot: answer.structured.indexing !== undefined, graphTools, engineMs: performance.now() - t, server };
 }
 
 interface ToolStats {
@@ -169,7 +180,7 @@ async function djangoLatency() {
       fs.writeFileSync(file, before);
     }
     await server.close();
-    return { coldStartMs: cold.ms, warmStartMs: warm.ms, warmFromSnapshot: warm.fromSnapshot, warmEngineMs: warm.engineMs, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
+    return { coldStartMs: cold.ms, warmStartMs: warm.ms, warmFromSnapshot: warm.fromSnapshot, warmGraphTools: warm.graphTools, warmEngineMs: warm.engineMs, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -277,7 +288,7 @@ async function main() {
   execFileSync('rg', ['--version'], { stdio: 'ignore' });
   const django = values['skip-django'] ? undefined : await djangoLatency();
   if (django) {
-    console.log(`\nDjango, warm MCP server (${CALLS} calls per tool): start -> first answer cold ${(django.coldStartMs / 1000).toFixed(2)} s, warm ${(django.warmStartMs / 1000).toFixed(2)} s${django.warmFromSnapshot ? ' (from the query snapshot)' : ''}, warm engine ready for fetch_node ${(django.warmEngineMs / 1000).toFixed(2)} s; edit on disk -> visible p50 ${django.editVisibleMs.p50.toFixed(0)} ms, p95 ${django.editVisibleMs.p95.toFixed(0)} ms`);
+    console.log(`\nDjango, warm MCP server (${CALLS} calls per tool): start -> first answer cold ${(django.coldStartMs / 1000).toFixed(2)} s, warm ${(django.warmStartMs / 1000).toFixed(2)} s${django.warmFromSnapshot ? ' (from the query snapshot)' : ''}, then ${django.warmGraphTools.map((g) => `${g.tool} ${(g.ms / 1000).toFixed(2)} s${g.fromSnapshot ? ' (snapshot)' : ''}`).join(', ')}; warm engine ready for edit_context ${(django.warmEngineMs / 1000).toFixed(2)} s; edit on disk -> visible p50 ${django.editVisibleMs.p50.toFixed(0)} ms, p95 ${django.editVisibleMs.p95.toFixed(0)} ms`);
     console.log('| tool | first call ms | calls | errors | p50 ms | p95 ms | max ms | tokens mean | tokens p95 |\n|---|---|---|---|---|---|---|---|---|');
     for (const s of django.tools) console.log(`| ${s.tool} | ${s.firstCallMs.toFixed(0)} | ${s.calls} | ${s.errors} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.max.toFixed(1)} | ${s.tokensMean.toFixed(0)} | ${s.tokensP95.toFixed(0)} |`);
   }

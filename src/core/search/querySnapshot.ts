@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
+import { packUnresolved, unpackUnresolved, unresolvedByName, type UnresolvedByName } from '../graph/unresolvedRefs';
 import type { RepositoryGraph, ResolutionState } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
@@ -23,11 +24,13 @@ import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 5; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 6; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 // `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
 // opens the store restores the graph instead of resolving every file again (Engine's warm start).
-const SECTIONS = ['graphStrings', 'graphInts', 'resolutions', 'entities', 'lexical'] as const;
+// `unresolved`: the references the graph did not resolve, by name (graph/unresolvedRefs.ts): the agent
+// tools list them as possible callers and users, and a snapshot keeps no per-file graphs to find them in.
+const SECTIONS = ['graphStrings', 'graphInts', 'resolutions', 'unresolved', 'entities', 'lexical'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** What the snapshot was made from; all of it must still hold for the snapshot to be used. */
@@ -60,6 +63,7 @@ export interface QuerySnapshot {
   repo(): SearchGraph;
   entities(): EntityIndex;
   lexical(): LexicalIndex;
+  unresolved(): UnresolvedByName;
 }
 
 export type SnapshotOpen = { ok: true; snapshot: QuerySnapshot } | { ok: false; reason: string };
@@ -82,7 +86,7 @@ export function descriptionsStamp(storeDir: string): string {
 export async function saveQuerySnapshot(
   storeDir: string,
   root: string,
-  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'configJson' | 'resolutionStates' | 'version' | 'settledVersion'>,
+  repo: Pick<RepositoryGraph, 'graph' | 'filePaths' | 'fileGraph' | 'configJson' | 'resolutionStates' | 'version' | 'settledVersion'>,
   indexes: { entities: EntityIndex; lexical: LexicalIndex },
   version: StoreVersion,
   descriptions: string,
@@ -102,6 +106,7 @@ export async function saveQuerySnapshot(
     resolutions: Buffer.from(JSON.stringify(resolutions)),
     entities: indexes.entities.pack(),
     lexical: Buffer.from(indexes.lexical.toJSON()),
+    unresolved: packUnresolved(unresolvedByName(repo)),
   };
   const sections = {} as Header['sections'];
   let offset = 0;
@@ -270,7 +275,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     // The index sections stay on disk until a query asks for them: a name query never reads the lexical one.
     keep = true;
     const close = once(() => fs.closeSync(fd));
-    const remaining = new Set<Section>(['entities', 'lexical']);
+    const remaining = new Set<Section>(['entities', 'lexical', 'unresolved']);
     const take = (name: Section) => {
       try {
         return read(name);
@@ -284,7 +289,8 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     const repo = once((): SearchGraph => ({ graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] }));
     const entities = once(() => EntityIndex.load(graph, take('entities'), { length: graph.order, at: (i) => graph.idAt(i) }));
     const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
-    return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical } };
+    const unresolved = once(() => unpackUnresolved(graph, take('unresolved')));
+    return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical, unresolved } };
   } catch (err) {
     return { ok: false, reason: `query snapshot damaged (${err instanceof Error ? err.message : String(err)})` };
   } finally {

@@ -247,7 +247,10 @@ export class ServedFolder implements ToolFolder {
   async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
     if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
       const early = await this.early;
-      if (early && !this.live) return early().run(name, args, { ...call, indexing: SNAPSHOT_NOTE });
+      // A refusal from the snapshot is not given: "no such definition" may only mean it was added since
+      // (or the folder is indexed with other options now); the live graph answers that.
+      const answer = early && !this.live ? await early().run(name, args, { ...call, indexing: SNAPSHOT_NOTE }) : undefined;
+      if (answer?.ok) return answer;
     }
     const repo = await this.repo;
     await this.models?.use();

@@ -19,7 +19,7 @@ export class AgentTools {
   private readonly centrality: Centrality;
 
   constructor(private readonly ctx: ToolContext) {
-    this.unresolved = new UnresolvedIndex(ctx.graph);
+    this.unresolved = new UnresolvedIndex(ctx.graph, ctx.savedUnresolved?.bind(ctx));
     this.centrality = new Centrality(ctx.graph);
   }
 

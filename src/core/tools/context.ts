@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import type { CursorQuery } from '../completion/queryGraph';
+import type { UnresolvedByName } from '../graph/unresolvedRefs';
 import type { ReadonlyGraph } from '../graph/describe';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../model/schema';
@@ -30,6 +31,8 @@ export interface ToolContext {
    * large repository (Django: 1-3 s), which only a question about areas is worth.
    */
   features?(options?: { build?: boolean }): Promise<FeatureHierarchy | undefined>;
+  /** The unresolved references as saved, for a graph that keeps no per-file graphs (a query snapshot's). */
+  savedUnresolved?(): UnresolvedByName;
 }
 
 /** What the caller knows at the time of a call: what the index has not caught up with, and the editor's buffers. */

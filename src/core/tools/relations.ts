@@ -2,7 +2,8 @@
 // this", the references the graph could not resolve that carry the same name, so that "0 callers"
 // is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
 import type { ReadonlyGraph } from '../graph/describe';
-import { symbolId, type EdgeKind, type GraphEdge, type GraphNode } from '../model/schema';
+import { unresolvedByName, type UnresolvedByName } from '../graph/unresolvedRefs';
+import { type EdgeKind, type GraphEdge, type GraphNode } from '../model/schema';
 import { location, type ToolGraph } from './context';
 
 export interface EdgeRow {
@@ -43,8 +44,9 @@ export function edgeRows(graph: ReadonlyGraph, ids: string | readonly string[], 
     if (direction === 'in') graph.forEachInEdge(id, (_, e, source) => visit(e, source));
     else graph.forEachOutEdge(id, (_, e, _s, target) => visit(e, target));
   }
-  // Members and containers first, then dependencies; the repository's own code before externals.
-  return rows.sort((a, b) => order(a) - order(b) || a.qname.localeCompare(b.qname));
+  // Members and containers first, then dependencies; the repository's own code before externals. Ties
+  // by kind and site: the answer does not depend on the order a graph keeps edges in (a snapshot's differs).
+  return rows.sort((a, b) => order(a) - order(b) || a.qname.localeCompare(b.qname) || a.kind.localeCompare(b.kind) || a.location.localeCompare(b.location));
 }
 
 function order(row: EdgeRow): number {
@@ -66,12 +68,16 @@ export function summarize(rows: EdgeRow[], shown = 5): string[] {
 
 /**
  * Unresolved references by their last name part, per graph version: built on first use (one pass over
- * every file's references) and dropped when the graph changes.
+ * every file's references) and dropped when the graph changes; or, for a graph read from a query
+ * snapshot (which keeps no per-file graphs and never changes), as the snapshot saved them.
  */
 export class UnresolvedIndex {
-  private built: { version: number; byName: Map<string, Array<{ id: string; location: string; kind: string }>> } | undefined;
+  private built: { version: number; byName: UnresolvedByName } | undefined;
 
-  constructor(private readonly repo: ToolGraph) {}
+  constructor(
+    private readonly repo: ToolGraph,
+    private readonly saved?: () => UnresolvedByName,
+  ) {}
 
   /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself (and its other definitions, `members`). */
   possible(node: GraphNode, kinds: readonly string[], members: readonly string[] = [node.id]): Unresolved {
@@ -86,34 +92,10 @@ export class UnresolvedIndex {
     return { sources };
   }
 
-  private index() {
+  private index(): UnresolvedByName {
     const repo = this.repo;
     if (this.built?.version === repo.version) return this.built.byName;
-    const graph = repo.graph;
-    const byName = new Map<string, Array<{ id: string; location: string; kind: string }>>();
-    for (const path of repo.filePaths()) {
-      const file = repo.fileGraph(path);
-      if (!file) continue;
-      // Calls on values of unknown type (`obj.save()`) have no chain to resolve: each is a possible caller by its name.
-      const untyped = (file.untypedCalls ?? []).map((c) => ({ from: c.from, kind: 'CALLS', chain: [c.name], line: c.line }));
-      for (const ref of [...file.refs, ...untyped]) {
-        if (ref.kind === 'INHERITS') continue;
-        const name = ref.chain.at(-1);
-        if (!name || name === 'self' || name === 'this') continue;
-        const source = ref.from === null ? path : symbolId(path, ref.from);
-        if (!graph.hasNode(source)) continue;
-        // Resolved when the source already has an edge to something of that name.
-        let resolved = false;
-        graph.forEachOutEdge(source, (_, _e, _s, target) => {
-          if (!resolved && graph.getNodeAttribute(target, 'name') === name) resolved = true;
-        });
-        if (resolved) continue;
-        const list = byName.get(name) ?? [];
-        list.push({ id: source, location: `${path}:${ref.line + 1}`, kind: ref.kind });
-        byName.set(name, list);
-      }
-    }
-    this.built = { version: repo.version, byName };
-    return byName;
+    this.built = { version: repo.version, byName: this.saved ? this.saved() : unresolvedByName(repo) };
+    return this.built.byName;
   }
 }

@@ -16,12 +16,11 @@ import { gitDiff } from './diff';
 import type { ToolName } from './schemas';
 
 /**
- * The tools a snapshot answers in full: an agent's usual first calls. The others wait for the engine:
- * edit_context parses the code around the cursor against the live graph, and fetch_node,
- * explore_graph and impact count the unresolved references of per-file graphs, which a snapshot does
- * not keep.
+ * The tools a snapshot answers in full: all but edit_context, which parses the code around the cursor
+ * against the live graph. fetch_node, explore_graph and impact list the references the graph could not
+ * resolve as possible callers and users: the snapshot keeps them (it keeps no per-file graphs).
  */
-export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview']);
+export const SNAPSHOT_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['search_code', 'repo_overview', 'fetch_node', 'explore_graph', 'impact']);
 
 /** `read`: how files are read for source (the engine's options of the same names). */
 export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { maxFileSize?: number; followSymlinks?: boolean } = {}): AgentTools {
@@ -44,7 +43,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     graph,
     version: 0,
     rootName: graph.hasNode(folderId('')) ? graph.getNodeAttribute(folderId(''), 'name') : path.basename(root),
-    // Not kept in a snapshot; read only by the tools it does not serve.
+    // Not kept in a snapshot: what the tools read of them (unresolved references) it keeps apart.
     fileGraph: () => undefined,
     filePaths: () => [...files().keys()],
     nodesInFile: (p) => files().get(p) ?? [],
@@ -61,6 +60,7 @@ export function snapshotTools(snapshot: QuerySnapshot, root: string, read: { max
     gitDiff: () => gitDiff(root),
     // Never built here: the engine builds it when asked about areas, and saves it.
     features: async () => (features ??= await loadHierarchy(snapshot.storeDir)),
+    savedUnresolved: () => snapshot.unresolved(),
   });
 }
 
