@@ -7,7 +7,7 @@
 //     fetch_node of the first hit" against "ripgrep for the sentence's words, then read ±40 lines
 //     around the best line": success@1/@3 and tokens read per success.
 // Usage: npm run build && npm run bench:agent -- [--corpus flask ...] [--per-corpus N] [--calls N] [--json FILE]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -120,6 +120,8 @@ async function djangoLatency() {
   try {
     const cold = await firstAnswer(root, store);
     await cold.server.close();
+    // The repository's service the first server started outlives it: stopped, so the next server starts one from the store.
+    spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
     const warm = await firstAnswer(root, store);
     const server = warm.server;
 

@@ -16,7 +16,7 @@ import { SamplingRounds } from './mcpRounds';
 import { samplingDescriber } from './mcpSampling';
 import { areasNamed } from '../core/features/areaNames';
 import type { ServiceConnection } from '../core/service/serviceClient';
-import type { CallState, ToolResult } from '../core/tools/context';
+import type { ToolResult } from '../core/tools/context';
 import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
 import { callTool, type ToolFolder } from '../core/tools/workspaceTools';
 import { STORE_FOLDER } from '../core/store/storeVersion';
@@ -67,15 +67,11 @@ class RelayedFolder implements ToolFolder {
     return this.connection;
   }
 
-  /** The service reads the folder's pending changes itself, just before it answers. */
-  state(): CallState {
-    return { pending: [] };
-  }
-
-  async run(name: string, args: Record<string, unknown>, _call: CallState): Promise<ToolResult> {
+  /** The service (or the folder served here) reads the folder's pending changes itself, just before it answers. */
+  async run(name: string, args: Record<string, unknown>): Promise<ToolResult> {
     for (let attempt = 0; ; attempt++) {
       const service = await this.connected();
-      if (!service) return this.local!.run(name, args, await this.local!.state());
+      if (!service) return this.local!.run(name, args);
       try {
         return await service.call<ToolResult>('tool', [name, args]);
       } catch (err) {

@@ -33,23 +33,26 @@ function folderOf(index: WorkspaceIndex): ToolFolder {
   return {
     label: index.folder.name,
     root: index.root,
-    run: async (name, args, call) => {
+    run: async (name, args) => {
+      const call = await callState(index);
       const repository = index.repository;
       if (!repository) throw new Error(`Cartograph is still opening ${index.folder.name}; try again in a moment`);
       return repository.runTool(name, args, call);
     },
-    state: async (): Promise<CallState> => {
-      // Read-your-writes: saves and watcher batches already queued reach the graph first.
-      await Promise.race([index.idle(), new Promise((r) => setTimeout(r, CATCH_UP_MS))]);
-      const buffers: Record<string, string> = {};
-      for (const doc of vscode.workspace.textDocuments) {
-        if (doc.uri.scheme !== 'file' || !doc.isDirty || !index.contains(doc.uri.fsPath)) continue;
-        buffers[path.relative(index.root, doc.uri.fsPath).split(path.sep).join('/')] = doc.getText();
-      }
-      const indexing = index.state.kind === 'indexing' ? `${index.state.phase} ${index.state.done}/${index.state.total}` : undefined;
-      return { pending: Object.keys(buffers), buffers, indexing };
-    },
   };
+}
+
+/** The folder's state just before a call: pending saves and watcher batches applied first, unsaved buffers. */
+async function callState(index: WorkspaceIndex): Promise<CallState> {
+  // Read-your-writes: saves and watcher batches already queued reach the graph first.
+  await Promise.race([index.idle(), new Promise((r) => setTimeout(r, CATCH_UP_MS))]);
+  const buffers: Record<string, string> = {};
+  for (const doc of vscode.workspace.textDocuments) {
+    if (doc.uri.scheme !== 'file' || !doc.isDirty || !index.contains(doc.uri.fsPath)) continue;
+    buffers[path.relative(index.root, doc.uri.fsPath).split(path.sep).join('/')] = doc.getText();
+  }
+  const indexing = index.state.kind === 'indexing' ? `${index.state.phase} ${index.state.done}/${index.state.total}` : undefined;
+  return { pending: Object.keys(buffers), buffers, indexing };
 }
 
 function summary(input: Record<string, unknown>): string {

@@ -295,7 +295,7 @@ test('fetch_node reads an unsaved buffer instead of the disk and says the graph 
 });
 
 test('several folders: paths and ids go to the folder that has them, searches go to all', async () => {
-  const folder = (label: string, repo: LocalRepository): ToolFolder => ({ label, root: repo.root, run: (n, a, c) => repo.runTool(n, a, c), state: () => ({ pending: [] }) });
+  const folder = (label: string, repo: LocalRepository): ToolFolder => ({ label, root: repo.root, run: (n, a) => repo.runTool(n, a, { pending: [] }) });
   const folders = [folder('flask', flask), folder('ranger-py', ranger)];
   const search = ok(await callTool(folders, 'search_code', { query: 'Calculator' }));
   assert.match(search.text, /## flask/);

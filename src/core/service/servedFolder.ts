@@ -244,14 +244,21 @@ export class ServedFolder implements ToolFolder {
     return { pending: [...this.pending].map((p) => path.relative(this.root, p)) };
   }
 
-  async run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult> {
-    if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName)) {
+  /**
+   * A tool's answer. While the graph loads, from the snapshot as last saved, which the answer says,
+   * without waiting for the watcher's first walk of the folder (seconds on a large one) — unless a
+   * change has been seen already: then, like every answer after, on the live graph once the folder's
+   * pending changes are applied (state).
+   */
+  async run(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (!this.live && SNAPSHOT_TOOLS.has(name as ToolName) && this.pending.size === 0) {
       const early = await this.early;
       // A refusal from the snapshot is not given: "no such definition" may only mean it was added since
       // (or the folder is indexed with other options now); the live graph answers that.
-      const answer = early && !this.live ? await early().run(name, args, { ...call, indexing: SNAPSHOT_NOTE }) : undefined;
+      const answer = early && !this.live && this.pending.size === 0 ? await early().run(name, args, { pending: [], indexing: SNAPSHOT_NOTE }) : undefined;
       if (answer?.ok) return answer;
     }
+    const call = await this.state();
     const repo = await this.repo;
     await this.models?.use();
     const store = await repo.storeInfo();

@@ -187,7 +187,7 @@ export class ServiceHost {
       query: asked(([request]) => this.query(request as QueryRequest)),
       show: asked(([query]) => this.show(query as string)),
       files: asked(([question, limit]) => this.files(question as string, limit as number)),
-      tool: asked(async ([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>, await this.folder.state())),
+      tool: asked(([name, args]) => this.folder.run(name as string, (args ?? {}) as Record<string, unknown>)),
       index: counted(() => this.index()),
       // Not a question: minutes of chat requests must not hold one of the two turns answers take.
       describe: counted(([request]) => this.describe(request as DescribeRequest)),

@@ -2,21 +2,20 @@
 // a call that names a path or an id goes to the folder that has it; a search, a map or a name goes
 // to every folder and the answers come back together, each under its folder's name.
 import * as path from 'node:path';
-import type { CallState, ToolResult } from './context';
+import type { ToolResult } from './context';
 
 export interface ToolFolder {
   /** The folder's name in answers (its base name). */
   label: string;
   root: string;
-  run(name: string, args: Record<string, unknown>, call: CallState): Promise<ToolResult>;
-  /** The call state for this folder (pending files, buffers), read just before the call. */
-  state(): Promise<CallState> | CallState;
+  /** The folder's answer; it reads its own call state (pending files, buffers) just before it answers. */
+  run(name: string, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 export async function callTool(folders: readonly ToolFolder[], name: string, args: unknown): Promise<ToolResult> {
   if (folders.length === 0) return { ok: false, error: 'no folder is indexed' };
   const input = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  const one = async (f: ToolFolder, a: Record<string, unknown>) => f.run(name, a, await f.state());
+  const one = (f: ToolFolder, a: Record<string, unknown>) => f.run(name, a);
   if (folders.length === 1) return one(folders[0], input);
 
   if (typeof input.path === 'string') {
