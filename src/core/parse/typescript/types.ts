@@ -126,7 +126,8 @@ export abstract class TypeFacts extends Scopes {
   /**
    * An untyped parameter of a function passed to a call (`make("x", (inst, def) => …)`): typed by the
    * callee's declared callback parameter, found where the callee is resolved. The chain is the
-   * callee's, then a step `(j.i)` (argument j, its parameter i) carrying what fixes the callee's type
+   * callee's, then a step `(j.i)` (argument j, its parameter i; `(j.key.i)` for a method or property `key` of
+   * an object literal passed as argument j) carrying what fixes the callee's type
    * parameters here: explicit type arguments (`;t=` `make<Foo>(…)`) or the declared type the result is
    * assigned to (`;r=` `const x: Box<Foo> = make(…)`), each a dotted chain, comma-separated.
    */
