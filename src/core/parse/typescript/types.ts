@@ -242,13 +242,19 @@ export abstract class TypeFacts extends Scopes {
    */
   protected calleeChain(chain: string[], frame: Frame | null): string[] {
     if (chain.length !== 1) return this.inferHead(chain, frame);
+    const type = this.localType(chain[0], frame);
+    // Only a written type: a call result's or a callback's type is a guess one step further.
+    return type && !type.some((step) => step.startsWith('(')) ? type : chain;
+  }
+
+  /** The type chain of a parameter or local seen from `frame`; undefined when untyped or not a local (a local shadows outer types). */
+  private localType(name: string, frame: Frame | null): string[] | undefined {
     for (let f: Frame | null = frame; f; f = f.up) {
-      const type = f.types?.get(chain[0]);
-      // Only a written type: a call result's or a callback's type is a guess one step further.
-      if (type) return type.some((step) => step.startsWith('(')) ? chain : type;
-      if (f.locals?.has(chain[0])) return chain;
+      const type = f.types?.get(name);
+      if (type) return type;
+      if (f.locals?.has(name)) return undefined;
     }
-    return chain;
+    return undefined;
   }
 
   /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
@@ -265,13 +271,10 @@ export abstract class TypeFacts extends Scopes {
       }
       return chain;
     }
-    for (let f: Frame | null = frame; f; f = f.up) {
-      const type = f.types?.get(head);
-      // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
-      if (type) return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
-      if (f.locals?.has(head)) return chain;
-    }
-    return chain;
+    const type = this.localType(head, frame);
+    if (!type) return chain;
+    // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
+    return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
   }
 }
 
