@@ -24,6 +24,14 @@ function bpe(): Counter {
   return counter;
 }
 
+/**
+ * At least as many tokens as `text` has, by any count here (countTokens, blockTokens), without the
+ * encoding: a byte-level BPE token is one byte or more, and blockTokens adds at most one line break.
+ */
+export function tokenBound(text: string): number {
+  return Buffer.byteLength(text, 'utf8') + 1;
+}
+
 /** Exact o200k tokens of `text`. */
 export function countTokens(text: string): number {
   return text === '' ? 0 : bpe()(text, PLAIN);

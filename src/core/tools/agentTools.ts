@@ -1,9 +1,8 @@
 // The agent tools over one repository: validate the input, answer from the graph, and say how fresh
 // the answer is. Served by the MCP server (`cartograph mcp`) and VS Code's language-model tools.
 import { z } from 'zod';
-import { countTokens } from '../completion/tokens';
 import { areaOverview, exploreArea, isAreaId } from './areas';
-import { clipToBudget } from './budget';
+import { clipToBudget, TokenBudget } from './budget';
 import { ToolError, type CallState, type ToolAnswer, type ToolContext, type ToolResult } from './context';
 import { editContext } from './editContext';
 import { exploreGraph } from './exploreGraph';
@@ -48,33 +47,32 @@ export class AgentTools {
       pending.length && `Not yet re-indexed (the graph shows their previous version): ${pending.slice(0, 10).join(', ')}${pending.length > 10 ? ` (+${pending.length - 10})` : ''}`,
     ].filter(Boolean);
     // A budgeted answer's maxTokens covers the whole text the agent reads, these notes included.
-    const reserve = notes.length > 0 ? countTokens(`\n\n${notes.join('\n\n')}`) : 0;
-    const answer = await this.answer(ctx, tool, parsed.data, reserve);
-    const { maxTokens } = parsed.data as { maxTokens: number };
+    const budget = new TokenBudget((parsed.data as { maxTokens: number }).maxTokens, notes.length > 0 ? `\n\n${notes.join('\n\n')}` : '');
+    const answer = await this.answer(ctx, tool, parsed.data, budget);
     return {
-      text: [clipToBudget(answer.text, maxTokens - reserve, maxTokens), ...notes].join('\n\n'),
+      text: [clipToBudget(answer.text, budget), ...notes].join('\n\n'),
       structured: { ...answer.structured, pendingFiles: pending, ...(call.indexing ? { indexing: call.indexing } : {}), ...(call.storeProblem ? { storeProblem: call.storeProblem } : {}) },
     };
   }
 
-  private answer(ctx: ToolContext, tool: ToolName, input: unknown, reserve: number): Promise<ToolAnswer> | ToolAnswer {
+  private answer(ctx: ToolContext, tool: ToolName, input: unknown, budget: TokenBudget): Promise<ToolAnswer> | ToolAnswer {
     switch (tool) {
       case 'search_code':
-        return searchCode(ctx, input as ToolInput<'search_code'>, reserve);
+        return searchCode(ctx, input as ToolInput<'search_code'>, budget);
       case 'fetch_node':
-        return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>, reserve);
+        return fetchNode(ctx, this.unresolved, input as ToolInput<'fetch_node'>, budget);
       case 'explore_graph': {
         const explore = input as ToolInput<'explore_graph'>;
-        return isAreaId(explore.id) ? exploreArea(ctx, explore, reserve) : exploreGraph(ctx, this.unresolved, explore, reserve);
+        return isAreaId(explore.id) ? exploreArea(ctx, explore, budget) : exploreGraph(ctx, this.unresolved, explore, budget);
       }
       case 'repo_overview': {
         const overview = input as ToolInput<'repo_overview'>;
-        return overview.byArea ? areaOverview(ctx, overview, reserve) : repoOverview(ctx, this.centrality, overview, reserve);
+        return overview.byArea ? areaOverview(ctx, overview, budget) : repoOverview(ctx, this.centrality, overview, budget);
       }
       case 'edit_context':
-        return editContext(ctx, input as ToolInput<'edit_context'>, reserve);
+        return editContext(ctx, input as ToolInput<'edit_context'>, budget);
       case 'impact':
-        return impact(ctx, this.unresolved, input as ToolInput<'impact'>, reserve);
+        return impact(ctx, this.unresolved, input as ToolInput<'impact'>, budget);
     }
   }
 }

@@ -4,7 +4,7 @@
 import { lineTokens } from '../completion/tokens';
 import { AREA_PREFIX, type FeatureHierarchy } from '../features/hierarchy';
 import { areaLine, summarizeArea } from '../features/render';
-import { pageWithin } from './budget';
+import { pageWithin, type TokenBudget } from './budget';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
@@ -26,8 +26,8 @@ export function areaChainLine(h: FeatureHierarchy, path: string): string | undef
 }
 
 /** explore_graph from an area: its parents, then its sub-areas, or for a leaf its files and their entities with features. */
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_graph'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_graph'>, budget: TokenBudget): Promise<ToolAnswer> {
   const h = await requireFeatures(ctx);
   const id = input.id!.slice(AREA_PREFIX.length);
   const area = h.areas.get(id);
@@ -59,7 +59,7 @@ export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_gr
   }
   const lines = [`AREA ${areaLine(h, area)}  id=${AREA_PREFIX}${area.id}`, `key terms: ${area.terms.join(', ')}`];
   const row = (r: (typeof rows)[number]) => [`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(8)} ${r.label}${r.kind === 'AREA' ? `  id=${r.id}` : ''}`];
-  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, []);
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, budget, row, lines, []);
   lines.push(...pageLines);
   return {
     text: lines.join('\n'),
@@ -68,13 +68,13 @@ export async function exploreArea(ctx: ToolContext, input: ToolInput<'explore_gr
 }
 
 /** repo_overview by area: the areas as an outline, shallowest first, within the token budget. */
-export async function areaOverview(ctx: ToolContext, input: ToolInput<'repo_overview'>, reserve: number): Promise<ToolAnswer> {
+export async function areaOverview(ctx: ToolContext, input: ToolInput<'repo_overview'>, budget: TokenBudget): Promise<ToolAnswer> {
   const h = await requireFeatures(ctx);
   const prefix = input.path?.replace(/^\.\/+/, '').replace(/\/+$/, '') ?? '';
   // With a path: the areas holding files under it (a folder's functional make-up).
   const relevant = (id: string) => !prefix || h.filesUnder(id).some((f) => f === prefix || f.startsWith(`${prefix}/`));
   const title = `Functional areas of ${prefix || h.rootName} (model-free: communities of files by dependencies, similar features and folders; explore_graph with an area id walks one)`;
-  const budget = input.maxTokens - reserve - lineTokens(title) - lineTokens('(… 999 more areas, with what is under them, left out for the token budget; explore_graph an area id to open one)');
+  const room = budget.exact() - lineTokens(title) - lineTokens('(… 999 more areas, with what is under them, left out for the token budget; explore_graph an area id to open one)');
   let spent = 0;
   const shown: Array<{ id: string; depth: number; line: string }> = [];
   let cut = 0;
@@ -85,7 +85,7 @@ export async function areaOverview(ctx: ToolContext, input: ToolInput<'repo_over
     for (const { id, depth } of level) {
       const area = h.areas.get(id)!;
       const line = `${'  '.repeat(depth)}${areaLine(h, area)}  [${area.terms.join(', ')}]`;
-      if (spent + lineTokens(line) > budget) {
+      if (spent + lineTokens(line) > room) {
         cut++;
         continue;
       }

@@ -5,6 +5,7 @@ import { countTokens } from '../completion/tokens';
 import { languageOf } from '../parse/languages';
 import { ToolError, workspacePath, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
+import type { TokenBudget } from './budget';
 
 /**
  * Room kept in the first assembly for what the heading learns only from it (the definitions the line is
@@ -12,8 +13,8 @@ import type { ToolInput } from './schemas';
  */
 const HEADING_ALLOWANCE = 24;
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function editContext(ctx: ToolContext, input: ToolInput<'edit_context'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function editContext(ctx: ToolContext, input: ToolInput<'edit_context'>, budget: TokenBudget): Promise<ToolAnswer> {
   const rel = workspacePath(ctx.root, input.path);
   const language = languageOf(rel);
   if (!language) throw new ToolError(`${rel}: not a language Cartograph indexes`);
@@ -33,15 +34,15 @@ export async function editContext(ctx: ToolContext, input: ToolInput<'edit_conte
     `${heading(fused.cursor.enclosing, fused.snippets.length, fused.triples.length, fused.tokens, fused.leftOut)}\n\n${fused.text.trim() || '(nothing in other files that this position uses)'}`;
   // The assembler keeps the context within its budget in real tokens; the heading and the notes are
   // taken off that budget, and the answer is counted whole: over (a long heading), assembled again with less.
-  const budget = input.maxTokens - reserve;
+  const limit = budget.exact();
   // Never below 0: notes longer than the budget leave the context empty, not the assembler looping on a negative one.
-  let contextBudget = Math.max(0, budget - countTokens(`${heading([], 0, 0, 0, 1)}\n\n`) - HEADING_ALLOWANCE);
+  let contextBudget = Math.max(0, limit - countTokens(`${heading([], 0, 0, 0, 1)}\n\n`) - HEADING_ALLOWANCE);
   let fused = await ctx.assemble(query, { budgetTokens: contextBudget, mmrLambda: 0.7 });
-  let over = countTokens(answer(fused)) - budget;
+  let over = countTokens(answer(fused)) - limit;
   while (over > 0 && fused.tokens > 0) {
     contextBudget = Math.max(0, contextBudget - over);
     fused = await ctx.assemble(query, { budgetTokens: contextBudget, mmrLambda: 0.7 });
-    over = countTokens(answer(fused)) - budget;
+    over = countTokens(answer(fused)) - limit;
   }
   return {
     text: answer(fused),

@@ -4,7 +4,7 @@ import { callerKinds } from '../graph/callerEdges';
 import { dispatchCallers } from '../graph/overrides';
 import { functionOf } from '../search/implementations';
 import { areaChainLine } from './areas';
-import { pageWithin } from './budget';
+import { pageWithin, type TokenBudget } from './budget';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { STRUCTURE, edgeRows, type EdgeRow, type UnresolvedIndex } from './relations';
 import { MAX_EXPLORE_DEPTH, type ToolInput } from './schemas';
@@ -20,8 +20,8 @@ interface TreeRow extends EdgeRow {
   children: TreeRow[];
 }
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'explore_graph'>, budget: TokenBudget): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
   if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
   const root = target.node;
@@ -113,7 +113,7 @@ export async function exploreGraph(ctx: ToolContext, unresolved: UnresolvedIndex
   }
   // What the walk found first stays; the rest is the next page.
   const row = (r: TreeRow) => [`${'  '.repeat(r.depth)}${r.direction === 'out' ? '→' : '←'} ${r.kind.padEnd(10)} ${r.qname}  ${r.location}${r.repeat ? '  (repeat)' : ''}`];
-  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, after);
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, budget, row, lines, after);
   lines.push(...pageLines, ...after);
   return {
     text: lines.join('\n'),

@@ -1,5 +1,5 @@
 // fetch_node (RPG-Encoder's FetchNode): one definition with its current source and its relations.
-import { rowsWithin } from './budget';
+import { rowsWithin, type TokenBudget } from './budget';
 import { location, type ToolAnswer, type ToolContext } from './context';
 import { edgeRows, summarize, type UnresolvedIndex } from './relations';
 import type { ToolInput } from './schemas';
@@ -7,8 +7,8 @@ import { candidatesAnswer, resolveTarget } from './targets';
 
 const CONTAINERS = ['CONTAINS', 'HAS_METHOD', 'HAS_FIELD'];
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'fetch_node'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'fetch_node'>, budget: TokenBudget): Promise<ToolAnswer> {
   const target = await resolveTarget(ctx, input);
   if ('candidates' in target) return candidatesAnswer(input.name!, target.candidates);
   const { node, members } = target;
@@ -39,7 +39,7 @@ export async function fetchNode(ctx: ToolContext, unresolved: UnresolvedIndex, i
       // The source is cut at a line, to maxLines and to what the token budget leaves after the relations.
       const cutNote = (last: number) => `… ${end - last} more lines left out for the ${input.maxTokens}-token budget: read ${node.path} from line ${last + 2}, or ask with a larger maxTokens`;
       const frame = ['', `${node.path}:${start + 1}-${start + wanted.length}`, '```', '```', cutNote(start)];
-      const fit = rowsWithin(wanted.map((line) => [line]), [...lines, ...frame], input.maxTokens - reserve);
+      const fit = rowsWithin(wanted.map((line) => [line]), [...lines, ...frame], budget);
       const last = start + fit - 1;
       source = { text: wanted.slice(0, fit).join('\n'), startLine: start + 1, endLine: last + 1, truncated: last < end };
       lines.push('', `${node.path}:${start + 1}-${last + 1}`, '```', source.text, '```');

@@ -5,7 +5,7 @@
 import { dispatchCallers } from '../graph/overrides';
 import type { GraphNode } from '../model/schema';
 import { functionOf } from '../search/implementations';
-import { pageWithin } from './budget';
+import { pageWithin, type TokenBudget } from './budget';
 import { ToolError, location, type ToolAnswer, type ToolContext } from './context';
 import { changedNodes, parseUnifiedDiff } from './diff';
 import type { UnresolvedIndex } from './relations';
@@ -24,8 +24,8 @@ interface Reached {
   possible: boolean;
 }
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, input: ToolInput<'impact'>, budget: TokenBudget): Promise<ToolAnswer> {
   const graph = ctx.graph.graph;
   const changed = new Map<string, GraphNode>();
   const notes: string[] = [];
@@ -120,7 +120,7 @@ export async function impact(ctx: ToolContext, unresolved: UnresolvedIndex, inpu
   lines.push(`Affected: ${rows.length} definitions in ${files.size} files within ${input.depth} steps${possible ? ` (${possible} possible, marked ?: through an unresolved reference of the same name or a call of an overridden method)` : ''}${cut ? ` (stopped at ${MAX_REACHED})` : ''}`);
   // The nearest affected first: what does not fit the budget is the next page.
   const row = (r: (typeof rows)[number]) => [`  ${r.distance}${r.possible ? '?' : ' '} ${r.node.kind} ${r.node.qname}  ${location(r.node)}   via ${r.chain.slice(1).join(' ')}`];
-  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, input.maxTokens - reserve, row, lines, []);
+  const { rows: page, lines: pageLines, nextOffset: next } = pageWithin(rows, input, budget, row, lines, []);
   lines.push(...pageLines);
   return {
     text: lines.join('\n'),

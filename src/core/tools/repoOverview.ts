@@ -6,6 +6,7 @@ import { countTokens, lineTokens } from '../completion/tokens';
 import type { GraphNode } from '../model/schema';
 import { ToolError, firstSentence, type ToolAnswer, type ToolContext, type ToolGraph } from './context';
 import type { ToolInput } from './schemas';
+import type { TokenBudget } from './budget';
 
 const DEPENDENCY = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
 const SHOWN_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method']);
@@ -46,8 +47,8 @@ interface Entry {
   parent?: string;
 }
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>, reserve = 0): ToolAnswer {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>, budget: TokenBudget): ToolAnswer {
   const repo = ctx.graph;
   const prefix = input.path?.replace(/^\.\/+/, '').replace(/\/+$/, '') ?? '';
   const files = repo.filePaths().filter((f) => !prefix || f === prefix || f.startsWith(`${prefix}/`)).sort();
@@ -75,7 +76,7 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
   // Greedy by centrality: an entry brings its parents along; stop when the budget is spent. Lines are
   // costed one by one in real tokens (o200k, as edit_context); the title and the note on what was left
   // out are kept room for, the note at its longest (everything left out).
-  const budget = input.maxTokens - reserve;
+  const limit = budget.exact();
   const definitions = [...entries.values()].filter((e) => e.node.kind !== 'Module').length;
   const title = `Map of ${prefix || repo.rootName} (${files.length} files; definitions ranked by how many other modules depend on them)`;
   const leftOut = (modules: number, defs: number) => `(${modules} modules and ${defs} definitions left out for the ${input.maxTokens}-token budget; pass path to zoom in)`;
@@ -87,7 +88,7 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
     const chain: Entry[] = [];
     for (let e: Entry | undefined = entry; e && !shown.has(e.node.id); e = e.parent ? entries.get(e.parent) : undefined) chain.push(e);
     const cost = chain.reduce((n, e) => n + lineTokens(e.line), 0);
-    if (spent + cost > budget) continue;
+    if (spent + cost > limit) continue;
     spent += cost;
     added.push(chain);
     for (const e of chain) shown.add(e.node.id);
@@ -113,7 +114,7 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
   // The sum of lines' counts is checked against the whole once; while it runs over, the last picks go
   // (nothing picked before them hangs under them).
   let map = render();
-  while (map.tokens > budget && added.length > 0) {
+  while (map.tokens > limit && added.length > 0) {
     for (const e of added.pop()!) shown.delete(e.node.id);
     map = render();
   }

@@ -5,12 +5,12 @@ import { FeatureSearch } from '../features/featureSearch';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import { areaLine } from '../features/render';
 import { AREA_PREFIX } from './areas';
-import { budgetNote, rowsWithin } from './budget';
+import { budgetNote, rowsWithin, type TokenBudget } from './budget';
 import { firstSentence, location, type ToolAnswer, type ToolContext } from './context';
 import type { ToolInput } from './schemas';
 
-/** `reserve`: tokens of the answer spent elsewhere (the notes the tools add after it), out of `maxTokens`. */
-export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code'>, reserve = 0): Promise<ToolAnswer> {
+/** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
+export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code'>, budget: TokenBudget): Promise<ToolAnswer> {
   const graph = ctx.graph.graph;
   const want = input.offset + input.limit;
   const filtered = Boolean(input.kinds?.length || input.path);
@@ -67,7 +67,7 @@ export async function searchCode(ctx: ToolContext, input: ToolInput<'search_code
     }
   }
   // The ranked hits first: what does not fit the budget is the next page.
-  const fit = rowsWithin(rowLines, [...header, budgetNote(rows.length, input.maxTokens, want, 'hits'), ...footer], input.maxTokens - reserve);
+  const fit = rowsWithin(rowLines, [...header, budgetNote(rows.length, input.maxTokens, want, 'hits'), ...footer], budget);
   const shown = rows.slice(0, fit);
   const nextOffset = fit < rows.length ? input.offset + fit : hits.length > want ? want : undefined;
   const lines = [...header, ...rowLines.slice(0, fit).flat()];
