@@ -1,4 +1,4 @@
-// Bundles the CLI (two halves), the workers (parse, model, engine) and the extension with esbuild (options shared
+// Bundles the CLI (its front door and the halves it loads on demand), the workers (parse, model, engine) and the extension with esbuild (options shared
 // with benchmarks in bundleOptions.mjs), and the explorer's webview.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,8 @@ const entries = [
   { entryPoints: ['src/cli/engineCommands.ts'], outfile: 'dist/cliEngine.js' },
   // answers from the query snapshot, required by dist/cli.js only when the repository's service does not answer
   { entryPoints: ['src/cli/localAnswers.ts'], outfile: 'dist/cliLocal.js' },
+  // `cartograph mcp`, a relay to the repository's service: it loads the engine's half only where no service can run
+  { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cliMcp.js' },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { entryPoints: ['src/core/models/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   { entryPoints: ['src/core/service/repositoryWorker.ts'], outfile: 'dist/repositoryWorker.js' },

@@ -2,7 +2,6 @@
 // and `query`/`show` when there is no usable query snapshot. A bundle of its own (dist/cliEngine.js),
 // loaded by main.ts only when one of these runs: it is most of the CLI's code, and compiling it cost
 // every call ~40-60 ms that a query answered from the snapshot does not need.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { Engine, type IndexProgress } from '../core/engine';
@@ -20,12 +19,12 @@ import { printDescribed, printStats } from './printAnswers';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
-import { serveMcp } from './mcp';
-import { reachService, serviceWanted, wantedBy } from './service';
+import { serviceWanted, wantedBy } from './service';
 import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
 import type { IndexReply } from '../core/service/serviceProtocol';
 import { LocalRepository } from '../core/service/localRepository';
 import { ServiceHost } from '../core/service/serviceHost';
+import { ServedFolder, type ServedFolderOptions } from '../core/service/servedFolder';
 import { STORE_FOLDER } from '../core/store/storeVersion';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
@@ -313,24 +312,7 @@ export async function features(target: string, flags: Flags): Promise<number> {
   }
 }
 
-/** `cartograph mcp`: the agent tools over stdio for `dirs` (default: the current folder). */
-export async function mcp(dirs: string[], flags: Flags): Promise<number> {
-  const roots = dirs.length > 0 ? dirs : [process.cwd()];
-  for (const dir of roots) {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      console.error(`cartograph mcp: ${dir} is not a folder`);
-      return 2;
-    }
-  }
-  if (flags.store && roots.length > 1) {
-    console.error('cartograph mcp: --store names one store; with several roots each keeps its own <root>/.cartograph');
-    return 2;
-  }
-  return serveMcp({
-    roots,
-    store: flags.store,
-    followSymlinks: flags['follow-symlinks'],
-    version: VERSION,
-    reach: (root, storeDir) => reachService({ root, storeDir }, flags, 'wait'),
-  });
+/** A folder served in this process: `cartograph mcp` where the repository's service cannot run (mcp.ts). */
+export function serveHere(root: string, options: ServedFolderOptions): ServedFolder {
+  return new ServedFolder(root, options);
 }

@@ -9,7 +9,8 @@ import { isEngineProcess, runInEngineProcess } from './engineProcess';
 import { inProcessModels, wantsModels, type Flags, type StoreLocation } from './flags';
 import type { QueryModels } from './models';
 import { printFiles, printSearch, printShow } from './printAnswers';
-import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
+import { askService, snapshotCannotAnswer, type Question } from './question';
+import { loadBundle } from './bundles';
 import { reachService } from './service';
 import type { QueryView } from './queryView';
 

@@ -8,8 +8,10 @@ import { isUsageError, parseCommandLine, positiveInteger } from './commandLine';
 import { describeRequest, MODEL_FLAG_OPTIONS, USAGE, type Flags } from './flags';
 import { followParent, isEngineProcess, runInEngineProcess } from './engineProcess';
 import { locateStore } from './locateStore';
-import { askService, loadBundle, snapshotCannotAnswer, type Question } from './question';
-import { reachService, serviceCommand, serviceWanted, wantedBy } from './service';
+import { askService, snapshotCannotAnswer, type Question } from './question';
+import { loadBundle } from './bundles';
+import { reachService, serviceCommand, serviceWanted, startServiceIfAbsent, wantedBy } from './service';
+import { mcpFolders } from './mcpFolders';
 import { printDescribed, printFeatures, printStats } from './printAnswers';
 import type { FeaturesAnswer, FeaturesRequest } from '../core/features/featuresAnswer';
 import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
@@ -61,8 +63,16 @@ async function main(argv: string[]): Promise<number> {
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').describe(values) : await describe(values);
       case 'features':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').features(rest.join(' '), values) : await features(rest.join(' '), values);
-      case 'mcp':
-        return await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').mcp([...(values.root ?? []), ...rest], values);
+      case 'mcp': {
+        const folders = mcpFolders([...(values.root ?? []), ...rest], values.store);
+        if (typeof folders === 'string') {
+          console.error(`cartograph mcp: ${folders}`);
+          return 2;
+        }
+        // Each root's service starts before the MCP half loads, so that both load at once.
+        const started = new Set(folders.filter((folder) => startServiceIfAbsent(folder, values)).map((folder) => folder.root));
+        return await loadBundle<typeof import('./mcp')>('cliMcp.js', './mcp').mcp(folders, values, started);
+      }
       case 'service':
         // `run` is the service itself (started by reachService); its log file takes any panic text.
         return rest[0] === 'run' ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').serviceRun(rest[1], values) : await serviceCommand(rest, values);

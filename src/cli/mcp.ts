@@ -2,7 +2,8 @@
 // editor (Claude Code, Cursor, VS Code, Continue). Each root is served by its repository's service
 // (core/service/serviceHost.ts), started here when none runs: several agents on one repository share
 // one warm graph and one writer of its store, and this process only relays calls. Where no service can
-// start, the folder is served in this process as before (ServedFolder). The service follows the disk
+// start, the folder is served in this process as before (ServedFolder, from the engine's bundle, which a
+// relay never loads: dist/cliMcp.js starts in a quarter of a second). The service follows the disk
 // and applies an edit before answering the call that follows it. Stdout carries only protocol
 // messages: every log line goes to stderr.
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { CLIENT_CAPABILITIES_META_KEY, McpServer, type ClientCapabilities } from
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import type { Describer, LiftReport } from '../core/lifting/lifter';
-import { ServedFolder } from '../core/service/servedFolder';
+import type { ServedFolder } from '../core/service/servedFolder';
 import { SAMPLE, type ClientDescribeRequest } from '../core/service/serviceProtocol';
 import { SamplingRounds } from './mcpRounds';
 import { samplingDescriber } from './mcpSampling';
@@ -19,15 +20,14 @@ import type { ServiceConnection } from '../core/service/serviceClient';
 import type { ToolResult } from '../core/tools/context';
 import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS, TOOL_INPUTS, TOOL_NAMES } from '../core/tools/schemas';
 import { callTool, type ToolFolder } from '../core/tools/workspaceTools';
-import { STORE_FOLDER } from '../core/store/storeVersion';
+import { loadBundle } from './bundles';
+import type { Flags, StoreLocation } from './flags';
+import { reachService } from './service';
+import { version as VERSION } from '../../package.json';
 
-export interface McpOptions {
-  roots: string[];
-  /** A store folder for a single root (default `<root>/.cartograph`). */
-  store?: string;
+interface McpOptions {
   /** Index and read through symlinks out of the roots too (EngineOptions.followSymlinks). */
   followSymlinks?: boolean;
-  version: string;
   /** The root's service, started if need be; undefined when none can run (the folder is then served here). */
   reach: (root: string, storeDir: string) => Promise<ServiceConnection | undefined>;
 }
@@ -58,7 +58,7 @@ class RelayedFolder implements ToolFolder {
     this.connection ??= this.options.reach(this.root, this.storeDir).then((c) => {
       if (!c && !this.local) {
         log(`${this.label}: served in this process (the repository's service is switched off or could not start)`);
-        this.local = new ServedFolder(this.root, { storeDir: this.storeDir, followSymlinks: this.options.followSymlinks, command: 'cartograph mcp', searchModels: true, log });
+        this.local = loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').serveHere(this.root, { storeDir: this.storeDir, followSymlinks: this.options.followSymlinks, command: 'cartograph mcp', searchModels: true, log });
         this.local.repo.catch((err) => log(`${this.root}: cannot open: ${err instanceof Error ? err.message : String(err)}`));
         this.local.startWatching();
       }
@@ -104,17 +104,28 @@ function log(message: string): void {
   process.stderr.write(`cartograph mcp: ${message}\n`);
 }
 
-export function serveMcp(options: McpOptions): Promise<number> {
-  const folders = options.roots.map((dir) => {
-    const root = path.resolve(dir);
-    const storeDir = options.store && options.roots.length === 1 ? path.resolve(options.store) : path.join(root, STORE_FOLDER);
+/**
+ * `cartograph mcp`: the agent tools over stdio for `folders` (mcpFolders.ts). `started`: the roots whose
+ * service the front door started already (this process joins it rather than starting another).
+ */
+export function mcp(folders: StoreLocation[], flags: Flags, started: ReadonlySet<string>): Promise<number> {
+  const early = new Set(started);
+  return serveMcp(folders, {
+    followSymlinks: flags['follow-symlinks'],
+    // After the first connection (a service that stopped, or was replaced): started again if need be.
+    reach: (root, storeDir) => reachService({ root, storeDir }, flags, early.delete(root) ? 'join' : 'wait'),
+  });
+}
+
+function serveMcp(locations: StoreLocation[], options: McpOptions): Promise<number> {
+  const folders = locations.map(({ root, storeDir }) => {
     const folder = new RelayedFolder(root, storeDir, options);
     folder.start();
     return folder;
   });
 
   const server = () => {
-    const mcp = new McpServer({ name: 'cartograph', version: options.version }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } });
+    const mcp = new McpServer({ name: 'cartograph', version: VERSION }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } });
     for (const name of TOOL_NAMES) {
       mcp.registerTool(
         name,

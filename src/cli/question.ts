@@ -1,8 +1,5 @@
 // A `show` or `query` question as the CLI's two halves pass it: main.ts asks the repository's service,
 // localAnswers.ts answers in the process. Both print through printAnswers.ts.
-import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
 import type { NodeDescription } from '../core/graph/describe';
 import type { FilesAnswer } from '../core/service/answers';
 import type { ServiceConnection } from '../core/service/serviceClient';
@@ -48,12 +45,3 @@ export async function askService(service: ServiceConnection, question: Question,
   }
 }
 
-/**
- * One of the CLI's other bundles (dist/<bundle> beside this one), or its TypeScript source when run
- * unbundled; required only by the commands that need it: what a call through the service never loads,
- * it never compiles (createRequire, not require: esbuild would otherwise pull it into this bundle).
- */
-export function loadBundle<T>(bundle: string, source: string): T {
-  const bundled = path.join(__dirname, bundle);
-  return createRequire(__filename)(fs.existsSync(bundled) ? bundled : source) as T;
-}

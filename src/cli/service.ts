@@ -51,6 +51,17 @@ function sayStarted(found: StoreLocation, pid: number | undefined): void {
 }
 
 /**
+ * Starts the store's service when not even its socket is there (none runs), without waiting for
+ * anything: a caller about to load its bundle then loads it while the service starts, and joins that
+ * service (reachService's `join`). True when one was started.
+ */
+export function startServiceIfAbsent(found: StoreLocation, flags: Flags): boolean {
+  if (!serviceWanted(flags) || fs.existsSync(socketPath(found.storeDir))) return false;
+  sayStarted(found, startServiceProcess(found, flags));
+  return true;
+}
+
+/**
  * The store's service, or undefined. `wait`: start one if none runs (or replace one of another
  * version) and wait for it, for a question the snapshot cannot answer; `background`: start one for
  * the next commands and return at once; `join`: wait for the one `background` started.

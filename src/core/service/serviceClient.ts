@@ -9,6 +9,12 @@ import { SocketPort } from './socketPort';
 
 /** How long a started service may take to listen (a Node start and the engine's modules; seconds on a loaded machine). */
 const START_WAIT_MS = 30_000;
+/**
+ * How often a client looks for the service it started: a connection attempt on a socket file that is
+ * not there yet fails at once, so a short fixed interval costs nothing (a backoff to 250 ms answered
+ * an agent's first call up to a quarter of a second after the service was listening).
+ */
+const START_POLL_MS = 20;
 
 export class ServiceConnection {
   private readonly channel: Channel;
@@ -133,8 +139,8 @@ export async function ensureService(options: EnsureOptions): Promise<ServiceConn
   }
   options.start();
   const deadline = Date.now() + (options.waitMs ?? START_WAIT_MS);
-  for (let delay = 20; Date.now() < deadline; delay = Math.min(delay * 2, 250)) {
-    await new Promise((resolve) => setTimeout(resolve, delay));
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
     const started = await connectService(options.storeDir);
     if (!started) continue;
     if (compatible(started.hello, options.wanted)) {
