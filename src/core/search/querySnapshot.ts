@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CompactGraph, encodeGraph } from '../graph/graphCodec';
-import { packUnresolved, unpackUnresolved, unresolvedByName, type UnresolvedByName } from '../graph/unresolvedRefs';
+import { packUnresolved, unpackUnresolved, unresolvedByName, type UnresolvedLookup } from '../graph/unresolvedRefs';
 import type { RepositoryGraph, ResolutionState } from '../graph/repositoryGraph';
 import { SCHEMA_VERSION } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
@@ -24,7 +24,7 @@ import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 6; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 7; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 // `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
 // opens the store restores the graph instead of resolving every file again (Engine's warm start).
@@ -63,7 +63,7 @@ export interface QuerySnapshot {
   repo(): SearchGraph;
   entities(): EntityIndex;
   lexical(): LexicalIndex;
-  unresolved(): UnresolvedByName;
+  unresolved(): UnresolvedLookup;
 }
 
 export type SnapshotOpen = { ok: true; snapshot: QuerySnapshot } | { ok: false; reason: string };

@@ -5,7 +5,7 @@ import * as nodePath from 'node:path';
 import type { AssembleOptions, FusedContext } from '../completion/assemble';
 import type { FeatureHierarchy } from '../features/hierarchy';
 import type { CursorQuery } from '../completion/queryGraph';
-import type { UnresolvedByName } from '../graph/unresolvedRefs';
+import type { UnresolvedLookup } from '../graph/unresolvedRefs';
 import type { ReadonlyGraph } from '../graph/describe';
 import type { RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphNode } from '../model/schema';
@@ -32,7 +32,7 @@ export interface ToolContext {
    */
   features?(options?: { build?: boolean }): Promise<FeatureHierarchy | undefined>;
   /** The unresolved references as saved, for a graph that keeps no per-file graphs (a query snapshot's). */
-  savedUnresolved?(): UnresolvedByName;
+  savedUnresolved?(): UnresolvedLookup;
 }
 
 /** What the caller knows at the time of a call: what the index has not caught up with, and the editor's buffers. */

@@ -2,7 +2,7 @@
 // this", the references the graph could not resolve that carry the same name, so that "0 callers"
 // is never stated as a fact when dynamic dispatch or an unresolved import may hide some.
 import type { ReadonlyGraph } from '../graph/describe';
-import { unresolvedByName, type UnresolvedByName } from '../graph/unresolvedRefs';
+import { unresolvedByName, type UnresolvedLookup } from '../graph/unresolvedRefs';
 import { type EdgeKind, type GraphEdge, type GraphNode } from '../model/schema';
 import { location, type ToolGraph } from './context';
 
@@ -72,11 +72,11 @@ export function summarize(rows: EdgeRow[], shown = 5): string[] {
  * snapshot (which keeps no per-file graphs and never changes), as the snapshot saved them.
  */
 export class UnresolvedIndex {
-  private built: { version: number; byName: UnresolvedByName } | undefined;
+  private built: { version: number; byName: UnresolvedLookup } | undefined;
 
   constructor(
     private readonly repo: ToolGraph,
-    private readonly saved?: () => UnresolvedByName,
+    private readonly saved?: () => UnresolvedLookup,
   ) {}
 
   /** Unresolved CALLS (callers) or any reference (users) named like `node`, from outside the node itself (and its other definitions, `members`). */
@@ -92,7 +92,7 @@ export class UnresolvedIndex {
     return { sources };
   }
 
-  private index(): UnresolvedByName {
+  private index(): UnresolvedLookup {
     const repo = this.repo;
     if (this.built?.version === repo.version) return this.built.byName;
     this.built = { version: repo.version, byName: this.saved ? this.saved() : unresolvedByName(repo) };
