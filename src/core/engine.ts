@@ -233,7 +233,7 @@ export class Engine {
 
     t = performance.now();
     onProgress?.({ phase: 'store', done: 0, total: 1 });
-    const fileRows: StoredFile[] = [...upserts.map((g) => storedRow(g, meta.get(g.path))), ...touched];
+    const fileRows: StoredFile[] = upserts.map((g) => storedRow(g, meta.get(g.path)));
     // Only skips that are new or have another reason: rewriting unchanged rows would change the store's
     // generation on every start and so invalidate the query snapshot made from it.
     const skipRows: StoredFile[] = [...newSkips.values()].filter((s) => this.stored.get(s.path)?.skipped !== s.reason).map((s) => skippedRow(s));
@@ -241,7 +241,7 @@ export class Engine {
     this.skipped.clear();
     for (const s of newSkips.values()) this.skipped.set(s.path, s);
     for (const p of [...removals, ...goneSkips]) this.stored.delete(p);
-    for (const row of [...fileRows, ...skipRows]) this.stored.set(row.path, row);
+    for (const row of [...fileRows, ...touched, ...skipRows]) this.stored.set(row.path, row);
     if (coldBuild && this.mirror.current) {
       // Copying the whole graph out takes a few ms per copy on Django: a turn each, not one with the
       // stitching's last slice (a 48-63 ms block at activation in the extension host, profiled).
@@ -252,6 +252,9 @@ export class Engine {
       await this.mirror.replaceAll(nodes, edges);
     } else {
       this.mirror.persist(diff, { upsert: [...fileRows, ...skipRows], remove: [...removals, ...goneSkips].filter((p) => !newSkips.has(p)) });
+      // Files whose text is what was indexed (touched, checked out again): their new stats, so the next
+      // start skips them, in a write that leaves the generation and the query snapshot as they are.
+      this.mirror.persist(emptyDiff(), { upsert: touched, remove: [] }, 'stats');
       await this.flush();
     }
     await this.mirror.repair();

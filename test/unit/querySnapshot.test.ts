@@ -16,6 +16,7 @@ import type { EntityIndex } from '../../src/core/search/entityIndex';
 import type { LexicalIndex } from '../../src/core/search/lexical';
 import { descriptionsStamp, openQuerySnapshot, restoredIndexes, saveEngineSnapshot, type QuerySnapshot } from '../../src/core/search/querySnapshot';
 import { LocalRepository } from '../../src/core/service/localRepository';
+import { GraphStore } from '../../src/core/store/graphStore';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion } from '../../src/core/store/storeVersion';
 import { SNAPSHOT_TOOLS, snapshotTools } from '../../src/core/tools/snapshotTools';
 import { FIXTURES } from './helpers';
@@ -113,6 +114,46 @@ test('re-indexing an unchanged folder, skipped files included, leaves the store 
     await snapshot();
   } finally {
     fs.rmSync(skipped);
+  }
+});
+
+test('files touched with the same text keep the snapshot usable and are not read again; an edit makes it stale', async () => {
+  await indexAndSave();
+  const before = await readStoreVersion(storeDir);
+  const file = path.join(root, 'helpers.py');
+  const text = fs.readFileSync(file, 'utf8');
+  const later = new Date(Date.now() + 60_000);
+  fs.utimesSync(file, later, later);
+  const reindex = async () => {
+    const engine = await open();
+    try {
+      const report = await engine.index();
+      await engine.flush();
+      return report;
+    } finally {
+      await engine.close();
+    }
+  };
+  try {
+    const touched = await reindex();
+    assert.equal(touched.parsed, 0, 'the same text is not parsed again');
+    assert.deepEqual(await readStoreVersion(storeDir), before, 'new stats alone leave the generation as it was');
+    await snapshot();
+    // The new stats were stored: the next start skips the file without reading it.
+    const store = await GraphStore.open(storeDir, { mode: 'read' });
+    try {
+      const row = (await store.store.loadFiles()).find((f) => f.path === 'helpers.py');
+      assert.equal(row?.mtimeMs, fs.statSync(file).mtimeMs);
+    } finally {
+      await store.store.close();
+    }
+    fs.writeFileSync(file, `${text}\ndef touched_helper():\n    return 1\n`);
+    const edited = await reindex();
+    assert.equal(edited.parsed, 1);
+    assert.notDeepEqual(await readStoreVersion(storeDir), before, 'an edit is new content');
+    assert.match(await reason(), /store has changed/);
+  } finally {
+    fs.writeFileSync(file, text);
   }
 });
 

@@ -60,6 +60,11 @@ export interface StoreDiff {
   nodes?: { upsert: GraphNode[]; remove: string[] };
   edges?: { upsert: GraphEdge[]; remove: string[] };
   files?: { upsert: StoredFile[]; remove: string[] };
+  /**
+   * Only files' modification times and sizes change (a file touched, or checked out again, with the
+   * same text): the content is the same, and so is the generation (and the query snapshot filed under it).
+   */
+  statsOnly?: boolean;
 }
 
 export type OpenStatus = { kind: 'created' } | { kind: 'opened' } | { kind: 'rebuilt'; reason: string } | { kind: 'recovered'; reason: string };
@@ -100,7 +105,7 @@ export class StoreMovedError extends Error {}
 const DEFAULT_VECTOR_DIM = 384;
 const DEFAULT_COMPACT_EVERY = 50;
 
-/** What a write does to the generation: new content, or the same rows (compaction, embeddings, marking the index complete). */
+/** What a write does to the generation: new content, or the same rows (compaction, embeddings, files' stats, marking the index complete). */
 type WriteKind = 'full' | 'incremental' | 'same-content';
 
 export class GraphStore {
@@ -329,7 +334,7 @@ export class GraphStore {
     const edges = diff.edges && (diff.edges.upsert.length > 0 || diff.edges.remove.length > 0) ? diff.edges : undefined;
     const files = diff.files && (diff.files.upsert.length > 0 || diff.files.remove.length > 0) ? diff.files : undefined;
     if (!nodes && !edges && !files) return this.serialized(async () => undefined);
-    return this.write('incremental', async () => {
+    return this.write(diff.statsOnly ? 'same-content' : 'incremental', async () => {
       // Keyed before any write starts, so no write's failure waits unobserved behind an await.
       const edgeRows = edges && (await lastById(edges.upsert, (e) => e.id));
       const fileRows = files && (await lastById(files.upsert, (f) => f.path));

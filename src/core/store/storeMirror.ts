@@ -134,9 +134,9 @@ export class StoreMirror {
    * and changes queued while a write runs are merged into the next one (a burst of saves, a branch
    * switch) so the store catches up in few writes. `flush()` waits for it.
    */
-  persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
+  persist(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }, change: 'content' | 'stats' = 'content'): void {
     if (!this.store && !this.storeLost) return;
-    this.pending.add(diff, files);
+    this.pending.add(diff, files, change);
     if (this.pending.empty || this.flushing) return;
     this.flushing = this.drain().finally(() => (this.flushing = undefined));
   }
@@ -269,23 +269,31 @@ async function recordRoot(storeDir: string, root: string, log?: (m: string) => v
   }
 }
 
-/** Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. */
+/**
+ * Graph and file changes waiting for the store, merged by id: the latest upsert or removal wins. A
+ * write is stats-only when every change merged into it was (see StoreDiff.statsOnly).
+ */
 class PendingWrites {
   private readonly nodes = new ChangeSet<GraphNode>();
   private readonly edges = new ChangeSet<GraphEdge>();
   private readonly files = new ChangeSet<StoredFile>();
+  private contentChanged = false;
 
   get empty(): boolean {
     return this.nodes.empty && this.edges.empty && this.files.empty;
   }
 
-  add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }): void {
+  add(diff: GraphDiff, files: { upsert: StoredFile[]; remove: string[] }, change: 'content' | 'stats'): void {
+    const parts = [diff.nodes, diff.edges, files];
+    if (change === 'content' && parts.some((part) => part.upsert.length > 0 || part.remove.length > 0)) this.contentChanged = true;
     this.nodes.merge(diff.nodes, (n) => n.id);
     this.edges.merge(diff.edges, (e) => e.id);
     this.files.merge(files, (f) => f.path);
   }
 
   take(): StoreDiff {
-    return { nodes: this.nodes.take(), edges: this.edges.take(), files: this.files.take() };
+    const statsOnly = !this.contentChanged;
+    this.contentChanged = false;
+    return { nodes: this.nodes.take(), edges: this.edges.take(), files: this.files.take(), statsOnly };
   }
 }
