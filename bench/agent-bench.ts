@@ -72,9 +72,40 @@ async function startServer(root: string, store: string): Promise<Server> {
   };
 }
 
+/** What the snapshot answers besides search_code, asked the same way in every start measured. */
+const GRAPH_TOOL_CALLS = [
+  ['fetch_node', { name: 'get_object_or_404', source: false }],
+  ['explore_graph', { name: 'get_object_or_404', direction: 'in', depth: 2 }],
+  ['impact', { names: ['get_object_or_404'] }],
+  ['repo_overview', {}],
+] as const;
+
+/** The repository's service outlives the server that started it: stopped, so that the next server starts one from the store. */
+function stopServices(): void {
+  spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
+}
+
+/**
+ * Each tool as an agent's first call: spawn -> its answer, on a server started for it alone (and its
+ * service stopped after), from the store the cold run left.
+ */
+async function firstCalls(root: string, store: string): Promise<Array<{ tool: string; ms: number; fromSnapshot: boolean }>> {
+  const out = [];
+  for (const [tool, args] of [['search_code', { query: 'get_object_or_404', limit: 1 }], ...GRAPH_TOOL_CALLS] as const) {
+    const t = performance.now();
+    const server = await startServer(root, store);
+    const answer = await server.call(tool, args);
+    if (answer.isError) throw new Error(answer.text);
+    out.push({ tool, ms: performance.now() - t, fromSnapshot: answer.structured.indexing !== undefined });
+    await server.close();
+    stopServices();
+  }
+  return out;
+}
+
 /**
  * Spawn -> first answered search_code (from the query snapshot when the store has a usable one, else
- * once the engine is ready), then, asked in turn, fetch_node, explore_graph and impact (the snapshot
+ * once the engine is ready), then, asked in turn, the GRAPH_TOOL_CALLS (the snapshot
  * answers them too), and spawn -> first answer that needs the engine (edit_context, asked last).
  */
 async function firstAnswer(root: string, store: string): Promise<{ ms: number; fromSnapshot: boolean; graphTools: Array<{ tool: string; ms: number; fromSnapshot: boolean }>; engineMs: number; server: Server }> {
@@ -84,11 +115,7 @@ async function firstAnswer(root: string, store: string): Promise<{ ms: number; f
   if (answer.isError) throw new Error(answer.text);
   const ms = performance.now() - t;
   const graphTools = [];
-  for (const [tool, args] of [
-    ['fetch_node', { name: 'get_object_or_404', source: false }],
-    ['explore_graph', { name: 'get_object_or_404', direction: 'in', depth: 2 }],
-    ['impact', { names: ['get_object_or_404'] }],
-  ] as const) {
+  for (const [tool, args] of GRAPH_TOOL_CALLS) {
     const a = await server.call(tool, args);
     if (a.isError) throw new Error(a.text);
     graphTools.push({ tool, ms: performance.now() - t, fromSnapshot: a.structured.indexing !== undefined });
@@ -120,8 +147,8 @@ async function djangoLatency() {
   try {
     const cold = await firstAnswer(root, store);
     await cold.server.close();
-    // The repository's service the first server started outlives it: stopped, so the next server starts one from the store.
-    spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
+    stopServices();
+    const first = await firstCalls(root, store);
     const warm = await firstAnswer(root, store);
     const server = warm.server;
 
@@ -182,8 +209,10 @@ async function djangoLatency() {
       fs.writeFileSync(file, before);
     }
     await server.close();
-    return { coldStartMs: cold.ms, warmStartMs: warm.ms, warmFromSnapshot: warm.fromSnapshot, warmGraphTools: warm.graphTools, warmEngineMs: warm.engineMs, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
+    return { coldStartMs: cold.ms, firstCalls: first, warmStartMs: warm.ms, warmFromSnapshot: warm.fromSnapshot, warmGraphTools: warm.graphTools, warmEngineMs: warm.engineMs, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
   } finally {
+    // The service the warm server started outlives it: stopped, not left embedding a deleted copy.
+    stopServices();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
@@ -291,6 +320,7 @@ async function main() {
   const django = values['skip-django'] ? undefined : await djangoLatency();
   if (django) {
     console.log(`\nDjango, warm MCP server (${CALLS} calls per tool): start -> first answer cold ${(django.coldStartMs / 1000).toFixed(2)} s, warm ${(django.warmStartMs / 1000).toFixed(2)} s${django.warmFromSnapshot ? ' (from the query snapshot)' : ''}, then ${django.warmGraphTools.map((g) => `${g.tool} ${(g.ms / 1000).toFixed(2)} s${g.fromSnapshot ? ' (snapshot)' : ''}`).join(', ')}; warm engine ready for edit_context ${(django.warmEngineMs / 1000).toFixed(2)} s; edit on disk -> visible p50 ${django.editVisibleMs.p50.toFixed(0)} ms, p95 ${django.editVisibleMs.p95.toFixed(0)} ms`);
+    console.log(`Each tool as the first call of a server started for it: ${django.firstCalls.map((f) => `${f.tool} ${(f.ms / 1000).toFixed(2)} s${f.fromSnapshot ? ' (snapshot)' : ''}`).join(', ')}`);
     console.log('| tool | first call ms | calls | errors | p50 ms | p95 ms | max ms | tokens mean | tokens p95 |\n|---|---|---|---|---|---|---|---|---|');
     for (const s of django.tools) console.log(`| ${s.tool} | ${s.firstCallMs.toFixed(0)} | ${s.calls} | ${s.errors} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.max.toFixed(1)} | ${s.tokensMean.toFixed(0)} | ${s.tokensP95.toFixed(0)} |`);
   }
