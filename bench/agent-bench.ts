@@ -80,9 +80,24 @@ const GRAPH_TOOL_CALLS = [
   ['repo_overview', {}],
 ] as const;
 
-/** The repository's service outlives the server that started it: stopped, so that the next server starts one from the store. */
-function stopServices(): void {
+/**
+ * The repository's service outlives the server that started it: stopped, so that the next server
+ * starts one from the store, and waited for until its process is gone (it winds down its model
+ * thread after answering the stop), so that the next start is not timed beside it.
+ */
+async function stopServices(): Promise<void> {
+  const status = spawnSync(process.execPath, [CLI, 'service', 'status', '--all', '--json'], { encoding: 'utf8' });
+  const pids = (JSON.parse(status.stdout || '[]') as Array<{ pid: number }>).map((s) => s.pid);
   spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + 15_000; pids.some(alive) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /**
@@ -98,7 +113,7 @@ async function firstCalls(root: string, store: string): Promise<Array<{ tool: st
     if (answer.isError) throw new Error(answer.text);
     out.push({ tool, ms: performance.now() - t, fromSnapshot: answer.structured.indexing !== undefined });
     await server.close();
-    stopServices();
+    await stopServices();
   }
   return out;
 }
@@ -147,7 +162,7 @@ async function djangoLatency() {
   try {
     const cold = await firstAnswer(root, store);
     await cold.server.close();
-    stopServices();
+    await stopServices();
     const first = await firstCalls(root, store);
     const warm = await firstAnswer(root, store);
     const server = warm.server;
@@ -212,7 +227,7 @@ async function djangoLatency() {
     return { coldStartMs: cold.ms, firstCalls: first, warmStartMs: warm.ms, warmFromSnapshot: warm.fromSnapshot, warmGraphTools: warm.graphTools, warmEngineMs: warm.engineMs, tools: stats, editVisibleMs: { p50: percentile(visible, 50), p95: percentile(visible, 95), max: Math.max(...visible), n: visible.length } };
   } finally {
     // The service the warm server started outlives it: stopped, not left embedding a deleted copy.
-    stopServices();
+    await stopServices();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
