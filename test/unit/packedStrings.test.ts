@@ -69,6 +69,31 @@ test('entity tables packed and loaded answer lookups as the index they were made
   assert.deepEqual(loaded.lookup('run').map((m) => m.id), ['app.py#Flask.run']);
 });
 
+test('a loaded index prepared for updates in slices, or updated while it prepares, answers as a fresh build of the changed graph', async () => {
+  const names: Array<[string, string]> = Array.from({ length: 400 }, (_, i) => [`m${i % 7}.py#C${i}.handle_${i}`, `pkg.m${i % 7}.C${i}.handle_${i}`]);
+  for (const interrupted of [false, true]) {
+    const graph = graphOf(names);
+    const loaded = EntityIndex.load(graph, (await EntityIndex.build(graph)).pack());
+    // Slices of no time at all: one entry per turn, so that an update can land between two of them.
+    const preparing = loaded.prepareUpdates(0);
+    const renamed = { ...graph.getNodeAttributes('m3.py#C3.handle_3'), name: 'serve_3', qname: 'pkg.m3.C3.serve_3' };
+    graph.replaceNodeAttributes('m3.py#C3.handle_3', renamed);
+    graph.dropNode('m1.py#C1.handle_1');
+    if (interrupted) {
+      await new Promise((resolve) => setImmediate(resolve));
+      loaded.update(['m3.py#C3.handle_3', 'm1.py#C1.handle_1']);
+      await preparing;
+    } else {
+      await preparing;
+      loaded.update(['m3.py#C3.handle_3', 'm1.py#C1.handle_1']);
+    }
+    const fresh = await EntityIndex.build(graph);
+    for (const q of ['handle_3', 'serve_3', 'C3.serve_3', 'C3.handle_3', 'handle_1', 'C1.handle_1', 'handle_2', 'serve', 'handle 3']) {
+      assert.deepEqual(loaded.lookup(q), fresh.lookup(q), `${q}${interrupted ? ' (updated while preparing)' : ''}`);
+    }
+  }
+});
+
 test('entity tables that name a node the graph does not have, or another graph, are refused', async () => {
   const graph = graphOf([['a.py#A.f', 'a.A.f'], ['b.py#B.g', 'b.B.g']]);
   const packed = (await EntityIndex.build(graph)).pack();

@@ -24,8 +24,9 @@ export interface Searcher {
   /** How `search` would answer the query (graph lookup or natural language), without searching. */
   route(query: string): Promise<Routed>;
   /**
-   * Builds the indexes queries need (in slices) ahead of the first one: the QuickPick calls it when it
-   * opens, so the build overlaps the typing. Until then nothing is built (no memory spent on search).
+   * Builds the indexes queries need (in slices) ahead of the first one, ready for updates: the QuickPick
+   * calls it when it opens, so the build overlaps the typing, and a repository's service once its graph
+   * is loaded. Until then nothing is built (no memory spent on search).
    */
   prepare(): Promise<void>;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
@@ -154,7 +155,8 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
     },
     async prepare(): Promise<void> {
       fresh();
-      await Promise.all([entities.get(), lexical.get()]);
+      const [loaded] = await Promise.all([entities.get(), lexical.get()]);
+      await loaded.prepareUpdates(options.indexSliceMs);
     },
     async files(query: string, limit = 20): Promise<FileRanking> {
       fresh();
