@@ -240,8 +240,8 @@ export class LocalRepository implements Repository {
     return this.searcher.files(question, limit);
   }
 
-  prepareSearch() {
-    return this.searcher.prepare();
+  prepareSearch(only?: 'edits') {
+    return this.searcher.prepare(only);
   }
 
   assembleContext(query: CursorQuery, options?: AssembleOptions) {
