@@ -15,6 +15,7 @@ import { loadTransformersEmbedder } from '../../src/core/models/transformersMode
 import type { Embedder } from '../../src/core/models/types';
 import { nodeText, SEARCHABLE_KINDS } from '../../src/core/search/nodeText';
 import { GraphStore } from '../../src/core/store/graphStore';
+import { LocalRepository } from '../../src/core/service/localRepository';
 import { ensureRandomModels, RANDOM_EMBEDDER } from './modelFixtures';
 
 const temps: string[] = [];
@@ -226,6 +227,45 @@ test('settle waits for a run of at most `most` nodes, not for a larger one nor f
   await small.settle(total);
   assert.ok(searchableIds(engine).every((id) => small.vectors.hashOf(id) === engine.graph.graph.getNodeAttributes(id).hash), 'every node has the vector of its current content');
   await engine.close();
+});
+
+test('a repository closed while it embeds in the background stops between batches and keeps what it computed in the store', { timeout: 60_000 }, async () => {
+  const root = repo();
+  fs.writeFileSync(path.join(root, 'many.py'), Array.from({ length: 40 }, (_, i) => `def helper_${i}(x):\n    return x + ${i}\n`).join('\n'));
+  const repository = await LocalRepository.open(root, { workers: 0 });
+  await repository.index();
+  // The second batch is held until close() has been called.
+  const recording = new RecordingEmbedder();
+  let calls = 0;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let secondAsked: () => void = () => undefined;
+  const second = new Promise<void>((resolve) => (secondAsked = resolve));
+  const embedder: Embedder = {
+    id: recording.id,
+    dim: recording.dim,
+    embed: async (texts) => {
+      if (++calls === 2) {
+        secondAsked();
+        await held;
+      }
+      return recording.embed(texts);
+    },
+  };
+  await repository.useModels({ embedder, status: 'test', problems: [], close: async () => undefined }, 'test');
+  await repository.embedSettled(0); // more than 0 to embed: returns while the run goes on
+  await second;
+  const closed = repository.close();
+  release();
+  await closed;
+  const { store } = await GraphStore.open(path.join(root, '.cartograph'), { mode: 'read' });
+  try {
+    const stored = await store.loadVectors();
+    assert.ok(recording.texts.length > 0 && stored.size === recording.texts.length, `${stored.size} stored of ${recording.texts.length} computed`);
+    assert.ok(calls === 2, `no batch after close (${calls} asked)`);
+  } finally {
+    await store.close();
+  }
 });
 
 test('an embedder that fails mid-run (an endpoint going down) keeps what was computed, in memory and in the store', async () => {

@@ -82,6 +82,11 @@ export class EmbeddingJob {
     if (toEmbed <= most) await done;
   }
 
+  /** Resolves once no run is under way or queued (a cancelled one included). */
+  async idle(): Promise<void> {
+    while (this.running || this.queued) await (this.queued?.promise ?? this.running)!.catch(() => undefined);
+  }
+
   /**
    * Embeds what is missing. Runs one at a time: a call during a run queues one more run (calls
    * meanwhile share it), since the graph may have changed after the running one collected its work.

@@ -46,6 +46,8 @@ export class LocalRepository implements Repository {
   private descriptionCache: DescriptionCache | undefined;
   private featureView: { hierarchy: Promise<FeatureHierarchy>; version: number } | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
+  /** Aborted by stopEmbedding. */
+  private readonly closing = new AbortController();
   /** Model requests naming or grouping the view are on their way: it is settled after them. */
   private naming = 0;
   /** Bumped by every batch of new descriptions: answers made before it (search, features) are out of date. */
@@ -315,7 +317,7 @@ export class LocalRepository implements Repository {
    * (EmbeddingJob.settle): a service answers a large repository's first questions while it embeds.
    */
   async embedSettled(most: number): Promise<void> {
-    await this.embeddingJob()?.settle(most);
+    await this.embeddingJob()?.settle(most, this.closing.signal);
   }
 
   private embeddingJob(): EmbeddingJob | undefined {
@@ -403,9 +405,19 @@ export class LocalRepository implements Repository {
     return this.descriptions;
   }
 
-  close() {
+  /**
+   * Stops the background embedding for good, between two batches, once what it computed is saved:
+   * before the models or the store close under it (a run writing to a closed store loses its vectors).
+   */
+  async stopEmbedding(): Promise<void> {
+    this.closing.abort();
+    await this.embedding?.job.idle();
+  }
+
+  async close(): Promise<void> {
     clearTimeout(this.settleTimer);
     this.explorer = undefined;
-    return this.engine.close();
+    await this.stopEmbedding();
+    await this.engine.close();
   }
 }

@@ -301,6 +301,7 @@ export class ServedFolder implements ToolFolder {
     // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.
     if (this.live && this.live.engine.graph.version !== this.snapshotVersion) this.snapshotStale = true;
     await this.saveSnapshot();
+    if (this.models) await this.live?.stopEmbedding();
     await this.models?.close();
     if (!this.options.adopted) await (await this.repo.catch(() => undefined))?.close();
   }
