@@ -96,6 +96,7 @@ export class EntityIndex {
   private readonly filed = new Map<string, Array<[Map<string, string[]>, string]>>();
   /** False for a loaded index until an update needs `filed`: a one-shot query never does. */
   private filedKnown = true;
+  private preparing: Promise<void> | undefined;
 
   private refile(): void {
     for (const map of this.tables()) for (const [key, ids] of map) this.file(map, key, ids);
@@ -115,16 +116,20 @@ export class EntityIndex {
    * them, for a process that keeps the index: the first save after a warm start otherwise stops for
    * it (~0.3 s on Django). An update meanwhile does the rest at once, and this stops.
    */
-  async prepareUpdates(sliceMs = 8): Promise<void> {
-    if (this.filedKnown) return;
-    const entries = this.tables().flatMap((map) => [...map].map(([key, ids]) => ({ map, key, ids })));
-    let done = 0;
-    await forEachSliced(entries, ({ map, key, ids }) => {
-      if (this.filedKnown) return;
-      this.file(map, key, ids);
-      done++;
-    }, sliceMs);
-    if (!this.filedKnown && done === entries.length) this.filedKnown = true;
+  prepareUpdates(sliceMs = 8): Promise<void> {
+    if (this.filedKnown) return Promise.resolve();
+    // Asked again meanwhile (the Find box opened twice): the same pass.
+    this.preparing ??= (async () => {
+      const entries = this.tables().flatMap((map) => [...map].map(([key, ids]) => ({ map, key, ids })));
+      let done = 0;
+      await forEachSliced(entries, ({ map, key, ids }) => {
+        if (this.filedKnown) return;
+        this.file(map, key, ids);
+        done++;
+      }, sliceMs);
+      if (!this.filedKnown && done === entries.length) this.filedKnown = true;
+    })();
+    return this.preparing;
   }
 
   private add(id: string, node: GraphNode): void {
