@@ -20,6 +20,7 @@ import { ParserPool } from '../src/core/parse/parser';
 import { codeTokens } from './search/bm25';
 import { CORPORA, ensureTsPackage, groundTruth, keyOf, stripCopy, type GroundTruth } from './search/corpus';
 import { percentile, mean } from './search/metrics';
+import { gone } from '../test/support/serviceProbe';
 
 const { values } = parseArgs({
   options: {
@@ -89,15 +90,7 @@ async function stopServices(): Promise<void> {
   const status = spawnSync(process.execPath, [CLI, 'service', 'status', '--all', '--json'], { encoding: 'utf8' });
   const pids = (JSON.parse(status.stdout || '[]') as Array<{ pid: number }>).map((s) => s.pid);
   spawnSync(process.execPath, [CLI, 'service', 'stop', '--all'], { stdio: 'ignore' });
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  for (const deadline = Date.now() + 15_000; pids.some(alive) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  await Promise.all(pids.map(gone));
 }
 
 /**
