@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { common } from './bundleOptions.mjs';
+import { writeO200kTable } from './o200kTable.mjs';
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
@@ -22,4 +23,6 @@ if (existsSync('src/extension/extension.ts')) entries.push({ entryPoints: ['src/
 const webview = { entryPoints: { explorer: 'webview-ui/src/main.ts', 'explorer-style': 'webview-ui/explorer.css' }, outdir: 'dist/webview', bundle: true, platform: 'browser', format: 'iife', target: 'es2020', sourcemap: true, logLevel: 'warning' };
 
 await Promise.all([...entries.map((e) => build({ ...common, ...e })), build(webview)]);
-console.log(`built ${[...entries.map((e) => e.outfile), 'dist/webview/'].join(', ')}`);
+// the token counter's rank table (src/core/completion/o200k.ts)
+writeO200kTable('dist/o200k.bin');
+console.log(`built ${[...entries.map((e) => e.outfile), 'dist/webview/', 'dist/o200k.bin'].join(', ')}`);

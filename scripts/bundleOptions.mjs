@@ -3,8 +3,7 @@
 // apache-arrow are bundled together (one copy of Arrow, which LanceDB checks tables against); only
 // its platform package with the native `.node` binary stays external. transformers.js stays
 // external too: an ES module that finds its files through import.meta.url, loaded with import() by
-// the model worker. gpt-tokenizer stays external so the extension host and the engine worker share one
-// copy of its 2.4 MB vocabulary in the .vsix (bundled, esbuild re-indents it to 3.4 MB in each).
+// the model worker.
 export const common = {
   bundle: true,
   platform: 'node',
@@ -16,5 +15,5 @@ export const common = {
   alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs' },
   sourcemap: true,
   logLevel: 'warning',
-  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp', '@xenova/transformers', 'gpt-tokenizer'],
+  external: ['@lancedb/lancedb-*', '*.node', 'vscode', 'onnxruntime-node', 'sharp', '@xenova/transformers'],
 };

@@ -1,28 +1,18 @@
-// Token counts for the completion prompt, in real BPE tokens: o200k_base (GPT-4o's vocabulary) through
-// gpt-tokenizer. A chars-per-token constant cannot keep a budget: per-context chars/token ran from
-// 3.3 to 4.3 over the corpora, so a constant at the 5th percentile (3.4) still let one zod context
-// reach 2,430 tokens of 2,048 and left most contexts 10-30% under their budget. Counting for real
-// keeps every context within its budget and every prompt within its window, and spends the budget.
+// Token counts for the completion prompt, in real BPE tokens: o200k_base (GPT-4o's vocabulary). A
+// chars-per-token constant cannot keep a budget: per-context chars/token ran from 3.3 to 4.3 over the
+// corpora, so a constant at the 5th percentile (3.4) still let one zod context reach 2,430 tokens of
+// 2,048 and left most contexts 10-30% under their budget. Counting for real keeps every context within
+// its budget and every prompt within its window, and spends the budget.
 //
 // Why o200k: it is what bench:context measures with, and the tokenizer of no code model is
 // shippable here. Local code models' vocabularies (Qwen2.5-Coder's is a cl100k descendant,
 // DeepSeek-Coder and StarCoder2 are smaller) count code within some 10-20% of it: window.ts keeps
 // headroom for that.
 //
-// The encoding (2.4 MB of JavaScript, 0.1-0.3 s to load) is required on first use, not at import: the
-// extension host's bundle carries it but loads it only if completion runs there (engineWorker off);
-// by default the engine worker, which assembles the context and plans the window, loads it.
-import type { EncodeOptions } from 'gpt-tokenizer/cjs/GptEncoding';
+// The encoding is read on first use, not at import (o200k.ts: a packed table, a few milliseconds).
+import { O200k } from './o200k';
 
-type Counter = (text: string, options?: EncodeOptions) => number;
-let counter: Counter | undefined;
-/** Text is text: `<|endoftext|>` in a buffer is counted as the characters it is, never refused. */
-const PLAIN: EncodeOptions = { disallowedSpecial: new Set() };
-
-function bpe(): Counter {
-  counter ??= (require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: Counter }).countTokens;
-  return counter;
-}
+let encoding: O200k | undefined;
 
 /**
  * At least as many tokens as `text` has, by any count here (countTokens, blockTokens), without the
@@ -34,7 +24,7 @@ export function tokenBound(text: string): number {
 
 /** Exact o200k tokens of `text`. */
 export function countTokens(text: string): number {
-  return text === '' ? 0 : bpe()(text, PLAIN);
+  return text === '' ? 0 : (encoding ??= O200k.read()).count(text);
 }
 
 /** Per-line counts remembered across requests: the same buffer lines and snippet lines recur on every keystroke. */

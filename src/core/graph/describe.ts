@@ -26,6 +26,7 @@ export interface ReadonlyGraph extends GraphReader {
   getNodeAttribute<K extends keyof GraphNode>(id: string, name: K): GraphNode[K];
   filterNodes(callback: (id: string, attributes: GraphNode) => boolean): string[];
   inDegree(id: string): number;
+  forEachEdge(callback: (edge: string, attributes: GraphEdge, source: string, target: string, sourceAttributes: GraphNode, targetAttributes: GraphNode) => void): void;
   /** graphology's change events, for caches kept beside a graph; a frozen graph has none to emit. */
   on(event: 'nodeAdded' | 'nodeDropped', listener: (payload: { attributes: GraphNode }) => void): unknown;
   on(event: 'edgeAdded' | 'edgeDropped', listener: (payload: { attributes: GraphEdge }) => void): unknown;

@@ -161,6 +161,17 @@ export class CompactGraph implements ReadonlyGraph {
     return start[at + 1] - start[at];
   }
 
+  /** Every edge in encoding order, with its ends' attributes (as graphology's forEachEdge). */
+  forEachEdge(callback: (edge: string, attributes: GraphEdge, source: string, target: string, sourceAttributes: GraphNode, targetAttributes: GraphNode) => void): void {
+    const base = 2 + this.order * NODE_INTS;
+    for (let i = 0; i < this.size; i++) {
+      const source = this.nodeAt(this.ints[base + i * EDGE_INTS + 1]);
+      const target = this.nodeAt(this.ints[base + i * EDGE_INTS + 2]);
+      const edge = this.edgeAt(i);
+      callback(edge.id, edge, source.id, target.id, source, target);
+    }
+  }
+
   /** Frozen: there is no change to listen for. */
   on(): this {
     return this;

@@ -9,17 +9,17 @@ import { exploreGraph } from './exploreGraph';
 import { fetchNode } from './fetchNode';
 import { impact } from './impact';
 import { UnresolvedIndex } from './relations';
-import { Centrality, repoOverview } from './repoOverview';
+import { OverviewIndex, repoOverview } from './repoOverview';
 import { TOOL_INPUTS, type ToolInput, type ToolName } from './schemas';
 import { searchCode } from './searchCode';
 
 export class AgentTools {
   private readonly unresolved: UnresolvedIndex;
-  private readonly centrality: Centrality;
+  private readonly overview: OverviewIndex;
 
   constructor(private readonly ctx: ToolContext) {
     this.unresolved = new UnresolvedIndex(ctx.graph, ctx.savedUnresolved?.bind(ctx));
-    this.centrality = new Centrality(ctx.graph);
+    this.overview = new OverviewIndex(ctx.graph);
   }
 
   /** As `call`, with a bad request (ToolError) returned as the error to show the agent. */
@@ -67,7 +67,7 @@ export class AgentTools {
       }
       case 'repo_overview': {
         const overview = input as ToolInput<'repo_overview'>;
-        return overview.byArea ? areaOverview(ctx, overview, budget) : repoOverview(ctx, this.centrality, overview, budget);
+        return overview.byArea ? areaOverview(ctx, overview, budget) : repoOverview(ctx, this.overview, overview, budget);
       }
       case 'edit_context':
         return editContext(ctx, input as ToolInput<'edit_context'>, budget);

@@ -11,31 +11,36 @@ import type { TokenBudget } from './budget';
 const DEPENDENCY = new Set(['CALLS', 'INHERITS', 'USES', 'IMPORTS']);
 const SHOWN_KINDS = new Set(['Class', 'Interface', 'Enum', 'TypeAlias', 'Function', 'Method']);
 
-export class Centrality {
-  private built: { version: number; score: Map<string, number> } | undefined;
+/** Each definition's centrality and each method's class, from one pass over the edges, kept per graph version. */
+export class OverviewIndex {
+  private built: { version: number; score: Map<string, number>; classOf: Map<string, string> } | undefined;
 
   constructor(private readonly repo: ToolGraph) {}
 
   score(id: string): number {
-    return this.scores().get(id) ?? 0;
+    return this.index().score.get(id) ?? 0;
   }
 
-  private scores(): Map<string, number> {
-    if (this.built?.version === this.repo.version) return this.built.score;
-    const graph = this.repo.graph;
-    const score = new Map<string, number>();
-    graph.forEachNode((id, node) => {
-      if (node.kind === 'External' || node.kind === 'Folder') return;
-      const from = new Set<string>();
-      graph.forEachInEdge(id, (_, edge, source) => {
-        if (!DEPENDENCY.has(edge.kind)) return;
-        const path = graph.getNodeAttribute(source, 'path');
-        if (path !== node.path) from.add(path);
-      });
-      if (from.size > 0) score.set(id, from.size);
+  classOf(method: string): string | undefined {
+    return this.index().classOf.get(method);
+  }
+
+  private index(): { score: Map<string, number>; classOf: Map<string, string> } {
+    if (this.built?.version === this.repo.version) return this.built;
+    // One pass over the edges: walking each node's in-edges costs a lookup by id for each of its
+    // sources, which a query snapshot's graph does by hashing the id (repo_overview's first answer).
+    const from = new Map<string, Set<string>>();
+    const classOf = new Map<string, string>();
+    this.repo.graph.forEachEdge((_, edge, sourceId, target, source, node) => {
+      if (edge.kind === 'HAS_METHOD') classOf.set(target, sourceId);
+      if (!DEPENDENCY.has(edge.kind) || node.kind === 'External' || node.kind === 'Folder' || source.path === node.path) return;
+      let paths = from.get(target);
+      if (!paths) from.set(target, (paths = new Set()));
+      paths.add(source.path);
     });
-    this.built = { version: this.repo.version, score };
-    return score;
+    const score = new Map([...from].map(([id, paths]) => [id, paths.size]));
+    this.built = { version: this.repo.version, score, classOf };
+    return this.built;
   }
 }
 
@@ -48,7 +53,7 @@ interface Entry {
 }
 
 /** `budget`: what the answer may spend of `maxTokens` beside the notes the tools add after it. */
-export function repoOverview(ctx: ToolContext, centrality: Centrality, input: ToolInput<'repo_overview'>, budget: TokenBudget): ToolAnswer {
+export function repoOverview(ctx: ToolContext, index: OverviewIndex, input: ToolInput<'repo_overview'>, budget: TokenBudget): ToolAnswer {
   const repo = ctx.graph;
   const prefix = input.path?.replace(/^\.\/+/, '').replace(/\/+$/, '') ?? '';
   const files = repo.filePaths().filter((f) => !prefix || f === prefix || f.startsWith(`${prefix}/`)).sort();
@@ -56,12 +61,12 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
 
   const entries = new Map<string, Entry>();
   for (const file of files) {
-    let moduleScore = centrality.score(file);
+    let moduleScore = index.score(file);
     for (const node of repo.nodesInFile(file)) {
       if (!SHOWN_KINDS.has(node.kind) || !node.range) continue;
-      const score = centrality.score(node.id);
+      const score = index.score(node.id);
       moduleScore += score;
-      const parent = node.kind === 'Method' ? parentClass(ctx, node) : file;
+      const parent = node.kind === 'Method' ? index.classOf(node.id) : file;
       if (node.kind === 'Method' && (!parent || score === 0)) continue;
       const indent = node.kind === 'Method' ? '    ' : '  ';
       const head = (node.signature || `${node.kind} ${node.name}`).split('\n')[0].slice(0, 160);
@@ -122,12 +127,4 @@ export function repoOverview(ctx: ToolContext, centrality: Centrality, input: To
     text: map.text,
     structured: { path: prefix, files: files.length, shownModules: map.shownModules, hiddenModules: map.hiddenModules, hiddenDefinitions: map.hiddenDefinitions, tokens: map.tokens },
   };
-}
-
-function parentClass(ctx: ToolContext, method: GraphNode): string | undefined {
-  let parent: string | undefined;
-  ctx.graph.graph.forEachInEdge(method.id, (_, edge, source) => {
-    if (edge.kind === 'HAS_METHOD') parent = source;
-  });
-  return parent;
 }
