@@ -13,7 +13,7 @@ import { extractFile } from '../src/core/parse/extract';
 import type { FileGraph } from '../src/core/parse/fileGraph';
 import { languageOf } from '../src/core/parse/languages';
 import { ParserPool } from '../src/core/parse/parser';
-import { isProjectFile, projectConfigDirs, projectConfigFrom } from '../src/core/workspace/projectConfig';
+import { isProjectFile, listingOf, projectConfigDirs, projectConfigFrom } from '../src/core/workspace/projectConfig';
 import { realGoEdit, realRustEdit } from './realEdits';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string', multiple: true }, edits: { type: 'string' }, rounds: { type: 'string' }, json: { type: 'string' } } });
@@ -43,7 +43,7 @@ async function benchCorpus(root: string) {
   const parse = (file: string, text: string): Promise<FileGraph> => extractFile(pool, file, languageOf(file)!, text);
   const graph = new RepositoryGraph(path.basename(root));
   const t0 = performance.now();
-  graph.apply({ upsert: await Promise.all(sources.map((p) => parse(p, tree.get(p)!))), config: projectConfigFrom(projectConfigDirs(sources), (rel) => tree.get(rel)) });
+  graph.apply({ upsert: await Promise.all(sources.map((p) => parse(p, tree.get(p)!))), config: projectConfigFrom(projectConfigDirs(sources), (rel) => tree.get(rel), listingOf(tree.keys())) });
   const buildMs = performance.now() - t0;
   const edits: Array<[FileGraph, FileGraph]> = [];
   for (let n = 0; n < EDITS; n++) {

@@ -9,7 +9,7 @@ import { extractFile } from '../../src/core/parse/extract';
 import type { FileGraph } from '../../src/core/parse/fileGraph';
 import { ParserPool } from '../../src/core/parse/parser';
 import { languageOf } from '../../src/core/parse/languages';
-import { isProjectFile, projectConfigDirs, projectConfigFrom, type ProjectConfig } from '../../src/core/workspace/projectConfig';
+import { isProjectFile, listingOf, projectConfigDirs, projectConfigFrom, type ProjectConfig } from '../../src/core/workspace/projectConfig';
 import { rng } from '../support/rng';
 
 export { rng };
@@ -58,9 +58,9 @@ export function sourcePaths(tree: Map<string, string>): string[] {
   return [...tree.keys()].filter((p) => languageOf(p) !== undefined);
 }
 
-/** The project config the engine would read from disk for this tree (tsconfigs, go.mod and Cargo.toml files). */
+/** The project config the engine would read from disk for this tree (tsconfigs, go.mod and Cargo.toml files, compiled Python modules). */
 export function treeConfig(tree: Map<string, string>): ProjectConfig {
-  return projectConfigFrom(projectConfigDirs(sourcePaths(tree)), (rel) => tree.get(rel));
+  return projectConfigFrom(projectConfigDirs(sourcePaths(tree)), (rel) => tree.get(rel), listingOf(tree.keys()));
 }
 
 export async function buildGraph(tree: Map<string, string>, rootName = 'repo'): Promise<RepositoryGraph> {

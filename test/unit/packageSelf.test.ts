@@ -34,7 +34,7 @@ test("a package's tests that import it by name call into its own files; an unkno
   const graph = new RepositoryGraph('repo');
   graph.apply({
     upsert: await Promise.all(Object.entries(files).map(([p, t]) => parse(p, t))),
-    config: { tsconfigs: withPackageSelfPaths([], [{ dir: 'packages/zod', paths: packageSelfPaths('packages/zod', ZOD_LIKE) }]), manifests: [] },
+    config: { tsconfigs: withPackageSelfPaths([], [{ dir: 'packages/zod', paths: packageSelfPaths('packages/zod', ZOD_LIKE) }]), manifests: [], compiledModules: [] },
   });
   assert.ok(graph.graph.hasEdge('CALLS|packages/zod/tests/errors.test.ts#check|packages/zod/src/index.ts#treeifyError'));
   assert.ok(graph.graph.hasEdge('CALLS|packages/zod/tests/errors.test.ts#check|ext:js:react.render'));

@@ -38,7 +38,7 @@ test('path-mapped and baseUrl imports resolve to repository files; packages stay
   const graph = new RepositoryGraph('repo');
   graph.apply({
     upsert: await Promise.all(Object.entries(files).map(([p, t]) => parse(p, t))),
-    config: { tsconfigs: [loadTsConfig('tsconfig.json', (p) => CONFIGS[p])!], manifests: [] },
+    config: { tsconfigs: [loadTsConfig('tsconfig.json', (p) => CONFIGS[p])!], manifests: [], compiledModules: [] },
   });
   for (const edge of [
     'IMPORTS|src/app.ts|src/lib/strings.ts#camel',

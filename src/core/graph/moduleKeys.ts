@@ -8,10 +8,12 @@
 //   file:<path>#… one name (or list) of one file's interface, see fileIndex.ts
 //   tsconfig      the tsconfig/jsconfig files (paths, baseUrl)
 //   manifest:<n>  the build manifests named n (go.mod, Cargo.toml): module paths, crates
+//   compiled      the compiled Python extension modules (a lookup that found no Python source)
 import * as posix from 'node:path/posix';
 import type { Language } from '../model/schema';
 
 export const TSCONFIG_KEY = 'tsconfig';
+export const COMPILED_KEY = 'compiled';
 
 /** Consumed by a lookup that read the build manifests named `name` (go.mod, Cargo.toml). */
 export function manifestKey(name: string): string {

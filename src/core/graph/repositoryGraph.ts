@@ -9,7 +9,7 @@ import { ambientGlobalKeys, isAmbientGlobalKey } from './ambientGlobals';
 import { ChangeSet } from './changeSet';
 import { changedInterfaceKeys } from './fileIndex';
 import {
-  TSCONFIG_KEY, compareRank, manifestKey, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
+  COMPILED_KEY, TSCONFIG_KEY, compareRank, manifestKey, dirOf, isPythonPackageInit, providedKeys, providerRank, pythonModuleName,
 } from './moduleKeys';
 import { packageProvidedKeys, packageScheme, type ProjectLayout } from './packageScope';
 import { withModDeclarations } from './rustModules';
@@ -52,7 +52,8 @@ export class RepositoryGraph {
   /** Every file path, replaced (not mutated) when files come or go: package schemes memoise on it. */
   private paths: ReadonlySet<string> = new Set();
   private modDeclarations: ProjectLayout['modDeclarations'] = new Map();
-  private config: ProjectConfig = { tsconfigs: [], manifests: [] };
+  private config: ProjectConfig = { tsconfigs: [], manifests: [], compiledModules: [] };
+  private compiledModules: ReadonlySet<string> = new Set();
   private projectConfigJson = JSON.stringify(this.config);
   lastApply: ApplyStats = { resolved: 0 };
   /** Bumped when an apply starts: readers that cache derived indexes (search) know when to refresh. */
@@ -424,6 +425,7 @@ export class RepositoryGraph {
       },
       tsconfigs: this.tsconfigs,
       manifests: this.manifests,
+      compiledModules: this.compiledModules,
       paths: this.paths,
       modDeclarations: this.modDeclarations,
     };
@@ -448,6 +450,10 @@ export class RepositoryGraph {
     }
     // A new array only when a manifest changed: package schemes memoise on its identity (layoutKey).
     if (changed.some((key) => key !== TSCONFIG_KEY)) this.manifests = config.manifests;
+    if (JSON.stringify(before.compiledModules) !== JSON.stringify(config.compiledModules)) {
+      this.compiledModules = new Set(config.compiledModules);
+      changed.push(COMPILED_KEY);
+    }
     return changed;
   }
 

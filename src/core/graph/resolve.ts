@@ -9,7 +9,7 @@ import { JS_GLOBALS, PYTHON_BUILTINS } from '../model/builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
 import { goImportPath, goModulesOf, resolveGoImport } from './goModules';
 import {
-  ASSET_EXTENSION, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
+  ASSET_EXTENSION, COMPILED_KEY, TSCONFIG_KEY, dirOf, joinRelative, jsPathKey, isPythonPackageInit, manifestKey, stripPython,
 } from './moduleKeys';
 import {
   packageClauseKey, packageKey, packageMemberKey, packageScheme, subjectKey, type PackageScheme, type ProjectLayout,
@@ -32,6 +32,8 @@ export interface World {
   tsconfigs: TsConfigSet;
   /** The repository's go.mod and Cargo.toml files; a lookup that reads them consumes `manifestKey(name)`. */
   manifests: readonly ManifestFile[];
+  /** Compiled Python extension modules by path without extension (ProjectConfig); a lookup of one consumes COMPILED_KEY. */
+  compiledModules: ReadonlySet<string>;
   /** Every file path of the repository (package schemes read it with the manifests: ProjectLayout). */
   paths: ReadonlySet<string>;
   /** Rust files' `mod` declarations, which place files in the module tree (ProjectLayout). */
@@ -344,13 +346,32 @@ export class Resolver {
       const rest = specifier.slice(level).split('.').filter(Boolean).join('/');
       const path = [dir, rest].filter(Boolean).join('/');
       const found = this.provider(`pyp:${path}`);
-      return found ? { t: 'module', path: found } : { t: 'missing' };
+      return found ? { t: 'module', path: found } : this.compiledModule(path) ?? { t: 'missing' };
     }
     const found = this.provider(`py:${specifier}`);
     if (found) return { t: 'module', path: found };
     const top = specifier.split('.')[0];
-    if (top !== specifier && this.provider(`py:${top}`)) return { t: 'missing' };
+    if (top !== specifier && this.provider(`py:${top}`)) {
+      const last = specifier.lastIndexOf('.');
+      const parent = this.provider(`py:${specifier.slice(0, last)}`);
+      const compiled = parent && isPythonPackageInit(parent) ? this.compiledModule(`${stripPython(parent)}/${specifier.slice(last + 1)}`) : null;
+      return compiled ?? { t: 'missing' };
+    }
     return { t: 'external', family: 'py', name: specifier };
+  }
+
+  /**
+   * The compiled extension module at `path` (without extension), as an external module named as Python
+   * imports it: the repository holds it, but no source the graph can read. Null when there is none.
+   */
+  private compiledModule(path: string): Target | null {
+    this.consumed.add(COMPILED_KEY);
+    if (!this.world.compiledModules.has(path)) return null;
+    const dir = dirOf(path);
+    const pkg = this.provider(`pyp:${dir}`);
+    const own = path.slice(dir ? dir.length + 1 : 0);
+    const name = pkg && isPythonPackageInit(pkg) ? [this.world.moduleName(pkg), own].filter(Boolean).join('.') : path.split('/').join('.');
+    return { t: 'external', family: 'py', name };
   }
 
   private resolveJsModule(file: FileGraph, specifier: string): ModuleResult {
@@ -581,6 +602,23 @@ export class Resolver {
     return t?.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
   }
 
+  /**
+   * `name` as one of the Python file's `from x import *` brings in. A name no Python module it
+   * star-imports defines comes from the first one whose source the graph cannot read (`from ._flapack
+   * import *` in scipy's lapack.py, a compiled module), if any.
+   */
+  private pythonStarMember(file: FileGraph, name: string): Target | null {
+    let unread: Target | null = null;
+    for (const star of indexOf(file).starImports) {
+      const module = this.resolvePythonModule(file, star.module);
+      if (module?.t === 'module') {
+        const found = this.pythonModuleMember(module.path, name);
+        if (found) return found;
+      } else if (module?.t === 'external') unread ??= { t: 'external', family: 'py', name: `${module.name}.${name}` };
+    }
+    return unread;
+  }
+
   private pythonModuleMember(path: string, name: string): Target | null {
     return this.memoized(`pm\u0000${path}\u0000${name}`, () => {
       const file = this.world.file(path);
@@ -596,18 +634,15 @@ export class Resolver {
         if (bound) return bound;
       }
       if (isPythonPackageInit(path)) {
-        const sub = this.provider(`pyp:${[stripPython(path), name].filter(Boolean).join('/')}`);
+        const subPath = [stripPython(path), name].filter(Boolean).join('/');
+        const sub = this.provider(`pyp:${subPath}`);
         if (sub) return { t: 'module', path: sub };
+        const compiled = this.compiledModule(subPath);
+        if (compiled) return compiled;
       }
       if (!name.startsWith('_')) {
         this.read(path, STAR);
-        for (const star of index.starImports) {
-          const module = this.resolvePythonModule(file, star.module);
-          if (module?.t === 'module') {
-            const found = this.pythonModuleMember(module.path, name);
-            if (found) return found;
-          }
-        }
+        return this.pythonStarMember(file, name);
       }
       return null;
     });
@@ -731,13 +766,8 @@ export class Resolver {
       if (PYTHON_BUILTINS.has(name)) return { t: 'external', family: 'py', name: `builtins.${name}` };
       // `from x import *` brings public names in.
       this.read(file.path, STAR);
-      for (const star of index.starImports) {
-        const module = this.resolvePythonModule(file, star.module);
-        if (module?.t === 'module') {
-          const found = this.pythonModuleMember(module.path, name);
-          if (found) return found;
-        }
-      }
+      const found = this.pythonStarMember(file, name);
+      if (found) return found;
     } else if (file.language !== 'go') {
       if (JS_GLOBALS.has(name)) return { t: 'external', family: 'js', name };
       return this.ambientGlobal(name);

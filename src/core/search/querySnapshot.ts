@@ -24,7 +24,7 @@ import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 7; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 8; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 // `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
 // opens the store restores the graph instead of resolving every file again (Engine's warm start).
@@ -304,7 +304,7 @@ async function staleness(key: SnapshotKey, storeDir: string, root: string): Prom
   const version = await readStoreVersion(storeDir);
   if (!version || !sameVersion(version, key.store)) return 'the store has changed since';
   if (descriptionsStamp(storeDir) !== key.descriptions) return 'the descriptions have changed since';
-  if (JSON.stringify(readProjectConfig(root, key.configDirs)) !== key.config) return 'a tsconfig/jsconfig, package.json, go.mod or Cargo.toml file has changed since';
+  if (JSON.stringify(readProjectConfig(root, key.configDirs)) !== key.config) return 'a tsconfig/jsconfig, package.json, go.mod or Cargo.toml file or a compiled Python module has changed since';
   return undefined;
 }
 
