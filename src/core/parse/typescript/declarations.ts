@@ -356,9 +356,14 @@ export abstract class Declarations extends TypeFacts {
     if (!param || !param.frame) return;
     const chain = this.boundedChain(node, this.typeChain(node));
     if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
+    const elements = this.elementChain(node);
+    if (elements) (param.frame.elements ??= new Map()).set(param.name, elements);
   }
 
-  /** `const c = new C()` / `const c: C = …` inside a definition. */
+  /**
+   * `const c = new C()` / `const c: C = …` / `const c = x as C` inside a definition, and what it holds
+   * when it is an array or iterable (`const xs: C[] = …`), or takes an element of one (`xs[0]`, `xs.pop()`).
+   */
   protected onTypedLocal(declarator: Node): void {
     if (declarator.startIndex === this.lastLocal) return;
     this.lastLocal = declarator.startIndex;
@@ -366,12 +371,43 @@ export abstract class Declarations extends TypeFacts {
     if (!frame) return;
     const nameNode = declarator.childForFieldName('name');
     if (!nameNode) return;
-    let chain = this.annotationChain(declarator.childForFieldName('type'));
+    const value = declarator.childForFieldName('value');
+    const asserted = value?.type === 'as_expression' ? value.lastNamedChild : value?.type === 'type_assertion' ? value.firstNamedChild?.firstNamedChild ?? null : null;
+    const declared = declarator.childForFieldName('type')?.firstNamedChild ?? asserted;
+    let chain = declared ? this.boundedChain(declared, this.typeChain(declared)) : null;
     if (!chain) {
-      const value = declarator.childForFieldName('value');
       if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
-      else chain = this.callResultChain(value);
+      else chain = this.elementTaken(value, frame) ?? this.callResultChain(value);
     }
-    if (chain) (frame.types ??= new Map()).set(this.text(nameNode), chain);
+    const name = this.text(nameNode);
+    if (chain) (frame.types ??= new Map()).set(name, chain);
+    const elements = declared ? this.elementChain(declared) : null;
+    if (elements) (frame.elements ??= new Map()).set(name, elements);
+  }
+
+  /** `for (const x of xs)` with xs an array or iterable of a known class: x is one. */
+  protected onForOf(statement: Node): void {
+    const left = statement.childForFieldName('left');
+    let right = statement.childForFieldName('right');
+    if (right?.type === 'non_null_expression') right = right.firstNamedChild;
+    if (statement.childForFieldName('operator')?.type !== 'of' || left?.type !== 'identifier' || right?.type !== 'identifier') return;
+    const frame = this.frameAt(statement.startIndex);
+    const elements = frame ? this.localElements(this.text(right), frame) : undefined;
+    if (frame && elements) (frame.types ??= new Map()).set(this.text(left), elements);
+  }
+
+  /** The class of an element taken from a local array or iterable: `xs[i]`, `xs.pop()`, `xs.at(i)`, `xs.find(…)`. */
+  private elementTaken(value: Node | null, frame: Frame): string[] | null {
+    let holder: Node | null | undefined = null;
+    if (value?.type === 'subscript_expression') holder = value.childForFieldName('object');
+    else if (value?.type === 'call_expression') {
+      const callee = value.childForFieldName('function');
+      const method = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
+      if (method && ELEMENT_METHODS.has(this.text(method))) holder = callee!.childForFieldName('object');
+    }
+    return holder?.type === 'identifier' ? this.localElements(this.text(holder), frame) ?? null : null;
   }
 }
+
+/** Array methods that return one of its elements. */
+const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast']);

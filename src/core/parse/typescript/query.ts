@@ -59,9 +59,17 @@ const DEFS_TS = `
 (mapped_type_clause name: (type_identifier) @tparam)
 (infer_type (type_identifier) @tparam)
 [(required_parameter pattern: (identifier) @param) (optional_parameter pattern: (identifier) @param)]
-(required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type)] @paramtype))
-(optional_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type)] @paramtype))
+(required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type) (array_type) (readonly_type)] @paramtype))
+(optional_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type) (array_type) (readonly_type)] @paramtype))
 (variable_declarator name: (identifier) type: (type_annotation)) @local
+(variable_declarator name: (identifier) value: (as_expression)) @local
+(variable_declarator name: (identifier) value: (subscript_expression)) @local
+(for_in_statement left: (identifier)) @forof
+`;
+
+// `<T>x` is JSX in .tsx: the TSX grammar has no type assertion.
+const DEFS_TS_ONLY = `
+(variable_declarator name: (identifier) value: (type_assertion)) @local
 `;
 
 // A call is captured as the whole call_expression: it precedes (outer first) its callee's @thismember
@@ -109,7 +117,7 @@ export function queryFor(language: TSLanguage, dialect: Dialect): Query {
   if (!q) {
     const ts = dialect !== 'js';
     const jsx = dialect !== 'ts';
-    q = new Query(language, DEFS_COMMON + (ts ? DEFS_TS : DEFS_JS) + REFS_COMMON + (jsx ? REFS_JSX : '') + (ts ? REFS_TS_TYPES + REFS_TS_CONTEXT : '') + REFS_TAIL);
+    q = new Query(language, DEFS_COMMON + (ts ? DEFS_TS : DEFS_JS) + (jsx ? '' : DEFS_TS_ONLY) + REFS_COMMON + (jsx ? REFS_JSX : '') + (ts ? REFS_TS_TYPES + REFS_TS_CONTEXT : '') + REFS_TAIL);
     QUERIES.set(language, q);
   }
   return q;

@@ -22,6 +22,8 @@ export interface Frame {
   locals?: Set<string>;
   /** Local name → class chain, for call-head rewriting. */
   types?: Map<string, string[]>;
+  /** Local name → the class chain of its elements (an array, an iterable), for `for … of`, `xs[i]`, `xs.pop()`. */
+  elements?: Map<string, string[]>;
   typeParams?: Set<string>;
   /** Class field name → type chain, for `this.field.method()`. */
   fields?: Map<string, string[]>;

@@ -67,15 +67,38 @@ export abstract class TypeFacts extends Scopes {
    */
   protected boundedChain(at: Node, chain: string[] | null, depth = 0): string[] | null {
     if (!chain || chain.length !== 1 || depth > 3) return chain;
-    if (!this.fileTypeParams().has(chain[0])) return chain;
+    const param = this.typeParamAround(at, chain[0]);
+    if (!param) return chain;
+    const bound = boundOf(param);
+    return bound ? this.boundedChain(param, this.typeChain(bound), depth + 1) : null;
+  }
+
+  /** The declaration of the type parameter `name` in scope at `at`, if `name` is one. */
+  private typeParamAround(at: Node, name: string): Node | undefined {
+    if (!this.fileTypeParams().has(name)) return undefined;
     for (let n: Node | null = this.parents.of(at); n; n = this.parents.of(n)) {
       const declared = n.childForFieldName('type_parameters');
-      const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === chain[0]);
-      if (!param) continue;
-      const bound = (param.childForFieldName('constraint') ?? param.childForFieldName('value'))?.firstNamedChild ?? null;
-      return bound ? this.boundedChain(param, this.typeChain(bound), depth + 1) : null;
+      const param = declared?.namedChildren.find((p) => p?.type === 'type_parameter' && p.childForFieldName('name') && this.text(p.childForFieldName('name')!) === name);
+      if (param) return param;
     }
-    return chain;
+    return undefined;
+  }
+
+  /**
+   * What iterating a value of this type gives, as a chain (`for (const x of xs)`, `xs[0]`, `xs.pop()`):
+   * the element type of `T[]`, `readonly T[]` and the standard collections (`Array<T>`, `Iterable<T>`,
+   * `Set<T>`…), through `| undefined` and through a type parameter's constraint
+   * (`<A extends Iterable<Fiber>>(fibers: A)`). Null for anything else.
+   */
+  protected elementChain(node: Node | null, depth = 0): string[] | null {
+    const type = node && this.namedConstituent(node);
+    if (!type || depth > 3) return null;
+    if (type.type === 'readonly_type') return this.elementChain(type.firstNamedChild, depth + 1);
+    const element = type.type === 'array_type' ? type.firstNamedChild : type.type === 'generic_type' && COLLECTIONS.has(this.text(type.childForFieldName('name') ?? type)) ? type.childForFieldName('type_arguments')?.firstNamedChild ?? null : null;
+    if (element) return this.boundedChain(element, this.typeChain(element));
+    if (type.type !== 'type_identifier') return null;
+    const param = this.typeParamAround(type, this.text(type));
+    return param ? this.elementChain(boundOf(param), depth + 1) : null;
   }
 
   /**
@@ -249,12 +272,12 @@ export abstract class TypeFacts extends Scopes {
 
   /** The type chain of a parameter or local seen from `frame`; undefined when untyped or not a local (a local shadows outer types). */
   private localType(name: string, frame: Frame | null): string[] | undefined {
-    for (let f: Frame | null = frame; f; f = f.up) {
-      const type = f.types?.get(name);
-      if (type) return type;
-      if (f.locals?.has(name)) return undefined;
-    }
-    return undefined;
+    return localFact(name, frame, (f) => f.types);
+  }
+
+  /** The element chain of a parameter or local holding an array or iterable (Frame.elements), seen from `frame`. */
+  protected localElements(name: string, frame: Frame | null): string[] | undefined {
+    return localFact(name, frame, (f) => f.elements);
   }
 
   /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
@@ -276,6 +299,24 @@ export abstract class TypeFacts extends Scopes {
     // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
     return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
   }
+}
+
+/** Generic collections whose one type argument is what iterating them gives. */
+const COLLECTIONS = new Set(['Array', 'ReadonlyArray', 'Iterable', 'IterableIterator', 'Iterator', 'AsyncIterable', 'Generator', 'Set', 'ReadonlySet']);
+
+/** A type parameter's constraint, else its default. */
+function boundOf(param: Node): Node | null {
+  return (param.childForFieldName('constraint') ?? param.childForFieldName('value'))?.firstNamedChild ?? null;
+}
+
+/** What `facts` records for `name` in the innermost frame from `frame` outwards that has it; a local without it shadows outer ones. */
+function localFact(name: string, frame: Frame | null, facts: (f: Frame) => Map<string, string[]> | undefined): string[] | undefined {
+  for (let f: Frame | null = frame; f; f = f.up) {
+    const fact = facts(f)?.get(name);
+    if (fact) return fact;
+    if (f.locals?.has(name)) return undefined;
+  }
+  return undefined;
 }
 
 /** The parameters of a parameter list, comments and a declared `this` (no argument passes it) left out. */
