@@ -229,6 +229,53 @@ test('settle waits for a run of at most `most` nodes, not for a larger one nor f
   await engine.close();
 });
 
+test('after an edit, settle resolves once the new vectors are in memory, before the store has taken them', { timeout: 60_000 }, async () => {
+  const root = repo();
+  const engine = await indexed(root);
+  const total = searchableIds(engine).length;
+  // The engine as the job sees it, with the store's vector writes held until released.
+  let release!: () => void;
+  let held = new Promise<void>((resolve) => (release = resolve));
+  const writes: number[] = [];
+  const store = engine.currentStore!;
+  const heldStore = new Proxy(store, {
+    get: (target, prop) =>
+      prop === 'setVectors'
+        ? async (vectors: Map<string, Float32Array>) => {
+            await held;
+            writes.push(vectors.size);
+            return target.setVectors(vectors);
+          }
+        : (Reflect.get(target, prop, target) as unknown),
+  });
+  const view = { graph: engine.graph, flush: () => engine.flush(), get currentStore() { return heldStore; } };
+  const job = new EmbeddingJob(view, new RecordingEmbedder(), { batchSize: 2 });
+  const first = job.settle(total);
+  release();
+  await first;
+  await job.idle();
+  assert.equal(job.vectors.size, total);
+  held = new Promise<void>((resolve) => (release = resolve));
+  const wrote = writes.length;
+
+  fs.appendFileSync(path.join(root, 'units.py'), '\n\ndef to_inches(feet):\n    return feet * 12\n');
+  await engine.syncPaths([path.join(root, 'units.py')]);
+  await job.settle(total);
+  assert.ok(job.vectors.hashOf('units.py#to_inches'), 'the new function is searched with its vector');
+  assert.equal(writes.length, wrote, 'while its write to the store is still held');
+  // A second edit while that write is held: its settle waits for its own vector too.
+  fs.appendFileSync(path.join(root, 'units.py'), '\n\ndef to_yards(feet):\n    return feet / 3\n');
+  await engine.syncPaths([path.join(root, 'units.py')]);
+  const second = job.settle(total);
+  release();
+  await second;
+  assert.ok(job.vectors.hashOf('units.py#to_yards'));
+  await job.idle();
+  const stored = await store.loadVectors(['units.py#to_inches', 'units.py#to_yards']);
+  assert.equal(stored.size, 2, 'both vectors reach the store once it takes them');
+  await engine.close();
+});
+
 test('a repository closed while it embeds in the background stops between batches and keeps what it computed in the store', { timeout: 60_000 }, async () => {
   const root = repo();
   fs.writeFileSync(path.join(root, 'many.py'), Array.from({ length: 40 }, (_, i) => `def helper_${i}(x):\n    return x + ${i}\n`).join('\n'));

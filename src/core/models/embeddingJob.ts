@@ -54,6 +54,10 @@ export class EmbeddingJob {
   private queued: { promise: Promise<EmbeddingReport>; signals: (AbortSignal | undefined)[] } | undefined;
   /** Callers of `settle` waiting to learn how much the next run embeds. */
   private readonly plans: ((toEmbed: number) => void)[] = [];
+  /** Callers of `settle` waiting for the next run's vectors to be in memory (before the store has them). */
+  private readonly embeddedWaiters: (() => void)[] = [];
+  /** The run under way has its vectors in memory and is writing them to the store. */
+  private persisting = false;
 
   constructor(
     private readonly engine: EngineView,
@@ -66,20 +70,23 @@ export class EmbeddingJob {
   }
 
   /**
-   * Runs (as `run`) and resolves when the run is done or, when it has more than `most` nodes to embed,
-   * as soon as it knows it: the rest embeds in the background. What is waited for depends on the
-   * repository's state, never on time, so a small repository is always searched with all its vectors.
+   * Runs (as `run`) and resolves when the run's vectors are in memory (search uses them; the store
+   * takes them after) or, when it has more than `most` nodes to embed, as soon as it knows it: the rest
+   * embeds in the background. What is waited for depends on the repository's state, never on time, so
+   * a small repository is always searched with all its vectors.
    */
   async settle(most: number, signal?: AbortSignal): Promise<void> {
-    // A run under way may be a whole repository's: what changed meanwhile embeds after it, unwaited.
-    if (this.running) {
+    // A run still embedding may be a whole repository's: what changed meanwhile embeds after it,
+    // unwaited. One only writing its vectors is nearly done: the next run is waited for as any.
+    if (this.running && !this.persisting) {
       this.run(signal).catch(() => undefined);
       return;
     }
     const planned = new Promise<number>((resolve) => this.plans.push(resolve));
+    const embedded = new Promise<void>((resolve) => this.embeddedWaiters.push(resolve));
     const done = this.run(signal);
     const toEmbed = await Promise.race([planned, done.then(() => 0)]);
-    if (toEmbed <= most) await done;
+    if (toEmbed <= most) await Promise.race([embedded, done]);
   }
 
   /** Resolves once no run is under way or queued (a cancelled one included). */
@@ -93,7 +100,10 @@ export class EmbeddingJob {
    */
   run(signal?: AbortSignal): Promise<EmbeddingReport> {
     if (!this.running) {
-      this.running = this.runNow(signal).finally(() => (this.running = undefined));
+      this.running = this.runNow(signal).finally(() => {
+        this.running = undefined;
+        this.persisting = false;
+      });
       return this.running;
     }
     if (this.queued) {
@@ -115,8 +125,11 @@ export class EmbeddingJob {
 
   private async runNow(signal?: AbortSignal): Promise<EmbeddingReport> {
     const started = performance.now();
-    await this.engine.flush();
-    let store = this.memoryOnly ? null : this.engine.currentStore;
+    // Embedding needs the graph only; the store is waited for where it is read or written (its rows
+    // must be there for their vectors): an edit's vector is searched with before the edit is written.
+    const current = () => (this.memoryOnly ? null : this.engine.currentStore);
+    if (current() !== this.syncedStore) await this.engine.flush();
+    let store = current();
     if (store !== this.syncedStore) store = await this.adopt(store);
 
     const graph = this.engine.graph.graph;
@@ -128,6 +141,7 @@ export class EmbeddingJob {
       else todo.push({ id, hash: node.hash, text: nodeText(graph, id) });
     });
     for (const planned of this.plans.splice(0)) planned(todo.length);
+    const waiting = this.embeddedWaiters.splice(0);
     // Batches of similar lengths: a batch is padded to its longest text (on Flask this doubled throughput).
     todo.sort((a, b) => a.text.length - b.text.length);
     let removed = 0;
@@ -141,7 +155,10 @@ export class EmbeddingJob {
     let embedded = 0;
     let unsaved = new Map<string, Float32Array>();
     const save = async () => {
-      if (store && unsaved.size > 0) store = await this.persist(store, unsaved);
+      if (store && unsaved.size > 0) {
+        await this.engine.flush();
+        store = await this.persist(store, unsaved);
+      }
       unsaved = new Map();
     };
     try {
@@ -162,6 +179,8 @@ export class EmbeddingJob {
         await nextTurn();
       }
     } finally {
+      this.persisting = true;
+      for (const embedded of waiting) embedded();
       // Also when the embedder failed mid-run (an endpoint went down): what was computed is kept.
       await save();
     }
