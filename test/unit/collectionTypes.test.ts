@@ -1,7 +1,8 @@
-// TypeScript locals typed by what they are taken from, as the TypeScript language service types them:
+// TypeScript values typed by what they are taken from, as the TypeScript language service types them:
 // an element of a typed array or iterable (`for (const f of fibers)`, `xs[0]`, `xs.pop()`), a type
 // parameter standing for its constraint there too (effect's `fiberInterruptAll = <A extends
-// Iterable<MicroFiber<any, any>>>(fibers: A)`), and a type assertion (`u as Fiber`, `<Fiber>u`).
+// Iterable<MicroFiber<any, any>>>(fibers: A)`), and a type assertion (`u as Fiber`, `<Fiber>u`), in a
+// local or called on in place (`xs[0].poll()`, `(u as Fiber).poll()`).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildGraph, edgeList } from './helpers';
@@ -31,6 +32,13 @@ test('locals taken from typed collections or asserted to a type reach that type\
             '  const first = list[0]',
             '  first.poll()',
             '}',
+            'export function inline(u: unknown, stack: Fiber[]) {',
+            '  (u as Fiber).poll()',
+            '  stack[0].interrupt()',
+            '}',
+            'export function popped(stack: Array<Fiber>) {',
+            '  stack.pop()!.poll()',
+            '}',
             'export function assert(u: unknown) {',
             '  const f = u as Fiber',
             '  f.poll()',
@@ -54,6 +62,10 @@ test('locals taken from typed collections or asserted to a type reach that type\
     'CALLS use.ts#assert -> fiber.ts#Fiber.poll',
     'CALLS use.ts#each -> fiber.ts#Fiber.interrupt',
     'CALLS use.ts#each -> fiber.ts#Fiber.poll',
+    'CALLS use.ts#inline -> fiber.ts#Fiber.interrupt',
+    'CALLS use.ts#inline -> fiber.ts#Fiber.poll',
+    'CALLS use.ts#popped -> ext:js:Array.pop',
+    'CALLS use.ts#popped -> fiber.ts#Fiber.poll',
     'CALLS use.ts#take -> ext:js:Array.pop',
     'CALLS use.ts#take -> fiber.ts#Fiber.interrupt',
     'CALLS use.ts#take -> fiber.ts#Fiber.poll',

@@ -5,7 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import type { SymbolKind } from '../fileGraph';
 import { FUNCTION_VALUES, REQUIRE_VALUE, plainChain, stripComments } from './syntax';
 import type { Frame } from './scopes';
-import { TypeFacts } from './types';
+import { TypeFacts, assertedType } from './types';
 
 /** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
 const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
@@ -372,12 +372,11 @@ export abstract class Declarations extends TypeFacts {
     const nameNode = declarator.childForFieldName('name');
     if (!nameNode) return;
     const value = declarator.childForFieldName('value');
-    const asserted = value?.type === 'as_expression' ? value.lastNamedChild : value?.type === 'type_assertion' ? value.firstNamedChild?.firstNamedChild ?? null : null;
-    const declared = declarator.childForFieldName('type')?.firstNamedChild ?? asserted;
+    const declared = declarator.childForFieldName('type')?.firstNamedChild ?? (value && assertedType(value));
     let chain = declared ? this.boundedChain(declared, this.typeChain(declared)) : null;
     if (!chain) {
       if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
-      else chain = this.elementTaken(value, frame) ?? this.callResultChain(value);
+      else chain = (value && this.elementTaken(value, frame)) ?? this.callResultChain(value);
     }
     const name = this.text(nameNode);
     if (chain) (frame.types ??= new Map()).set(name, chain);
@@ -395,19 +394,5 @@ export abstract class Declarations extends TypeFacts {
     const elements = frame ? this.localElements(this.text(right), frame) : undefined;
     if (frame && elements) (frame.types ??= new Map()).set(this.text(left), elements);
   }
-
-  /** The class of an element taken from a local array or iterable: `xs[i]`, `xs.pop()`, `xs.at(i)`, `xs.find(…)`. */
-  private elementTaken(value: Node | null, frame: Frame): string[] | null {
-    let holder: Node | null | undefined = null;
-    if (value?.type === 'subscript_expression') holder = value.childForFieldName('object');
-    else if (value?.type === 'call_expression') {
-      const callee = value.childForFieldName('function');
-      const method = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
-      if (method && ELEMENT_METHODS.has(this.text(method))) holder = callee!.childForFieldName('object');
-    }
-    return holder?.type === 'identifier' ? this.localElements(this.text(holder), frame) ?? null : null;
-  }
 }
 
-/** Array methods that return one of its elements. */
-const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast']);

@@ -62,10 +62,17 @@ export abstract class References extends ModuleBindings {
           if (type !== 'identifier' && type !== 'member_expression' && type !== 'super') break;
           const chain = type === 'super' ? ['super'] : plainChain(this.text(callee));
           if (!chain) {
-            // `make().run()`, `this.#client.getQueryCache().notify()`: a call on a call's result.
-            const through = type === 'member_expression' ? callChain(callee) : null;
-            if (through?.includes('()') && through[0] !== 'require') {
-              const frame = frameAt(callee.startIndex);
+            // `make().run()`, `this.#client.getQueryCache().notify()`: a call on a call's result;
+            // `(u as Fiber).poll()`, `xs[0].poll()`: on a value of a known class.
+            const frame = frameAt(callee.startIndex);
+            let typed = false;
+            const typedHead = (value: Node) => {
+              const head = this.expressionType(value, frame);
+              typed ||= head !== null;
+              return head;
+            };
+            const through = type === 'member_expression' ? callChain(callee, typedHead) : null;
+            if (through && (typed || through.includes('()')) && through[0] !== 'require') {
               this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(through, frame), callee.startPosition.row);
             }
             break;

@@ -20,9 +20,10 @@ export function plainChain(text: string): string[] | null {
 /**
  * A callee chain through calls, a call standing as `()` for its result:
  * `this.#client.getQueryCache().notify` → ['this', '#client', 'getQueryCache', '()', 'notify'].
- * Null unless every step is a name, `this` or a call (the inner calls are captured on their own).
+ * Null unless every step is a name, `this` or a call (the inner calls are captured on their own), or
+ * the chain starts from a value `typed` gives the class of (`(u as Fiber).poll` → ['Fiber', 'poll']).
  */
-export function callChain(node: Node): string[] | null {
+export function callChain(node: Node, typed?: (value: Node) => string[] | null): string[] | null {
   // A loop from the end of the chain back to its head, bounded: generated code chains thousands of calls.
   const reversed: string[] = [];
   for (let at: Node | null = node; at && reversed.length <= MAX_CHAIN_PARTS; ) {
@@ -41,12 +42,17 @@ export function callChain(node: Node): string[] | null {
         if (property) reversed.push(property.text);
         break;
       }
-      case 'call_expression':
+      case 'call_expression': {
+        const head = typed?.(at);
+        if (head) return [...head, ...reversed.reverse()];
         at = at.childForFieldName('arguments')?.type === 'arguments' ? at.childForFieldName('function') : null;
         reversed.push('()');
         break;
-      default:
-        return null;
+      }
+      default: {
+        const head = typed?.(at);
+        return head ? [...head, ...reversed.reverse()] : null;
+      }
     }
   }
   return null;

@@ -234,6 +234,28 @@ export abstract class TypeFacts extends Scopes {
     return fn ? this.annotationChain(fn.childForFieldName('return_type')) : null;
   }
 
+  /** The class of an element taken from a local array or iterable: `xs[i]`, `xs.pop()`, `xs.at(i)`, `xs.find(…)`. */
+  protected elementTaken(value: Node, frame: Frame | null): string[] | null {
+    let holder: Node | null | undefined = null;
+    if (value.type === 'subscript_expression') holder = value.childForFieldName('object');
+    else if (value.type === 'call_expression') {
+      const callee = value.childForFieldName('function');
+      const method = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
+      if (method && ELEMENT_METHODS.has(this.text(method))) holder = callee!.childForFieldName('object');
+    }
+    if (holder?.type === 'non_null_expression') holder = holder.firstNamedChild;
+    return holder?.type === 'identifier' ? this.localElements(this.text(holder), frame) ?? null : null;
+  }
+
+  /**
+   * The class of a value a call chain starts from that is no name (callChain's `typed`): a type
+   * assertion (`(u as Fiber).poll()`) or an element of a typed collection (`xs[0].poll()`).
+   */
+  protected expressionType(value: Node, frame: Frame | null): string[] | null {
+    const asserted = assertedType(value);
+    return asserted ? this.boundedChain(asserted, this.typeChain(asserted)) : this.elementTaken(value, frame);
+  }
+
   /** `make()`, `this.open(x)`, `await make()` as a chain ending in a call step (`['make', '()']`); null for other values. */
   protected callResultChain(value: Node | null): string[] | null {
     if (value?.type === 'await_expression') value = value.firstNamedChild;
@@ -300,6 +322,15 @@ export abstract class TypeFacts extends Scopes {
     return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
   }
 }
+
+/** The type a type assertion asserts (`x as T`, `<T>x`), or null. */
+export function assertedType(value: Node): Node | null {
+  if (value.type === 'as_expression') return value.lastNamedChild;
+  return value.type === 'type_assertion' ? value.firstNamedChild?.firstNamedChild ?? null : null;
+}
+
+/** Array methods that return one of its elements. */
+const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast']);
 
 /** Generic collections whose one type argument is what iterating them gives. */
 const COLLECTIONS = new Set(['Array', 'ReadonlyArray', 'Iterable', 'IterableIterator', 'Iterator', 'AsyncIterable', 'Generator', 'Set', 'ReadonlySet']);
