@@ -7,7 +7,7 @@
 // store the vectors in LanceDB, a second run with nothing changed, the main thread's longest block
 // during the job (and with the model on the main thread instead), nearest() latency over all
 // vectors (in-memory exact scan, and LanceDB's flat vector search over the same stored vectors),
-// RSS. Each corpus runs in a process of its own so peak RSS is that corpus's alone.
+// the wait after an edit before an answer may use the new vectors, RSS. Each corpus runs in a process of its own so peak RSS is that corpus's alone.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -28,6 +28,7 @@ const CORPORA = path.join(__dirname, '.corpora');
 const { values } = parseArgs({ options: { json: { type: 'string' }, corpus: { type: 'string', multiple: true }, queries: { type: 'string' }, child: { type: 'boolean' }, shipped: { type: 'boolean' } } });
 const corpora = values.corpus ?? ['flask', 'django'];
 const QUERIES = Number(values.queries ?? 200);
+const EDITS = 20;
 const BATCH = 16;
 const K = 10;
 const MODEL = values.shipped ? BUNDLED_EMBEDDING_MODEL : RANDOM_EMBEDDER;
@@ -87,6 +88,7 @@ async function benchCorpus(name: string) {
       await engine.flush();
       const rssAfterJobMB = rss();
       const again = await job.run();
+      const afterEdit = await editSettles(engine, root, job);
 
       // nearest(): queries are stored vectors of nodes spread over the corpus, k = 10.
       const queryIds = Array.from({ length: QUERIES }, (_, i) => ids[Math.floor((i * ids.length) / QUERIES)]);
@@ -112,6 +114,7 @@ async function benchCorpus(name: string) {
         job: { embedded: first.embedded, ms: first.ms, textsPerSecond: Math.round(first.embedded / (first.ms / 1000)), persisted: first.persisted, mainThreadLongestBlockMs: jobBlockMs, mainThreadBlocksOver50ms: jobBlocksOver50 },
         inProcessLongestBlockMs: inProcessBlockMs,
         secondRun: { embedded: again.embedded, reused: again.reused, ms: again.ms },
+        afterEditMs: afterEdit,
         restart: { embedded: restart.embedded, reused: restart.reused, ms: restart.ms },
         nearest: { vectors: job.vectors.size, k: K, queries: QUERIES, inMemoryMs: memory, lanceFlatMs: lance, sameTopHit: agree },
         matrixMB: +((job.vectors.size * embedder.dim * 4) / 1e6).toFixed(1),
@@ -124,6 +127,35 @@ async function benchCorpus(name: string) {
     await engine.close();
     fs.rmSync(storeDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A documented function appended to the corpus's first Python module (undone after), the file synced,
+ * then the wait before a plain-English answer may use its vector (EmbeddingJob.settle, as a service's
+ * answer waits), EDITS times.
+ */
+async function editSettles(engine: Engine, root: string, job: EmbeddingJob): Promise<{ p50: number; p95: number; edits: number } | null> {
+  const rel = engine.graph.filePaths().filter((p) => p.endsWith('.py')).sort()[0];
+  if (!rel) return null;
+  const file = path.join(root, rel);
+  const original = fs.readFileSync(file, 'utf8');
+  const waits: number[] = [];
+  try {
+    for (let i = 0; i < EDITS; i++) {
+      fs.writeFileSync(file, `${original}\n\ndef cartograph_bench_probe_${i}(feet):\n    """Convert a length in feet to furlongs."""\n    return feet / 660\n`);
+      await engine.syncPaths([file]);
+      const t = performance.now();
+      await job.settle(Number.MAX_SAFE_INTEGER);
+      waits.push(performance.now() - t);
+      if (!job.vectors.hashOf(`${rel}#cartograph_bench_probe_${i}`)) throw new Error(`edit ${i}: no vector for the new function after settle`);
+    }
+  } finally {
+    fs.writeFileSync(file, original);
+    await engine.syncPaths([file]);
+    await job.run();
+  }
+  waits.sort((a, b) => a - b);
+  return { p50: Math.round(percentile(waits, 50)), p95: Math.round(percentile(waits, 95)), edits: EDITS };
 }
 
 async function lanceNearest(storeDir: string, vectors: Float32Array[], job: EmbeddingJob) {
@@ -163,6 +195,7 @@ async function main() {
       row('main thread: longest block during the job (model in a worker), blocks > 50 ms', (r) => `${r.job.mainThreadLongestBlockMs} ms, ${r.job.mainThreadBlocksOver50ms}`),
       row(`same model on the main thread: longest block embedding ${4 * BATCH} texts`, (r) => `${r.inProcessLongestBlockMs} ms`),
       row('second run, nothing changed', (r) => `${r.secondRun.ms} ms (${r.secondRun.embedded} embedded, ${r.secondRun.reused} reused)`),
+      row(`an edit, then the wait for its vectors, p50 / p95 (${EDITS} edits)`, (r) => (r.afterEditMs ? `${r.afterEditMs.p50} / ${r.afterEditMs.p95} ms` : 'no Python module')),
       row('after a restart (vectors read back from LanceDB)', (r) => `${r.restart.ms} ms (${r.restart.embedded} embedded, ${r.restart.reused} reused)`),
       row(`nearest(), k=${K}, in-memory exact scan, p50 / p95`, (r) => `${r.nearest.inMemoryMs.p50} / ${r.nearest.inMemoryMs.p95} ms over ${r.nearest.vectors} vectors`),
       row(`LanceDB flat vector search, same vectors, p50 / p95`, (r) => (r.nearest.lanceFlatMs ? `${r.nearest.lanceFlatMs.p50} / ${r.nearest.lanceFlatMs.p95} ms (same top hit: ${r.nearest.sameTopHit})` : 'not stored (vectors kept in memory only)')),

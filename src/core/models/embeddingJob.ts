@@ -50,14 +50,15 @@ export class EmbeddingJob {
   private memoryOnly = false;
   /** The model file to write once a run completes: the store held another model's vectors. */
   private markerAfterRun: string | undefined;
-  private running: Promise<EmbeddingReport> | undefined;
+  /** The run under way until its vectors are in memory (it then writes them to the store behind `writing`). */
+  private running: Promise<void> | undefined;
   private queued: { promise: Promise<EmbeddingReport>; signals: (AbortSignal | undefined)[] } | undefined;
+  /** Vector writes to the store, one after another: a run's last write may still be going when the next run embeds. */
+  private writing: Promise<void> = Promise.resolve();
   /** Callers of `settle` waiting to learn how much the next run embeds. */
   private readonly plans: ((toEmbed: number) => void)[] = [];
   /** Callers of `settle` waiting for the next run's vectors to be in memory (before the store has them). */
   private readonly embeddedWaiters: (() => void)[] = [];
-  /** The run under way has its vectors in memory and is writing them to the store. */
-  private persisting = false;
 
   constructor(
     private readonly engine: EngineView,
@@ -76,9 +77,8 @@ export class EmbeddingJob {
    * a small repository is always searched with all its vectors.
    */
   async settle(most: number, signal?: AbortSignal): Promise<void> {
-    // A run still embedding may be a whole repository's: what changed meanwhile embeds after it,
-    // unwaited. One only writing its vectors is nearly done: the next run is waited for as any.
-    if (this.running && !this.persisting) {
+    // A run still embedding may be a whole repository's: what changed meanwhile embeds after it, unwaited.
+    if (this.running) {
       this.run(signal).catch(() => undefined);
       return;
     }
@@ -89,9 +89,18 @@ export class EmbeddingJob {
     if (toEmbed <= most) await Promise.race([embedded, done]);
   }
 
-  /** Resolves once no run is under way or queued (a cancelled one included). */
+  /** Resolves once no run is under way or queued (a cancelled one included) and every vector write is done. */
   async idle(): Promise<void> {
-    while (this.running || this.queued) await (this.queued?.promise ?? this.running)!.catch(() => undefined);
+    for (;;) {
+      const pending = this.queued?.promise ?? this.running;
+      if (pending) {
+        await pending.catch(() => undefined);
+        continue;
+      }
+      const writing = this.writing;
+      await writing.catch(() => undefined);
+      if (writing === this.writing && !this.running && !this.queued) return;
+    }
   }
 
   /**
@@ -100,11 +109,15 @@ export class EmbeddingJob {
    */
   run(signal?: AbortSignal): Promise<EmbeddingReport> {
     if (!this.running) {
-      this.running = this.runNow(signal).finally(() => {
-        this.running = undefined;
-        this.persisting = false;
-      });
-      return this.running;
+      let inMemory!: () => void;
+      const running = new Promise<void>((resolve) => (inMemory = resolve));
+      // The next run may start once this one's vectors are in memory: its own writes queue behind these.
+      const embedded = () => {
+        if (this.running === running) this.running = undefined;
+        inMemory();
+      };
+      this.running = running;
+      return this.runNow(signal, embedded).finally(embedded);
     }
     if (this.queued) {
       this.queued.signals.push(signal);
@@ -123,12 +136,15 @@ export class EmbeddingJob {
     return promise;
   }
 
-  private async runNow(signal?: AbortSignal): Promise<EmbeddingReport> {
+  private async runNow(signal: AbortSignal | undefined, inMemory: () => void): Promise<EmbeddingReport> {
     const started = performance.now();
     // Embedding needs the graph only; the store is waited for where it is read or written (its rows
     // must be there for their vectors): an edit's vector is searched with before the edit is written.
     const current = () => (this.memoryOnly ? null : this.engine.currentStore);
-    if (current() !== this.syncedStore) await this.engine.flush();
+    if (current() !== this.syncedStore) {
+      await this.writing.catch(() => undefined);
+      await this.engine.flush();
+    }
     let store = current();
     if (store !== this.syncedStore) store = await this.adopt(store);
 
@@ -154,12 +170,15 @@ export class EmbeddingJob {
 
     let embedded = 0;
     let unsaved = new Map<string, Float32Array>();
-    const save = async () => {
-      if (store && unsaved.size > 0) {
-        await this.engine.flush();
-        store = await this.persist(store, unsaved);
-      }
+    const save = () => {
+      const vectors = unsaved;
       unsaved = new Map();
+      this.writing = this.writing.catch(() => undefined).then(async () => {
+        if (!store || vectors.size === 0) return;
+        await this.engine.flush();
+        store = await this.persist(store, vectors);
+      });
+      return this.writing;
     };
     try {
       for (let at = 0; at < todo.length; at += this.batchSize) {
@@ -179,8 +198,8 @@ export class EmbeddingJob {
         await nextTurn();
       }
     } finally {
-      this.persisting = true;
-      for (const embedded of waiting) embedded();
+      for (const ready of waiting) ready();
+      inMemory();
       // Also when the embedder failed mid-run (an endpoint went down): what was computed is kept.
       await save();
     }
