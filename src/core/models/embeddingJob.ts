@@ -174,7 +174,8 @@ export class EmbeddingJob {
       const vectors = unsaved;
       unsaved = new Map();
       this.writing = this.writing.catch(() => undefined).then(async () => {
-        if (!store || vectors.size === 0) return;
+        // A store that refused an earlier run's write (persist) is not asked again.
+        if (!store || this.memoryOnly || vectors.size === 0) return;
         await this.engine.flush();
         store = await this.persist(store, vectors);
       });
