@@ -2,7 +2,7 @@
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
 import { SOURCE_EXTENSIONS, languageOf } from '../core/parse/languages';
-import { PROJECT_FILE_NAMES, isProjectFile } from '../core/workspace/projectConfig';
+import { COMPILED_MODULE_EXTENSIONS, PROJECT_FILE_NAMES, isProjectFile } from '../core/workspace/projectConfig';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -12,7 +12,7 @@ const TOOL_FOLDERS = /\/(\.git|node_modules)(\/|$)/;
 /** Files of every language the engine reads (languages.ts), so a new language is watched as soon as it is parsed. */
 export const WATCHED_GLOB = `**/*.{${SOURCE_EXTENSIONS.join(',')}}`;
 /** tsconfig/jsconfig, package.json, go.mod, Cargo.toml: an edit changes how the files resolve. */
-const PROJECT_FILES_GLOB = `**/{${PROJECT_FILE_NAMES.join(',')}}`;
+const PROJECT_FILES_GLOB = `**/{${[...PROJECT_FILE_NAMES, ...COMPILED_MODULE_EXTENSIONS.map((e) => `*.${e}`)].join(',')}}`;
 
 export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | undefined): vscode.Disposable {
   const disposables: vscode.Disposable[] = [];
@@ -41,7 +41,8 @@ export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | u
     disposables.push(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
   };
   watchFiles(WATCHED_GLOB, onFsEvent);
-  // package.json files churn under node_modules during every install; only the repository's own count.
+  // The project files and compiled Python modules (projectConfig.ts). package.json files churn under
+  // node_modules during every install; only the repository's own count.
   watchFiles(PROJECT_FILES_GLOB, (uri) => {
     if (!TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
   });

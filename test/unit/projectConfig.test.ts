@@ -77,6 +77,6 @@ test('go.mod and Cargo.toml files are read for the folders above Go and Rust fil
 });
 
 test('config files are told apart from other files by name', () => {
-  for (const p of ['tsconfig.json', 'a/jsconfig.json', 'pkg/package.json', 'svc/go.mod', 'crates/x/Cargo.toml']) assert.ok(isProjectFile(p), p);
-  for (const p of ['go.sum', 'Cargo.lock', 'tsconfig.base.json.bak', 'src/main.go', 'package-lock.json']) assert.ok(!isProjectFile(p), p);
+  for (const p of ['tsconfig.json', 'a/jsconfig.json', 'pkg/package.json', 'svc/go.mod', 'crates/x/Cargo.toml', 'pkg/_speedups.cpython-311-x86_64-linux-gnu.so', 'pkg/_x.abi3.so', 'pkg/_x.pyd', 'pkg/_tree.pyx', 'pkg/common.pxd']) assert.ok(isProjectFile(p), p);
+  for (const p of ['go.sum', 'Cargo.lock', 'tsconfig.base.json.bak', 'src/main.go', 'package-lock.json', 'lib/libfoo.so.1', 'pkg/mod.py']) assert.ok(!isProjectFile(p), p);
 });

@@ -45,9 +45,10 @@ export interface ConfigDirs {
 /**
  * A compiled extension module's file (`_x.cpython-311-x86_64-linux-gnu.so`, `_x.abi3.so`, `_x.so`,
  * `_x.pyd`) or the Cython source and declarations it is built from (`_x.pyx`, `_x.pxd`: a distribution
- * may ship those without the binary): group 1 is the module's name.
+ * may ship those without the binary), by extension (file watchers) and by name (group 1: the module).
  */
-const COMPILED_MODULE = /^([A-Za-z_]\w*)(?:\.[\w-]+)?\.(?:so|pyd|pyx|pxd)$/;
+export const COMPILED_MODULE_EXTENSIONS: readonly string[] = ['so', 'pyd', 'pyx', 'pxd'];
+const COMPILED_MODULE = new RegExp(String.raw`^([A-Za-z_]\w*)(?:\.[\w-]+)?\.(?:${COMPILED_MODULE_EXTENSIONS.join('|')})$`);
 
 /** The config files whose change can change how the repository's files resolve. */
 export const PROJECT_FILE_NAMES: readonly string[] = [...TSCONFIG_NAMES, 'package.json', ...Object.keys(MANIFEST_LANGUAGES)];
