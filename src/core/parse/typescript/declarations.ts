@@ -395,4 +395,3 @@ export abstract class Declarations extends TypeFacts {
     if (frame && elements) (frame.types ??= new Map()).set(this.text(left), elements);
   }
 }
-
