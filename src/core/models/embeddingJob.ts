@@ -55,10 +55,8 @@ export class EmbeddingJob {
   private queued: { promise: Promise<EmbeddingReport>; signals: (AbortSignal | undefined)[] } | undefined;
   /** Vector writes to the store, one after another: a run's last write may still be going when the next run embeds. */
   private writing: Promise<void> = Promise.resolve();
-  /** Callers of `settle` waiting to learn how much the next run embeds. */
-  private readonly plans: ((toEmbed: number) => void)[] = [];
-  /** Callers of `settle` waiting for the next run's vectors to be in memory (before the store has them). */
-  private readonly embeddedWaiters: (() => void)[] = [];
+  /** Callers of `settle` waiting to learn how much the next run embeds, then for its vectors to be in memory (before the store has them). */
+  private readonly waiters: { planned: (toEmbed: number) => void; inMemory: () => void }[] = [];
 
   constructor(
     private readonly engine: EngineView,
@@ -82,10 +80,13 @@ export class EmbeddingJob {
       this.run(signal).catch(() => undefined);
       return;
     }
-    const planned = new Promise<number>((resolve) => this.plans.push(resolve));
-    const embedded = new Promise<void>((resolve) => this.embeddedWaiters.push(resolve));
+    let planned!: (toEmbed: number) => void;
+    let inMemory!: () => void;
+    const plan = new Promise<number>((resolve) => (planned = resolve));
+    const embedded = new Promise<void>((resolve) => (inMemory = resolve));
+    this.waiters.push({ planned, inMemory });
     const done = this.run(signal);
-    const toEmbed = await Promise.race([planned, done.then(() => 0)]);
+    const toEmbed = await Promise.race([plan, done.then(() => 0)]);
     if (toEmbed <= most) await Promise.race([embedded, done]);
   }
 
@@ -156,8 +157,8 @@ export class EmbeddingJob {
       if (this.vectors.hashOf(id) === node.hash) reused++;
       else todo.push({ id, hash: node.hash, text: nodeText(graph, id) });
     });
-    for (const planned of this.plans.splice(0)) planned(todo.length);
-    const waiting = this.embeddedWaiters.splice(0);
+    const waiting = this.waiters.splice(0);
+    for (const { planned } of waiting) planned(todo.length);
     // Batches of similar lengths: a batch is padded to its longest text (on Flask this doubled throughput).
     todo.sort((a, b) => a.text.length - b.text.length);
     let removed = 0;
@@ -199,7 +200,7 @@ export class EmbeddingJob {
         await nextTurn();
       }
     } finally {
-      for (const ready of waiting) ready();
+      for (const waiter of waiting) waiter.inMemory();
       inMemory();
       // Also when the embedder failed mid-run (an endpoint went down): what was computed is kept.
       await save();

@@ -6,6 +6,7 @@
 // graph still matches.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { dirOf } from '../graph/moduleKeys';
 import { packageSelfPaths, withPackageSelfPaths } from '../graph/packageSelf';
 import { loadTsConfig, type TsConfig } from '../graph/tsconfig';
 import type { Language } from '../model/schema';
@@ -65,7 +66,7 @@ const MANIFESTED = new Set<Language | undefined>(Object.values(MANIFEST_LANGUAGE
 
 export function projectConfigDirs(paths: Iterable<string>): ConfigDirs {
   const list = [...paths];
-  const python = new Set(list.filter((p) => languageOf(p) === 'python').map((p) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p))));
+  const python = new Set(list.filter((p) => languageOf(p) === 'python').map(dirOf));
   return { tsconfig: ancestorDirs(list, TS_CONFIGURED), manifest: ancestorDirs(list, MANIFESTED), python: [...python].sort() };
 }
 
@@ -97,7 +98,7 @@ function compiledModules(dirs: readonly string[], list: (dir: string) => string[
 export function listingOf(paths: Iterable<string>): (dir: string) => string[] {
   const names = new Map<string, string[]>();
   for (const p of paths) {
-    const dir = path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p);
+    const dir = dirOf(p);
     (names.get(dir) ?? names.set(dir, []).get(dir)!).push(path.posix.basename(p));
   }
   return (dir) => names.get(dir) ?? [];
