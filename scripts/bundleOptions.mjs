@@ -9,6 +9,8 @@ export const common = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
+  // code with \u escapes for anything non-ASCII (esbuild's default, relied on by build.mjs's asciiOnly)
+  charset: 'ascii',
   // jsonc-parser's UMD build requires its own files at run time; its ESM build bundles cleanly.
   mainFields: ['module', 'main'],
   // web-tree-sitter's ESM build finds its files through import.meta.url, which a CJS bundle lacks.
