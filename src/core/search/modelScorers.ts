@@ -21,9 +21,9 @@ const VECTOR_SEEDS = 50;
  */
 export const MIN_SEED_SIMILARITY = 0.2;
 
-export async function modelScorers(graph: Graph, query: string, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[]; cosine?: (id: string) => number | undefined }> {
-  const { embedder, reranker, vectors } = models;
-  const queryVector = embedder ? (await embedder.embed([query]))[0] : undefined;
+/** `queryVector`: the query's embedding by `models.embedder` (none without one). */
+export async function modelScorers(graph: Graph, queryVector: Float32Array | undefined, models: SearchModels, lexical: () => MctsScorers): Promise<{ scorers: MctsScorers; seeds: SearchHit[]; cosine?: (id: string) => number | undefined }> {
+  const { reranker, vectors } = models;
   const seeds: SearchHit[] =
     queryVector && vectors && vectors.size > 0
       ? (await vectors.nearest(queryVector, VECTOR_SEEDS)).filter((s) => s.score >= MIN_SEED_SIMILARITY && graph.hasNode(s.id)).map((s) => ({ id: s.id, score: s.score, via: 'vector' as const }))

@@ -58,6 +58,10 @@ export async function naturalLanguageSearch(
   options: NaturalLanguageOptions,
   timingsMs: Record<string, number>,
 ): Promise<SearchHit[]> {
+  // The query is embedded (in the model's thread where the models run in one: the service, the editor)
+  // while this thread runs the lexical search; a failure is the search's, when it is awaited below.
+  const embedding = models?.embedder?.embed([query]).then(([vector]) => vector);
+  embedding?.catch(() => undefined);
   let t = performance.now();
   const matches = lexical.scores(query);
   timingsMs.lexical = performance.now() - t;
@@ -70,7 +74,7 @@ export async function naturalLanguageSearch(
   const withModel = Boolean(models?.embedder || models?.reranker);
   if (models && withModel) {
     t = performance.now();
-    const withModels = await modelScorers(graph, query, models, lexicalScorers);
+    const withModels = await modelScorers(graph, await embedding, models, lexicalScorers);
     scorers = () => withModels.scorers;
     cosine = withModels.cosine;
     if (withModels.seeds.length > 0) lists.push(withModels.seeds);
