@@ -4,7 +4,7 @@
 // every name its code mentions. Words are stemmed (Porter, `stemmer`): questions say "loads
 // configuration values", code says `load_config`. A query searches its key terms (keyTerms.ts), so
 // a pasted issue costs about what a one-line question costs.
-import MiniSearch, { type Options } from 'minisearch';
+import type { Options } from 'minisearch';
 import type { ReadonlyGraph } from '../graph/describe';
 import { localIdOf, type GraphNode } from '../model/schema';
 import type { FileGraph } from '../parse/fileGraph';
@@ -12,6 +12,7 @@ import { CompoundWords } from './compoundWords';
 import { identifierWords } from './identifiers';
 import { keyTerms, type KeyTerm } from './keyTerms';
 import { memoizedStemmer } from './stems';
+import { TermIndex } from './termIndex';
 import { nodeFields, SEARCHABLE_KINDS, type NodeFields } from './nodeText';
 import type { SearchHit } from './types';
 import { forEachSliced } from '../eventLoop';
@@ -53,27 +54,8 @@ export function unsearchable(query: string): string | undefined {
   return `nothing to search for: one-letter and common words (${words.join(', ')}) are not indexed; ask with a name or more specific words`;
 }
 
-/** MiniSearch, and how many documents hold a term (the IDF that picks a long query's key terms). */
-class TermIndex<T> extends MiniSearch<T> {
-  documentFrequency(term: string): number {
-    let df = 0;
-    // Per field, the documents holding the term; the largest field's count is a floor of the union.
-    for (const docs of this._index.get(term)?.values() ?? []) df = Math.max(df, docs.size);
-    return df;
-  }
-
-  /** Whether the document's `field` holds the (processed) term: read from the inverted index, which a loaded index keeps (its texts it does not). */
-  fieldHas(id: string, field: string, term: string): boolean {
-    const shortId = this._idToShortId.get(id);
-    const fieldId = this._fieldIds[field];
-    return shortId !== undefined && fieldId !== undefined && (this._index.get(term)?.get(fieldId)?.has(shortId) ?? false);
-  }
-
-  /** MiniSearch.loadJSON builds a plain MiniSearch: the same index, given this class's method. */
-  static restore<T>(json: string, options: Options<T>): TermIndex<T> {
-    return Object.setPrototypeOf(MiniSearch.loadJSON<T>(json, options), TermIndex.prototype) as TermIndex<T>;
-  }
-}
+/** How much a term found in each field counts (MiniSearch's field boosts). */
+const FIELD_BOOST: Record<Exclude<keyof Doc, 'id'>, number> = { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 };
 
 /**
  * Definitions first: a question about behaviour is rarely answered by a field, a global or a whole
@@ -121,11 +103,11 @@ export class LexicalIndex {
     private readonly features?: FeatureText,
   ) {
     const options: Options<Doc> = {
-      fields: ['name', 'signature', 'doc', 'description', 'context', 'body', 'mentions', 'strings'],
+      fields: Object.keys(FIELD_BOOST),
       storeFields: [],
       tokenize: (text) => this.compounds.expand(identifierWords(text)).filter(searchable),
       processTerm: (term) => this.stem(term),
-      searchOptions: { boost: { name: 3, signature: 1.5, doc: 1.5, description: 1.5, context: 0.5, body: 0.7, mentions: 1, strings: 0.3 } },
+      searchOptions: { boost: FIELD_BOOST },
     };
     this.search = saved === undefined ? new TermIndex<Doc>(options) : TermIndex.restore<Doc>(saved, options);
   }
@@ -261,17 +243,13 @@ export class LexicalIndex {
     const terms = this.terms(text);
     if (terms.length === 0) return [];
     // The terms are processed already: searched as they are, each with its own boost and expansion.
-    const results = this.search.search(terms.map((t) => t.term).join(' '), {
-      combineWith: 'OR',
-      tokenize: (joined) => joined.split(' '),
-      processTerm: (term) => term,
-      boostTerm: (_term, i) => terms[i].boost,
-      prefix: (term, i) => terms[i].expand && term.length > 4,
-      fuzzy: (term, i) => (terms[i].expand && term.length > 6 ? 0.15 : false),
-    });
-    const top = results[0]?.score ?? 1;
+    const results = this.search.scoreAll(
+      terms.map((t) => ({ term: t.term, boost: t.boost, prefix: t.expand && t.term.length > 4, fuzzy: t.expand && t.term.length > 6 ? 0.15 : false })),
+      FIELD_BOOST,
+    );
+    const top = results.reduce((best, r) => Math.max(best, r.score), 0) || 1;
     return results
-      .map((r) => ({ id: String(r.id), score: (r.score / top) * (KIND_BOOST[this.graph.getNodeAttributes(String(r.id)).kind] ?? 0.7), via: 'lexical' as const }))
+      .map((r) => ({ id: r.id, score: (r.score / top) * (KIND_BOOST[this.graph.getNodeAttributes(r.id).kind] ?? 0.7), via: 'lexical' as const }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   }
 
