@@ -8,6 +8,7 @@ import { EntityIndex, nearness } from './entityIndex';
 import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex, unsearchable, type FeatureText } from './lexical';
+import type { ContainerMemo } from './modelFreeScorers';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { byImplementation, collapseToImplementations } from './implementations';
 import { routeQuery, type Routed } from './router';
@@ -130,13 +131,13 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       described.clear();
     }
   };
-  // The traversal's neighbour lists, kept while the graph stays at one version with no apply under way.
-  let traversal: { graph?: SearchGraph; version: number; lists: Map<string, string[]> } = { version: -1, lists: new Map() };
-  const neighbourLists = (): Map<string, string[]> => {
+  // The traversal's neighbour lists and the nodes' containers, kept while the graph stays at one version with no apply under way.
+  let traversal: { graph?: SearchGraph; version: number; lists: Map<string, string[]>; containers: ContainerMemo } = { version: -1, lists: new Map(), containers: new Map() };
+  const traversalMemo = (): { lists: Map<string, string[]>; containers: ContainerMemo } => {
     const graph = engine.graph;
-    if (graph.version !== graph.settledVersion) return new Map();
-    if (traversal.graph !== graph || traversal.version !== graph.version) traversal = { graph, version: graph.version, lists: new Map() };
-    return traversal.lists;
+    if (graph.version !== graph.settledVersion) return { lists: new Map(), containers: new Map() };
+    if (traversal.graph !== graph || traversal.version !== graph.version) traversal = { graph, version: graph.version, lists: new Map(), containers: new Map() };
+    return traversal;
   };
   // A query that has to wait for a build says so in its timings (`indexBuild`, ms).
   const ready = async <T extends NodeIndex>(index: LazyIndex<T>, timingsMs?: Record<string, number>): Promise<T> => {
@@ -188,7 +189,8 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
         // Without an embedder only words find anything: say so rather than answer with silence.
         const why = models?.embedder ? undefined : unsearchable(query);
         if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };
-        const traversal = { ...options, mcts: { ...options.mcts, neighbourLists: neighbourLists() } };
+        const { lists, containers } = traversalMemo();
+        const traversal = { ...options, containers, mcts: { ...options.mcts, neighbourLists: lists } };
         const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, traversal, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         const reranked = timingsMs.rerank === undefined ? '' : '; ordered by the learned reranker';

@@ -26,6 +26,26 @@ export function containerOf(graph: Graph, id: string): string | undefined {
   return container;
 }
 
+/** What {@link containerOf} answered, for one version of the graph: the searcher keeps one while the graph does not change. */
+export type ContainerMemo = Map<string, string | undefined>;
+
+/** Containers remembered at most: a long-lived service's memory stays bounded on a large graph. */
+const KEPT_CONTAINERS = 100_000;
+
+/**
+ * containerOf through `memo`: a function called from hundreds of places has hundreds of in-edges, which
+ * containerOf walks for the one that holds it; a question's matches, seeds and candidates ask for the
+ * same few thousand nodes' containers question after question.
+ */
+export function containersOf(graph: Graph, memo: ContainerMemo = new Map()): (id: string) => string | undefined {
+  return (id) => {
+    if (memo.has(id)) return memo.get(id);
+    const container = containerOf(graph, id);
+    if (memo.size < KEPT_CONTAINERS) memo.set(id, container);
+    return container;
+  };
+}
+
 /** How much of its best descendant's match a container is credited with when ranking expansions. */
 const DESCENDANT_SIMILARITY = 0.8;
 /** The share of its best descendant's match added to a container's reward. */
@@ -42,7 +62,7 @@ export interface LexicalScorers extends MctsScorers {
 }
 
 /** `matches`: the lexical index's scored matches for the query (scores in (0, 1]), best first. */
-export function modelFreeScorers(graph: Graph, matches: SearchHit[]): LexicalScorers {
+export function modelFreeScorers(graph: Graph, matches: SearchHit[], container = containersOf(graph)): LexicalScorers {
   const own = new Map(matches.map((m) => [m.id, m.score]));
   // Best match among each container's descendants: walk up from every match, stopping as soon as an
   // ancestor already holds a score at least as good (its own ancestors then do too).
@@ -50,7 +70,7 @@ export function modelFreeScorers(graph: Graph, matches: SearchHit[]): LexicalSco
   for (const { id, score } of matches.slice(0, MAX_SPREAD)) {
     let child = id;
     for (let depth = 0; depth < 32; depth++) {
-      const parent = containerOf(graph, child);
+      const parent = container(child);
       if (!parent || (below.get(parent) ?? 0) >= score) break;
       below.set(parent, score);
       child = parent;

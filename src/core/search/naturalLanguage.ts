@@ -7,7 +7,7 @@ import { BUNDLED_EMBEDDING_MODEL, SHIPPED_MODEL_FUSION } from '../models/bundled
 import type { SearchModels } from '../models/types';
 import type { LexicalIndex } from './lexical';
 import { mctsSearch, type MctsOptions, type MctsScorers } from './mcts';
-import { containerOf, modelFreeScorers } from './modelFreeScorers';
+import { containersOf, modelFreeScorers, type ContainerMemo } from './modelFreeScorers';
 import { modelScorers } from './modelScorers';
 import { collapseToImplementations } from './implementations';
 import { forCandidates, rerank, rerankerFor, rerankQuery, type Candidate, type FusedVia, type RerankQuery, type RerankerFile, type RerankerWeights } from './rerank';
@@ -37,6 +37,8 @@ export interface NaturalLanguageOptions {
   rerank?: boolean;
   /** @internal The reranker's weight file (default: the shipped rerankerWeights.json); tests pass altered ones. */
   rerankerFile?: RerankerFile;
+  /** @internal Containers found by earlier questions on this version of the graph (the searcher keeps them). */
+  containers?: ContainerMemo;
   /** @internal What the reranker sees of each query, before it reorders: `npm run train:reranker` collects it. */
   onCandidates?: (query: RerankQuery, candidates: Candidate[]) => void;
 }
@@ -68,7 +70,8 @@ export async function naturalLanguageSearch(
   const lists: SearchHit[][] = [matches.slice(0, Math.max(limit, 50))];
 
   // Built only when asked for: spreading the matches up the containment tree is wasted when MCTS is off.
-  const lexicalScorers = () => modelFreeScorers(graph, matches);
+  const container = containersOf(graph, options.containers);
+  const lexicalScorers = () => modelFreeScorers(graph, matches, container);
   let scorers: (() => MctsScorers) = lexicalScorers;
   let cosine: RerankQuery['cosine'];
   const withModel = Boolean(models?.embedder || models?.reranker);
@@ -91,7 +94,7 @@ export async function naturalLanguageSearch(
     // Start nodes: the repository root (RANGER) and the containers of the best seeds, so the seeds
     // themselves are candidates of the first expansions and get scored by the cross-encoder (a start
     // node never is).
-    const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => containerOf(graph, h.id) ?? h.id));
+    const seedParents = lists.flatMap((l) => l.slice(0, seedRoots).map((h) => container(h.id) ?? h.id));
     const roots = [...(graph.hasNode('dir:.') ? ['dir:.'] : []), ...seedParents];
     const traversalScorers = scorers();
     const result = await mctsSearch(graph, query, traversalScorers, { ...mcts, safetyMs: mcts.safetyMs ?? MCTS_SAFETY_MS, roots: roots.length > 0 ? roots : undefined });
@@ -106,7 +109,7 @@ export async function naturalLanguageSearch(
   const reranker = options.rerank === false ? undefined : rerankerFor(models?.embedder?.id, Boolean(models?.reranker), options.rerankerFile);
   if (!reranker && !options.onCandidates) return collapseToImplementations(graph, fused.map(({ hit, candidate }) => asHit(hit, candidate.fused)), limit);
   t = performance.now();
-  const reranked = learnedOrder(graph, rerankQuery(query, cosine, lexical), fused, reranker, options.onCandidates);
+  const reranked = learnedOrder(graph, { ...rerankQuery(query, cosine, lexical), container }, fused, reranker, options.onCandidates);
   // Present only when the learned reranker ordered the hits: the search's reason says so.
   if (reranker) timingsMs.rerank = performance.now() - t;
   return collapseToImplementations(graph, reranked, limit);

@@ -51,6 +51,8 @@ export interface RerankQuery {
   fileRanks?: Map<string, number[]>;
   /** Each reranked candidate's fused rank (set by {@link forCandidates}): where its container and its members stand. */
   fusedRanks?: Map<string, number>;
+  /** The node that holds a node (containerOf), remembered across the search's questions; containerOf itself without. */
+  container?: (id: string) => string | undefined;
 }
 
 /** The features of a candidate (docs/benchmarks.md lists their meaning); what `npm run train:reranker` caches per package. */
@@ -181,7 +183,7 @@ export function baseFeatures(graph: Graph, query: RerankQuery, c: Candidate): nu
   // A closure and the function around it, or a method and its class, are often candidates together;
   // the query usually describes the outer, documented one.
   const rankOf = (id: string) => query.fusedRanks?.get(id);
-  const container = containerOf(graph, c.id);
+  const container = query.container ? query.container(c.id) : containerOf(graph, c.id);
   let bestMember: number | undefined;
   graph.forEachOutEdge(c.id, (_e, edge, _s, target) => {
     if (edge.kind === 'CALLS' || edge.kind === 'USES' || edge.kind === 'INHERITS') body.push(...stemmedWords(graph.getNodeAttributes(target).name));
