@@ -2,6 +2,7 @@
 // the MCTS loop, so every vector is in memory anyway; an exact scan of that matrix answers nearest()
 // faster than a flat LanceDB vector query over the same rows (both figures in docs/benchmarks.md,
 // "Embeddings"), and needs no native call while the store is busy writing.
+import { DotMatrix } from './dotKernel';
 import type { NodeVectors } from './types';
 
 interface Entry {
@@ -12,7 +13,7 @@ interface Entry {
 
 export class MemoryNodeVectors implements NodeVectors {
   private readonly entries = new Map<string, Entry>();
-  private packed: { ids: string[]; matrix: Float32Array } | undefined;
+  private packed: { ids: string[]; matrix: Float32Array; kernel?: DotMatrix } | undefined;
 
   constructor(readonly dim: number) {}
 
@@ -46,12 +47,13 @@ export class MemoryNodeVectors implements NodeVectors {
   async nearest(query: Float32Array, k: number): Promise<{ id: string; score: number }[]> {
     if (query.length !== this.dim) throw new Error(`query vector of length ${query.length} where ${this.dim} is expected`);
     if (k <= 0 || this.entries.size === 0) return [];
-    const { ids, matrix } = this.pack();
+    const { ids, matrix, kernel } = this.pack();
     const dim = this.dim;
+    const dots = kernel?.dots(query);
     // Top k kept sorted best first; vectors are unit length, so the dot product is the cosine.
     const top: { id: string; score: number }[] = [];
     for (let row = 0; row < ids.length; row++) {
-      const dot = rowDot(matrix, row * dim, query);
+      const dot = dots ? dots[row] : rowDot(matrix, row * dim, query);
       if (top.length === k && dot <= top[k - 1].score) continue;
       let at = top.length < k ? top.length : k - 1;
       while (at > 0 && top[at - 1].score < dot) at--;
@@ -61,20 +63,23 @@ export class MemoryNodeVectors implements NodeVectors {
     return top;
   }
 
-  private pack(): { ids: string[]; matrix: Float32Array } {
+  /** Every vector in one matrix, in WebAssembly memory where the SIMD kernel runs (dotKernel.ts). */
+  private pack(): { ids: string[]; matrix: Float32Array; kernel?: DotMatrix } {
     if (this.packed) return this.packed;
     const ids = [...this.entries.keys()];
-    const matrix = new Float32Array(ids.length * this.dim);
+    const kernel = DotMatrix.create(ids.length, this.dim);
+    const matrix = kernel?.matrix ?? new Float32Array(ids.length * this.dim);
     ids.forEach((id, row) => matrix.set(this.entries.get(id)!.vector, row * this.dim));
-    this.packed = { ids, matrix };
+    this.packed = { ids, matrix, kernel };
     return this.packed;
   }
 }
 
 /**
  * The dot product of the `n` numbers of `matrix` from `base` with the first `n` of `query`, four running
- * sums at a time: the scan is most of a vector search (Django: 17,845 rows of 384), and independent sums
- * let the CPU overlap them. Also the traversal's cosine of one node (vectors are unit length).
+ * sums at a time (independent sums let the CPU overlap them): the traversal's cosine of one node (vectors
+ * are unit length), and the scan of every vector where the WebAssembly kernel cannot run (dotKernel.ts,
+ * which makes the same sums).
  */
 export function rowDot(matrix: Float32Array, base: number, query: Float32Array, n = query.length): number {
   let a = 0;
