@@ -9,7 +9,7 @@ import { MemoryNodeVectors, rowDot } from '../../src/core/models/nodeVectors';
 import { rng } from '../support/rng';
 
 test('the kernel in dotKernel.ts is dotKernel.wat assembled', async () => {
-  const { assembleDotKernel } = (await import('../../scripts/dotKernel.mjs')) as { assembleDotKernel(): Promise<string> };
+  const { assembleDotKernel } = await import('../../scripts/dotKernel.mjs');
   const source = fs.readFileSync(path.join(__dirname, '../../src/core/models/dotKernel.ts'), 'utf8');
   assert.equal(/const KERNEL = '([^']*)';/.exec(source)?.[1], await assembleDotKernel(), 'run `node scripts/dotKernel.mjs` after changing dotKernel.wat');
 });
