@@ -27,6 +27,8 @@ const BATCH_MS = 50;
 /** How long the graph stays unchanged before the query snapshot is saved again. */
 const SNAPSHOT_SAVE_DELAY_MS = 10_000;
 /** Never inside these: VCS internals, dependencies, stores. */
+/** What the service asks itself once its graph is ready: any sentence takes the whole natural-language path. */
+const WARM_UP_QUESTION = 'where is the configuration read and checked';
 const NEVER_WATCHED = /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/;
 
 export interface ServedFolderOptions {
@@ -109,11 +111,14 @@ export class ServedFolder implements ToolFolder {
     this.live = repo;
     this.early = Promise.resolve(undefined);
     // The entity index ready for saves before anyone edits: the first edit after a start is not answered 0.3 s late;
-    // then the lexical index a sentence needs, read from the snapshot in one block (~0.3 s on Django)
-    // while nobody asks, rather than by the first sentence.
+    // then the lexical index a sentence needs, read from the snapshot in one block (~0.3 s on Django),
+    // and one sentence searched with the models (the traversal's walk of the graph, the vectors packed,
+    // the search's code compiled), while nobody asks, rather than by the first questions.
     repo
       .prepareSearch('edits')
       .then(() => repo.prepareSearch())
+      .then(() => this.models?.use())
+      .then(() => repo.search(WARM_UP_QUESTION, 1))
       .catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
     if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
     else this.snapshotVersion = repo.engine.graph.version;
