@@ -27,6 +27,8 @@ const BATCH_MS = 50;
 /** How long the graph stays unchanged before the query snapshot is saved again. */
 const SNAPSHOT_SAVE_DELAY_MS = 10_000;
 /** Never inside these: VCS internals, dependencies, stores. */
+/** How long no question must have been asked before the service prepares search in its one thread. */
+const QUIET_MS = 1_000;
 /** What the service asks itself once its graph is ready: any sentence takes the whole natural-language path. */
 const WARM_UP_QUESTION = 'where is the configuration read and checked';
 const NEVER_WATCHED = /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/;
@@ -72,6 +74,10 @@ export class ServedFolder implements ToolFolder {
   /** The graph version the snapshot on disk was made from (-1: not known to be any). */
   private snapshotVersion = -1;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** When the last question was asked (whenQuiet), and the wait for a quiet moment. */
+  private askedAt = 0;
+  private quietTimer: NodeJS.Timeout | undefined;
+  private closing = false;
   private readonly storeDir: string;
   private readonly log: (message: string) => void;
 
@@ -110,16 +116,17 @@ export class ServedFolder implements ToolFolder {
     this.log(`${report.files} files ready in ${((report.timings.total ?? 0) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
     this.live = repo;
     this.early = Promise.resolve(undefined);
-    // The entity index ready for saves before anyone edits: the first edit after a start is not answered 0.3 s late;
-    // then the lexical index a sentence needs, read from the snapshot in one block (~0.3 s on Django),
-    // and one sentence searched with the models (the traversal's walk of the graph, the vectors packed,
-    // the search's code compiled), while nobody asks, rather than by the first questions.
-    repo
-      .prepareSearch('edits')
-      .then(() => repo.prepareSearch())
-      .then(() => this.models?.use())
-      .then(() => repo.search(WARM_UP_QUESTION, 1))
-      .catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
+    // The entity index ready for saves before anyone edits: the first edit after a start is not answered 0.3 s late.
+    repo.prepareSearch('edits').catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
+    // Then, in a quiet moment, the lexical index a sentence needs, read from the snapshot in one block
+    // (~0.3 s on Django, 3 s at a million lines), and one sentence searched with the models (the
+    // traversal's walk of the graph, the vectors packed, the search's code compiled): the first sentence
+    // otherwise pays them all.
+    this.whenQuiet(async () => {
+      await repo.prepareSearch();
+      await this.models?.use();
+      await repo.search(WARM_UP_QUESTION, 1);
+    });
     if (!early || report.parsed > 0 || report.removed > 0) this.snapshotChanged(0);
     else this.snapshotVersion = repo.engine.graph.version;
     return repo;
@@ -290,6 +297,7 @@ export class ServedFolder implements ToolFolder {
    * applied and the answer made again, once.
    */
   async checked<T>(answer: () => Promise<T>, named: (value: T) => unknown, key?: string): Promise<T> {
+    this.askedAt = Date.now();
     const repo = this.live;
     const cached = key !== undefined && repo ? (this.answers.get(key, repo.engine.graph.version) as T | undefined) : undefined;
     let value = cached ?? (await answer());
@@ -305,7 +313,21 @@ export class ServedFolder implements ToolFolder {
     return value;
   }
 
+  /** Runs `work` once no question has been asked for {@link QUIET_MS} (it blocks the thread a while). */
+  private whenQuiet(work: () => Promise<void>): void {
+    const wait = this.askedAt + QUIET_MS - Date.now();
+    if (this.closing) return;
+    if (wait > 0) {
+      this.quietTimer = setTimeout(() => this.whenQuiet(work), wait);
+      this.quietTimer.unref();
+      return;
+    }
+    work().catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.quietTimer);
     clearTimeout(this.timer);
     await this.watcher?.close();
     // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.
