@@ -26,11 +26,11 @@ import { ModelSlot } from './modelSlot';
 const BATCH_MS = 50;
 /** How long the graph stays unchanged before the query snapshot is saved again. */
 const SNAPSHOT_SAVE_DELAY_MS = 10_000;
-/** Never inside these: VCS internals, dependencies, stores. */
 /** How long no question must have been asked before the service prepares search in its one thread. */
 const QUIET_MS = 1_000;
 /** What the service asks itself once its graph is ready: any sentence takes the whole natural-language path. */
 const WARM_UP_QUESTION = 'where is the configuration read and checked';
+/** Never inside these: VCS internals, dependencies, stores. */
 const NEVER_WATCHED = /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/;
 
 export interface ServedFolderOptions {
@@ -315,8 +315,8 @@ export class ServedFolder implements ToolFolder {
 
   /** Runs `work` once no question has been asked for {@link QUIET_MS} (it blocks the thread a while). */
   private whenQuiet(work: () => Promise<void>): void {
-    const wait = this.askedAt + QUIET_MS - Date.now();
     if (this.closing) return;
+    const wait = this.askedAt + QUIET_MS - Date.now();
     if (wait > 0) {
       this.quietTimer = setTimeout(() => this.whenQuiet(work), wait);
       this.quietTimer.unref();
