@@ -21,8 +21,9 @@ function kernel(): WebAssembly.Module | null {
 const PAGE = 65_536;
 
 /**
- * A rows × dim matrix of f32 in WebAssembly memory, with room for a query and the dot products: fill
- * {@link matrix}, then ask {@link dots} for any number of queries.
+ * Room for `capacity` rows × dim of f32 in WebAssembly memory, with room for a query and the dot
+ * products: fill rows of {@link matrix}, then ask {@link dots} for the first `rows` of them, for any
+ * number of queries. The room beyond the rows in use lets rows be added without building it again.
  */
 export class DotMatrix {
   /** The matrix, row after row, to fill. */
@@ -33,29 +34,30 @@ export class DotMatrix {
   private constructor(
     private readonly run: Dots,
     memory: WebAssembly.Memory,
-    private readonly rows: number,
+    readonly capacity: number,
     private readonly dim: number,
   ) {
     // The dot products first (8-byte aligned), then the query, then the matrix.
-    this.out = new Float64Array(memory.buffer, 0, rows);
-    this.query = new Float32Array(memory.buffer, rows * 8, dim);
-    this.matrix = new Float32Array(memory.buffer, rows * 8 + dim * 4, rows * dim);
+    this.out = new Float64Array(memory.buffer, 0, capacity);
+    this.query = new Float32Array(memory.buffer, capacity * 8, dim);
+    this.matrix = new Float32Array(memory.buffer, capacity * 8 + dim * 4, capacity * dim);
   }
 
   /** Undefined where the kernel cannot run here, or for a dimension it does not take (not a multiple of 4). */
-  static create(rows: number, dim: number): DotMatrix | undefined {
+  static create(capacity: number, dim: number): DotMatrix | undefined {
     const module = kernel();
-    const bytes = rows * 8 + dim * 4 + rows * dim * 4;
+    const bytes = capacity * 8 + dim * 4 + capacity * dim * 4;
     if (!module || dim % 4 !== 0 || bytes > 2 ** 31) return undefined;
     const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
     const instance = new WebAssembly.Instance(module, { env: { memory } });
-    return new DotMatrix(instance.exports.dots as Dots, memory, rows, dim);
+    return new DotMatrix(instance.exports.dots as Dots, memory, capacity, dim);
   }
 
-  /** The dot product of `query` with each row, by row; valid until the next call. */
-  dots(query: Float32Array): Float64Array {
+  /** The dot product of `query` with each of the first `rows` rows, by row; valid until the next call. */
+  dots(query: Float32Array, rows = this.capacity): Float64Array {
+    if (rows > this.capacity) throw new Error(`${rows} rows asked of a matrix of ${this.capacity}`);
     this.query.set(query);
-    this.run(this.matrix.byteOffset, this.rows, this.dim, this.query.byteOffset, this.out.byteOffset);
+    this.run(this.matrix.byteOffset, rows, this.dim, this.query.byteOffset, this.out.byteOffset);
     return this.out;
   }
 }
