@@ -127,6 +127,18 @@ test('two agents share one service, and each sees an edit made the moment before
       fs.rmSync(created);
       assert.doesNotMatch(await names(agent, `renamed_helper_${i}`), new RegExp(`fresh_${i}\\.py`), `delete ${i}`);
     }
+    // Files the graph never reads get no watcher of their own: a source file in a new folder beside one,
+    // and one renamed into a source file's name, are seen through their folder's watcher, with no pause.
+    const folder = path.join(root, 'late_pkg');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'messages.po'), 'msgid ""\n');
+    fs.writeFileSync(path.join(folder, 'late.py'), 'def late_folder_helper():\n    return 1\n');
+    assert.match(await names(agents[0], 'late_folder_helper'), /late_pkg\/late\.py/, 'a source file in a new folder');
+    const notes = path.join(root, 'notes.txt');
+    fs.writeFileSync(notes, 'def promoted_notes_helper():\n    return 2\n');
+    assert.doesNotMatch(await names(agents[1], 'promoted_notes_helper'), /notes\.txt/, 'a .txt file is not indexed');
+    fs.renameSync(notes, path.join(root, 'notes.py'));
+    assert.match(await names(agents[1], 'promoted_notes_helper'), /notes\.py/, 'renamed into a source file');
   } finally {
     for (const agent of agents) assert.equal(await agent.close(), 0);
   }
