@@ -188,7 +188,8 @@ async function djangoLatency() {
     // Timed once the server's embedding pass is over: the cold run stops before it has written every
     // vector, so the warm server embeds the rest first, in its model thread, on the same two cores.
     const settled = performance.now();
-    while (/embedding \d+\/\d+/.test((await server.call('search_code', { query: 'what reads the settings module', limit: 1 })).text)) {
+    // Still embedding, or the model loaded and its pass not yet begun (0 nodes embedded).
+    while (/embedding \d+\/\d+|; 0 nodes embedded/.test((await server.call('search_code', { query: 'what reads the settings module', limit: 1 })).text)) {
       if (performance.now() - settled > 600_000) throw new Error('the embedding pass was still running after 10 minutes: no tool timed');
       await new Promise((r) => setTimeout(r, 500));
     }
