@@ -23,13 +23,12 @@ import { AnswerCache } from './answerCache';
 import type { IndexReport } from '../engine';
 import { LocalRepository } from './localRepository';
 import { ModelSlot } from './modelSlot';
+import { Quiet } from './quiet';
 
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
 const BATCH_MS = 50;
 /** How long the graph stays unchanged before the query snapshot is saved again. */
 const SNAPSHOT_SAVE_DELAY_MS = 10_000;
-/** How long no question must have been asked before the service prepares search in its one thread. */
-const QUIET_MS = 1_000;
 /** What the service asks itself once its graph is ready: any sentence takes the whole natural-language path. */
 const WARM_UP_QUESTION = 'where is the configuration read and checked';
 /** Never inside these: VCS internals, dependencies, stores. */
@@ -76,9 +75,8 @@ export class ServedFolder implements ToolFolder {
   /** The graph version the snapshot on disk was made from (-1: not known to be any). */
   private snapshotVersion = -1;
   private saveTimer: NodeJS.Timeout | undefined;
-  /** When the last question was asked (whenQuiet), and the wait for a quiet moment. */
-  private askedAt = 0;
-  private quietTimer: NodeJS.Timeout | undefined;
+  /** Since the last question (whenQuiet). */
+  private readonly quiet = new Quiet();
   private closing = false;
   private readonly storeDir: string;
   private readonly log: (message: string) => void;
@@ -303,7 +301,7 @@ export class ServedFolder implements ToolFolder {
    * applied and the answer made again, once.
    */
   async checked<T>(answer: () => Promise<T>, named: (value: T) => unknown, key?: string): Promise<T> {
-    this.askedAt = Date.now();
+    this.quiet.touch();
     const repo = this.live;
     const cached = key !== undefined && repo ? (this.answers.get(key, repo.engine.graph.version) as T | undefined) : undefined;
     let value = cached ?? (await answer());
@@ -319,21 +317,16 @@ export class ServedFolder implements ToolFolder {
     return value;
   }
 
-  /** Runs `work` once no question has been asked for {@link QUIET_MS} (it blocks the thread a while). */
+  /** Runs `work` once no question has been asked for a while (it blocks the thread a while). */
   private whenQuiet(work: () => Promise<void>): void {
-    if (this.closing) return;
-    const wait = this.askedAt + QUIET_MS - Date.now();
-    if (wait > 0) {
-      this.quietTimer = setTimeout(() => this.whenQuiet(work), wait);
-      this.quietTimer.unref();
-      return;
-    }
-    work().catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
+    this.quiet.then(() => {
+      if (!this.closing) work().catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
+    });
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    clearTimeout(this.quietTimer);
+    this.quiet.cancel();
     clearTimeout(this.timer);
     await this.watcher?.close();
     // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.

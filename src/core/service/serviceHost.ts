@@ -20,6 +20,7 @@ import { currentHolder, LockBusyError, WriterLock, type LockHolder } from '../st
 import type { NodeDescription } from '../graph/describe';
 import { MODEL_FREE_ASKED } from '../search';
 import { isModelFree, SAMPLE, SERVICE_PROTOCOL, type ClientDescribeRequest, type DescribeReply, type DescribeRequest, type IndexReply, type QueryReply, type QueryRequest, type ServiceHello, type StatsReply, type StopReply } from './serviceProtocol';
+import { Quiet } from './quiet';
 
 /** How long a service with no client and no request stays up. */
 export const DEFAULT_IDLE_MS = 15 * 60_000;
@@ -41,8 +42,6 @@ export interface ServiceOptions {
 
 /** How long an editor waits for a starting service (its lock taken, its socket not bound yet) before giving up. */
 const TAKE_OVER_WAIT_MS = 10_000;
-/** No request answered for this long after a burst: memory is collected and given back (collectWhenQuiet). */
-const QUIET_MS = 1_000;
 
 export class ServiceHost {
   private server: net.Server | undefined;
@@ -52,9 +51,10 @@ export class ServiceHost {
   private requests = 0;
   private lastActivity = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Requests being answered, and the timer that collects garbage once they have all been for a while. */
+  /** Requests being answered, and the quiet after them in which garbage is collected (collectWhenQuiet). */
   private inFlight = 0;
-  private quietTimer: NodeJS.Timeout | undefined;
+  private readonly quiet = new Quiet();
+  private collecting = false;
   private stopping: Promise<void> | undefined;
   private lock: WriterLock | undefined;
   /** Every client's questions take turns: interleaved on the one thread, a thousand at once would all finish last. */
@@ -142,17 +142,18 @@ export class ServiceHost {
   /**
    * A burst of answers (an agent's thousand calls) leaves garbage V8 collects only under pressure: the
    * memory stays taken from the machine while the service idles for minutes. Once no request has been
-   * in flight for QUIET_MS, one full collection gives it back. Only where the process exposes `gc`
+   * in flight for a quiet second, one full collection gives it back. Only where the process exposes `gc`
    * (`cartograph service` is started with --expose-gc; an editor's worker is not).
    */
   private collectWhenQuiet(): void {
     const gc = (globalThis as { gc?: () => void }).gc;
-    if (!gc) return;
-    clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => {
+    this.quiet.touch();
+    if (!gc || this.collecting) return;
+    this.collecting = true;
+    this.quiet.then(() => {
+      this.collecting = false;
       if (this.inFlight === 0) gc();
-    }, QUIET_MS);
-    this.quietTimer.unref();
+    });
   }
 
   private accept(socket: net.Socket): void {
@@ -294,6 +295,7 @@ export class ServiceHost {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       clearInterval(this.idleTimer);
+      this.quiet.cancel();
       // No new clients from here; the connected ones are let go only once the store is written and the
       // socket's lock released, so that a client that waits for its connection to close (to start a
       // successor) finds the way clear.
