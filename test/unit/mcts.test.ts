@@ -1,11 +1,13 @@
 // RANGER's MCTS (Algorithm 1) with deterministic scorers on hand-built graphs: visit order from UCT,
 // final ranking and paths, k halving, scaling and the α mix, the time budget, scorer caching.
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { MultiDirectedGraph } from 'graphology';
 import { edgeId, type EdgeKind, type GraphEdge, type GraphNode, type NodeKind } from '../../src/core/model/schema';
 import type { ReadonlyGraph } from '../../src/core/graph/describe';
-import { defaultNeighbours, mctsSearch, scaleScore, type MctsScorers } from '../../src/core/search/mcts';
+import { buildGraph, readTree } from './helpers';
+import { defaultNeighbours, mctsSearch, rootCounts, scaleScore, type MctsScorers } from '../../src/core/search/mcts';
 
 type Graph = MultiDirectedGraph<GraphNode, GraphEdge>;
 
@@ -310,4 +312,20 @@ test('neighbour lists kept between searches of one graph give the same ranking a
     assert.deepEqual(again.hits, afresh.hits);
   }
   assert.deepEqual(kept.get('dir:.'), defaultNeighbours(graph, 'dir:.'), 'the lists made are kept for the next search');
+});
+
+test("what the root reaches is counted, not walked: the walk reaches every node but External ones, in a real repository of each language", async () => {
+  // c and k_init come from these counts; a question after each edit used to walk the whole graph for them.
+  for (const repo of ['flask', 'zod', 'django-admin-js', 'cobra', 'gson', 'serde_json']) {
+    const graph = (await buildGraph(readTree(path.join(__dirname, '..', 'fixtures', 'real', repo)))).graph;
+    const seen = new Set(['dir:.']);
+    const queue = ['dir:.'];
+    let modules = 0;
+    for (let i = 0; i < queue.length; i++) {
+      if (graph.getNodeAttribute(queue[i], 'kind') === 'Module') modules++;
+      for (const next of defaultNeighbours(graph, queue[i])) if (!seen.has(next)) (seen.add(next), queue.push(next));
+    }
+    assert.ok(modules > 0, `${repo}: the walk reached modules`);
+    assert.deepEqual(rootCounts(graph), { nodes: seen.size, modules }, `${repo}: counted as walked`);
+  }
 });

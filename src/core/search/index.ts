@@ -9,6 +9,7 @@ import { FileIndex, rankFiles, type FileRanking } from './fileRanking';
 import { LazyIndex, type NodeIndex } from './lazyIndex';
 import { LexicalIndex, unsearchable, type FeatureText } from './lexical';
 import type { ContainerMemo } from './modelFreeScorers';
+import { rootCounts, type RootCounts } from './mcts';
 import { naturalLanguageSearch, type NaturalLanguageOptions } from './naturalLanguage';
 import { byImplementation, collapseToImplementations } from './implementations';
 import { routeQuery, type Routed } from './router';
@@ -131,9 +132,14 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       described.clear();
     }
   };
-  // The traversal's neighbour lists and the nodes' containers, kept while the graph stays at one version with no apply under way.
-  let traversal: { graph?: SearchGraph; version: number; lists: Map<string, string[]>; containers: ContainerMemo } = { version: -1, lists: new Map(), containers: new Map() };
-  const traversalMemo = (): { lists: Map<string, string[]>; containers: ContainerMemo } => {
+  // The traversal's neighbour lists, what its root reaches and the nodes' containers, kept while the graph stays at one version with no apply under way.
+  interface TraversalMemo {
+    lists: Map<string, string[]>;
+    containers: ContainerMemo;
+    counts?: RootCounts;
+  }
+  let traversal: TraversalMemo & { graph?: SearchGraph; version: number } = { version: -1, lists: new Map(), containers: new Map() };
+  const traversalMemo = (): TraversalMemo => {
     const graph = engine.graph;
     if (graph.version !== graph.settledVersion) return { lists: new Map(), containers: new Map() };
     if (traversal.graph !== graph || traversal.version !== graph.version) traversal = { graph, version: graph.version, lists: new Map(), containers: new Map() };
@@ -189,8 +195,9 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
         // Without an embedder only words find anything: say so rather than answer with silence.
         const why = models?.embedder ? undefined : unsearchable(query);
         if (why) return { query, route: routed.route, reason: `${routed.reason}, but ${why}`, hits: [], timingsMs };
-        const { lists, containers } = traversalMemo();
-        const traversal = { ...options, containers, mcts: { ...options.mcts, neighbourLists: lists } };
+        const memo = traversalMemo();
+        const rootCountsOnce = () => (memo.counts ??= rootCounts(engine.graph.graph));
+        const traversal = { ...options, containers: memo.containers, mcts: { ...options.mcts, neighbourLists: memo.lists, rootCounts: rootCountsOnce } };
         const hits = await naturalLanguageSearch(engine.graph.graph, await ready(lexical, timingsMs), query, limit, models, traversal, timingsMs);
         const scoring = models?.status ?? (timingsMs.mcts === undefined ? 'model-free: lexical search, no embedding model' : 'model-free: lexical seeds and MCTS with lexical scorers');
         const reranked = timingsMs.rerank === undefined ? '' : '; ordered by the learned reranker';
