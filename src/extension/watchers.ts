@@ -1,8 +1,8 @@
 // Saves go straight to the engine; files created, changed or deleted outside the editor (git checkout,
 // generators) arrive through a FileSystemWatcher and are debounced into one batch per folder.
 import * as vscode from 'vscode';
-import { SOURCE_EXTENSIONS, languageOf } from '../core/parse/languages';
-import { COMPILED_MODULE_EXTENSIONS, PROJECT_FILE_NAMES, isProjectFile } from '../core/workspace/projectConfig';
+import { SOURCE_EXTENSIONS } from '../core/parse/languages';
+import { COMPILED_MODULE_EXTENSIONS, PROJECT_FILE_NAMES, isGraphInput } from '../core/workspace/projectConfig';
 import { readSettings } from './settings';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -51,7 +51,7 @@ export function watchWorkspace(indexFor: (uri: vscode.Uri) => WorkspaceIndex | u
   // folder is listed, a vanished path drops the files the graph had under it, a plain file is ignored).
   const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
   const onFolderEvent = (uri: vscode.Uri) => {
-    if (!languageOf(uri.path) && !isProjectFile(uri.path) && !TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
+    if (!isGraphInput(uri.path) && !TOOL_FOLDERS.test(uri.path)) onFsEvent(uri);
   };
   disposables.push(folders, folders.onDidCreate(onFolderEvent), folders.onDidDelete(onFolderEvent));
   disposables.push(

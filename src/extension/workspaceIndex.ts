@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexProgress, IndexReport } from '../core/engine';
 import { languageOf } from '../core/parse/languages';
-import { isProjectFile } from '../core/workspace/projectConfig';
+import { isGraphInput } from '../core/workspace/projectConfig';
 import { LocalRepository } from '../core/service/localRepository';
 import type { GraphCounts, Repository, RepositoryOptions } from '../core/service/repository';
 import { WorkerRepository } from '../core/service/workerRepository';
@@ -233,7 +233,7 @@ export class WorkspaceIndex implements vscode.Disposable {
   /** A save in the editor: the buffer's text goes straight to the engine (a config file: re-read from disk). */
   onSaved(document: vscode.TextDocument): void {
     const file = document.uri.fsPath;
-    if (!languageOf(file) && !isProjectFile(file)) return;
+    if (!isGraphInput(file)) return;
     const text = document.getText();
     void this.enqueue(`update ${file}`, async () => {
       if (!this.repository) return;
@@ -253,7 +253,7 @@ export class WorkspaceIndex implements vscode.Disposable {
       const t = performance.now();
       const files = new Set<string>();
       for (const p of paths) {
-        if (languageOf(p) || isProjectFile(p)) files.add(p);
+        if (isGraphInput(p)) files.add(p);
         else for (const f of await this.filesUnder(p)) files.add(f);
       }
       if (files.size === 0) return;

@@ -195,14 +195,8 @@ export interface RootCounts {
   modules: number;
 }
 
-interface Reach extends RootCounts {
-  seen: Set<string>;
-  /** The clock stopped the walk: the counts are partial. */
-  truncated: boolean;
-}
-
 /** Breadth-first from the roots; `forEachNeighbour` may repeat a neighbour. Looks at the clock every few hundred nodes. */
-function walk(graph: Graph, roots: string[], forEachNeighbour: (id: string, visit: (other: string) => void) => void, overBudget: () => boolean): Reach {
+function walk(graph: Graph, roots: string[], forEachNeighbour: (id: string, visit: (other: string) => void) => void, overBudget: () => boolean): RootCounts {
   const seen = new Set(roots);
   const queue = [...roots];
   const visit = (n: string) => {
@@ -215,7 +209,7 @@ function walk(graph: Graph, roots: string[], forEachNeighbour: (id: string, visi
     if (graph.getNodeAttribute(queue[i], 'kind') === 'Module') modules++;
     forEachNeighbour(queue[i], visit);
   }
-  return { nodes: seen.size, modules, seen, truncated: i < queue.length };
+  return { nodes: seen.size, modules };
 }
 
 /**

@@ -16,8 +16,7 @@ import type { ToolName } from '../tools/schemas';
 import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../tools/snapshotTools';
 import type { ToolFolder } from '../tools/workspaceTools';
 import { describeHolder } from '../store/writerLock';
-import { languageOf } from '../parse/languages';
-import { isProjectFile } from '../workspace/projectConfig';
+import { isGraphInput } from '../workspace/projectConfig';
 import { answeredPaths } from './answers';
 import { AnswerCache } from './answerCache';
 import type { IndexReport } from '../engine';
@@ -177,7 +176,7 @@ export class ServedFolder implements ToolFolder {
     // Files the graph never reads (no language and no project file: a locale's .po and .mo, images, data)
     // get no watcher and no stat: two thirds of Django's files, whose walk shared the start's one thread.
     // Folders are all watched, so a source file created anywhere is seen.
-    const unread = (p: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !languageOf(p) && !isProjectFile(p);
+    const unread = (p: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isGraphInput(p);
     this.watcher = watch(this.root, { ignoreInitial: true, ignored: (p, stats) => this.ignored(p) || unread(p, stats) });
     // Until chokidar has walked the folder, a write in a folder it has not reached yet goes unseen.
     this.watching = new Promise((resolve) => this.watcher!.once('ready', () => resolve()));

@@ -60,6 +60,11 @@ export function isProjectFile(p: string): boolean {
   return PROJECT_FILE_NAMES.includes(name) || COMPILED_MODULE.test(name);
 }
 
+/** Whether the graph reads this file: a source file of a language it parses, or a project file. */
+export function isGraphInput(p: string): boolean {
+  return languageOf(p) !== undefined || isProjectFile(p);
+}
+
 /** The languages a tsconfig/jsconfig applies to. */
 const TS_CONFIGURED = new Set<Language | undefined>(['typescript', 'tsx', 'javascript']);
 const MANIFESTED = new Set<Language | undefined>(Object.values(MANIFEST_LANGUAGES));
