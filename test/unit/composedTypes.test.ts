@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { FIXTURES, buildGraph, edgeList, readTree } from './helpers';
+import { FIXTURES, buildGraph, compareSnapshots, edgeList, parse, readTree, snapshot, treeConfig } from './helpers';
 
 describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)', () => {
   let tanstack: string[];
@@ -99,5 +99,86 @@ describe('composed and written types (real TanStack Query; effect@3.22.4 shapes)
 
   it('a called parameter of an interface type with a call signature calls that interface: `self(a)` with `self: Predicate<A>`', () => {
     assert.ok(effect.includes('CALLS Predicate.ts#not -> Predicate.ts#Predicate'), effect.join('\n'));
+  });
+});
+
+// effect@3.22.4's src/DateTime.ts declares `type DateTime`, interfaces extending `DateTime.Proto`, and then
+// `namespace DateTime { interface Proto extends Pipeable }`; internal/dateTime.ts returns `DateTime.Zoned`.
+describe('namespaces: their members, and a namespace merged with a type of its name (effect@3.22.4 shapes)', () => {
+  const pipeable = 'export interface Pipeable {\n  pipe<A>(this: A): A\n}\n';
+  const namespace = 'export declare namespace DateTime {\n  export type Input = DateTime | Date\n  export interface Proto extends Pipeable {}\n}\n';
+  const dateTime = (withNamespace: boolean) =>
+    [
+      'import type { Pipeable } from "./Pipeable.js"',
+      'export type DateTime = Utc | Zoned',
+      'export interface Utc extends DateTime.Proto { readonly _tag: "Utc" }',
+      'export interface Zoned extends DateTime.Proto { readonly _tag: "Zoned" }',
+      withNamespace ? namespace : '',
+    ].join('\n');
+  const tree = (withNamespace: boolean) =>
+    new Map([
+      ['Pipeable.ts', pipeable],
+      ['DateTime.ts', dateTime(withNamespace)],
+      ['internal/dateTime.ts', 'import type * as DateTime from "../DateTime.js"\nexport const unsafeMakeZoned = (input: DateTime.DateTime.Input): DateTime.Zoned => input as any\n'],
+      ['Cron.ts', 'import * as dateTime from "./internal/dateTime.js"\nexport const match = (d: Date) => dateTime.unsafeMakeZoned(d).pipe()\n'],
+      ['Runtime.ts', 'export namespace Scheduler {\n  export interface Task { run(): void }\n  export function make(): Task { return { run() {} } }\n}\n'],
+      ['Fiber.ts', 'import { Scheduler } from "./Runtime.js"\nexport interface Job extends Scheduler.Task {}\nexport const start = (job: Job) => { Scheduler.make(); job.run() }\n'],
+    ]);
+
+  it('`N.f()` calls the namespace\'s function, `extends N.I` inherits its interface, and that interface\'s members are reached', async () => {
+    const edges = edgeList(await buildGraph(tree(true)));
+    for (const expected of ['CALLS Fiber.ts#start -> Runtime.ts#Scheduler.make', 'CALLS Fiber.ts#start -> Runtime.ts#Scheduler.Task.run', 'INHERITS Fiber.ts#Job -> Runtime.ts#Scheduler.Task']) {
+      assert.ok(edges.includes(expected), `${expected}\n${edges.filter((e) => e.includes('Fiber.ts#')).join('\n')}`);
+    }
+  });
+
+  it('`DateTime.Proto` is the namespace\'s although the type alias `DateTime` comes first: `unsafeMakeZoned(d).pipe()` is Pipeable.pipe', async () => {
+    const edges = edgeList(await buildGraph(tree(true)));
+    for (const expected of ['INHERITS DateTime.ts#Zoned -> DateTime.ts#DateTime@2.Proto', 'CALLS Cron.ts#match -> Pipeable.ts#Pipeable.pipe']) {
+      assert.ok(edges.includes(expected), `${expected}\n${edges.filter((e) => e.includes('Cron.ts#') || e.startsWith('INHERITS')).join('\n')}`);
+    }
+  });
+
+  it('a class extending a call\'s result inherits the type the call returns: `class String$ extends make<string>(ast)` then `String$.pipe(…)`; `extends transform(…).annotations(…)`', async () => {
+    const edges = edgeList(
+      await buildGraph(
+        new Map([
+          ['Pipeable.ts', pipeable],
+          [
+            'Schema.ts',
+            [
+              'import type { Pipeable } from "./Pipeable.js"',
+              'export interface Schema<A> extends Pipeable { readonly ast: unknown }',
+              'export interface SchemaClass<A> extends Schema<A> { new (_: never): Schema<A>; annotations(a: unknown): SchemaClass<A> }',
+              'export function make<A>(ast: unknown): SchemaClass<A> { return class {} as any }',
+              'class String$ extends make<string>(1) {}',
+              'export class Lowercased extends String$.pipe() {}',
+              'export interface transform<A> extends Schema<A> { annotations(a: unknown): transform<A> }',
+              'export function transform<A>(from: unknown): transform<A> { return from as any }',
+              'export class Lowercase extends transform(String$).annotations({}) {}',
+              '',
+            ].join('\n'),
+          ],
+        ]),
+      ),
+    );
+    for (const expected of [
+      'INHERITS Schema.ts#String$ -> Schema.ts#SchemaClass',
+      'CALLS Schema.ts#String$ -> Schema.ts#make',
+      'CALLS Schema.ts#Lowercased -> Pipeable.ts#Pipeable.pipe',
+      'CALLS Schema.ts#Lowercase -> Schema.ts#transform.annotations',
+      'INHERITS Schema.ts#Lowercase -> Schema.ts#transform',
+    ]) {
+      assert.ok(edges.includes(expected), `${expected}\n${edges.filter((e) => !e.startsWith('CONTAINS')).join('\n')}`);
+    }
+  });
+
+  it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
+    for (const [from, to] of [[false, true], [true, false]]) {
+      const graph = await buildGraph(tree(from));
+      const after = tree(to);
+      graph.apply({ upsert: [await parse('DateTime.ts', after.get('DateTime.ts')!)], config: treeConfig(after) });
+      assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(await buildGraph(after))), [], `namespace ${to ? 'added' : 'removed'}`);
+    }
   });
 });

@@ -9,6 +9,8 @@ export interface FileIndex {
   byLocalId: Map<string, SymbolDef>;
   /** parent localId ('' for the module) → name → first definition of that name. */
   children: Map<string, Map<string, SymbolDef>>;
+  /** localId → every definition of its name in its scope, in order, where there are several (TypeScript's merged declarations). */
+  namesakes: Map<string, SymbolDef[]>;
   /** scope localId ('' for the module) → bound name → first import binding of that name. */
   importsByScope: Map<string, Map<string, ImportBinding>>;
   /** `from x import *` at module level. */
@@ -36,6 +38,7 @@ export function indexOf(file: FileGraph): FileIndex {
 function buildIndex(file: FileGraph): FileIndex {
   const byLocalId = new Map<string, SymbolDef>();
   const children = new Map<string, Map<string, SymbolDef>>();
+  const namesakes = new Map<string, SymbolDef[]>();
   for (const sym of file.symbols) {
     byLocalId.set(sym.localId, sym);
     // A method declared away from its type (Go, Rust `impl`) is no top-level name of its file: it is
@@ -43,7 +46,14 @@ function buildIndex(file: FileGraph): FileIndex {
     const parent = sym.parent ?? (sym.receiver ? sym.receiver[sym.receiver.length - 1] : '');
     let names = children.get(parent);
     if (!names) children.set(parent, (names = new Map()));
-    if (!names.has(sym.name)) names.set(sym.name, sym);
+    const first = names.get(sym.name);
+    if (!first) {
+      names.set(sym.name, sym);
+      continue;
+    }
+    const all = namesakes.get(first.localId) ?? [first];
+    all.push(sym);
+    for (const s of all) namesakes.set(s.localId, all);
   }
   const importsByScope = new Map<string, Map<string, ImportBinding>>();
   const starImports: ImportBinding[] = [];
@@ -76,7 +86,7 @@ function buildIndex(file: FileGraph): FileIndex {
     if (list) list.push(ref);
     else bases.set(ref.from, [ref]);
   }
-  const index = { byLocalId, children, importsByScope, starImports, exportsByName, starExports, bases, interface: new Map() };
+  const index = { byLocalId, children, namesakes, importsByScope, starImports, exportsByName, starExports, bases, interface: new Map() };
   index.interface = interfaceOf(index);
   return index;
 }
@@ -103,7 +113,7 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
     // A field's type is part of what dependents read through it (`state.app.jinja_env`), and so is its items' class.
     // ...and a function's callback parameter types (an untyped parameter of a callback passed to it),
     // and whether a method is a property (`obj.name.x` reads through its type), and the classes of a tuple it returns.
-    for (const [name, sym] of names) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.elements ? [`elements ${sym.elements.map((e) => e.join('.')).join(',')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
+    for (const [name, first] of names) for (const sym of index.namesakes.get(first.localId) ?? [first]) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.elements ? [`elements ${sym.elements.map((e) => e.join('.')).join(',')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
   }
   for (const [scope, names] of index.importsByScope) {
     for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);

@@ -467,6 +467,23 @@ export class Resolver {
    * `name` '()' is a call's result (see CALL_RESULT).
    */
   member(target: Target, name: string): Target | null {
+    const found = this.ownMember(target, name);
+    if (found || target.t !== 'symbol' || !this.isTypeScript(target.path)) return found;
+    // A name TypeScript declares twice, merged (`type DateTime = …` and `namespace DateTime { interface Proto }`,
+    // `interface transform` and `function transform`): `DateTime.Proto`, `transform(…).x` reach whichever declares it.
+    for (const sym of indexOf(this.world.file(target.path)!).namesakes.get(target.sym.localId) ?? []) {
+      const merged = sym === target.sym ? null : this.ownMember({ t: 'symbol', path: target.path, sym }, name);
+      if (merged) return merged;
+    }
+    return null;
+  }
+
+  private isTypeScript(path: string): boolean {
+    const language = this.world.file(path)?.language;
+    return language === 'typescript' || language === 'tsx';
+  }
+
+  private ownMember(target: Target, name: string): Target | null {
     if (name === CALL_RESULT) return this.callResult(target);
     if (name === ITEM_STEP) return target.t === 'symbol' && target.sym.items ? this.declaredClass(target.path, target.sym, 'items') : null;
     const element = ELEMENT_STEP.exec(name);
@@ -478,25 +495,30 @@ export class Resolver {
         return this.world.file(target.path)?.language === 'python' ? this.pythonModuleMember(target.path, name) : this.exportOf(target.path, name);
       case 'package':
         return this.packageMember(target.language, target.name, name, true);
-      case 'symbol': {
-        const kind = target.sym.kind;
-        // `self.__class__(...)`: the instance's own class (Python; no other language spells that name).
-        if (kind === 'Class' && name === '__class__') return target;
-        if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
-        if (kind === 'TypeAlias') {
-          // An object type's own member, else the member of the type it names (`type A = B`).
-          const own = this.classMember(target.path, target.sym, name);
-          const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
-          return own ?? (type ? this.member(type, name) : null);
-        }
-        // A function's `type` is what it returns, not what it is: `f.x` is not a member of that; a property's is.
-        if (target.sym.type && ((kind !== 'Function' && kind !== 'Method') || target.sym.property)) {
-          const type = this.typeOf(target.path, target.sym);
-          return type ? this.member(type, name) : null;
-        }
-        return null;
-      }
+      case 'symbol':
+        return this.symbolMember(target, name);
     }
+  }
+
+  private symbolMember(target: Target & { t: 'symbol' }, name: string): Target | null {
+    const kind = target.sym.kind;
+    // `self.__class__(...)`: the instance's own class (Python; no other language spells that name).
+    if (kind === 'Class' && name === '__class__') return target;
+    if (kind === 'Class' || kind === 'Interface' || kind === 'Enum') return this.classMember(target.path, target.sym, name);
+    // A TypeScript namespace is a GlobalVariable holding its members (`N.f()`, `extends DateTime.Proto`).
+    if (kind === 'GlobalVariable' && !target.sym.type && this.isTypeScript(target.path)) return this.classMember(target.path, target.sym, name);
+    if (kind === 'TypeAlias') {
+      // An object type's own member, else the member of the type it names (`type A = B`).
+      const own = this.classMember(target.path, target.sym, name);
+      const type = own || !target.sym.type ? null : this.typeOf(target.path, target.sym);
+      return own ?? (type ? this.member(type, name) : null);
+    }
+    // A function's `type` is what it returns, not what it is: `f.x` is not a member of that; a property's is.
+    if (target.sym.type && ((kind !== 'Function' && kind !== 'Method') || target.sym.property)) {
+      const type = this.typeOf(target.path, target.sym);
+      return type ? this.member(type, name) : null;
+    }
+    return null;
   }
 
   /**

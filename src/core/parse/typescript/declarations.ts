@@ -3,7 +3,7 @@
 // are made of), namespaces, and the scope facts of parameters, type parameters and typed locals.
 import type { Node } from 'web-tree-sitter';
 import type { SymbolKind } from '../fileGraph';
-import { FUNCTION_VALUES, REQUIRE_VALUE, plainChain, stripComments } from './syntax';
+import { FUNCTION_VALUES, REQUIRE_VALUE, callChain, plainChain, stripComments } from './syntax';
 import type { Frame } from './scopes';
 import { TypeFacts, assertedType } from './types';
 
@@ -58,9 +58,12 @@ export abstract class Declarations extends TypeFacts {
   private inherits(node: Node, frame: Frame, relation: 'extends' | 'implements'): void {
     const target = node.type === 'generic_type' ? node.childForFieldName('name') : node;
     if (!target) return;
-    const chain = plainChain(this.text(target));
+    // `class String$ extends make<string>(ast) {}`, `extends transform(…).annotations(…)`: the base is what the
+    // call returns; the call itself stays a call.
+    const called = target.type === 'call_expression';
+    const chain = called ? callChain(target) : plainChain(this.text(target));
     if (!chain) return;
-    this.skipStarts.add(target.startIndex);
+    if (!called) this.skipStarts.add(target.startIndex);
     this.addRef(frame.sym.localId, 'INHERITS', chain, target.startPosition.row, relation);
   }
 
