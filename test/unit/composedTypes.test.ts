@@ -173,6 +173,43 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     }
   });
 
+  it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`', async () => {
+    const edges = edgeList(
+      await buildGraph(
+        new Map([
+          [
+            'Equivalence.ts',
+            [
+              'export interface Equivalence<in A> {\n  (self: A, that: A): boolean\n}',
+              'export const make = <A>(f: (a: A, b: A) => boolean): Equivalence<A> => f',
+              'export const number: Equivalence<number> = make((a, b) => a === b)',
+              'export const array = <A>(item: Equivalence<A>): Equivalence<ReadonlyArray<A>> => make((a, b) => a.length === b.length)',
+              'export class Options { readonly fallback: Equivalence<string> = make((a, b) => a === b) }',
+              '',
+            ].join('\n'),
+          ],
+          [
+            'Cron.ts',
+            [
+              'import * as equivalence from "./Equivalence.js"',
+              'const arrEq = equivalence.array(equivalence.number)',
+              'export const f = (a: number[], b: number[]) => arrEq(a, b)',
+              'export const g = (o: equivalence.Options) => o.fallback("a", "b")',
+              'export const h = () => equivalence.make((a: number, b: number) => a === b)',
+              '',
+            ].join('\n'),
+          ],
+        ]),
+      ),
+    );
+    const calls = edges.filter((e) => e.startsWith('CALLS Cron.ts#'));
+    for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence']) {
+      assert.ok(calls.includes(`CALLS Cron.ts#${expected}`), `${expected}\n${calls.join('\n')}`);
+    }
+    // A function returning the interface is no value of it: calling it calls the function only.
+    assert.deepEqual(calls.filter((e) => e.startsWith('CALLS Cron.ts#h ->')), ['CALLS Cron.ts#h -> Equivalence.ts#make']);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));
