@@ -4,6 +4,7 @@
 #   httpx, marshmallow, attr                  <- Debian 12 packages too, only with UNSEEN=1: corpora no
 #                                                one tuned the completion context on (bench:context --corpora)
 #   jinja2, markdown                          <- Debian 12 python3-jinja2 and python3-markdown, only with CALLERS=1: bench:callers' held-out corpora
+#                                                (CALLERS=1 also fetches marshmallow)
 #   effect                                    <- npm package effect@3.22.4 (363 .ts sources in src/)
 #   tokio                                     <- Debian 12 librust-tokio-dev (the crate folder: src/, tests/, Cargo.toml)
 #   rust-crates                               <- 10 Debian 12 librust-*-dev crates side by side (clap, serde, regex, ...)
@@ -23,7 +24,7 @@ DEBIAN_PACKAGES=(python3-django python3-flask python3-requests python3-click pyt
 # Held out from tuning (issue 19): fetched on demand by bench:context, which sets UNSEEN=1.
 [[ "${UNSEEN:-0}" == 1 ]] && DEBIAN_PACKAGES+=(python3-httpx python3-marshmallow python3-attr)
 # Held out from everything (issue 34): bench:callers' corpora besides Django, fetched on demand with CALLERS=1.
-[[ "${CALLERS:-0}" == 1 ]] && DEBIAN_PACKAGES+=(python3-jinja2 python3-markdown)
+[[ "${CALLERS:-0}" == 1 ]] && DEBIAN_PACKAGES+=(python3-jinja2 python3-markdown python3-marshmallow)
 NPM_TS_PACKAGE="effect@3.22.4"
 NPM_TS_NAME="effect"
 
