@@ -210,6 +210,30 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     assert.deepEqual(calls.filter((e) => e.startsWith('CALLS Cron.ts#h ->')), ['CALLS Cron.ts#h -> Equivalence.ts#make']);
   });
 
+  it('the members of an options object typed in place have their written types: `options.while()` with `options: { while: LazyArg<boolean> }`, `options.sched.schedule()`', async () => {
+    const edges = edgeList(
+      await buildGraph(
+        new Map([
+          ['Function.ts', 'export type LazyArg<A> = () => A\nexport interface Predicate<in A> {\n  (a: A): boolean\n}\nexport class Scheduler { schedule(): void {} }\n'],
+          [
+            'Micro.ts',
+            [
+              'import type { LazyArg, Predicate, Scheduler } from "./Function.js"',
+              'export const whileLoop = (options: { readonly while: LazyArg<boolean>; readonly body: LazyArg<number>; check?: Predicate<number>; sched: Scheduler }) => {',
+              '  while (options.while()) { options.check?.(options.body()) }',
+              '  options.sched.schedule()',
+              '}',
+              'export const shadowed = (options: { sched: Scheduler }) => [1].map((options) => options.sched.schedule())',
+              '',
+            ].join('\n'),
+          ],
+        ]),
+      ),
+    );
+    const calls = edges.filter((e) => e.startsWith('CALLS Micro.ts#'));
+    assert.deepEqual(calls, ['CALLS Micro.ts#whileLoop -> Function.ts#LazyArg', 'CALLS Micro.ts#whileLoop -> Function.ts#Predicate', 'CALLS Micro.ts#whileLoop -> Function.ts#Scheduler.schedule']);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));

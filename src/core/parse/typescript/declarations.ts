@@ -351,6 +351,9 @@ export abstract class Declarations extends TypeFacts {
     this.skipStarts.add(node.startIndex);
     this.lastParam = { start: node.startIndex, name, frame };
     if (frame) (frame.locals ??= new Set()).add(name);
+    // A second parameter of that name in the frame (an anonymous callback's, which has no frame of its own):
+    // which one a later `name.member` means is unknown, so neither's member types are kept.
+    for (const key of frame?.types?.keys() ?? []) if (key.startsWith(`${name}.`)) frame!.types!.delete(key);
     if (frame) this.callbackParam(node, name, frame);
   }
 
@@ -359,6 +362,16 @@ export abstract class Declarations extends TypeFacts {
     if (!param || !param.frame) return;
     const chain = this.boundedChain(node, this.typeChain(node));
     if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
+    // An options object typed in place (`options: { readonly while?: Predicate<A>; body: LazyArg<B> }`):
+    // each member's written type, under `options.while` (see TypeFacts.memberType).
+    if (node.type === 'object_type') {
+      for (const member of node.namedChildren) {
+        const name = member?.type === 'property_signature' ? member.childForFieldName('name') : null;
+        const type = name ? member!.childForFieldName('type')?.firstNamedChild : null;
+        const typed = type ? this.boundedChain(type, this.typeChain(type)) : null;
+        if (typed) (param.frame.types ??= new Map()).set(`${param.name}.${this.text(name!)}`, typed);
+      }
+    }
     const elements = this.elementChain(node);
     if (elements) (param.frame.elements ??= new Map()).set(param.name, elements);
   }

@@ -286,8 +286,8 @@ export abstract class TypeFacts extends Scopes {
    * call signature, as the TypeScript service places it; other chains go through inferHead.
    */
   protected calleeChain(chain: string[], frame: Frame | null): string[] {
-    if (chain.length !== 1) return this.inferHead(chain, frame);
-    const type = this.localType(chain[0], frame);
+    if (chain.length > 2 || (chain.length === 2 && !this.memberType(chain, frame))) return this.inferHead(chain, frame);
+    const type = chain.length === 2 ? this.memberType(chain, frame) : this.localType(chain[0], frame);
     // Only a written type: a call result's or a callback's type is a guess one step further.
     return type && !type.some((step) => step.startsWith('(')) ? type : chain;
   }
@@ -295,6 +295,16 @@ export abstract class TypeFacts extends Scopes {
   /** The type chain of a parameter or local seen from `frame`; undefined when untyped or not a local (a local shadows outer types). */
   private localType(name: string, frame: Frame | null): string[] | undefined {
     return localFact(name, frame, (f) => f.types);
+  }
+
+  /** `options.while` of a parameter whose object type is written in place (Declarations.onParamType). */
+  private memberType(chain: string[], frame: Frame | null): string[] | undefined {
+    for (let f: Frame | null = frame; f; f = f.up) {
+      const fact = f.types?.get(`${chain[0]}.${chain[1]}`);
+      if (fact) return fact;
+      if (f.locals?.has(chain[0])) return undefined;
+    }
+    return undefined;
   }
 
   /** The element chain of a parameter or local holding an array or iterable (Frame.elements), seen from `frame`. */
@@ -316,6 +326,8 @@ export abstract class TypeFacts extends Scopes {
       }
       return chain;
     }
+    const member = chain.length > 2 ? this.memberType(chain, frame) : undefined;
+    if (member) return [...member, ...chain.slice(2)];
     const type = this.localType(head, frame);
     if (!type) return chain;
     // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
