@@ -173,7 +173,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     }
   });
 
-  it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`', async () => {
+  it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`; `new ZodObject(…)` through the const merged with `interface ZodObject`', async () => {
     const edges = edgeList(
       await buildGraph(
         new Map([
@@ -185,6 +185,10 @@ describe('namespaces: their members, and a namespace merged with a type of its n
               'export const number: Equivalence<number> = make((a, b) => a === b)',
               'export const array = <A>(item: Equivalence<A>): Equivalence<ReadonlyArray<A>> => make((a, b) => a.length === b.length)',
               'export class Options { readonly fallback: Equivalence<string> = make((a, b) => a === b) }',
+              // zod's shape: an interface and a const of one name, the const's type a constructor interface.
+              'export interface $constructor<T> { new (def: unknown): T }',
+              'export interface ZodObject { shape: unknown }',
+              'export const ZodObject: $constructor<ZodObject> = null as any',
               '',
             ].join('\n'),
           ],
@@ -196,6 +200,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
               'export const f = (a: number[], b: number[]) => arrEq(a, b)',
               'export const g = (o: equivalence.Options) => o.fallback("a", "b")',
               'export const h = () => equivalence.make((a: number, b: number) => a === b)',
+              'export const object = () => new equivalence.ZodObject({})',
               '',
             ].join('\n'),
           ],
@@ -203,7 +208,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
       ),
     );
     const calls = edges.filter((e) => e.startsWith('CALLS Cron.ts#'));
-    for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence']) {
+    for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence', 'object -> Equivalence.ts#$constructor']) {
       assert.ok(calls.includes(`CALLS Cron.ts#${expected}`), `${expected}\n${calls.join('\n')}`);
     }
     // A function returning the interface is no value of it: calling it calls the function only.

@@ -170,8 +170,7 @@ export class Resolver {
       const kind = resolved.partial ? 'USES' : ref.kind;
       const targetId = this.targetId(resolved.target);
       if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
-      const signature = kind === 'CALLS' ? this.callSignatureOf(resolved.target) : null;
-      if (signature) addEdge('CALLS', source, this.targetId(signature), ref.line);
+      for (const signature of kind === 'CALLS' ? this.callSignatures(resolved.target) : []) addEdge('CALLS', source, this.targetId(signature), ref.line);
       if (useLines) (useLines.get(targetId) ?? useLines.set(targetId, []).get(targetId)!).push(ref.line);
     }
     const consumed = this.consumed;
@@ -185,10 +184,18 @@ export class Resolver {
    * (`eq(a, b)` with `const eq = Equivalence.array(…)`, `Equivalence<A> { (self: A, that: A): boolean }`),
    * as the TypeScript service places such a call: at the variable and at the signature.
    */
-  private callSignatureOf(target: Target): Target | null {
-    if (target.t !== 'symbol' || (target.sym.kind !== 'GlobalVariable' && target.sym.kind !== 'Field') || !this.isTypeScript(target.path)) return null;
-    const type = this.typeOf(target.path, target.sym);
-    return type?.t === 'symbol' && (type.sym.kind === 'Interface' || type.sym.kind === 'TypeAlias') ? type : null;
+  private callSignatures(target: Target): Target[] {
+    if (target.t !== 'symbol' || !this.isTypeScript(target.path)) return [];
+    // Also through a const merged into the called name (`interface ZodObject` and `const ZodObject:
+    // $constructor<ZodObject>`: `new ZodObject(…)` is $constructor's construct signature).
+    const merged = indexOf(this.world.file(target.path)!).namesakes.get(target.sym.localId) ?? [target.sym];
+    const signatures: Target[] = [];
+    for (const sym of merged) {
+      if (sym.kind !== 'GlobalVariable' && sym.kind !== 'Field') continue;
+      const type = this.typeOf(target.path, sym);
+      if (type?.t === 'symbol' && (type.sym.kind === 'Interface' || type.sym.kind === 'TypeAlias')) signatures.push(type);
+    }
+    return signatures;
   }
 
   targetId(target: Target): string {
