@@ -173,7 +173,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     }
   });
 
-  it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`; `new ZodObject(…)` through the const merged with `interface ZodObject`', async () => {
+  it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`; `new ZodObject(…)` and `$ZodString.init(…)` through the const merged with an interface of its name', async () => {
     const edges = edgeList(
       await buildGraph(
         new Map([
@@ -186,8 +186,10 @@ describe('namespaces: their members, and a namespace merged with a type of its n
               'export const array = <A>(item: Equivalence<A>): Equivalence<ReadonlyArray<A>> => make((a, b) => a.length === b.length)',
               'export class Options { readonly fallback: Equivalence<string> = make((a, b) => a === b) }',
               // zod's shape: an interface and a const of one name, the const's type a constructor interface.
-              'export interface $constructor<T> { new (def: unknown): T }',
+              'export interface $constructor<T> { new (def: unknown): T; init(inst: T, def: unknown): void }',
               'export interface ZodObject { shape: unknown }',
+              'export interface $ZodString { format: string }',
+              'export const $ZodString: $constructor<$ZodString> = null as any',
               'export const ZodObject: $constructor<ZodObject> = null as any',
               '',
             ].join('\n'),
@@ -201,6 +203,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
               'export const g = (o: equivalence.Options) => o.fallback("a", "b")',
               'export const h = () => equivalence.make((a: number, b: number) => a === b)',
               'export const object = () => new equivalence.ZodObject({})',
+              'export const string = (inst: unknown) => equivalence.$ZodString.init(inst, {})',
               '',
             ].join('\n'),
           ],
@@ -208,7 +211,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
       ),
     );
     const calls = edges.filter((e) => e.startsWith('CALLS Cron.ts#'));
-    for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence', 'object -> Equivalence.ts#$constructor']) {
+    for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence', 'object -> Equivalence.ts#$constructor', 'string -> Equivalence.ts#$constructor.init']) {
       assert.ok(calls.includes(`CALLS Cron.ts#${expected}`), `${expected}\n${calls.join('\n')}`);
     }
     // A function returning the interface is no value of it: calling it calls the function only.
