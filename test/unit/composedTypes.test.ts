@@ -242,6 +242,22 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     assert.deepEqual(calls, ['CALLS Micro.ts#whileLoop -> Function.ts#LazyArg', 'CALLS Micro.ts#whileLoop -> Function.ts#Predicate', 'CALLS Micro.ts#whileLoop -> Function.ts#Scheduler.schedule']);
   });
 
+  it('a parameter of a generic function type alias typed by a type parameter of its own is that parameter\'s bound: `const fn: $Parse = (schema) => schema._zod.run(…)`', async () => {
+    const src = [
+      'export interface _Internals { run(x: unknown): unknown }',
+      'export interface ZType { _zod: _Internals }',
+      'export type $Parse = <T extends ZType>(schema: T, value: unknown) => unknown',
+      'export type Handler<E> = (event: E) => void',
+      'export class Ev { stop(): void {} }',
+      'export const _parse = () => { const fn: $Parse = (schema, value) => schema._zod.run(value); return fn }',
+      'export const h: Handler<Ev> = (e) => e.stop()',
+      '',
+    ].join('\n');
+    const calls = edgeList(await buildGraph(new Map([['a.ts', src]]))).filter((e) => e.startsWith('CALLS'));
+    // The alias's own type parameter is still fixed where the alias is used (`Handler<Ev>`).
+    assert.deepEqual(calls, ['CALLS a.ts#_parse.fn -> a.ts#_Internals.run', 'CALLS a.ts#h -> a.ts#Ev.stop']);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));

@@ -111,10 +111,16 @@ export abstract class TypeFacts extends Scopes {
     const params = aliased ? (aliased.type === 'function_type' ? aliased.childForFieldName('parameters') : null) : fn?.childForFieldName('parameters');
     if (!fn || !params) return;
     const callbacks: Record<string, string[]> = {};
+    const declared = fn.childForFieldName('type_parameters');
+    const typeParams = (declared?.namedChildren ?? []).map((p) => (p?.type === 'type_parameter' && p.childForFieldName('name') ? this.text(p.childForFieldName('name')!) : '')).filter(Boolean);
     // Parameter i of a function type's parameter list, by its declared type, under key `${at}.${i}`.
     const record = (list: Node, at: string) =>
       parameterNodes(list).forEach((p, i) => {
-        const chain = this.typeChain(p.childForFieldName('type')?.firstNamedChild ?? null);
+        const type = p.childForFieldName('type')?.firstNamedChild ?? null;
+        let chain = this.typeChain(type);
+        // `type $Parse = <T extends $ZodType>(schema: T) => …`: the function type's own type parameter is its
+        // bound (a type parameter of the alias or function is fixed at the call instead: `t=`, `r=`).
+        if (chain && type && !typeParams.includes(chain[0])) chain = this.boundedChain(type, chain);
         if (chain) callbacks[`${at}.${i}`] = chain;
       });
     if (aliased) record(params, '=');
@@ -137,8 +143,6 @@ export abstract class TypeFacts extends Scopes {
     }
     if (Object.keys(callbacks).length === 0) return;
     frame.sym.callbacks = callbacks;
-    const declared = fn.childForFieldName('type_parameters');
-    const typeParams = (declared?.namedChildren ?? []).map((p) => (p?.type === 'type_parameter' && p.childForFieldName('name') ? this.text(p.childForFieldName('name')!) : '')).filter(Boolean);
     if (typeParams.length > 0) frame.sym.typeParams = typeParams;
     const returned = fn.childForFieldName('return_type')?.firstNamedChild;
     const args = returned?.type === 'generic_type' ? returned.childForFieldName('type_arguments')?.namedChildren ?? [] : [];
