@@ -258,6 +258,21 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     assert.deepEqual(calls, ['CALLS a.ts#_parse.fn -> a.ts#_Internals.run', 'CALLS a.ts#h -> a.ts#Ev.stop']);
   });
 
+  it('a callback passed to a constructor takes the constructor\'s parameter types: `new Observable((subscriber) => subscriber.next(n))` (rxjs@7.8.1 shape)', async () => {
+    const tree = new Map([
+      ['Subscriber.ts', 'export class Subscriber<T> { next(v: T): void {} complete(): void {} }\n'],
+      ['Observable.ts', 'import { Subscriber } from "./Subscriber.js"\nexport class Observable<T> {\n  constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}\n}\n'],
+      ['range.ts', 'import { Observable } from "./Observable.js"\nexport function range(n: number) {\n  return new Observable<number>((subscriber) => { subscriber.next(n); subscriber.complete() })\n}\n'],
+    ]);
+    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS range.ts#'));
+    assert.deepEqual(calls, ['CALLS range.ts#range -> Observable.ts#Observable', 'CALLS range.ts#range -> Subscriber.ts#Subscriber.complete', 'CALLS range.ts#range -> Subscriber.ts#Subscriber.next']);
+    // The constructor's signature changed in its own file: the caller's file is re-resolved.
+    const graph = await buildGraph(tree);
+    const after = new Map(tree).set('Observable.ts', tree.get('Observable.ts')!.replace('subscriber: Subscriber<T>', 'subscriber: unknown'));
+    graph.apply({ upsert: [await parse('Observable.ts', after.get('Observable.ts')!)], config: treeConfig(after) });
+    assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(await buildGraph(after))), []);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));

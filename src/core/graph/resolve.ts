@@ -632,7 +632,10 @@ export class Resolver {
     if (callee.t !== 'symbol') return null;
     const calleeFile = this.world.file(callee.path);
     // A call names the value: the function of an interface and function declared under one name (`$constructor`).
-    const fn = callee.sym.kind === 'Function' || callee.sym.kind === 'Method' || (callee.sym.kind === 'TypeAlias' && step[1] === '=') ? callee.sym : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
+    const fn =
+      callee.sym.kind === 'Function' || callee.sym.kind === 'Method' || (callee.sym.kind === 'TypeAlias' && step[1] === '=') ? callee.sym
+        : callee.sym.kind === 'Class' ? this.constructorOf(callee.path, callee.sym)
+        : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
     const declared = fn?.callbacks?.[`${step[1]}.${step[2]}`];
     if (!declared || !calleeFile) return null;
     let found: { target: Target; partial: boolean } | null;
@@ -645,6 +648,14 @@ export class Resolver {
     }
     const t = found && !found.partial ? found.target : null;
     return t?.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
+  }
+
+  /** A TypeScript class's own `constructor` (`new C(cb)` types cb's parameters by it). */
+  private constructorOf(path: string, cls: SymbolDef): SymbolDef | undefined {
+    const file = this.world.file(path);
+    if (!file || !this.isTypeScript(path)) return undefined;
+    this.read(path, scopeName(cls.localId, 'constructor'));
+    return indexOf(file).children.get(cls.localId)?.get('constructor');
   }
 
   /**

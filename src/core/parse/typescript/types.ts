@@ -183,7 +183,8 @@ export abstract class TypeFacts extends Scopes {
     const { argument, key } = this.passedAs(fn);
     const args = argument ? this.parents.of(argument) : null;
     const call = args?.type === 'arguments' ? this.parents.of(args) : null;
-    const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+    // `new Observable((subscriber) => …)`: a constructor's callback, typed by the constructor's parameters.
+    const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : call?.type === 'new_expression' ? call.childForFieldName('constructor') : null;
     const chain = callee && (callee.type === 'identifier' || callee.type === 'member_expression') ? plainChain(this.text(callee)) : null;
     if (!argument || !args || !call || !chain || i < 0) return;
     const written = key ? null : this.explicitCallbackType(call.childForFieldName('type_arguments'), list ? parameterNodes(list).length : 1, i);
