@@ -273,6 +273,33 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(await buildGraph(after))), []);
   });
 
+  it('names destructured from `this` or a typed value are those members: `const { _timestampProvider: clock } = this` then `clock.now()` (rxjs@7.8.1 shape)', async () => {
+    const tree = new Map([
+      ['types.ts', 'export interface TimestampProvider { now(): number }\nexport class Buffer { push(x: number): void {} }\n'],
+      [
+        'Replay.ts',
+        [
+          'import { TimestampProvider, Buffer } from "./types.js"',
+          'export class Replay {',
+          '  private _timestampProvider: TimestampProvider',
+          '  private _buffer: Buffer',
+          '  next(v: number) {',
+          '    const { _buffer, _timestampProvider: clock } = this',
+          '    _buffer.push(clock.now())',
+          '  }',
+          '}',
+          'export function trim(r: { clock: TimestampProvider }) {',
+          '  const { clock } = r',
+          '  return clock.now()',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ]);
+    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS'));
+    assert.deepEqual(calls, ['CALLS Replay.ts#Replay.next -> types.ts#Buffer.push', 'CALLS Replay.ts#Replay.next -> types.ts#TimestampProvider.now', 'CALLS Replay.ts#trim -> types.ts#TimestampProvider.now']);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));

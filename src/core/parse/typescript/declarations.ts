@@ -400,6 +400,23 @@ export abstract class Declarations extends TypeFacts {
     if (elements) (frame.elements ??= new Map()).set(name, elements);
   }
 
+  /**
+   * `const { _buffer, _timestampProvider: clock } = this` (or `= options`) inside a definition: each name is
+   * that member of the value, read through its type where it is used (`clock.now()` → `this._timestampProvider.now`).
+   */
+  protected onDestructure(declarator: Node): void {
+    const frame = this.frameAt(declarator.startIndex);
+    const value = declarator.childForFieldName('value');
+    if (!frame || !value) return;
+    for (const property of declarator.childForFieldName('name')?.namedChildren ?? []) {
+      const key = property?.type === 'shorthand_property_identifier_pattern' ? property : property?.type === 'pair_pattern' ? property.childForFieldName('key') : null;
+      const local = property?.type === 'pair_pattern' ? property.childForFieldName('value') : key;
+      if (key?.type !== 'shorthand_property_identifier_pattern' && key?.type !== 'property_identifier') continue;
+      if (local?.type !== 'identifier' && local?.type !== 'shorthand_property_identifier_pattern') continue;
+      (frame.types ??= new Map()).set(this.text(local), [this.text(value), this.text(key)]);
+    }
+  }
+
   /** `for (const x of xs)` with xs an array or iterable of a known class: x is one. */
   protected onForOf(statement: Node): void {
     const left = statement.childForFieldName('left');

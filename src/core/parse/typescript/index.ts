@@ -64,6 +64,7 @@ class TsExtraction extends References {
         case 'param': this.onParam(node); break;
         case 'paramtype': this.onParamType(node); break;
         case 'local': this.onTypedLocal(node); break;
+        case 'destructure': this.onDestructure(node); break;
         case 'forof': this.onForOf(node); break;
       }
     }

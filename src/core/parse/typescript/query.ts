@@ -64,6 +64,7 @@ const DEFS_TS = `
 (variable_declarator name: (identifier) type: (type_annotation)) @local
 (variable_declarator name: (identifier) value: (as_expression)) @local
 (variable_declarator name: (identifier) value: (subscript_expression)) @local
+(variable_declarator name: (object_pattern) value: [(this) (identifier)]) @destructure
 (for_in_statement left: (identifier)) @forof
 `;
 
