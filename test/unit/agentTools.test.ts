@@ -325,7 +325,8 @@ test("an overloaded TypeScript function is one target: its callers (their calls 
     assert.equal(fetched.structured.id, BODY, 'the name is one function, answered at its body');
     assert.match(fetched.text, /3 more declarations \(overload signatures or a stub\): classic\/schemas\.ts:1923, classic\/schemas\.ts:1927, classic\/schemas\.ts:1932/);
     assert.match(fetched.text, /← CALLS 1: classic\/schemas\._function/);
-    assert.match(fetched.text, /→ CALLS 1: classic\/schemas\.ZodTuple/);
+    // `new ZodTuple(…)`: ZodTuple, and the construct signature of the type of the const of that name, `$constructor`.
+    assert.match(fetched.text, /→ CALLS 2: classic\/schemas\.ZodTuple, core\/core\.\$constructor/);
     // Asked by a signature's id (as a caller's rows name it), the same function.
     assert.equal(ok(await zod.runTool('fetch_node', { id: 'classic/schemas.ts#tuple', source: false })).structured.id, BODY);
     const callers = ok(await zod.runTool('explore_graph', { id: BODY, direction: 'in', edgeKinds: ['CALLS'] }));

@@ -300,6 +300,34 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     assert.deepEqual(calls, ['CALLS Replay.ts#Replay.next -> types.ts#Buffer.push', 'CALLS Replay.ts#Replay.next -> types.ts#TimestampProvider.now', 'CALLS Replay.ts#trim -> types.ts#TimestampProvider.now']);
   });
 
+  it('`for (const o of this.observers)` takes a field\'s elements, and `Partial<Observer<T>>` has Observer\'s members (rxjs@7.8.1 shapes)', async () => {
+    const tree = new Map([
+      ['types.ts', 'export interface Observer<T> { next(v: T): void; error(e: unknown): void; complete(): void }\n'],
+      [
+        'Subject.ts',
+        [
+          'import { Observer } from "./types.js"',
+          'export class Subject<T> {',
+          '  private currentObservers: Observer<T>[] | null = null',
+          '  constructor(private readonly partial: Partial<Observer<T>>, private readonly others: ReadonlyArray<Observer<T>>) {}',
+          '  next(value: T) {',
+          '    for (const observer of this.currentObservers!) observer.next(value)',
+          '  }',
+          '  error(e: unknown) {',
+          '    this.partial.error?.(e)',
+          '  }',
+          '  complete() {',
+          '    [1].forEach(() => { for (const o of this.others) o.complete() })',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ]);
+    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS'));
+    assert.deepEqual(calls, ['CALLS Subject.ts#Subject.complete -> types.ts#Observer.complete', 'CALLS Subject.ts#Subject.error -> types.ts#Observer.error', 'CALLS Subject.ts#Subject.next -> types.ts#Observer.next']);
+  });
+
   it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
     for (const [from, to] of [[false, true], [true, false]]) {
       const graph = await buildGraph(tree(from));

@@ -222,6 +222,13 @@ export abstract class Declarations extends TypeFacts {
     const type = this.annotationChain(typeNode) ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : null);
     this.setType(frame, type);
     if (type) (cls.fields ??= new Map()).set(name, type);
+    this.fieldElements(cls, name, typeNode?.firstNamedChild ?? null);
+  }
+
+  /** `observers: Observer<T>[]`: what `for (const o of this.observers)` takes, kept as `this.observers` on the class. */
+  private fieldElements(cls: Frame, name: string, type: Node | null): void {
+    const elements = this.elementChain(type);
+    if (elements) (cls.elements ??= new Map()).set(`this.${name}`, elements);
   }
 
   /** `constructor(private readonly x: Foo)` declares field `x` on the class. */
@@ -240,6 +247,7 @@ export abstract class Declarations extends TypeFacts {
     const type = this.annotationChain(node.childForFieldName('type'));
     this.setType(frame, type);
     if (type) (cls.fields ??= new Map()).set(name, type);
+    this.fieldElements(cls, name, node.childForFieldName('type')?.firstNamedChild ?? null);
   }
 
   protected onInterface(node: Node): void {
@@ -417,12 +425,13 @@ export abstract class Declarations extends TypeFacts {
     }
   }
 
-  /** `for (const x of xs)` with xs an array or iterable of a known class: x is one. */
+  /** `for (const x of xs)` (or `of this.xs`) with xs an array or iterable of a known class: x is one. */
   protected onForOf(statement: Node): void {
     const left = statement.childForFieldName('left');
     let right = statement.childForFieldName('right');
     if (right?.type === 'non_null_expression') right = right.firstNamedChild;
-    if (statement.childForFieldName('operator')?.type !== 'of' || left?.type !== 'identifier' || right?.type !== 'identifier') return;
+    const field = right?.type === 'member_expression' && right.childForFieldName('object')?.type === 'this';
+    if (statement.childForFieldName('operator')?.type !== 'of' || left?.type !== 'identifier' || !right || (right.type !== 'identifier' && !field)) return;
     const frame = this.frameAt(statement.startIndex);
     const elements = frame ? this.localElements(this.text(right), frame) : undefined;
     if (frame && elements) (frame.types ??= new Map()).set(this.text(left), elements);

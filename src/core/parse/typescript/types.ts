@@ -10,6 +10,8 @@ import { Scopes, type Frame } from './scopes';
 /** What a union may add to a named type without changing whose members a call reaches. */
 const NOTHING_TYPES = new Set(['undefined', 'null', 'void']);
 const NAMED_TYPES = new Set(['type_identifier', 'nested_type_identifier', 'generic_type', 'identifier', 'member_expression']);
+/** Built-in mapped types whose members are the wrapped type's. */
+const SAME_MEMBERS = new Set(['Partial', 'Required', 'Readonly', 'NonNullable']);
 
 export abstract class TypeFacts extends Scopes {
   /** Names declared as type parameters anywhere in the file (boundedChain). */
@@ -34,6 +36,11 @@ export abstract class TypeFacts extends Scopes {
    */
   private namedConstituent(node: Node): Node | null {
     if (node.type === 'parenthesized_type') return node.firstNamedChild ? this.namedConstituent(node.firstNamedChild) : null;
+    // `Partial<Observer<T>>`, `Readonly<Options>`: the same members (optional or read-only) as the type they wrap.
+    if (node.type === 'generic_type' && SAME_MEMBERS.has(this.text(node.childForFieldName('name') ?? node))) {
+      const wrapped = node.childForFieldName('type_arguments')?.firstNamedChild;
+      return wrapped ? this.namedConstituent(wrapped) : null;
+    }
     if (node.type !== 'union_type' && node.type !== 'intersection_type') return node;
     const parts: Node[] = [];
     const flatten = (at: Node) => {
