@@ -173,44 +173,57 @@ describe('namespaces: their members, and a namespace merged with a type of its n
     }
   });
 
+  it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
+    for (const [from, to] of [[false, true], [true, false]]) {
+      const graph = await buildGraph(tree(from));
+      const after = tree(to);
+      graph.apply({ upsert: [await parse('DateTime.ts', after.get('DateTime.ts')!)], config: treeConfig(after) });
+      assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(await buildGraph(after))), [], `namespace ${to ? 'added' : 'removed'}`);
+    }
+  });
+});
+
+/** The CALLS edges of a graph built from `files` (those from `from` only, when given). */
+async function callsOf(files: Array<[string, string]>, from = ''): Promise<string[]> {
+  return edgeList(await buildGraph(new Map(files))).filter((e) => e.startsWith(`CALLS ${from}`));
+}
+
+// Values TypeScript types where they are written or passed (effect@3.22.4, zod@4.6.7 and rxjs@7.8.1 shapes),
+// each read off bench:callers' misses on those dev corpora.
+describe('values typed where they are written or passed', () => {
   it('calling a variable of a callable interface calls the variable and the interface\'s call signature: `arrEq(a, b)` with `const arrEq = equivalence.array(…)`; `new ZodObject(…)` and `$ZodString.init(…)` through the const merged with an interface of its name', async () => {
-    const edges = edgeList(
-      await buildGraph(
-        new Map([
-          [
-            'Equivalence.ts',
-            [
-              'export interface Equivalence<in A> {\n  (self: A, that: A): boolean\n}',
-              'export const make = <A>(f: (a: A, b: A) => boolean): Equivalence<A> => f',
-              'export const number: Equivalence<number> = make((a, b) => a === b)',
-              'export const array = <A>(item: Equivalence<A>): Equivalence<ReadonlyArray<A>> => make((a, b) => a.length === b.length)',
-              'export class Options { readonly fallback: Equivalence<string> = make((a, b) => a === b) }',
-              // zod's shape: an interface and a const of one name, the const's type a constructor interface.
-              'export interface $constructor<T> { new (def: unknown): T; init(inst: T, def: unknown): void }',
-              'export interface ZodObject { shape: unknown }',
-              'export interface $ZodString { format: string }',
-              'export const $ZodString: $constructor<$ZodString> = null as any',
-              'export const ZodObject: $constructor<ZodObject> = null as any',
-              '',
-            ].join('\n'),
-          ],
-          [
-            'Cron.ts',
-            [
-              'import * as equivalence from "./Equivalence.js"',
-              'const arrEq = equivalence.array(equivalence.number)',
-              'export const f = (a: number[], b: number[]) => arrEq(a, b)',
-              'export const g = (o: equivalence.Options) => o.fallback("a", "b")',
-              'export const h = () => equivalence.make((a: number, b: number) => a === b)',
-              'export const object = () => new equivalence.ZodObject({})',
-              'export const string = (inst: unknown) => equivalence.$ZodString.init(inst, {})',
-              '',
-            ].join('\n'),
-          ],
-        ]),
-      ),
-    );
-    const calls = edges.filter((e) => e.startsWith('CALLS Cron.ts#'));
+    const calls = await callsOf([
+      [
+        'Equivalence.ts',
+        [
+          'export interface Equivalence<in A> {\n  (self: A, that: A): boolean\n}',
+          'export const make = <A>(f: (a: A, b: A) => boolean): Equivalence<A> => f',
+          'export const number: Equivalence<number> = make((a, b) => a === b)',
+          'export const array = <A>(item: Equivalence<A>): Equivalence<ReadonlyArray<A>> => make((a, b) => a.length === b.length)',
+          'export class Options { readonly fallback: Equivalence<string> = make((a, b) => a === b) }',
+          // zod's shape: an interface and a const of one name, the const's type a constructor interface.
+          'export interface $constructor<T> { new (def: unknown): T; init(inst: T, def: unknown): void }',
+          'export interface ZodObject { shape: unknown }',
+          'export interface $ZodString { format: string }',
+          'export const $ZodString: $constructor<$ZodString> = null as any',
+          'export const ZodObject: $constructor<ZodObject> = null as any',
+          '',
+        ].join('\n'),
+      ],
+      [
+        'Cron.ts',
+        [
+          'import * as equivalence from "./Equivalence.js"',
+          'const arrEq = equivalence.array(equivalence.number)',
+          'export const f = (a: number[], b: number[]) => arrEq(a, b)',
+          'export const g = (o: equivalence.Options) => o.fallback("a", "b")',
+          'export const h = () => equivalence.make((a: number, b: number) => a === b)',
+          'export const object = () => new equivalence.ZodObject({})',
+          'export const string = (inst: unknown) => equivalence.$ZodString.init(inst, {})',
+          '',
+        ].join('\n'),
+      ],
+    ], 'Cron.ts#');
     for (const expected of ['f -> Cron.ts#arrEq', 'f -> Equivalence.ts#Equivalence', 'g -> Equivalence.ts#Options.fallback', 'g -> Equivalence.ts#Equivalence', 'object -> Equivalence.ts#$constructor', 'string -> Equivalence.ts#$constructor.init']) {
       assert.ok(calls.includes(`CALLS Cron.ts#${expected}`), `${expected}\n${calls.join('\n')}`);
     }
@@ -219,26 +232,21 @@ describe('namespaces: their members, and a namespace merged with a type of its n
   });
 
   it('the members of an options object typed in place have their written types: `options.while()` with `options: { while: LazyArg<boolean> }`, `options.sched.schedule()`', async () => {
-    const edges = edgeList(
-      await buildGraph(
-        new Map([
-          ['Function.ts', 'export type LazyArg<A> = () => A\nexport interface Predicate<in A> {\n  (a: A): boolean\n}\nexport class Scheduler { schedule(): void {} }\n'],
-          [
-            'Micro.ts',
-            [
-              'import type { LazyArg, Predicate, Scheduler } from "./Function.js"',
-              'export const whileLoop = (options: { readonly while: LazyArg<boolean>; readonly body: LazyArg<number>; check?: Predicate<number>; sched: Scheduler }) => {',
-              '  while (options.while()) { options.check?.(options.body()) }',
-              '  options.sched.schedule()',
-              '}',
-              'export const shadowed = (options: { sched: Scheduler }) => [1].map((options) => options.sched.schedule())',
-              '',
-            ].join('\n'),
-          ],
-        ]),
-      ),
-    );
-    const calls = edges.filter((e) => e.startsWith('CALLS Micro.ts#'));
+    const calls = await callsOf([
+      ['Function.ts', 'export type LazyArg<A> = () => A\nexport interface Predicate<in A> {\n  (a: A): boolean\n}\nexport class Scheduler { schedule(): void {} }\n'],
+      [
+        'Micro.ts',
+        [
+          'import type { LazyArg, Predicate, Scheduler } from "./Function.js"',
+          'export const whileLoop = (options: { readonly while: LazyArg<boolean>; readonly body: LazyArg<number>; check?: Predicate<number>; sched: Scheduler }) => {',
+          '  while (options.while()) { options.check?.(options.body()) }',
+          '  options.sched.schedule()',
+          '}',
+          'export const shadowed = (options: { sched: Scheduler }) => [1].map((options) => options.sched.schedule())',
+          '',
+        ].join('\n'),
+      ],
+    ], 'Micro.ts#');
     assert.deepEqual(calls, ['CALLS Micro.ts#whileLoop -> Function.ts#LazyArg', 'CALLS Micro.ts#whileLoop -> Function.ts#Predicate', 'CALLS Micro.ts#whileLoop -> Function.ts#Scheduler.schedule']);
   });
 
@@ -253,7 +261,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
       'export const h: Handler<Ev> = (e) => e.stop()',
       '',
     ].join('\n');
-    const calls = edgeList(await buildGraph(new Map([['a.ts', src]]))).filter((e) => e.startsWith('CALLS'));
+    const calls = await callsOf([['a.ts', src]]);
     // The alias's own type parameter is still fixed where the alias is used (`Handler<Ev>`).
     assert.deepEqual(calls, ['CALLS a.ts#_parse.fn -> a.ts#_Internals.run', 'CALLS a.ts#h -> a.ts#Ev.stop']);
   });
@@ -264,7 +272,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
       ['Observable.ts', 'import { Subscriber } from "./Subscriber.js"\nexport class Observable<T> {\n  constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}\n}\n'],
       ['range.ts', 'import { Observable } from "./Observable.js"\nexport function range(n: number) {\n  return new Observable<number>((subscriber) => { subscriber.next(n); subscriber.complete() })\n}\n'],
     ]);
-    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS range.ts#'));
+    const calls = await callsOf([...tree], 'range.ts#');
     assert.deepEqual(calls, ['CALLS range.ts#range -> Observable.ts#Observable', 'CALLS range.ts#range -> Subscriber.ts#Subscriber.complete', 'CALLS range.ts#range -> Subscriber.ts#Subscriber.next']);
     // The constructor's signature changed in its own file: the caller's file is re-resolved.
     const graph = await buildGraph(tree);
@@ -296,7 +304,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
         ].join('\n'),
       ],
     ]);
-    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS'));
+    const calls = await callsOf([...tree]);
     assert.deepEqual(calls, ['CALLS Replay.ts#Replay.next -> types.ts#Buffer.push', 'CALLS Replay.ts#Replay.next -> types.ts#TimestampProvider.now', 'CALLS Replay.ts#trim -> types.ts#TimestampProvider.now']);
   });
 
@@ -324,16 +332,7 @@ describe('namespaces: their members, and a namespace merged with a type of its n
         ].join('\n'),
       ],
     ]);
-    const calls = edgeList(await buildGraph(tree)).filter((e) => e.startsWith('CALLS'));
+    const calls = await callsOf([...tree]);
     assert.deepEqual(calls, ['CALLS Subject.ts#Subject.complete -> types.ts#Observer.complete', 'CALLS Subject.ts#Subject.error -> types.ts#Observer.error', 'CALLS Subject.ts#Subject.next -> types.ts#Observer.next']);
-  });
-
-  it('a namespace added to, or removed from, beside a type of its name re-resolves the files that read through it', async () => {
-    for (const [from, to] of [[false, true], [true, false]]) {
-      const graph = await buildGraph(tree(from));
-      const after = tree(to);
-      graph.apply({ upsert: [await parse('DateTime.ts', after.get('DateTime.ts')!)], config: treeConfig(after) });
-      assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(await buildGraph(after))), [], `namespace ${to ? 'added' : 'removed'}`);
-    }
   });
 });
