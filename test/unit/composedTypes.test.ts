@@ -335,4 +335,26 @@ describe('values typed where they are written or passed', () => {
     const calls = await callsOf([...tree]);
     assert.deepEqual(calls, ['CALLS Subject.ts#Subject.complete -> types.ts#Observer.complete', 'CALLS Subject.ts#Subject.error -> types.ts#Observer.error', 'CALLS Subject.ts#Subject.next -> types.ts#Observer.next']);
   });
+
+  it('a map\'s `.get(key)` is one of its values: `this.handlers.get(k)!.handle()` with `handlers: Map<Key, Handler>`, a local `ReadonlyMap`', async () => {
+    const calls = await callsOf([
+      ['types.ts', 'export class Handler { handle(): void {} }\nexport class Key {}\n'],
+      [
+        'Registry.ts',
+        [
+          'import { Handler, Key } from "./types.js"',
+          'export class Registry {',
+          '  private handlers: Map<Key, Handler> = new Map()',
+          '  field(k: Key) { this.handlers.get(k)!.handle() }',
+          '  local(m: ReadonlyMap<string, Handler>) { const h = m.get("x"); h?.handle() }',
+          '  keyed(m: Map<Handler, Key>) { m.get(new Handler())?.toString() }',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ], 'Registry.ts#');
+    const handled = calls.filter((e) => e.endsWith('-> types.ts#Handler.handle'));
+    // Not the keys: `Map<Handler, Key>` gives a Key.
+    assert.deepEqual(handled, ['CALLS Registry.ts#Registry.field -> types.ts#Handler.handle', 'CALLS Registry.ts#Registry.local -> types.ts#Handler.handle']);
+  });
 });

@@ -101,7 +101,10 @@ export abstract class TypeFacts extends Scopes {
     const type = node && this.namedConstituent(node);
     if (!type || depth > 3) return null;
     if (type.type === 'readonly_type') return this.elementChain(type.firstNamedChild, depth + 1);
-    const element = type.type === 'array_type' ? type.firstNamedChild : type.type === 'generic_type' && COLLECTIONS.has(this.text(type.childForFieldName('name') ?? type)) ? type.childForFieldName('type_arguments')?.firstNamedChild ?? null : null;
+    const collection = type.type === 'generic_type' ? this.text(type.childForFieldName('name') ?? type) : '';
+    const args = collection ? type.childForFieldName('type_arguments')?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [] : [];
+    // A map's elements, as far as `.get(key)` is concerned, are its values.
+    const element = type.type === 'array_type' ? type.firstNamedChild : COLLECTIONS.has(collection) ? args[0] ?? null : MAPS.has(collection) ? args[1] ?? null : null;
     if (element) return this.boundedChain(element, this.typeChain(element));
     if (type.type !== 'type_identifier') return null;
     const param = this.typeParamAround(type, this.text(type));
@@ -256,7 +259,9 @@ export abstract class TypeFacts extends Scopes {
       if (method && ELEMENT_METHODS.has(this.text(method))) holder = callee!.childForFieldName('object');
     }
     if (holder?.type === 'non_null_expression') holder = holder.firstNamedChild;
-    return holder?.type === 'identifier' ? this.localElements(this.text(holder), frame) ?? null : null;
+    // A local, or a field of this class (`this.handlers.get(name)`, kept as `this.handlers`: Declarations.fieldElements).
+    const named = holder?.type === 'identifier' || (holder?.type === 'member_expression' && holder.childForFieldName('object')?.type === 'this');
+    return named ? this.localElements(this.text(holder!), frame) ?? null : null;
   }
 
   /**
@@ -354,7 +359,9 @@ export function assertedType(value: Node): Node | null {
 }
 
 /** Array methods that return one of its elements. */
-const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast']);
+const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast', 'get']);
+/** Generic maps, whose second type argument is what `.get(key)` gives. */
+const MAPS = new Set(['Map', 'ReadonlyMap', 'WeakMap']);
 
 /** Generic collections whose one type argument is what iterating them gives. */
 const COLLECTIONS = new Set(['Array', 'ReadonlyArray', 'Iterable', 'IterableIterator', 'Iterator', 'AsyncIterable', 'Generator', 'Set', 'ReadonlySet']);
