@@ -357,4 +357,20 @@ describe('values typed where they are written or passed', () => {
     // Not the keys: `Map<Handler, Key>` gives a Key.
     assert.deepEqual(handled, ['CALLS Registry.ts#Registry.field -> types.ts#Handler.handle', 'CALLS Registry.ts#Registry.local -> types.ts#Handler.handle']);
   });
+
+  it('a parameter or local of a union of named types reaches each one\'s member: `o?.next?.(v)` with `o: NextObserver<T> | ErrorObserver<T> | undefined`', async () => {
+    const calls = await callsOf([
+      ['types.ts', 'export interface NextObserver<T> { next(v: T): void }\nexport interface ErrorObserver<T> { next?(v: T): void; error(e: unknown): void }\nexport class Sub { next(v: unknown): void {} }\n'],
+      [
+        'use.ts',
+        [
+          'import { NextObserver, ErrorObserver, Sub } from "./types.js"',
+          'export function emit<T>(o: NextObserver<T> | ErrorObserver<T> | undefined, v: T) { o?.next?.(v) }',
+          'export function fail(e: unknown) { const o: (Sub | ErrorObserver<number>) = new Sub(); o.error(e) }',
+          '',
+        ].join('\n'),
+      ],
+    ], 'use.ts#');
+    assert.deepEqual(calls, ['CALLS use.ts#emit -> types.ts#ErrorObserver.next', 'CALLS use.ts#emit -> types.ts#NextObserver.next', 'CALLS use.ts#fail -> types.ts#ErrorObserver.error', 'CALLS use.ts#fail -> types.ts#Sub']);
+  });
 });

@@ -53,6 +53,8 @@ const CALL_RESULT = '()';
  */
 /** `(j.i)`: parameter i of the function passed as argument j; `(j.key.i)`: of the one under `key` in the object literal passed as j; `(=.i)`: of a function-type alias. */
 const CALLBACK_PARAM = /^\((\d+(?:\.[^.;()]+)?|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
+/** `(|A,ns.B)`: a value of a union of named types, each alternative a dotted name (TypeScript extractor, unionStep). */
+const UNION_STEP = /^\(\|(.+)\)$/;
 
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
@@ -158,20 +160,28 @@ export class Resolver {
     let unresolvedRefs = 0;
     const useLines = withUseLines ? new Map<string, number[]>() : undefined;
     for (const ref of file.refs) {
-      const resolved = this.resolveChain(file, this.referenceScope(file, ref), ref.chain);
+      const scope = this.referenceScope(file, ref);
+      // A value of a union type (`observer: NextObserver<T> | ErrorObserver<T>`): `observer.next()` is each one's, as
+      // the TypeScript service answers; unresolved only when no alternative resolves.
+      const union = UNION_STEP.exec(ref.chain[0]);
+      const found = union
+        ? union[1].split(',').map((alternative) => this.resolveChain(file, scope, [...alternative.split('.'), ...ref.chain.slice(1)])).filter((r) => r !== null)
+        : [this.resolveChain(file, scope, ref.chain)];
       const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
-      // A Rust struct literal's key is a field: a method of that name (the field is then `T.x@2`) is not what it names.
-      const notField = ref.exact && file.language === 'rust' && !(resolved?.target.t === 'symbol' && resolved.target.sym.kind === 'Field');
-      if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external')) || notField) {
-        unresolvedRefs++;
-        continue;
+      let drawn = false;
+      for (const resolved of found) {
+        // A Rust struct literal's key is a field: a method of that name (the field is then `T.x@2`) is not what it names.
+        const notField = ref.exact && file.language === 'rust' && !(resolved?.target.t === 'symbol' && resolved.target.sym.kind === 'Field');
+        if (!resolved || resolved.target.t === 'package' || (ref.subject && !subject) || (ref.exact && (resolved.partial || resolved.target.t === 'external')) || notField) continue;
+        drawn = true;
+        const source = subject ? symbolId(subject.path, subject.sym.localId) : ref.from === null ? modId : symbolId(path, ref.from);
+        const kind = resolved.partial ? 'USES' : ref.kind;
+        const targetId = this.targetId(resolved.target);
+        if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
+        for (const signature of kind === 'CALLS' ? this.callSignatures(resolved.target) : []) addEdge('CALLS', source, this.targetId(signature), ref.line);
+        if (useLines) (useLines.get(targetId) ?? useLines.set(targetId, []).get(targetId)!).push(ref.line);
       }
-      const source = subject ? symbolId(subject.path, subject.sym.localId) : ref.from === null ? modId : symbolId(path, ref.from);
-      const kind = resolved.partial ? 'USES' : ref.kind;
-      const targetId = this.targetId(resolved.target);
-      if (targetId !== source || kind === 'CALLS') addEdge(kind, source, targetId, ref.line);
-      for (const signature of kind === 'CALLS' ? this.callSignatures(resolved.target) : []) addEdge('CALLS', source, this.targetId(signature), ref.line);
-      if (useLines) (useLines.get(targetId) ?? useLines.set(targetId, []).get(targetId)!).push(ref.line);
+      if (!drawn) unresolvedRefs++;
     }
     const consumed = this.consumed;
     const own = interfaceKey(path, '');

@@ -368,7 +368,7 @@ export abstract class Declarations extends TypeFacts {
   protected onParamType(node: Node): void {
     const param = this.lastParam;
     if (!param || !param.frame) return;
-    const chain = this.boundedChain(node, this.typeChain(node));
+    const chain = this.boundedChain(node, this.typeChain(node)) ?? this.unionStep(node);
     if (chain) (param.frame.types ??= new Map()).set(param.name, chain);
     // An options object typed in place (`options: { readonly while?: Predicate<A>; body: LazyArg<B> }`):
     // each member's written type, under `options.while` (see TypeFacts.memberType).
@@ -397,7 +397,7 @@ export abstract class Declarations extends TypeFacts {
     if (!nameNode) return;
     const value = declarator.childForFieldName('value');
     const declared = declarator.childForFieldName('type')?.firstNamedChild ?? (value && assertedType(value));
-    let chain = declared ? this.boundedChain(declared, this.typeChain(declared)) : null;
+    let chain = declared ? this.boundedChain(declared, this.typeChain(declared)) ?? this.unionStep(declared) : null;
     if (!chain) {
       if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
       else chain = (value && this.elementTaken(value, frame)) ?? this.callResultChain(value);

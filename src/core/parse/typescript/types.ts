@@ -56,6 +56,30 @@ export abstract class TypeFacts extends Scopes {
     return named.find((p) => !this.fileTypeParams().has(this.text(p.type === 'generic_type' ? p.childForFieldName('name') ?? p : p))) ?? named[0] ?? null;
   }
 
+  /**
+   * A union of two or more named types as one chain step, `(|NextObserver,ns.ErrorObserver)`: resolution
+   * follows each alternative (resolve.ts, UNION_STEP). Null unless the type is such a union; constituents
+   * that name no type of the code (`string`, literals, function types) are left out. Parameters and locals
+   * only: on a field (rxjs's `destination: Subscriber<any> | Observer<any>`) the service answers with the
+   * subtype alone, and following both drew 3 wrong edges.
+   */
+  protected unionStep(node: Node | null): string[] | null {
+    while (node?.type === 'parenthesized_type') node = node.firstNamedChild;
+    if (node?.type !== 'union_type') return null;
+    const alternatives: string[] = [];
+    const collect = (at: Node) => {
+      for (const child of at.namedChildren) {
+        if (child?.type === 'union_type') collect(child);
+        else if (child && !NOTHING_TYPES.has(this.text(child))) {
+          const chain = this.boundedChain(child, this.typeChain(child));
+          if (chain && !JS_GLOBALS.has(chain[0]) && !alternatives.includes(chain.join('.'))) alternatives.push(chain.join('.'));
+        }
+      }
+    };
+    collect(node);
+    return alternatives.length > 1 ? [`(|${alternatives.join(',')})`] : null;
+  }
+
   protected annotationChain(typeAnnotation: Node | null): string[] | null {
     const type = typeAnnotation?.firstNamedChild ?? null;
     return type ? this.boundedChain(type, this.typeChain(type)) : null;
