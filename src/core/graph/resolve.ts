@@ -645,7 +645,7 @@ export class Resolver {
     const fn =
       callee.sym.kind === 'Function' || callee.sym.kind === 'Method' || (callee.sym.kind === 'TypeAlias' && step[1] === '=') ? callee.sym
         : callee.sym.kind === 'Class' ? this.constructorOf(callee.path, callee.sym)
-        : calleeFile?.symbols.find((s) => s.kind === 'Function' && s.name === callee.sym.name && s.parent === callee.sym.parent);
+        : calleeFile && indexOf(calleeFile).namesakes.get(callee.sym.localId)?.find((s) => s.kind === 'Function');
     const declared = fn?.callbacks?.[`${step[1]}.${step[2]}`];
     if (!declared || !calleeFile) return null;
     let found: { target: Target; partial: boolean } | null;

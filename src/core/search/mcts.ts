@@ -96,21 +96,16 @@ const STRUCTURAL_KINDS = new Set<string>(EDGE_KINDS);
  */
 export function defaultNeighbours(graph: Graph, id: string): string[] {
   const out = new Set<string>();
-  forEachDefaultNeighbour(graph, id, (other) => out.add(other));
-  return [...out].sort(byId);
-}
-
-/** {@link defaultNeighbours}, unsorted and with repeats. */
-function forEachDefaultNeighbour(graph: Graph, id: string, visit: (other: string) => void): void {
   const consider = (other: string, edge: GraphEdge, viaInEdge: boolean) => {
     if (other === id || !STRUCTURAL_KINDS.has(edge.kind)) return;
     const kind = graph.getNodeAttribute(other, 'kind');
     if (kind === 'External') return;
     if (viaInEdge && kind === 'Folder') return;
-    visit(other);
+    out.add(other);
   };
   graph.forEachOutEdge(id, (_e, edge, _s, target) => consider(target, edge, false));
   graph.forEachInEdge(id, (_e, edge, source) => consider(source, edge, true));
+  return [...out].sort(byId);
 }
 
 /**

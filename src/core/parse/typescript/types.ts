@@ -42,15 +42,7 @@ export abstract class TypeFacts extends Scopes {
       return wrapped ? this.namedConstituent(wrapped) : null;
     }
     if (node.type !== 'union_type' && node.type !== 'intersection_type') return node;
-    const parts: Node[] = [];
-    const flatten = (at: Node) => {
-      for (const child of at.namedChildren) {
-        if (!child) continue;
-        if (child.type === node.type) flatten(child);
-        else if (node.type === 'intersection_type' || !NOTHING_TYPES.has(this.text(child))) parts.push(child);
-      }
-    };
-    flatten(node);
+    const parts = this.constituents(node);
     if (node.type === 'union_type') return parts.length === 1 ? this.namedConstituent(parts[0]) : null;
     const named = parts.map((p) => this.namedConstituent(p)).filter((p): p is Node => p !== null && NAMED_TYPES.has(p.type));
     return named.find((p) => !this.fileTypeParams().has(this.text(p.type === 'generic_type' ? p.childForFieldName('name') ?? p : p))) ?? named[0] ?? null;
@@ -66,18 +58,26 @@ export abstract class TypeFacts extends Scopes {
   protected unionStep(node: Node | null): string[] | null {
     while (node?.type === 'parenthesized_type') node = node.firstNamedChild;
     if (node?.type !== 'union_type') return null;
-    const alternatives: string[] = [];
-    const collect = (at: Node) => {
+    const alternatives = new Set<string>();
+    for (const part of this.constituents(node)) {
+      const chain = this.boundedChain(part, this.typeChain(part));
+      if (chain && !JS_GLOBALS.has(chain[0])) alternatives.add(chain.join('.'));
+    }
+    return alternatives.size > 1 ? [`(|${[...alternatives].join(',')})`] : null;
+  }
+
+  /** The members of a union or intersection, nested ones of the same kind flattened; a union's `undefined`, `null` and `void` left out. */
+  private constituents(node: Node): Node[] {
+    const parts: Node[] = [];
+    const flatten = (at: Node) => {
       for (const child of at.namedChildren) {
-        if (child?.type === 'union_type') collect(child);
-        else if (child && !NOTHING_TYPES.has(this.text(child))) {
-          const chain = this.boundedChain(child, this.typeChain(child));
-          if (chain && !JS_GLOBALS.has(chain[0]) && !alternatives.includes(chain.join('.'))) alternatives.push(chain.join('.'));
-        }
+        if (!child) continue;
+        if (child.type === node.type) flatten(child);
+        else if (node.type === 'intersection_type' || !NOTHING_TYPES.has(this.text(child))) parts.push(child);
       }
     };
-    collect(node);
-    return alternatives.length > 1 ? [`(|${alternatives.join(',')})`] : null;
+    flatten(node);
+    return parts;
   }
 
   protected annotationChain(typeAnnotation: Node | null): string[] | null {
@@ -327,8 +327,9 @@ export abstract class TypeFacts extends Scopes {
    * call signature, as the TypeScript service places it; other chains go through inferHead.
    */
   protected calleeChain(chain: string[], frame: Frame | null): string[] {
-    if (chain.length > 2 || (chain.length === 2 && !this.memberType(chain, frame))) return this.inferHead(chain, frame);
-    const type = chain.length === 2 ? this.memberType(chain, frame) : this.localType(chain[0], frame);
+    const member = chain.length === 2 ? this.memberType(chain, frame) : undefined;
+    if (chain.length > 2 || (chain.length === 2 && !member)) return this.inferHead(chain, frame);
+    const type = member ?? this.localType(chain[0], frame);
     // Only a written type: a call result's or a callback's type is a guess one step further.
     return type && !type.some((step) => step.startsWith('(')) ? type : chain;
   }
