@@ -486,6 +486,40 @@ describe('GraphStore', () => {
     await b.close();
   });
 
+  it('opens while another writer keeps committing and cleaning up old versions: never a failure, never "damaged"', async () => {
+    // The writer's cleanups delete versions that an open is listing or checking out; an open must then
+    // take the generation that superseded them. Many writes, each opener round read and checked.
+    const a = fakeGraph(6, 4);
+    const b = fakeGraph(5, 4);
+    const dir = await closedStoreWith(a);
+    const { store: writer } = await openStore(dir);
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; i < 40; i++) await (i % 2 ? writer.replaceAll(a.nodes, a.edges, a.files) : writer.replaceAll(b.nodes, b.edges, b.files));
+      writing = false;
+    })();
+    const failures: string[] = [];
+    let opens = 0;
+    const counts = new Set([a, b].map((g) => `${g.nodes.length}/${g.edges.length}/${g.files.length}`));
+    while (writing) {
+      for (const mode of ['write', 'read'] as const) {
+        try {
+          const { store } = await GraphStore.open(dir, { mode, compactEvery: 0 });
+          const read = await store.loadAll();
+          await store.close();
+          assert.ok(counts.has(`${read.nodes.length}/${read.edges.length}/${read.files.length}`), 'a whole generation is read');
+          opens++;
+        } catch (err) {
+          failures.push(`${mode}: ${(err as Error).message}`);
+        }
+      }
+    }
+    await writes;
+    await writer.close();
+    assert.deepEqual(failures, []);
+    assert.ok(opens >= 10, `opened ${opens} times while the writer wrote`);
+  });
+
   it('ignores stray files in a healthy store and never wipes a folder that is not a store', async () => {
     const graph = fakeGraph(2, 2);
     const dir = await closedStoreWith(graph);

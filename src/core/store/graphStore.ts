@@ -11,7 +11,7 @@
 //   read; a reader that finds the store damaged or incomplete says so (StoreUnreadableError).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Connection } from '@lancedb/lancedb';
+import type { Connection, Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { SCHEMA_VERSION, type GraphEdge, type GraphNode } from '../model/schema';
 import { PARSER_VERSION } from '../parse/fileGraph';
@@ -164,21 +164,33 @@ export class GraphStore {
     const lance = await loadLanceInStages(options.readAheadNative ?? false);
     const fresh = (db: Connection, tables: Tables) => new GraphStore(absDir, db, tables, vectorDim, options);
 
-    // The committed generation, read without the lock: what readers and an unchanged store need.
-    const committed = await openCommitted(lance, absDir, vectorDim);
-    if (committed.ok && mode === 'read' && !committed.record.complete) {
-      for (const table of Object.values(committed.tables)) table.close();
-      committed.db.close();
-      throw await unreadable(absDir, { ok: false, state: 'incomplete', message: `the graph store at ${absDir} holds no finished index yet (one is running or was interrupted)` });
-    }
-    if (committed.ok) {
-      const store = fresh(committed.db, committed.tables);
-      await store.adoptRecord(committed.record);
-      if (mode === 'write') {
-        // Versions left by the applies of earlier processes count toward the next compaction.
-        store.appliesSinceCompact = Math.floor((await committed.tables.nodes.listVersions()).length / 2);
-        store.scheduleCompaction();
+    // The committed generation, read without the lock: what readers and an unchanged store need. A
+    // writer that commits twice while this opens cleans up the versions being opened ("Not found"):
+    // then the generation that superseded them is opened instead, never reported as damage.
+    let committed: CommittedOpen;
+    for (let attempt = 1; ; attempt++) {
+      committed = await openCommitted(lance, absDir, vectorDim);
+      const superseded = async (failure: string) =>
+        attempt < OPEN_ATTEMPTS && /not found/i.test(failure) && (await generationMoved(absDir, committed.ok ? committed.record : committed.read));
+      if (!committed.ok) {
+        if (committed.state === 'damaged' && (await superseded(committed.message))) continue;
+        break;
       }
+      if (mode === 'read' && !committed.record.complete) {
+        closeTables(committed);
+        throw await unreadable(absDir, { ok: false, state: 'incomplete', message: `the graph store at ${absDir} holds no finished index yet (one is running or was interrupted)` });
+      }
+      const store = fresh(committed.db, committed.tables);
+      try {
+        await store.adoptRecord(committed.record);
+        // Versions left by the applies of earlier processes count toward the next compaction.
+        if (mode === 'write') store.appliesSinceCompact = Math.floor((await versionCount(committed.tables.nodes)) / 2);
+      } catch (err) {
+        await store.close();
+        if (await superseded(errorMessage(err))) continue;
+        throw err;
+      }
+      if (mode === 'write') store.scheduleCompaction();
       return { store, status: { kind: 'opened' } };
     }
     if (mode === 'read') throw await unreadable(absDir, committed);
@@ -700,7 +712,35 @@ function sameTables(a: GenerationRecord, b: GenerationRecord): boolean {
 
 type CommittedOpen =
   | { ok: true; db: Connection; tables: Tables; record: GenerationRecord }
-  | { ok: false; state: StoreUnreadableError['state']; message: string };
+  | { ok: false; state: StoreUnreadableError['state']; message: string; read?: GenerationRecord };
+
+/** Opens of the committed generation tried while writers keep superseding it, before its failure stands. */
+const OPEN_ATTEMPTS = 4;
+
+function closeTables(opened: Extract<CommittedOpen, { ok: true }>): void {
+  for (const table of Object.values(opened.tables)) table.close();
+  opened.db.close();
+}
+
+/** Whether the committed generation is no longer `read` (another process committed since it was read). */
+async function generationMoved(dir: string, read: GenerationRecord | undefined): Promise<boolean> {
+  const now = await readRecord(dir);
+  return read !== undefined && now.ok && (now.record.generation !== read.generation || !sameTables(now.record, read));
+}
+
+/**
+ * The table's versions. Listing reads every version's manifest, and a writer's cleanup may delete an
+ * old one between the listing and its read ("Not found"): listed again then.
+ */
+async function versionCount(table: Table): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await table.listVersions()).length;
+    } catch (err) {
+      if (attempt >= OPEN_ATTEMPTS || !/not found/i.test(errorMessage(err))) throw err;
+    }
+  }
+}
 
 /** The tables at the committed generation, or why they cannot be had (nothing is written). */
 async function openCommitted(lance: LanceModule, dir: string, vectorDim: number): Promise<CommittedOpen> {
@@ -712,7 +752,7 @@ async function openCommitted(lance: LanceModule, dir: string, vectorDim: number)
     return { ok: false, state: 'other-version', message: `the graph store at ${dir} was written by another version of Cartograph (${what})` };
   }
   const opened = await openTables(lance, dir, vectorDim, record.tables);
-  if (!opened.ok) return { ok: false, state: 'damaged', message: `the graph store at ${dir} is damaged: ${opened.reason}` };
+  if (!opened.ok) return { ok: false, state: 'damaged', message: `the graph store at ${dir} is damaged: ${opened.reason}`, read: record };
   return { ok: true, db: opened.db, tables: opened.tables, record };
 }
 

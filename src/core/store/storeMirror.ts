@@ -79,6 +79,8 @@ export class StoreMirror {
     if (store && options.storeMode !== 'read') await recordRoot(store.dir, root, options.log);
     const mirror = new StoreMirror(root, store, status, state, options);
     if (error) {
+      // Where the store should have been, for the messages (nothing reopens it: it never worked).
+      mirror.storeDir = storeDir;
       mirror.status = damaged ? 'damaged' : 'unavailable';
       mirror.error = error;
     }
