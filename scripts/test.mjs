@@ -45,5 +45,12 @@ for (const [name, script, env = {}] of parts) {
   passed += ip;
   failed += iff + extra;
 }
+// CI keeps only the output's tail: the unit failures (node's own summary, without stack frames inside
+// node) are said again here, after the browser parts' long logs.
+const unitFailures = run.stdout.indexOf('✖ failing tests:');
+if (unitFailures >= 0) {
+  const summary = run.stdout.slice(unitFailures).split('\n').filter((line) => !/^\s+at (.*\()?node:/.test(line));
+  console.log(`the unit failures again:\n${summary.join('\n').slice(0, 8000)}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
