@@ -67,3 +67,124 @@ describe('attribute types (real Flask)', () => {
     assert.ok(!out.some((e) => e.startsWith('CALLS use.py#b -> res.py#Untyped.read')), 'an __enter__ with no declared return may return anything (here 42)');
   });
 });
+
+// Shapes from the dev corpora of bench:callers (markdown's footnotes extension, Django's SQL compiler,
+// Jinja2's compile_templates, requests' merge_hooks), where Jedi types a parameter from its calls.
+describe("untyped parameters typed from their own module's calls", () => {
+  /** The CALLS and USES edges out of `file`'s definitions. */
+  const edgesOf = async (file: string, text: string) => edgeList(await buildGraph(new Map([[file, text]]))).filter((e) => e.startsWith('CALLS') || e.startsWith('USES'));
+  const lines = (...l: string[]) => `${l.join('\n')}\n`;
+
+  it('a field set from a constructor parameter takes the class the module constructs it with (`TreeProcessor(self)`)', async () => {
+    const out = await edgesOf('footnotes.py', lines(
+      'class FootnoteExtension:',
+      '    def get_separator(self):',
+      '        return ":"',
+      '    def extend(self):',
+      '        self.tree = TreeProcessor(self)',
+      'class TreeProcessor:',
+      '    def __init__(self, footnotes):',
+      '        self.footnotes = footnotes',
+      '    def run(self):',
+      '        return self.footnotes.get_separator()',
+    ));
+    assert.ok(out.includes('CALLS footnotes.py#TreeProcessor.run -> footnotes.py#FootnoteExtension.get_separator'), out.join('\n'));
+  });
+
+  it('a method parameter takes what the calls through self pass it, by position or keyword: each of a few classes, none of many', async () => {
+    const classes = ['Where', 'Order', 'Col', 'Ref', 'Value'];
+    const text = lines(
+      ...classes.flatMap((c) => [`class ${c}:`, '    def as_sql(self):', '        pass']),
+      'class Compiler:',
+      '    def compile(self, node, *, label=None):',
+      '        label.as_sql()',
+      '        return node.as_sql()',
+      '    def build(self):',
+      '        self.compile(Where(), label=Order())',
+      '        self.compile(node=Where())',
+      '    def pair(self, value):',
+      '        value.as_sql()',
+      '    def many(self, value):',
+      '        value.as_sql()',
+      '    def callers(self):',
+      '        self.pair(Where())',
+      '        self.pair(Order())',
+      ...classes.map((c) => `        self.many(${c}())`),
+    );
+    const out = await edgesOf('compiler.py', text);
+    const from = (def: string) => out.filter((e) => e.startsWith(`CALLS compiler.py#Compiler.${def} ->`)).map((e) => e.split(' -> ')[1]);
+    assert.deepEqual(from('compile'), ['compiler.py#Order.as_sql', 'compiler.py#Where.as_sql'], 'a keyword-only parameter, passed by keyword');
+    assert.deepEqual(from('pair'), ['compiler.py#Order.as_sql', 'compiler.py#Where.as_sql'], 'called with either: a call of either');
+    assert.deepEqual(from('many'), [], 'called with five classes: none');
+    const file = await parse('compiler.py', text);
+    assert.deepEqual(file.untypedCalls?.filter((c) => c.from === 'Compiler.many').map((c) => c.name), ['as_sql'], 'still a possible call by its name');
+  });
+
+  it('positions after a `*args` argument, and a parameter that calls pass on to themselves, stay unknown', async () => {
+    const out = await edgesOf('walk.py', lines(
+      'class Node:',
+      '    def visit(self):',
+      '        pass',
+      'def walk(node, other):',
+      '    other.visit()',
+      '    walk(node.child, node)',
+      'def start(extra):',
+      '    walk(*extra, Node())',
+      'def again(node):',
+      '    node.visit()',
+      '    again(node)',
+    ));
+    assert.ok(!out.some((e) => e.includes('#Node.visit')), out.join('\n'));
+  });
+
+  it('a parameter defined again as a function is called as that function (`if log is None: def log(x): ...`)', async () => {
+    const out = await edgesOf('env.py', lines(
+      'class Env:',
+      '    def compile_all(self, log=None):',
+      '        if log is None:',
+      '            def log(x):',
+      '                pass',
+      '        log("start")',
+      '    def go(self):',
+      '        self.compile_all(print)',
+    ));
+    assert.ok(out.includes('CALLS env.py#Env.compile_all -> env.py#Env.compile_all.log'), out.join('\n'));
+  });
+
+  it('a field assigned a constructed value as well as the parameter keeps the constructed class', async () => {
+    const file = await parse('window.py', lines(
+      'class ExpressionList:',
+      '    pass',
+      'class Window:',
+      '    def __init__(self, partition_by=None):',
+      '        self.partition_by = partition_by',
+      '        self.partition_by = ExpressionList(*self.partition_by)',
+      'def make():',
+      '    return Window(partition_by="x")',
+      'def other():',
+      '    return Window(Window())',
+    ));
+    assert.deepEqual(file.symbols.find((s) => s.localId === 'Window.partition_by')?.type, ['ExpressionList']);
+  });
+
+  it("a field of the caller's class is passed as its type: the callee never becomes a user of the caller's field", async () => {
+    const out = await edgesOf('sessions.py', lines(
+      'class Hooks:',
+      '    def get(self, key):',
+      '        pass',
+      'def merge_hooks(request_hooks, session_hooks):',
+      '    return session_hooks.get("response")',
+      'def merge_plain(request_hooks, session_hooks):',
+      '    return session_hooks.get("response")',
+      'class Session:',
+      '    def __init__(self):',
+      '        self.hooks = Hooks()',
+      '        self.plain = {}',
+      '    def send(self, request):',
+      '        merge_hooks(request.hooks, self.hooks)',
+      '        merge_plain(request.hooks, self.plain)',
+    ));
+    assert.ok(out.includes('CALLS sessions.py#merge_hooks -> sessions.py#Hooks.get'), out.join('\n'));
+    assert.ok(!out.some((e) => e.startsWith('USES sessions.py#merge_') && e.includes('#Session.')), out.join('\n'));
+  });
+});

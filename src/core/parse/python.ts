@@ -6,6 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { elementStep, ITEM_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
+import { isArgumentMarker, ParameterArguments, type CallArguments } from './pythonArguments';
 
 // Identifiers are captured only where an expression reads a value (arguments, operands, annotations,
 // return values...): definitional positions (parameters, keyword names, def names, import names)
@@ -215,6 +216,8 @@ export function extractPython(root: Node): Extracted {
   /** Spans whose identifiers are not references (import statements). */
   const importSpans: Array<[number, number]> = [];
   const stack: Scope[] = [];
+  /** Untyped parameters, typed at the end from the module's calls of their functions. */
+  const parameterArguments = new ParameterArguments();
 
   const enclosing = (start: number): Scope | undefined => {
     while (stack.length > 0 && start >= stack[stack.length - 1].end) stack.pop();
@@ -306,8 +309,13 @@ export function extractPython(root: Node): Extracted {
     const params = def.childForFieldName('parameters');
     if (!params) return;
     let first = true;
+    // Where a call's arguments land: positions count from the first parameter after the receiver; after
+    // `*` or `*args` parameters are passed by keyword only.
+    let position = 0;
+    let keywordOnly = false;
     for (const param of params.namedChildren) {
       if (!param) continue;
+      if (param.type === 'keyword_separator' || param.type === 'list_splat_pattern') keywordOnly = true;
       let nameNode: Node | null = null;
       let typeNode: Node | null = null;
       switch (param.type) {
@@ -332,10 +340,14 @@ export function extractPython(root: Node): Extracted {
       const paramName = nameNode.text;
       scope.locals.add(paramName);
       // Whatever its name: `def call(__self, __context, __obj, *args)` keeps `self` free for the arguments.
-      if (first && isMethod && param.type === 'identifier') scope.receiver = paramName;
+      const receiver = first && isMethod && param.type === 'identifier';
+      if (receiver) scope.receiver = paramName;
       first = false;
+      const splat = param.type === 'list_splat_pattern' || param.type === 'dictionary_splat_pattern';
+      const at = receiver || splat || keywordOnly ? null : position++;
       const typeChain = typeNode ? annotationChain(typeNode.text) : defaultChain(scope, param);
       if (typeChain) bindLocal(scope, paramName, typeChain, def.startIndex);
+      else if (!receiver && !splat) bindLocal(scope, paramName, [parameterArguments.marker(scope.sym.localId, at, paramName)], def.startIndex);
       const itemChain = typeNode ? itemAnnotationChain(typeNode.text) : null;
       if (itemChain) scope.items.set(paramName, itemChain);
     }
@@ -529,9 +541,10 @@ export function extractPython(root: Node): Extracted {
     const parent = owner?.sym.localId ?? null;
     const key = parent ? `${parent}.${name}` : name;
     if (table.has(key)) {
-      // A re-assignment of a known variable or field; it may say what the first one did not (`self.x = None`, then `self.x = Foo()`).
+      // A re-assignment of a known variable or field; it may say what the first one did not (`self.x = None`, then
+      // `self.x = Foo()`), or more than a parameter's arguments would (`self.by = by`, then `self.by = ExpressionList(*by)`).
       const known = type || items ? table.symbols.find((s) => s.localId === key) : undefined;
-      if (known && type && !known.type) known.type = type;
+      if (known && type && (!known.type || (isArgumentMarker(known.type[0]) && !isArgumentMarker(type[0])))) known.type = type;
       if (known && items && !known.items) known.items = items;
       return;
     }
@@ -580,7 +593,8 @@ export function extractPython(root: Node): Extracted {
     if (!s || s.imported.has(head)) return chain;
     if (s.receiver === head) return ['self', ...chain.slice(1)];
     const typed = typedAt(s, head, at);
-    if (typed) return [...typed, ...chain.slice(1)];
+    // A parameter defined again as a function (`if log is None: def log(x): ...`) is called as that function.
+    if (typed && !(isArgumentMarker(typed[0]) && defNames.has(head))) return [...typed, ...chain.slice(1)];
     return defNames.has(head) ? chain : null;
   };
 
@@ -599,6 +613,76 @@ export function extractPython(root: Node): Extracted {
     if (!qualified || (qualified === chain && !known(scope, chain[0]))) return null;
     throughCallNodes.add(node.id);
     return qualified;
+  };
+
+  const symbolsById = new Map(table.symbols.map((sym) => [sym.localId, sym]));
+
+  /** The class whose method `scope` is (or is nested in), as a chain from the module: what `self` is there. */
+  const receiverClass = (scope: Scope | undefined): string[] | null => {
+    let s = scope;
+    while (s && !s.receiver) s = s.sym.parent ? scopes.get(s.sym.parent) : undefined;
+    const cls = s?.sym.parent;
+    if (!cls || cls.includes('@')) return null;
+    const parts = cls.split('.');
+    return parts.every((_, i) => symbolsById.get(parts.slice(0, i + 1).join('.'))?.kind === 'Class') ? parts : null;
+  };
+
+  /** An argument's chain as the called function's scope can read it: from a module-level name, the caller's class for `self`, or a marker. */
+  const argumentChain = (scope: Scope | undefined, value: Node): string[] | null => {
+    let chain: string[] | null = null;
+    if (value.type === 'identifier') {
+      const s = binder(scope, value.text);
+      if (!s) chain = moduleNames.has(value.text) ? [value.text] : null;
+      else chain = s.receiver === value.text ? ['self'] : (typedAt(s, value.text, value.startIndex) ?? null);
+    } else if (value.type === 'attribute') {
+      // A class (`models.Foo`), or a field of the caller's class by its type: the field's own path would
+      // make the callee a user of the caller's field.
+      const raw = chainOf(shortText(value));
+      const qualified = raw && qualify(scope, raw, value.startIndex);
+      const cls = qualified?.[0] === 'self' && qualified.length === 2 ? receiverClass(scope) : null;
+      if (cls) chain = symbolsById.get([...cls, qualified![1]].join('.'))?.type ?? null;
+      else chain = qualified && /^[A-Z]/.test(qualified[qualified.length - 1]) ? qualified : null;
+    } else if (value.type === 'call') chain = instanceChain(scope, value);
+    if (!chain) return null;
+    if (chain[0] === 'self') {
+      const cls = receiverClass(scope);
+      return cls && [...cls, ...chain.slice(1)];
+    }
+    return isArgumentMarker(chain[0]) || moduleNames.has(chain[0]) ? chain : null;
+  };
+
+  /** The module's own function a call with callee `chain` runs: a module-level function, a class's `__init__`, a method through `self`. */
+  const calledDef = (scope: Scope | undefined, chain: string[]): string | null => {
+    const s = binder(scope, chain[0]);
+    if (chain.length === 1 && !s) {
+      const sym = symbolsById.get(chain[0]);
+      if (sym?.kind === 'Function') return sym.localId;
+      return sym?.kind === 'Class' && symbolsById.get(`${sym.localId}.__init__`)?.kind === 'Method' ? `${sym.localId}.__init__` : null;
+    }
+    if (chain.length !== 2 || !s || s.receiver !== chain[0] || !s.sym.parent) return null;
+    return symbolsById.get(`${s.sym.parent}.${chain[1]}`)?.kind === 'Method' ? `${s.sym.parent}.${chain[1]}` : null;
+  };
+
+  /**
+   * Records a call of one of the module's functions with what it passes (see pythonArguments.ts). The
+   * callee is matched first: a node's parent is found by a walk down from the root (deepNesting.test).
+   */
+  const recordCall = (scope: Scope | undefined, chain: string[], callee: Node): void => {
+    const def = calledDef(scope, chain);
+    const list = def ? callee.parent?.childForFieldName('arguments') : null;
+    if (!def || list?.type !== 'argument_list') return;
+    const call: CallArguments = { positional: [], keywords: new Map() };
+    let spread = false;
+    for (const arg of list.namedChildren) {
+      if (!arg || arg.type === 'comment') continue;
+      if (arg.type === 'keyword_argument') {
+        const name = arg.childForFieldName('name')?.text;
+        const value = arg.childForFieldName('value');
+        if (name && value) call.keywords.set(name, argumentChain(scope, value));
+      } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') spread = true;
+      else if (!spread) call.positional.push(argumentChain(scope, arg));
+    }
+    parameterArguments.addCall(def, call);
   };
 
   /** Strings that open a module or block: docstrings, already a definition's `doc`, or unused. */
@@ -641,6 +725,7 @@ export function extractPython(root: Node): Extracted {
           break;
         }
         coveredEnd = node.endIndex;
+        if (!superMatch) recordCall(scope, chain, node);
         const qualified = superMatch ? chain : qualify(scope, chain, start);
         if (qualified) addRef(scope, 'CALLS', qualified, node);
         else if (chain.length > 1) untypedCalls.push({ from: scope?.sym.localId ?? null, name: chain[chain.length - 1], line: node.startPosition.row });
@@ -680,7 +765,25 @@ export function extractPython(root: Node): Extracted {
     }
   }
 
-  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: refs.refs, texts: texts.result(), ...(untypedCalls.length ? { untypedCalls } : {}) };
+  // Every call seen: each chain through an untyped parameter takes what its calls pass (a reference,
+  // each of a few classes), or is what it was before (a call on an unknown value, listed by its name;
+  // anything else dropped).
+  const typedRefs = refs.refs.flatMap((ref) => {
+    if (!isArgumentMarker(ref.chain[0])) return [ref];
+    const chain = parameterArguments.rewrite(ref.chain, true);
+    if (chain) return [{ ...ref, chain }];
+    if (ref.kind === 'CALLS' && ref.chain.length > 1) untypedCalls.push({ from: ref.from, name: ref.chain[ref.chain.length - 1], line: ref.line });
+    return [];
+  });
+  // Fields and returns typed through one (items and tuple elements come from annotations only).
+  for (const sym of table.symbols) {
+    if (!sym.type || !isArgumentMarker(sym.type[0])) continue;
+    const type = parameterArguments.rewrite(sym.type);
+    if (type) sym.type = type;
+    else delete sym.type;
+  }
+
+  return { doc: docstringOf(root), symbols: table.symbols, imports, exports: [], refs: typedRefs, texts: texts.result(), ...(untypedCalls.length ? { untypedCalls } : {}) };
 }
 
 /** Read as an attribute: `@property`, `@cached_property`, `@functools.cached_property`. */
