@@ -188,3 +188,82 @@ describe("untyped parameters typed from their own module's calls", () => {
     assert.ok(!out.some((e) => e.startsWith('USES sessions.py#merge_') && e.includes('#Session.')), out.join('\n'));
   });
 });
+
+describe('calls typeshed declares as their argument’s own type', () => {
+  it('`copy.copy(self)` returned is the class, `deepcopy(x)` is x’s class, `typing.cast(T, x)` is a T; another module’s `copy` is not the standard one', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['expr.py', [
+        'import copy',
+        'from copy import deepcopy',
+        'import typing as t',
+        'from .other import copy as other_copy',
+        'class Node:',
+        '    def copy(self):',
+        '        return copy.copy(self)',
+        '    def twin(self):',
+        '        return other_copy(self)',
+        '    def set_children(self, children):',
+        '        pass',
+        '    def clone(self):',
+        '        c = self.copy()',
+        '        c.set_children([])',
+        '    def deep(self):',
+        '        d = deepcopy(Node())',
+        '        d.set_children([])',
+        '    def other(self):',
+        '        e = self.twin()',
+        '        e.set_children([])',
+        'def make(value):',
+        '    node = t.cast("Node", value)',
+        '    node.set_children([])',
+        '',
+      ].join('\n')],
+      ['other.py', 'def copy(x):\n    return 1\n'],
+    ]))).filter((e) => e.startsWith('CALLS') && e.endsWith('#Node.set_children'));
+    assert.deepEqual(out, ['CALLS expr.py#Node.clone -> expr.py#Node.set_children', 'CALLS expr.py#Node.deep -> expr.py#Node.set_children', 'CALLS expr.py#make -> expr.py#Node.set_children']);
+    const file = await parse('expr.py', 'import copy\nclass Node:\n    def copy(self):\n        return copy.copy(self)\n    def twin(self):\n        return copy.copy(other)\n');
+    assert.deepEqual(file.symbols.find((s) => s.localId === 'Node.copy')?.type, ['self']);
+    assert.equal(file.symbols.find((s) => s.localId === 'Node.twin')?.type, undefined, 'a copy of an unknown value is unknown');
+    const mine = await parse('mine.py', 'from .other import copy\nclass Box:\n    def twin(self):\n        return copy(self)\n');
+    assert.deepEqual(mine.symbols.find((s) => s.localId === 'Box.twin')?.type, ['copy', '()'], "the repository's own copy() returns what it returns");
+  });
+});
+
+describe('isinstance narrows a local, as Jedi’s flow analysis reads it', () => {
+  it('in an if, elif or while block and after an assert; not after the block, not for a tuple of classes', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['shapes.py', [
+        'class Circle:',
+        '    def area(self):',
+        '        pass',
+        'class Square:',
+        '    def area(self):',
+        '        pass',
+        'def measure(shape, other):',
+        '    if isinstance(shape, Circle):',
+        '        shape.area()',
+        '    elif isinstance(other, Square):',
+        '        other.area()',
+        '    shape.area()',
+        'def checked(shape):',
+        '    assert isinstance(shape, Square)',
+        '    return shape.area()',
+        'def either(shape):',
+        '    if isinstance(shape, (Circle, Square)):',
+        '        shape.area()',
+        'def loop(shape):',
+        '    while isinstance(shape, Circle):',
+        '        shape = shape.area()',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && e.includes('.area'));
+    assert.deepEqual(out, [
+      'CALLS shapes.py#checked -> shapes.py#Square.area',
+      'CALLS shapes.py#loop -> shapes.py#Circle.area',
+      'CALLS shapes.py#measure -> shapes.py#Circle.area',
+      'CALLS shapes.py#measure -> shapes.py#Square.area',
+    ]);
+    const file = await parse('shapes.py', 'class Circle:\n    def area(self):\n        pass\ndef measure(shape):\n    if isinstance(shape, Circle):\n        pass\n    shape.area()\n');
+    assert.deepEqual(file.untypedCalls?.map((c) => c.name), ['area'], 'after the block the local is what it was: unknown');
+  });
+});

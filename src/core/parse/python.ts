@@ -31,6 +31,10 @@ const QUERY_SOURCE = `
 (assignment) @assign
 (with_item) @with
 (for_statement) @for
+(if_statement condition: (call)) @narrowing
+(elif_clause condition: (call)) @narrowing
+(while_statement condition: (call)) @narrowing
+(assert_statement . (call)) @narrowing
 (return_statement) @return
 (yield) @yield
 (call function: (_) @callee)
@@ -69,6 +73,9 @@ interface Scope {
   /** The body yields or the def is async: what `return` gives is not what a call gives. */
   notPlainCall?: boolean;
 }
+
+/** The names of the standard library's calls that give their argument's type (see passedThrough). */
+const PASSED_THROUGH = new Set(['copy', 'deepcopy', 'cast']);
 
 /** Longer callees and attributes are no name chain: their text is not read (copying it at every level of a long chain costs its square). */
 const MAX_CHAIN_TEXT = 1000;
@@ -250,6 +257,9 @@ export function extractPython(root: Node): Extracted {
         break;
       case 'for':
         collectForTarget(node, enclosing(node.startIndex));
+        break;
+      case 'narrowing':
+        collectNarrowing(node, enclosing(node.startIndex));
         break;
       case 'return': {
         const scope = enclosing(node.startIndex);
@@ -489,6 +499,8 @@ export function extractPython(root: Node): Extracted {
       if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
       return scope?.typed.get(value.text) ?? null;
     }
+    const through = value.type === 'call' ? passedThrough(scope, value) : undefined;
+    if (through !== undefined) return through;
     // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
     const aliased = value.type === 'call' && scope ? aliasedChain(scope, value) : null;
     return aliased ?? callResultChain(value);
@@ -512,6 +524,39 @@ export function extractPython(root: Node): Extracted {
   }
 
   /** `name` holds `chain` (null: something unknown) from byte `from` on; the current binding is what pass 1 reads next. */
+  /** What local `name` of `scope` holds at byte `at`: its last binding before; before any (a closure, a loop), its first. */
+  function typedAt(scope: Scope, name: string, at: number): string[] | undefined {
+    const list = scope.bindings.get(name);
+    if (!list) return undefined;
+    let chain = list[0].chain;
+    for (const binding of list) if (binding.from <= at) chain = binding.chain;
+    return chain ?? undefined;
+  }
+
+  /**
+   * `if isinstance(x, Foo):` (also `elif`, `while`) makes the local x a Foo in the block, and `assert
+   * isinstance(x, Foo)` from there on, as Jedi's flow analysis reads them; a tuple of classes, or a name
+   * that is not a local of the function, says nothing here.
+   */
+  function collectNarrowing(node: Node, scope: Scope | undefined): void {
+    const asserted = node.type === 'assert_statement';
+    const test = asserted ? node.firstNamedChild : node.childForFieldName('condition');
+    const args = test?.type === 'call' && test.childForFieldName('function')?.text === 'isinstance' ? test.childForFieldName('arguments') : null;
+    const [value, cls] = args?.type === 'argument_list' ? args.namedChildren : [];
+    const name = value?.type === 'identifier' ? value.text : undefined;
+    const narrowed = cls ? chainOf(shortText(cls)) : null;
+    if (!scope || !name || !narrowed || !scope.locals.has(name) || name === scope.receiver) return;
+    const list = scope.bindings.get(name) ?? scope.bindings.set(name, [{ from: 0, chain: null }]).get(name)!;
+    if (asserted) {
+      list.push({ from: node.endIndex, chain: narrowed });
+      return;
+    }
+    const block = node.childForFieldName(node.type === 'while_statement' ? 'body' : 'consequence');
+    if (!block) return;
+    const before = typedAt(scope, name, node.startIndex) ?? null;
+    list.push({ from: block.startIndex, chain: narrowed }, { from: block.endIndex, chain: before });
+  }
+
   function bindLocal(scope: Scope, name: string, chain: string[] | null, from: number): void {
     if (chain) scope.typed.set(name, chain);
     else scope.typed.delete(name);
@@ -520,10 +565,33 @@ export function extractPython(root: Node): Extracted {
     else if (chain) scope.bindings.set(name, [{ from, chain }]);
   }
 
+  /**
+   * What a call gives when typeshed declares it as its argument's own type: `copy.copy(x)` and
+   * `copy.deepcopy(x)` (`(x: _T) -> _T`) are x's class, `typing.cast(T, x)` is a T; undefined for any
+   * other call. Read as Jedi reads them (`c = self.copy()` with `return copy.copy(self)` is the class).
+   */
+  function passedThrough(scope: Scope | undefined, call: Node): string[] | null | undefined {
+    const callee = call.childForFieldName('function');
+    const chain = callee && callee.endIndex - callee.startIndex <= 32 ? chainOf(callee.text) : null;
+    if (!chain || chain.length > 2 || !PASSED_THROUGH.has(chain[chain.length - 1])) return undefined;
+    const args = call.childForFieldName('arguments');
+    const first = args?.type === 'argument_list' ? args.firstNamedChild : null;
+    if (!first) return undefined;
+    const fromModule = (module: string, names: string[]) =>
+      chain.length === 2
+        ? names.includes(chain[1]) && imports.some((b) => b.scope === null && b.local === chain[0] && b.module === module && b.imported === null)
+        : imports.some((b) => b.scope === null && b.local === chain[0] && b.module === module && b.imported !== null && names.includes(b.imported));
+    if (fromModule('copy', ['copy', 'deepcopy'])) return first.type === 'identifier' && first.text === scope?.receiver ? ['self'] : instanceChain(scope, first);
+    if (fromModule('typing', ['cast']) || fromModule('typing_extensions', ['cast'])) return annotationChain(first.text);
+    return undefined;
+  }
+
   /** What a returned value is, as a name chain: the receiver, a typed local, or a call of a name the function sees; else null. */
   function returnedChain(scope: Scope, value: Node): string[] | null {
     if (value.type === 'identifier') return value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
     if (value.type !== 'call') return null;
+    const through = passedThrough(scope, value);
+    if (through !== undefined) return through;
     const callee = callChainOf(value);
     return aliasedChain(scope, value) ?? (callee && (moduleNames.has(callee[0]) || defNames.has(callee[0]) || scope.imported.has(callee[0])) ? callResultChain(value) : null);
   }
@@ -574,14 +642,6 @@ export function extractPython(root: Node): Extracted {
     return undefined;
   };
 
-  /** What local `name` of `scope` holds at byte `at`: its last binding before; before any (a closure, a loop), its first. */
-  const typedAt = (scope: Scope, name: string, at: number): string[] | undefined => {
-    const list = scope.bindings.get(name);
-    if (!list) return undefined;
-    let chain = list[0].chain;
-    for (const binding of list) if (binding.from <= at) chain = binding.chain;
-    return chain ?? undefined;
-  };
 
   /**
    * Rewrites the head of a chain through the local scope; null when the head is an untyped local.
