@@ -523,7 +523,6 @@ export function extractPython(root: Node): Extracted {
     bindLocal(scope, left.text, items, right.endIndex);
   }
 
-  /** `name` holds `chain` (null: something unknown) from byte `from` on; the current binding is what pass 1 reads next. */
   /** What local `name` of `scope` holds at byte `at`: its last binding before; before any (a closure, a loop), its first. */
   function typedAt(scope: Scope, name: string, at: number): string[] | undefined {
     const list = scope.bindings.get(name);
@@ -557,6 +556,7 @@ export function extractPython(root: Node): Extracted {
     list.push({ from: block.startIndex, chain: narrowed }, { from: block.endIndex, chain: before });
   }
 
+  /** `name` holds `chain` (null: something unknown) from byte `from` on; the current binding is what pass 1 reads next. */
   function bindLocal(scope: Scope, name: string, chain: string[] | null, from: number): void {
     if (chain) scope.typed.set(name, chain);
     else scope.typed.delete(name);
@@ -641,7 +641,6 @@ export function extractPython(root: Node): Extracted {
     }
     return undefined;
   };
-
 
   /**
    * Rewrites the head of a chain through the local scope; null when the head is an untyped local.

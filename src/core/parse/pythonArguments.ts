@@ -7,8 +7,9 @@
 // The extractor binds each untyped parameter to a marker chain step (`(arg 0 footnotes
 // FootnoteTreeprocessor.__init__)`) that flows like any type through locals, fields and returns,
 // records each call of one of the module's own functions with its arguments' chains, and once every
-// call is seen rewrites each marker to the one chain all its module's calls agree on (or drops it:
-// a call through an unknown value is what it was before, a possible call by name). Only calls in the
+// call is seen rewrites each marker to the one chain all its module's calls agree on, in a reference
+// to a union of a few (Jedi's reading of a parameter called with several classes), or drops it (a
+// call through an unknown value is what it was before, a possible call by name). Only calls in the
 // same module are read, so an edit elsewhere never changes what a file's extraction says.
 
 /** More classes than this passed to one parameter type it no more than none would. */
