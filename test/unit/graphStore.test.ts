@@ -486,7 +486,7 @@ describe('GraphStore', () => {
     await b.close();
   });
 
-  it('opens while another writer keeps committing and cleaning up old versions: never a failure, never "damaged"', async () => {
+  it('opens and reads while another writer keeps committing and cleaning up old versions: never a failure, never "damaged"', async () => {
     // The writer's cleanups delete versions that an open is listing or checking out; an open must then
     // take the generation that superseded them. Many writes, each opener round read and checked.
     const a = fakeGraph(6, 4);
@@ -501,7 +501,15 @@ describe('GraphStore', () => {
     const failures: string[] = [];
     let opens = 0;
     const counts = new Set([a, b].map((g) => `${g.nodes.length}/${g.edges.length}/${g.files.length}`));
+    // And a reader opened before the writes, as a server keeps one: each read moves it to the newest generation.
+    const { store: longLived } = await GraphStore.open(dir, { mode: 'read', compactEvery: 0 });
     while (writing) {
+      try {
+        const read = await longLived.loadAll();
+        assert.ok(counts.has(`${read.nodes.length}/${read.edges.length}/${read.files.length}`), 'a whole generation is read');
+      } catch (err) {
+        failures.push(`long-lived: ${(err as Error).message}`);
+      }
       for (const mode of ['write', 'read'] as const) {
         try {
           const { store } = await GraphStore.open(dir, { mode, compactEvery: 0 });
@@ -516,6 +524,7 @@ describe('GraphStore', () => {
     }
     await writes;
     await writer.close();
+    await longLived.close();
     assert.deepEqual(failures, []);
     assert.ok(opens >= 10, `opened ${opens} times while the writer wrote`);
   });

@@ -525,18 +525,18 @@ export class GraphStore {
 
   /**
    * Reads see the committed generation: when another process has committed since, the tables are
-   * checked out at its versions first. A read whose files a writer's cleanup removed under it (the
-   * generation it was reading was superseded twice meanwhile) is retried once on the new one.
+   * checked out at its versions first. A checkout or read whose files a writer's cleanup removed
+   * under it (the generation it was reading was superseded twice meanwhile) is tried again on the new one.
    */
   private read<T>(job: () => Promise<T>): Promise<T> {
     return this.serialized(async () => {
-      await this.refresh();
-      try {
-        return await job();
-      } catch (err) {
-        if (!/not found/i.test(errorMessage(err))) throw err;
-        await this.refresh();
-        return job();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.refresh();
+          return await job();
+        } catch (err) {
+          if (attempt >= OPEN_ATTEMPTS || !/not found/i.test(errorMessage(err))) throw err;
+        }
       }
     });
   }
