@@ -267,3 +267,29 @@ describe('isinstance narrows a local, as Jedi’s flow analysis reads it', () =>
     assert.deepEqual(file.untypedCalls?.map((c) => c.name), ['area'], 'after the block the local is what it was: unknown');
   });
 });
+
+describe('a function declared to return a collection', () => {
+  it('types what a for over its call binds (`for ext in self.iter_extensions()` with `-> t.Iterator["Ext"]`); an untyped return stays unknown', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['env.py', [
+        'import typing as t',
+        'class Ext:',
+        '    def bind(self):',
+        '        pass',
+        'class Env:',
+        '    def iter_extensions(self) -> t.Iterator["Ext"]:',
+        '        return iter([])',
+        '    def loose(self):',
+        '        return []',
+        '    def run(self):',
+        '        for ext in self.iter_extensions():',
+        '            ext.bind()',
+        '    def other(self):',
+        '        for ext in self.loose():',
+        '            ext.bind()',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && e.endsWith('#Ext.bind'));
+    assert.deepEqual(out, ['CALLS env.py#Env.run -> env.py#Ext.bind']);
+  });
+});

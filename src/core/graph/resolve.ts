@@ -600,7 +600,8 @@ export class Resolver {
     if (target.t !== 'symbol') return null; // an external call's result is unknown
     const kind = target.sym.kind;
     if (kind === 'Class') return target;
-    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : null;
+    // A function declared to return a collection (`-> t.Iterator[Ext]`) describes its result's items itself (ITEM_STEP).
+    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : target.sym.items ? target : null;
     // Python: a variable holding a class (`introspection_class = DatabaseIntrospection`, `t.Type[Template]`) called: its instance.
     return target.sym.type && this.isPython(target.path) ? this.typeOf(target.path, target.sym) : null;
   }

@@ -304,6 +304,9 @@ export function extractPython(root: Node): Extracted {
     if (returnChain) sym.type = returnChain;
     const elements = returns && !returnChain ? tupleElementChains(returns.text) : null;
     if (elements) sym.elements = elements;
+    // `def iter_extensions(self) -> t.Iterator["Extension"]`: what `for ext in self.iter_extensions()` binds.
+    const items = returns && !returnChain && !elements ? itemAnnotationChain(returns.text) : null;
+    if (items) sym.items = items;
     const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), bindings: new Map(), items: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
     if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
