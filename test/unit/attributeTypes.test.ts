@@ -293,3 +293,49 @@ describe('a function declared to return a collection', () => {
     assert.deepEqual(out, ['CALLS env.py#Env.run -> env.py#Ext.bind']);
   });
 });
+
+describe('a mapping annotated with its value class', () => {
+  it('types `.values()`, `.items()` pairs, `m[k]` and `m.get(k)` for parameters, fields and a field holding a call; a class of the repository keeps its own `get`', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['loaders.py', [
+        'import typing as t',
+        'class Loader:',
+        '    def load(self):',
+        '        pass',
+        'class Cache:',
+        '    def get(self, key) -> Loader:',
+        '        pass',
+        'def load_all() -> t.Dict[str, "Loader"]:',
+        '    return {}',
+        'def each(mapping: t.Mapping[str, Loader]):',
+        '    for loader in mapping.values():',
+        '        loader.load()',
+        'def pairs(mapping: t.Mapping[str, Loader]):',
+        '    for name, loader in mapping.items():',
+        '        loader.load()',
+        'def one(mapping: "dict[str, Loader]", key):',
+        '    found = mapping.get(key)',
+        '    found.load()',
+        'def sub(mapping: t.Optional[t.Dict[str, Loader]], key):',
+        '    item = mapping[key]',
+        '    item.load()',
+        'class Prefix:',
+        '    def __init__(self, mapping: t.Mapping[str, Loader]):',
+        '        self.mapping = mapping',
+        '        self.all = load_all()',
+        '        self.cache = Cache()',
+        '    def from_field(self, key):',
+        '        loader = self.mapping[key]',
+        '        loader.load()',
+        '    def from_call(self):',
+        '        for name, loader in self.all.items():',
+        '            loader.load()',
+        '    def from_cache(self, key):',
+        '        hit = self.cache.get(key)',
+        '        hit.load()',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && e.endsWith('#Loader.load')).map((e) => e.split(' -> ')[0].replace('CALLS loaders.py#', ''));
+    assert.deepEqual(out, ['Prefix.from_cache', 'Prefix.from_call', 'Prefix.from_field', 'each', 'one', 'pairs', 'sub']);
+  });
+});

@@ -110,10 +110,10 @@ function interfaceOf(index: Omit<FileIndex, 'interface'>): Map<string, string> {
     out.set(key, flat(prev === undefined ? JSON.stringify(part) : `${prev}|${JSON.stringify(part)}`));
   };
   for (const [scope, names] of index.children) {
-    // A field's type is part of what dependents read through it (`state.app.jinja_env`), and so is its items' class.
+    // A field's type is part of what dependents read through it (`state.app.jinja_env`), and so are its items' and values' classes.
     // ...and a function's callback parameter types (an untyped parameter of a callback passed to it),
     // and whether a method is a property (`obj.name.x` reads through its type), and the classes of a tuple it returns.
-    for (const [name, first] of names) for (const sym of index.namesakes.get(first.localId) ?? [first]) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.elements ? [`elements ${sym.elements.map((e) => e.join('.')).join(',')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
+    for (const [name, first] of names) for (const sym of index.namesakes.get(first.localId) ?? [first]) describe(scopeName(scope, name), ['def', sym.localId, sym.kind, sym.exported, sym.type?.join('.') ?? '', ...(sym.items ? [`items ${sym.items.join('.')}`] : []), ...(sym.values ? [`values ${sym.values.join('.')}`] : []), ...(sym.elements ? [`elements ${sym.elements.map((e) => e.join('.')).join(',')}`] : []), ...(sym.property ? ['property'] : []), ...(sym.callbacks ? [sym.callbacks, sym.typeParams ?? [], sym.returnArgs ?? []] : [])]);
   }
   for (const [scope, names] of index.importsByScope) {
     for (const [name, b] of names) describe(scopeName(scope, name), ['import', b.module, b.imported]);

@@ -3,7 +3,7 @@
 // from the module index is recorded as a consumed key, which is what lets incremental updates
 // re-resolve exactly the files an edit can affect.
 import { flat } from '../flatString';
-import { ELEMENT_STEP, ITEM_STEP, type FileGraph, type ImportBinding, type Reference, type SymbolDef } from '../parse/fileGraph';
+import { ELEMENT_STEP, ITEM_STEP, VALUE_STEP, type FileGraph, type ImportBinding, type Reference, type SymbolDef } from '../parse/fileGraph';
 import { ambientGlobalKey } from './ambientGlobals';
 import { JS_GLOBALS, PYTHON_BUILTINS } from '../model/builtins';
 import { COMMONJS, STAR, basesOf as basesKey, indexOf, interfaceKey, scopeName } from './fileIndex';
@@ -519,7 +519,8 @@ export class Resolver {
 
   private ownMember(target: Target, name: string): Target | null {
     if (name === CALL_RESULT) return this.callResult(target);
-    if (name === ITEM_STEP) return target.t === 'symbol' && target.sym.items ? this.declaredClass(target.path, target.sym, 'items') : null;
+    if (name === ITEM_STEP) return this.heldClass(target, 'items');
+    if (name === VALUE_STEP) return this.heldClass(target, 'values');
     const element = ELEMENT_STEP.exec(name);
     if (element) return target.t === 'symbol' && target.sym.elements ? this.declaredClass(target.path, target.sym, Number(element[1])) : null;
     switch (target.t) {
@@ -600,8 +601,8 @@ export class Resolver {
     if (target.t !== 'symbol') return null; // an external call's result is unknown
     const kind = target.sym.kind;
     if (kind === 'Class') return target;
-    // A function declared to return a collection (`-> t.Iterator[Ext]`) describes its result's items itself (ITEM_STEP).
-    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : target.sym.items ? target : null;
+    // A function declared to return a collection or mapping (`-> t.Iterator[Ext]`) describes its result itself (heldClass).
+    if (kind === 'Function' || kind === 'Method') return target.sym.type ? this.typeOf(target.path, target.sym) : target.sym.items || target.sym.values ? target : null;
     // Python: a variable holding a class (`introspection_class = DatabaseIntrospection`, `t.Type[Template]`) called: its instance.
     return target.sym.type && this.isPython(target.path) ? this.typeOf(target.path, target.sym) : null;
   }
@@ -752,16 +753,34 @@ export class Resolver {
   }
 
   /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
+  /**
+   * The class of what `target` holds as `what` (a collection's items, a mapping's values): declared on
+   * it, or, for a variable or field holding a call's result (`self.extensions = load_extensions(…)`),
+   * on the function called.
+   */
+  private heldClass(target: Target, what: 'items' | 'values'): Target | null {
+    if (target.t !== 'symbol') return null;
+    if (target.sym[what]) return this.declaredClass(target.path, target.sym, what);
+    const chain = target.sym.type;
+    if (target.sym.kind === 'Function' || target.sym.kind === 'Method' || chain?.[chain.length - 1] !== CALL_RESULT) return null;
+    return this.memoized(`hc${what}\u0000${target.path}\u0000${target.sym.localId}`, () => {
+      const file = this.world.file(target.path);
+      const called = file ? this.resolveChain(file, target.sym.parent, chain) : null;
+      const fn = called && !called.partial ? called.target : null;
+      return fn?.t === 'symbol' && fn.sym !== target.sym && fn.sym[what] ? this.declaredClass(fn.path, fn.sym, what) : null;
+    });
+  }
+
   private typeOf(path: string, sym: SymbolDef): Target | null {
     return this.declaredClass(path, sym, 'type');
   }
 
   /**
-   * The class `sym`'s `type` (what it holds), `items` (what its collection holds) or element `what` of
+   * The class `sym`'s `type` (what it holds), `items` or `values` (what its collection or mapping holds) or element `what` of
    * the tuple it returns names, resolved where it is defined.
    */
-  private declaredClass(path: string, sym: SymbolDef, what: 'type' | 'items' | number): Target | null {
-    const key = what === 'type' ? 'ty' : what === 'items' ? 'it' : `el${what}`;
+  private declaredClass(path: string, sym: SymbolDef, what: 'type' | 'items' | 'values' | number): Target | null {
+    const key = typeof what === 'number' ? `el${what}` : what.slice(0, 2);
     return this.memoized(`${key}\u0000${path}\u0000${sym.localId}`, () => {
       const file = this.world.file(path);
       const chain = typeof what === 'number' ? sym.elements?.[what] : sym[what];
@@ -998,9 +1017,9 @@ export class Resolver {
       const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.throughReceiver(current, name, receiver) ?? this.member(current, name);
       receiver = current.t === 'symbol' && current.sym.kind === 'Class' ? current : null;
       if (!next) {
-        // An unknown call result, callback parameter or collection item, here or ahead (`x = _cv.get(); x.attr`): what
-        // the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
-        if (rest.slice(i).some((step) => step === CALL_RESULT || step === ITEM_STEP || ELEMENT_STEP.test(step) || CALLBACK_PARAM.test(step))) return null;
+        // An unknown call result, callback parameter or collection item or value, here or ahead (`x = _cv.get(); x.attr`):
+        // what the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
+        if (rest.slice(i).some((step) => step === CALL_RESULT || step === ITEM_STEP || step === VALUE_STEP || ELEMENT_STEP.test(step) || CALLBACK_PARAM.test(step))) return null;
         // `self.helper.run()` with an untyped field: the field is what we know is used.
         return current.t === 'symbol' && current.sym.kind !== 'Class' ? { target: current, partial: true } : null;
       }

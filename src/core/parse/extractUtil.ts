@@ -31,6 +31,7 @@ export function oneLine(text: string, max = 240): string {
 export class SymbolTable {
   readonly symbols: SymbolDef[] = [];
   private readonly seen = new Map<string, number>();
+  private readonly byId = new Map<string, SymbolDef>();
 
   /** `qualifier`: prefix of a parentless definition's id (Rust items of inline modules, methods of types declared elsewhere). */
   add(def: Omit<SymbolDef, 'localId'> & { parent: string | null }, qualifier?: string): SymbolDef {
@@ -39,11 +40,16 @@ export class SymbolTable {
     this.seen.set(base, count);
     const sym: SymbolDef = { localId: count === 1 ? base : `${base}@${count}`, ...def };
     this.symbols.push(sym);
+    this.byId.set(sym.localId, sym);
     return sym;
   }
 
   has(localId: string): boolean {
     return this.seen.has(localId);
+  }
+
+  get(localId: string): SymbolDef | undefined {
+    return this.byId.get(localId);
   }
 }
 

@@ -4,13 +4,19 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 25;
+export const PARSER_VERSION = 26;
 
 /**
  * A name chain step for one item of the collection before it (`for l in self.loaders` types `l` as
  * ['self', 'loaders', '[]']): resolution reads the item class off that symbol's `items`.
  */
 export const ITEM_STEP = '[]';
+
+/**
+ * A name chain step for one value of the mapping before it (`for k, v in self.mapping.items()` types
+ * `v` as ['self', 'mapping', '{}']): resolution reads the value class off that symbol's `values`.
+ */
+export const VALUE_STEP = '{}';
 
 /**
  * A name chain step for element `i` of what calling the symbol before it returns, where that is a
@@ -122,6 +128,11 @@ export interface SymbolDef {
    * t.Sequence[BaseLoader]`), as a name chain resolved where it is defined: what ITEM_STEP reads.
    */
   items?: string[];
+  /**
+   * Python: the class of the values of a mapping a field, variable or function's result holds
+   * (`mapping: t.Mapping[str, BaseLoader]`, `-> t.Dict[str, "Extension"]`): what VALUE_STEP reads.
+   */
+  values?: string[];
   /**
    * Python: what a function returns when that is a tuple (`-> t.Tuple[BaseLoader, str]`), each
    * element's annotation as a name chain ([] where it is not a name): what ELEMENT_STEP reads.

@@ -3,7 +3,7 @@
 // attribute chains and identifiers into symbolic references. Only declaration-level nodes are
 // visited from JS; expressions are reached through query captures.
 import type { Node } from 'web-tree-sitter';
-import { elementStep, ITEM_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
+import { elementStep, ITEM_STEP, VALUE_STEP, type Extracted, type ImportBinding, type ReferenceKind, type SymbolDef, type SymbolKind, type UntypedCall } from './fileGraph';
 import { MAX_CHAIN_PARTS, ReferenceList, SymbolTable, allCaptures, compiledQuery, oneLine, symbolDef } from './extractUtil';
 import { SourceTextCollector } from './sourceText';
 import { isArgumentMarker, ParameterArguments, type CallArguments } from './pythonArguments';
@@ -64,6 +64,8 @@ interface Scope {
   bindings: Map<string, Array<{ from: number; chain: string[] | null }>>;
   /** Locals holding a collection whose item class is known (`loaders: Sequence[BaseLoader]`): what a `for` over them binds. */
   items: Map<string, string[]>;
+  /** Locals holding a mapping whose value class is known (`mapping: Mapping[str, BaseLoader]`): what `.values()`, `.items()`, `[k]` give. */
+  values: Map<string, string[]>;
   /** Names an import inside this definition binds (`from .debug import x` in a method): references, resolved through the scope's imports. */
   imported: Set<string>;
   /** Name of the first parameter of a method that is not static (`self`, `cls`, jinja2's `__self`), if any. */
@@ -73,6 +75,13 @@ interface Scope {
   /** The body yields or the def is async: what `return` gives is not what a call gives. */
   notPlainCall?: boolean;
 }
+
+/** What a collection (`items`) or a mapping (`values`) a variable holds is known to hold. */
+interface Held {
+  items: string[] | null;
+  values: string[] | null;
+}
+const NOTHING_HELD: Held = { items: null, values: null };
 
 /** The names of the standard library's calls that give their argument's type (see passedThrough). */
 const PASSED_THROUGH = new Set(['copy', 'deepcopy', 'cast']);
@@ -207,6 +216,15 @@ function itemAnnotationChain(text: string): string[] | null {
   return item && !/[,[]/.test(peeled(item, false)) ? annotationChain(item) : null;
 }
 
+const MAPPING = /^(?:(?:t|typing|abc|collections\s*\.\s*abc|collections)\s*\.\s*)?(Dict|Mapping|MutableMapping|DefaultDict|OrderedDict|ChainMap|dict|defaultdict)\s*\[(.*)\]$/s;
+
+/** The value class of a mapping annotation: `t.Dict[str, "Extension"]`, `Mapping[str, BaseLoader]`, `Optional[dict[str, Foo]]`; null for anything else. */
+function valueAnnotationChain(text: string): string[] | null {
+  const mapping = MAPPING.exec(peeled(text, false));
+  const parts = mapping ? topLevelParts(mapping[2]) : [];
+  return parts.length === 2 && !/[,[]/.test(peeled(parts[1], false)) ? annotationChain(parts[1]) : null;
+}
+
 export function extractPython(root: Node): Extracted {
   const source = root.text;
   const captures = allCaptures(queryFor(root), root);
@@ -307,7 +325,9 @@ export function extractPython(root: Node): Extracted {
     // `def iter_extensions(self) -> t.Iterator["Extension"]`: what `for ext in self.iter_extensions()` binds.
     const items = returns && !returnChain && !elements ? itemAnnotationChain(returns.text) : null;
     if (items) sym.items = items;
-    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), bindings: new Map(), items: new Map(), imported: new Set(), returns: [] };
+    const values = returns && !returnChain ? valueAnnotationChain(returns.text) : null;
+    if (values) sym.values = values;
+    const scope: Scope = { sym, end: outer.endIndex, locals: new Set(), typed: new Map(), bindings: new Map(), items: new Map(), values: new Map(), imported: new Set(), returns: [] };
     if (!isClass && source.startsWith('async', def.startIndex)) scope.notPlainCall = true;
     if (kind === 'Method' && decoratedWith(outer, PROPERTY)) sym.property = true;
     if (!parentScope) moduleNames.add(name);
@@ -363,6 +383,8 @@ export function extractPython(root: Node): Extracted {
       else if (!receiver && !splat) bindLocal(scope, paramName, [parameterArguments.marker(scope.sym.localId, at, paramName)], def.startIndex);
       const itemChain = typeNode ? itemAnnotationChain(typeNode.text) : null;
       if (itemChain) scope.items.set(paramName, itemChain);
+      const valueChain = typeNode ? valueAnnotationChain(typeNode.text) : null;
+      if (valueChain) scope.values.set(paramName, valueChain);
     }
   }
 
@@ -432,11 +454,13 @@ export function extractPython(root: Node): Extracted {
       if (typeNode) return annotationChain(typeNode.text);
       return right ? instanceChain(scope, right) : null;
     };
-    // A collection whose items' class is known: annotated, or a parameter that was (`self.loaders = loaders`).
-    const valueItems = (): string[] | null => {
-      if (targets.length !== 1) return null;
-      if (typeNode) return itemAnnotationChain(typeNode.text);
-      return right?.type === 'identifier' ? scope?.items.get(right.text) ?? null : null;
+    // A collection whose items' class, or a mapping whose values' class is known: annotated, or a parameter
+    // that was (`self.loaders = loaders`).
+    const held = (): Held => {
+      if (targets.length !== 1) return NOTHING_HELD;
+      if (typeNode) return { items: itemAnnotationChain(typeNode.text), values: valueAnnotationChain(typeNode.text) };
+      const local = right?.type === 'identifier' ? right.text : '';
+      return { items: scope?.items.get(local) ?? null, values: scope?.values.get(local) ?? null };
     };
     for (const [i, target] of targets.entries()) {
       if (!target) continue;
@@ -445,16 +469,17 @@ export function extractPython(root: Node): Extracted {
         definingNames.add(target.startIndex);
         if (!scope) {
           moduleNames.add(name);
-          addVariable('GlobalVariable', name, null, statement, true, valueType(i), valueItems());
+          addVariable('GlobalVariable', name, null, statement, true, valueType(i), held());
         } else if (scope.sym.kind === 'Class') {
-          addVariable('Field', name, scope, statement, false, valueType(i), valueItems());
+          addVariable('Field', name, scope, statement, false, valueType(i), held());
         } else {
           scope.locals.add(name);
           // A local may also alias a typed attribute (`app = self.application`): `app.x` is `self.application.x`.
           const typeChain = valueType(i) ?? (targets.length === 1 && right ? aliasedChain(scope, orDefault(right)) : null);
           bindLocal(scope, name, typeChain, statement.endIndex);
-          const items = valueItems();
+          const { items, values } = held();
           if (items) scope.items.set(name, items);
+          if (values) scope.values.set(name, values);
         }
       } else if (target.type === 'attribute' && scope?.receiver) {
         // `self.x = ...` inside a method declares an instance field on the class.
@@ -462,7 +487,7 @@ export function extractPython(root: Node): Extracted {
         const attribute = target.childForFieldName('attribute');
         const classScope = scope.sym.parent ? scopes.get(scope.sym.parent) : undefined;
         if (object?.text === scope.receiver && attribute && classScope?.sym.kind === 'Class') {
-          addVariable('Field', attribute.text, classScope, statement, false, valueType(i), valueItems());
+          addVariable('Field', attribute.text, classScope, statement, false, valueType(i), held());
         }
       }
     }
@@ -504,20 +529,57 @@ export function extractPython(root: Node): Extracted {
     }
     const through = value.type === 'call' ? passedThrough(scope, value) : undefined;
     if (through !== undefined) return through;
+    // `m[k]` and `m.get(k)` of a known mapping: one of its values.
+    if (value.type === 'subscript') return mappingValue(scope, value.childForFieldName('value'));
+    const method = value.type === 'call' ? value.childForFieldName('function') : null;
+    const held = method?.type === 'attribute' && method.childForFieldName('attribute')?.text === 'get' ? mappingValue(scope, method.childForFieldName('object')) : null;
+    if (held) return held;
     // `frame = frame.inner()` with `frame: Frame`: Frame.inner's result, not the chain through the name being rebound.
     const aliased = value.type === 'call' && scope ? aliasedChain(scope, value) : null;
     return aliased ?? callResultChain(value);
   }
 
   /**
+   * A value of the mapping `object` is, as a chain, where the module says it is a mapping: a local or
+   * parameter annotated so (its value class directly), or a field of the method's class declared so, or
+   * holding a call of a module function declared to return one (the field's VALUE_STEP, read by resolution).
+   * Null otherwise: `self.cache.get(k)` may be a method of a class of the repository.
+   */
+  function mappingValue(scope: Scope | undefined, object: Node | null): string[] | null {
+    if (!scope || !object) return null;
+    if (object.type === 'identifier') return scope.values.get(object.text) ?? null;
+    const chain = object.type === 'attribute' ? aliasedChain(scope, object) : null;
+    if (chain?.length !== 2 || chain[0] !== 'self' || !scope.sym.parent) return null;
+    const field = table.get(`${scope.sym.parent}.${chain[1]}`);
+    const called = field?.type?.length === 2 && field.type[1] === '()' && !scope.locals.has(field.type[0]) ? table.get(field.type[0]) : undefined;
+    return field?.values || called?.values ? [...chain, VALUE_STEP] : null;
+  }
+
+  /**
    * `for loader in self.loaders:` binds a local; when the collection's item class is known (an
    * annotated parameter or local, a field declared `Sequence[BaseLoader]`), the local is typed with
    * it: a parameter's items directly, anything else as its chain's ITEM_STEP, read by resolution.
+   * Over a known mapping, `for v in m.values()` and `for k, v in m.items()` bind v to a value.
    */
   function collectForTarget(node: Node, scope: Scope | undefined): void {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
-    if (!scope || scope.sym.kind === 'Class' || left?.type !== 'identifier' || !right) return;
+    if (!scope || scope.sym.kind === 'Class' || !left || !right) return;
+    const method = right.type === 'call' ? right.childForFieldName('function') : null;
+    const over = method?.type === 'attribute' ? method.childForFieldName('attribute')?.text : undefined;
+    const pair = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [];
+    const value = over === 'values' ? left : over === 'items' && pair.length === 2 ? pair[1] : null;
+    const values = value?.type === 'identifier' ? mappingValue(scope, method!.childForFieldName('object')) : null;
+    if (values) {
+      for (const name of over === 'items' ? pair : [left]) {
+        if (name?.type !== 'identifier') continue;
+        scope.locals.add(name.text);
+        definingNames.add(name.startIndex);
+      }
+      bindLocal(scope, value!.text, values, right.endIndex);
+      return;
+    }
+    if (left.type !== 'identifier') return;
     scope.locals.add(left.text);
     definingNames.add(left.startIndex);
     const own = right.type === 'identifier' ? scope.items.get(right.text) : undefined;
@@ -608,21 +670,23 @@ export function extractPython(root: Node): Extracted {
     return typed ? [...typed, ...chain.slice(1)] : null;
   }
 
-  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null, items: string[] | null): void {
+  function addVariable(kind: SymbolKind, name: string, owner: Scope | null, node: Node, topLevel: boolean, type: string[] | null, held: Held): void {
     const parent = owner?.sym.localId ?? null;
     const key = parent ? `${parent}.${name}` : name;
     if (table.has(key)) {
       // A re-assignment of a known variable or field; it may say what the first one did not (`self.x = None`, then
       // `self.x = Foo()`), or more than a parameter's arguments would (`self.by = by`, then `self.by = ExpressionList(*by)`).
-      const known = type || items ? table.symbols.find((s) => s.localId === key) : undefined;
+      const known = table.get(key);
       if (known && type && (!known.type || (isArgumentMarker(known.type[0]) && !isArgumentMarker(type[0])))) known.type = type;
-      if (known && items && !known.items) known.items = items;
+      if (known && held.items && !known.items) known.items = held.items;
+      if (known && held.values && !known.values) known.values = held.values;
       return;
     }
     const sig = oneLine(source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 120)), 100);
     const sym = table.add(symbolDef(kind, name, parent, node, sig, commentAbove(source, node.startIndex), topLevel ? isPublic(name) : !name.startsWith('_')));
     if (type) sym.type = type;
-    if (items) sym.items = items;
+    if (held.items) sym.items = held.items;
+    if (held.values) sym.values = held.values;
   }
 
   // Pass 2: references.
@@ -677,8 +741,6 @@ export function extractPython(root: Node): Extracted {
     return qualified;
   };
 
-  const symbolsById = new Map(table.symbols.map((sym) => [sym.localId, sym]));
-
   /** The class whose method `scope` is (or is nested in), as a chain from the module: what `self` is there. */
   const receiverClass = (scope: Scope | undefined): string[] | null => {
     let s = scope;
@@ -686,7 +748,7 @@ export function extractPython(root: Node): Extracted {
     const cls = s?.sym.parent;
     if (!cls || cls.includes('@')) return null;
     const parts = cls.split('.');
-    return parts.every((_, i) => symbolsById.get(parts.slice(0, i + 1).join('.'))?.kind === 'Class') ? parts : null;
+    return parts.every((_, i) => table.get(parts.slice(0, i + 1).join('.'))?.kind === 'Class') ? parts : null;
   };
 
   /** An argument's chain as the called function's scope can read it: from a module-level name, the caller's class for `self`, or a marker. */
@@ -702,7 +764,7 @@ export function extractPython(root: Node): Extracted {
       const raw = chainOf(shortText(value));
       const qualified = raw && qualify(scope, raw, value.startIndex);
       const cls = qualified?.[0] === 'self' && qualified.length === 2 ? receiverClass(scope) : null;
-      if (cls) chain = symbolsById.get([...cls, qualified![1]].join('.'))?.type ?? null;
+      if (cls) chain = table.get([...cls, qualified![1]].join('.'))?.type ?? null;
       else chain = qualified && /^[A-Z]/.test(qualified[qualified.length - 1]) ? qualified : null;
     } else if (value.type === 'call') chain = instanceChain(scope, value);
     if (!chain) return null;
@@ -717,12 +779,12 @@ export function extractPython(root: Node): Extracted {
   const calledDef = (scope: Scope | undefined, chain: string[]): string | null => {
     const s = binder(scope, chain[0]);
     if (chain.length === 1 && !s) {
-      const sym = symbolsById.get(chain[0]);
+      const sym = table.get(chain[0]);
       if (sym?.kind === 'Function') return sym.localId;
-      return sym?.kind === 'Class' && symbolsById.get(`${sym.localId}.__init__`)?.kind === 'Method' ? `${sym.localId}.__init__` : null;
+      return sym?.kind === 'Class' && table.get(`${sym.localId}.__init__`)?.kind === 'Method' ? `${sym.localId}.__init__` : null;
     }
     if (chain.length !== 2 || !s || s.receiver !== chain[0] || !s.sym.parent) return null;
-    return symbolsById.get(`${s.sym.parent}.${chain[1]}`)?.kind === 'Method' ? `${s.sym.parent}.${chain[1]}` : null;
+    return table.get(`${s.sym.parent}.${chain[1]}`)?.kind === 'Method' ? `${s.sym.parent}.${chain[1]}` : null;
   };
 
   /**
