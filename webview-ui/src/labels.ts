@@ -59,19 +59,20 @@ export class LabelPlacer {
       [data.x - width / 2, data.y - r - 2 - size / 2],
     ];
     const self = (data as { key?: string }).key;
-    // a label the view's edge would cut is read as a broken one: try another side
+    // a label the view's edge would cut is read as a broken one: try another side. A label that must be
+    // drawn (the selected or hovered node's) may cross others, but still takes a side the edge leaves whole.
     const view = { width: context.canvas.clientWidth, height: context.canvas.clientHeight };
-    for (const [x, y] of spots) {
-      const box = { key: data.label, x0: x - MARGIN, y0: y - size / 2 - MARGIN, x1: x + width + MARGIN, y1: y + size / 2 + MARGIN };
-      const cut = box.x0 < 0 || box.y0 < 0 || box.x1 > view.width || box.y1 > view.height;
-      if (!data.forceLabel && (cut || this.collides(box, self))) continue;
-      this.add(box);
-      this.labels.push(box);
-      const attribute = settings.labelColor.attribute;
-      context.fillStyle = (attribute && ((data as Record<string, unknown>)[attribute] as string)) || settings.labelColor.color || '#000';
-      context.fillText(data.label, x, y + size / 3);
-      return;
-    }
+    const label = data.label;
+    const boxes = spots.map(([x, y]): Box => ({ key: label, x0: x - MARGIN, y0: y - size / 2 - MARGIN, x1: x + width + MARGIN, y1: y + size / 2 + MARGIN }));
+    const whole = (box: Box) => box.x0 >= 0 && box.y0 >= 0 && box.x1 <= view.width && box.y1 <= view.height;
+    let at = boxes.findIndex((box) => whole(box) && (data.forceLabel || !this.collides(box, self)));
+    if (at < 0 && data.forceLabel) at = 0;
+    if (at < 0) return;
+    this.add(boxes[at]);
+    this.labels.push(boxes[at]);
+    const attribute = settings.labelColor.attribute;
+    context.fillStyle = (attribute && ((data as Record<string, unknown>)[attribute] as string)) || settings.labelColor.color || '#000';
+    context.fillText(data.label, spots[at][0], spots[at][1] + size / 3);
   };
 
   private cells(b: Box, visit: (key: number) => boolean | void): boolean {
