@@ -752,7 +752,6 @@ export class Resolver {
     });
   }
 
-  /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
   /**
    * The class of what `target` holds as `what` (a collection's items, a mapping's values): declared on
    * it, or, for a variable or field holding a call's result (`self.extensions = load_extensions(…)`),
@@ -771,6 +770,7 @@ export class Resolver {
     });
   }
 
+  /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
   private typeOf(path: string, sym: SymbolDef): Target | null {
     return this.declaredClass(path, sym, 'type');
   }

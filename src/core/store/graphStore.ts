@@ -171,7 +171,7 @@ export class GraphStore {
     for (let attempt = 1; ; attempt++) {
       committed = await openCommitted(lance, absDir, vectorDim);
       const superseded = async (failure: string) =>
-        attempt < OPEN_ATTEMPTS && /not found/i.test(failure) && (await generationMoved(absDir, committed.ok ? committed.record : committed.read));
+        attempt < OPEN_ATTEMPTS && VANISHED.test(failure) && (await generationMoved(absDir, committed.ok ? committed.record : committed.read));
       if (!committed.ok) {
         if (committed.state === 'damaged' && (await superseded(committed.message))) continue;
         break;
@@ -529,16 +529,12 @@ export class GraphStore {
    * under it (the generation it was reading was superseded twice meanwhile) is tried again on the new one.
    */
   private read<T>(job: () => Promise<T>): Promise<T> {
-    return this.serialized(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await this.refresh();
-          return await job();
-        } catch (err) {
-          if (attempt >= OPEN_ATTEMPTS || !/not found/i.test(errorMessage(err))) throw err;
-        }
-      }
-    });
+    return this.serialized(() =>
+      whileFilesVanish(async () => {
+        await this.refresh();
+        return job();
+      }),
+    );
   }
 
   private async refresh(): Promise<void> {
@@ -728,18 +724,23 @@ async function generationMoved(dir: string, read: GenerationRecord | undefined):
   return read !== undefined && now.ok && (now.record.generation !== read.generation || !sameTables(now.record, read));
 }
 
-/**
- * The table's versions. Listing reads every version's manifest, and a writer's cleanup may delete an
- * old one between the listing and its read ("Not found"): listed again then.
- */
-async function versionCount(table: Table): Promise<number> {
+/** LanceDB's error for a file a writer's cleanup deleted while it was being read. */
+const VANISHED = /not found/i;
+
+/** `job` tried again (OPEN_ATTEMPTS in all) while it fails on files a writer's cleanup deleted under it. */
+async function whileFilesVanish<T>(job: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await table.listVersions()).length;
+      return await job();
     } catch (err) {
-      if (attempt >= OPEN_ATTEMPTS || !/not found/i.test(errorMessage(err))) throw err;
+      if (attempt >= OPEN_ATTEMPTS || !VANISHED.test(errorMessage(err))) throw err;
     }
   }
+}
+
+/** The table's versions. Listing reads every version's manifest, and a cleanup may delete an old one between the listing and its read. */
+function versionCount(table: Table): Promise<number> {
+  return whileFilesVanish(async () => (await table.listVersions()).length);
 }
 
 /** The tables at the committed generation, or why they cannot be had (nothing is written). */
