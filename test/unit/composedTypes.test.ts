@@ -373,4 +373,62 @@ describe('values typed where they are written or passed', () => {
     ], 'use.ts#');
     assert.deepEqual(calls, ['CALLS use.ts#emit -> types.ts#ErrorObserver.next', 'CALLS use.ts#emit -> types.ts#NextObserver.next', 'CALLS use.ts#fail -> types.ts#ErrorObserver.error', 'CALLS use.ts#fail -> types.ts#Sub']);
   });
+
+  it("a field of a union reaches each alternative's member but an alternative's base's: `this.destination.next()` with `destination: Subscriber<any> | Observer<any>` is Subscriber's (rxjs@7.8.1)", async () => {
+    const calls = await callsOf([
+      ['types.ts', 'export interface Observer<T> { next(v: T): void }\nexport interface Logger { next(v: unknown): void }\n'],
+      [
+        'Subscriber.ts',
+        [
+          'import type { Observer, Logger } from "./types.js"',
+          'export class Subscriber<T> implements Observer<T> {',
+          '  protected destination: Subscriber<any> | Observer<any>',
+          '  private sink: Observer<T> | Logger',
+          '  next(v: T): void { this.destination.next(v) }',
+          '  log(v: T): void { this.sink.next(v) }',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ], 'Subscriber.ts#');
+    assert.deepEqual(calls, [
+      'CALLS Subscriber.ts#Subscriber.log -> types.ts#Logger.next',
+      'CALLS Subscriber.ts#Subscriber.log -> types.ts#Observer.next',
+      'CALLS Subscriber.ts#Subscriber.next -> Subscriber.ts#Subscriber.next',
+    ]);
+  });
+
+  it("a type alias of a union of named types, declared in another file, reaches each one's member through a parameter, a field and an alias of it (rxjs@7.8.1 `PartialObserver<T>`)", async () => {
+    const calls = await callsOf([
+      [
+        'types.ts',
+        [
+          'export interface NextObserver<T> { next(v: T): void; complete?(): void }',
+          'export interface ErrorObserver<T> { error(e: unknown): void; complete?(): void }',
+          'export type PartialObserver<T> = NextObserver<T> | ErrorObserver<T> | undefined',
+          'export type Observers = PartialObserver<number>',
+          'export interface AjaxConfig { progress?: PartialObserver<number>; run(): PartialObserver<number> }',
+          '',
+        ].join('\n'),
+      ],
+      [
+        'use.ts',
+        [
+          'import type { PartialObserver, Observers, AjaxConfig } from "./types.js"',
+          'export function notify<T>(observer: PartialObserver<T>, v: T) { observer.next?.(v); observer.complete?.() }',
+          'export function aliased(observer: Observers) { observer.error(1) }',
+          'export function configured(config: AjaxConfig) { config.progress?.error?.(2); config.run.error() }',
+          '',
+        ].join('\n'),
+      ],
+    ], 'use.ts#');
+    // Not through a method's declared return type (`config.run.error()`: `run` is a function, not what it returns).
+    assert.deepEqual(calls, [
+      'CALLS use.ts#aliased -> types.ts#ErrorObserver.error',
+      'CALLS use.ts#configured -> types.ts#ErrorObserver.error',
+      'CALLS use.ts#notify -> types.ts#ErrorObserver.complete',
+      'CALLS use.ts#notify -> types.ts#NextObserver.complete',
+      'CALLS use.ts#notify -> types.ts#NextObserver.next',
+    ]);
+  });
 });

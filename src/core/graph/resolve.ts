@@ -53,8 +53,12 @@ const CALL_RESULT = '()';
  */
 /** `(j.i)`: parameter i of the function passed as argument j; `(j.key.i)`: of the one under `key` in the object literal passed as j; `(=.i)`: of a function-type alias. */
 const CALLBACK_PARAM = /^\((\d+(?:\.[^.;()]+)?|=)\.(\d+)(?:;([tr])=(.*))?\)$/;
-/** `(|A,ns.B)`: a value of a union of named types, each alternative a dotted name (TypeScript extractor, unionStep). */
-const UNION_STEP = /^\(\|(.+)\)$/;
+/**
+ * `(|A,ns.B)`: a value of a union of named types, each alternative a dotted name (TypeScript extractor,
+ * unionStep): a member is each alternative's that has it. `(>A,B)`: the names spread into an object
+ * literal, last first (throughFacade): a member is the first alternative's that has it.
+ */
+const UNION_STEP = /^\(([|>])(.+)\)$/;
 
 export interface ImportStats {
   /** Imports whose module is part of the repository. */
@@ -164,9 +168,12 @@ export class Resolver {
       // A value of a union type (`observer: NextObserver<T> | ErrorObserver<T>`): `observer.next()` is each one's, as
       // the TypeScript service answers; unresolved only when no alternative resolves.
       const union = UNION_STEP.exec(ref.chain[0]);
-      const found = union
-        ? union[1].split(',').map((alternative) => this.resolveChain(file, scope, [...alternative.split('.'), ...ref.chain.slice(1)])).filter((r) => r !== null)
-        : [this.resolveChain(file, scope, ref.chain)];
+      const names = union ? union[2].split(',') : [];
+      const alternatives = (union?.[1] === '|' ? this.withoutBases(file, scope, names) : names)
+        .map((alternative) => this.resolveChain(file, scope, [...alternative.split('.'), ...ref.chain.slice(1)])).filter((r) => r !== null);
+      const first = union?.[1] === '>' ? alternatives.find((r) => !r.partial) ?? alternatives[0] : undefined;
+      const found = (!union ? [this.resolveChain(file, scope, ref.chain)] : first ? [first] : alternatives)
+        .flatMap((r) => r?.alternatives?.map((target) => ({ target, partial: false })) ?? [r]);
       const subject = ref.subject ? this.subjectType(file, ref.subject, ref.chain) : null;
       let drawn = false;
       for (const resolved of found) {
@@ -770,6 +777,44 @@ export class Resolver {
     });
   }
 
+  /**
+   * A union's alternatives but those another one derives from: with `destination: Subscriber<any> |
+   * Observer<any>` (Subscriber implements Observer) the TypeScript service places `destination.next()` at
+   * Subscriber's alone. Names that resolve to no type are kept (they reach nothing either way).
+   */
+  private withoutBases(file: FileGraph, scope: string | null, names: string[]): string[] {
+    const types = names.map((name) => this.resolveChain(file, scope, name.split('.')));
+    return names.filter((_, i) => {
+      const base = types[i];
+      return !base || base.partial || !types.some((other, j) => j !== i && other && !other.partial && this.derivesFrom(other.target, base.target, 0));
+    });
+  }
+
+  private derivesFrom(type: Target, base: Target, depth: number): boolean {
+    if (type.t !== 'symbol' || depth > MAX_BASE_DEPTH) return false;
+    const baseId = this.targetId(base);
+    return this.basesOf(type.path, type.sym).some((b) => this.targetId(b) === baseId || this.derivesFrom(b, base, depth + 1));
+  }
+
+  /**
+   * The alternatives a TypeScript alias of a union of named types stands for (`type A = B | ns.C`), each
+   * resolved where the alias is written; for a field, variable or alias declared with such an alias, its alias's.
+   */
+  private unionAlternatives(target: Target, depth = 0): Target[] {
+    if (target.t !== 'symbol' || !target.sym.type || depth > MAX_UNION_DEPTH || !this.isTypeScript(target.path)) return [];
+    const { sym } = target;
+    const union = sym.kind === 'TypeAlias' && sym.type!.length === 1 ? UNION_STEP.exec(sym.type![0]) : null;
+    if (!union) {
+      // A function's `type` is what it returns, not what it holds (see symbolMember).
+      const holds = (sym.kind !== 'Function' && sym.kind !== 'Method') || sym.property;
+      const type = holds ? this.typeOf(target.path, sym) : null;
+      return type ? this.unionAlternatives(type, depth + 1) : [];
+    }
+    const file = union[1] === '|' ? this.world.file(target.path) : undefined;
+    if (!file) return [];
+    return union[2].split(',').map((alternative) => this.resolveChain(file, sym.parent, alternative.split('.'))).filter((r) => r !== null && !r.partial).map((r) => r!.target);
+  }
+
   /** The class a typed field or variable holds (`self.x = Foo()`): its type chain resolved where it is defined. */
   private typeOf(path: string, sym: SymbolDef): Target | null {
     return this.declaredClass(path, sym, 'type');
@@ -962,7 +1007,7 @@ export class Resolver {
     return undefined;
   }
 
-  private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): { target: Target; partial: boolean } | null {
+  private resolveChain(file: FileGraph, fromId: string | null, chain: string[]): Resolved | null {
     const [head, ...rest] = chain;
     if (file.language === 'rust') {
       const start = this.rust.chainStart(file, fromId, chain);
@@ -997,7 +1042,7 @@ export class Resolver {
   }
 
   /** `com.google.gson.Gson.fromJson` written out in code: the longest package prefix, then members. */
-  private qualifiedName(file: FileGraph, chain: string[]): { target: Target; partial: boolean } | null {
+  private qualifiedName(file: FileGraph, chain: string[]): Resolved | null {
     const scheme = packageScheme(file.language);
     if (!scheme || !scheme.isQualifiedName(chain)) return null;
     for (let i = chain.length - 1; i > 0; i--) {
@@ -1008,7 +1053,7 @@ export class Resolver {
     return { target: { t: 'external', family: scheme.family, name: chain.join('.') }, partial: false };
   }
 
-  private walk(start: Target, rest: string[], at?: { file: FileGraph; fromId: string | null }): { target: Target; partial: boolean } | null {
+  private walk(start: Target, rest: string[], at?: { file: FileGraph; fromId: string | null }, depth = 0): Resolved | null {
     let current = start;
     /** The class `current` was read from as a member (see throughReceiver). */
     let receiver: Target | null = null;
@@ -1016,6 +1061,13 @@ export class Resolver {
       const callback = CALLBACK_PARAM.exec(name);
       const next = callback ? (at ? this.callbackParameter(current, callback, at.file, at.fromId) : null) : this.throughReceiver(current, name, receiver) ?? this.member(current, name);
       receiver = current.t === 'symbol' && current.sym.kind === 'Class' ? current : null;
+      if (!next && depth < MAX_UNION_DEPTH) {
+        // `observer.next` with `observer: PartialObserver<T>`, `type PartialObserver<T> = NextObserver<T> | ErrorObserver<T> | …`:
+        // each alternative's member, as the TypeScript service answers.
+        const reached = this.unionAlternatives(current).map((t) => this.walk(t, rest.slice(i), undefined, depth + 1)).filter((r) => r !== null && !r.partial);
+        const alternatives = reached.flatMap((r) => r!.alternatives ?? [r!.target]);
+        if (alternatives.length > 0) return { target: alternatives[0], partial: false, alternatives };
+      }
       if (!next) {
         // An unknown call result, callback parameter or collection item or value, here or ahead (`x = _cv.get(); x.attr`):
         // what the chain reaches is unknown, and not a use of its head; the callee is recorded where the call itself is captured.
@@ -1031,6 +1083,15 @@ export class Resolver {
     return value ? { target: value, partial: false } : null;
   }
 }
+
+/** A chain's resolution: where it ends, whether only its head was known (`partial`), and every place a union type led it to. */
+type Resolved = { target: Target; partial: boolean; alternatives?: Target[] };
+
+/** How far up a class's bases a union's alternatives are compared (withoutBases). */
+const MAX_BASE_DEPTH = 6;
+
+/** Unions of unions followed this deep (`type A = B | C`, `type B = D | E`): aliases may name each other. */
+const MAX_UNION_DEPTH = 3;
 
 /** A TypeScript namespace is a GlobalVariable holding its members (`N.f()`, `extends DateTime.Proto`). */
 function isNamespace(sym: SymbolDef): boolean {

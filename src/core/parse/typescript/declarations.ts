@@ -2,10 +2,11 @@
 // namespace variables, class and interface members, enums, type aliases (with the object types they
 // are made of), namespaces, and the scope facts of parameters, type parameters and typed locals.
 import type { Node } from 'web-tree-sitter';
+import { JS_GLOBALS } from '../../model/builtins';
 import type { SymbolKind } from '../fileGraph';
-import { FUNCTION_VALUES, REQUIRE_VALUE, callChain, plainChain, stripComments } from './syntax';
+import { FUNCTION_NODES, FUNCTION_VALUES, REQUIRE_VALUE, callChain, plainChain, stripComments, unquote } from './syntax';
 import type { Frame } from './scopes';
-import { TypeFacts, assertedType } from './types';
+import { type ObjectFacade, TypeFacts, assertedType } from './types';
 
 /** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
 const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
@@ -139,6 +140,7 @@ export abstract class Declarations extends TypeFacts {
       if (value && (full.length > 120 || full.includes('\n'))) {
         signature = `${keyword} ${this.src.slice(declarator.startIndex, value.startIndex).replace(/\s*=\s*$/, '')} = …`;
       }
+      if (value?.type === 'object' && keyword === 'const' && nameNode.type === 'identifier' && !declarator.childForFieldName('type')) this.facades.set(this.text(nameNode), this.facadeOf(value));
       // `const config: Config = …`, `const x = new C()`, `const x = make()`: what members of the variable are.
       const type = names.length !== 1 ? null
         : this.annotationChain(declarator.childForFieldName('type'))
@@ -151,6 +153,26 @@ export abstract class Declarations extends TypeFacts {
         first = false;
       }
     }
+  }
+
+  /** What an object literal is made of: its keys and the names spread into it (TypeFacts.throughFacade). */
+  private facadeOf(literal: Node): ObjectFacade {
+    const facade: ObjectFacade = { keys: new Map(), spreads: [] };
+    for (const entry of literal.namedChildren) {
+      if (entry?.type === 'shorthand_property_identifier') facade.keys.set(this.text(entry), [this.text(entry)]);
+      else if (entry?.type === 'spread_element') {
+        const spread = entry.firstNamedChild;
+        const chain = spread?.type === 'identifier' || spread?.type === 'member_expression' ? plainChain(this.text(spread)) : null;
+        if (chain) facade.spreads.push(chain);
+      } else if (entry?.type === 'pair' || entry?.type === 'method_definition') {
+        const key = entry.childForFieldName(entry.type === 'pair' ? 'key' : 'name');
+        const value = entry.type === 'pair' ? entry.childForFieldName('value') : null;
+        const chain = value?.type === 'identifier' || value?.type === 'member_expression' ? plainChain(this.text(value)) : null;
+        const name = key?.type === 'property_identifier' ? this.text(key) : key?.type === 'string' ? unquote(this.text(key)) : null;
+        if (name) facade.keys.set(name, chain);
+      }
+    }
+    return facade;
   }
 
   /**
@@ -221,7 +243,9 @@ export abstract class Declarations extends TypeFacts {
     const frame = this.define('Field', name, node, signature, this.docOf(node), { private: this.isPrivate(signature, name) });
     const type = this.annotationChain(typeNode) ?? (value?.type === 'new_expression' ? this.typeChain(value.childForFieldName('constructor')) : null);
     this.setType(frame, type);
-    if (type) (cls.fields ??= new Map()).set(name, type);
+    // `this.destination.next()` with `destination: Subscriber<any> | Observer<any>`: each alternative's that no other derives from (resolve.ts).
+    const held = type ?? this.unionStep(typeNode?.firstNamedChild ?? null);
+    if (held) (cls.fields ??= new Map()).set(name, held);
     this.fieldElements(cls, name, typeNode?.firstNamedChild ?? null);
   }
 
@@ -302,8 +326,8 @@ export abstract class Declarations extends TypeFacts {
     // An object type's members are found by their position in it (memberScope).
     const bodyStart = value?.type === 'object_type' ? value.startIndex : -1;
     const frame = this.define('TypeAlias', this.text(nameNode), node, signature, this.docOf(node), { exportedSelf: this.isExported(node), bodyStart });
-    // `type A = B`: A's members are B's.
-    this.setType(frame, this.typeChain(value));
+    // `type A = B`: A's members are B's; `type A = B | C`: each of B's and C's (resolve.ts, unionAlternatives).
+    this.setType(frame, this.typeChain(value) ?? this.unionStep(value));
     if (value && value.type !== 'object_type') this.nestedObjectMembers(value, frame);
     this.setCallbacks(frame, node);
   }
@@ -359,6 +383,7 @@ export abstract class Declarations extends TypeFacts {
     this.skipStarts.add(node.startIndex);
     this.lastParam = { start: node.startIndex, name, frame };
     if (frame) (frame.locals ??= new Set()).add(name);
+    if (frame?.narrowings) this.unnarrow(frame, name, node);
     // A second parameter of that name in the frame (an anonymous callback's, which has no frame of its own):
     // which one a later `name.member` means is unknown, so neither's member types are kept.
     for (const key of frame?.types?.keys() ?? []) if (key.startsWith(`${name}.`)) frame!.types!.delete(key);
@@ -426,6 +451,53 @@ export abstract class Declarations extends TypeFacts {
   }
 
   /** `for (const x of xs)` (or `of this.xs`) with xs an array or iterable of a known class: x is one. */
+  /**
+   * `x instanceof C` narrows x to C where the test must have held: an `if`'s or `while`'s body, a
+   * ternary's true side, what follows it in `&&` (climbing through `&&` and parentheses; not through
+   * `!` or `||`). The TypeScript service reads `x.m()` there as C's m (rxjs: `if (teardown instanceof
+   * Subscription) teardown._addParent(this)` with `teardown: TeardownLogic`).
+   */
+  protected onNarrowing(test: Node): void {
+    const left = test.childForFieldName('left');
+    const right = test.childForFieldName('right');
+    if (left?.type !== 'identifier' || (right?.type !== 'identifier' && right?.type !== 'member_expression')) return;
+    const chain = plainChain(this.text(right));
+    const frame = this.frameAt(test.startIndex);
+    if (!chain || !frame || JS_GLOBALS.has(chain[0])) return;
+    const name = this.text(left);
+    const narrow = (holds: Node | null) => {
+      if (holds) (frame.narrowings ??= []).push({ name, start: holds.startIndex, end: holds.endIndex, chain });
+    };
+    let at = test;
+    for (let up = this.parents.of(at); up; at = up, up = this.parents.of(up)) {
+      if (up.type === 'parenthesized_expression') continue;
+      if (up.type === 'binary_expression' && up.childForFieldName('operator')?.type === '&&') {
+        if (up.childForFieldName('left')?.id === at.id) narrow(up.childForFieldName('right'));
+        continue;
+      }
+      const tested = up.childForFieldName('condition')?.id === at.id;
+      if (tested && up.type === 'if_statement') narrow(up.childForFieldName('consequence'));
+      else if (tested && up.type === 'while_statement') narrow(up.childForFieldName('body'));
+      else if (tested && up.type === 'ternary_expression') narrow(up.childForFieldName('consequence'));
+      return;
+    }
+  }
+
+  /**
+   * A parameter of a function with no frame of its own (`(teardown) => …` inside `if (teardown instanceof
+   * S)`) is another value of that name: the narrowing does not hold in that function.
+   */
+  private unnarrow(frame: Frame, name: string, param: Node): void {
+    let fn: Node | null = param;
+    while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
+    if (!fn) return;
+    const { startIndex: start, endIndex: end } = fn;
+    frame.narrowings = frame.narrowings!.flatMap((n) => (n.name !== name || end <= n.start || n.end <= start ? [n] : [
+      { ...n, end: start },
+      { ...n, start: end },
+    ]));
+  }
+
   protected onForOf(statement: Node): void {
     const left = statement.childForFieldName('left');
     let right = statement.childForFieldName('right');

@@ -66,6 +66,7 @@ class TsExtraction extends References {
         case 'local': this.onTypedLocal(node); break;
         case 'destructure': this.onDestructure(node); break;
         case 'forof': this.onForOf(node); break;
+        case 'narrowing': this.onNarrowing(node); break;
       }
     }
   }

@@ -73,7 +73,7 @@ export abstract class References extends ModuleBindings {
             };
             const through = type === 'member_expression' ? callChain(callee, typedHead) : null;
             if (through && (typed || through.includes('()')) && through[0] !== 'require') {
-              this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(through, frame), callee.startPosition.row);
+              this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.inferHead(through, frame, callee.startIndex), callee.startPosition.row);
             }
             break;
           }
@@ -81,7 +81,7 @@ export abstract class References extends ModuleBindings {
           calleeIds.add(callee.id);
           if (chain.length === 1 && chain[0] === 'require') break;
           const frame = frameAt(callee.startIndex);
-          this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.calleeChain(chain, frame), callee.startPosition.row);
+          this.addRef(frame ? frame.sym.localId : null, 'CALLS', this.calleeChain(chain, frame, callee.startIndex), callee.startPosition.row);
           break;
         }
         case 'jsx': {
@@ -226,7 +226,7 @@ export abstract class References extends ModuleBindings {
     if (!frame || parent?.type !== 'member_expression' || parent.startIndex !== node.startIndex || calleeIds.has(parent.id)) return;
     const chain = plainChain(this.text(memberChainTop(node, calleeIds, this.parents)));
     if (!chain || chain[0] !== id) return;
-    const rewritten = this.inferHead(chain, frame);
+    const rewritten = this.inferHead(chain, frame, node.startIndex);
     if (rewritten !== chain) this.addRef(frame.sym.localId, 'USES', rewritten, node.startPosition.row);
   }
 }

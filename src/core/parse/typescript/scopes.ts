@@ -27,6 +27,16 @@ export interface Frame {
   typeParams?: Set<string>;
   /** Class field name → type chain, for `this.field.method()`. */
   fields?: Map<string, string[]>;
+  /** Where an `instanceof` test has narrowed a name, in source order (Declarations.onNarrowing). */
+  narrowings?: Narrowing[];
+}
+
+/** Within [start, end) the value named `name` is a `chain` (`if (x instanceof C) { … }`). */
+export interface Narrowing {
+  name: string;
+  start: number;
+  end: number;
+  chain: string[];
 }
 
 type Role = 'top' | 'member' | 'nsmember' | 'nested' | 'cjs';

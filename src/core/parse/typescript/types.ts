@@ -13,9 +13,20 @@ const NAMED_TYPES = new Set(['type_identifier', 'nested_type_identifier', 'gener
 /** Built-in mapped types whose members are the wrapped type's. */
 const SAME_MEMBERS = new Set(['Partial', 'Required', 'Readonly', 'NonNullable']);
 
+/**
+ * A module-level `const` holding an object literal built from names (`const z = { ..._schemas, iso: _iso }`):
+ * its keys with the chain of the value each holds (null: a value that is no name), and the names spread into it.
+ */
+export interface ObjectFacade {
+  keys: Map<string, string[] | null>;
+  spreads: string[][];
+}
+
 export abstract class TypeFacts extends Scopes {
   /** Names declared as type parameters anywhere in the file (boundedChain). */
   private typeParamNames: Set<string> | undefined;
+  /** Module-level consts holding object literals, by name (Declarations.onVariables). */
+  protected readonly facades = new Map<string, ObjectFacade>();
 
   /** Type chain of a type node when it is a plain (dotted, possibly generic) name, or reads as one (namedConstituent). */
   protected typeChain(node: Node | null): string[] | null {
@@ -51,9 +62,7 @@ export abstract class TypeFacts extends Scopes {
   /**
    * A union of two or more named types as one chain step, `(|NextObserver,ns.ErrorObserver)`: resolution
    * follows each alternative (resolve.ts, UNION_STEP). Null unless the type is such a union; constituents
-   * that name no type of the code (`string`, literals, function types) are left out. Parameters and locals
-   * only: on a field (rxjs's `destination: Subscriber<any> | Observer<any>`) the service answers with the
-   * subtype alone, and following both drew 3 wrong edges.
+   * that name no type of the code (`string`, literals, function types) are left out.
    */
   protected unionStep(node: Node | null): string[] | null {
     while (node?.type === 'parenthesized_type') node = node.firstNamedChild;
@@ -326,17 +335,20 @@ export abstract class TypeFacts extends Scopes {
    * `predicate: Predicate<A>`, `interface Predicate<A> { (a: A): boolean }`) calls its declared type's
    * call signature, as the TypeScript service places it; other chains go through inferHead.
    */
-  protected calleeChain(chain: string[], frame: Frame | null): string[] {
+  protected calleeChain(chain: string[], frame: Frame | null, at: number): string[] {
     const member = chain.length === 2 ? this.memberType(chain, frame) : undefined;
-    if (chain.length > 2 || (chain.length === 2 && !member)) return this.inferHead(chain, frame);
-    const type = member ?? this.localType(chain[0], frame);
+    if (chain.length > 2 || (chain.length === 2 && !member)) return this.inferHead(chain, frame, at);
+    const type = member ?? this.localType(chain[0], frame, at);
     // Only a written type: a call result's or a callback's type is a guess one step further.
     return type && !type.some((step) => step.startsWith('(')) ? type : chain;
   }
 
-  /** The type chain of a parameter or local seen from `frame`; undefined when untyped or not a local (a local shadows outer types). */
-  private localType(name: string, frame: Frame | null): string[] | undefined {
-    return localFact(name, frame, (f) => f.types);
+  /**
+   * The type chain of a parameter or local seen from `frame` at source position `at` (an `instanceof`
+   * test holding there first); undefined when untyped or not a local (a local shadows outer types).
+   */
+  private localType(name: string, frame: Frame | null, at: number): string[] | undefined {
+    return narrowedAt(name, frame, at) ?? localFact(name, frame, (f) => f.types);
   }
 
   /** `options.while` of a parameter whose object type is written in place (Declarations.onParamType). */
@@ -354,8 +366,25 @@ export abstract class TypeFacts extends Scopes {
     return localFact(name, frame, (f) => f.elements);
   }
 
+  /**
+   * `z.never` with `const z = { ..._schemas, ..._checks, iso: _iso }` at module level: a name the literal
+   * does not write is the last spread name's that has it (`(>_checks,_schemas).never`, resolve.ts
+   * UNION_STEP), `z.iso.datetime` is `_iso.datetime`, as the TypeScript service reads them. `z.iso` itself
+   * is the literal's own property: unchanged (undefined).
+   */
+  private throughFacade(chain: string[], frame: Frame | null): string[] | undefined {
+    const facade = this.facades.get(chain[0]);
+    if (!facade || this.isShadowed(chain[0], frame)) return undefined;
+    const written = facade.keys.get(chain[1]);
+    if (written !== undefined) return written && chain.length > 2 ? [...written, ...chain.slice(2)] : undefined;
+    const { spreads } = facade;
+    if (spreads.length === 0) return undefined;
+    const from = spreads.length === 1 ? spreads[0] : [`(>${spreads.map((s) => s.join('.')).reverse().join(',')})`];
+    return [...from, ...chain.slice(1)];
+  }
+
   /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
-  protected inferHead(chain: string[], frame: Frame | null, depth = 0): string[] {
+  protected inferHead(chain: string[], frame: Frame | null, at: number, depth = 0): string[] {
     if (chain.length < 2 || !frame) return chain;
     const head = chain[0];
     if (head === 'this') {
@@ -370,10 +399,13 @@ export abstract class TypeFacts extends Scopes {
     }
     const member = chain.length > 2 ? this.memberType(chain, frame) : undefined;
     if (member) return [...member, ...chain.slice(2)];
-    const type = this.localType(head, frame);
-    if (!type) return chain;
+    const type = this.localType(head, frame, at);
+    if (!type) {
+      const through = this.throughFacade(chain, frame);
+      return through && depth < 3 ? this.inferHead(through, frame, at, depth + 1) : through ?? chain;
+    }
     // `const y = x.make()` with x typed: y's chain starts at x, rewritten in turn (a few steps at most).
-    return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, depth + 1) : [...type, ...chain.slice(1)];
+    return type[0] !== head && depth < 3 ? this.inferHead([...type, ...chain.slice(1)], frame, at, depth + 1) : [...type, ...chain.slice(1)];
   }
 }
 
@@ -401,6 +433,20 @@ function localFact(name: string, frame: Frame | null, facts: (f: Frame) => Map<s
   for (let f: Frame | null = frame; f; f = f.up) {
     const fact = facts(f)?.get(name);
     if (fact) return fact;
+    if (f.locals?.has(name)) return undefined;
+  }
+  return undefined;
+}
+
+/** The innermost `instanceof` narrowing of `name` holding at `at`, from `frame` outwards; a local of that name ends the search. */
+function narrowedAt(name: string, frame: Frame | null, at: number): string[] | undefined {
+  for (let f: Frame | null = frame; f; f = f.up) {
+    const narrowings = f.narrowings ?? [];
+    // Pushed in source order: a later one holding at `at` is nested in an earlier one.
+    for (let i = narrowings.length - 1; i >= 0; i--) {
+      const n = narrowings[i];
+      if (n.name === name && n.start <= at && at < n.end) return n.chain;
+    }
     if (f.locals?.has(name)) return undefined;
   }
   return undefined;

@@ -1,0 +1,91 @@
+// What a TypeScript value is where the code has said more than its declaration, read as the TypeScript
+// service reads it (issue 34: bench:callers on rxjs and zod): an `instanceof` test narrows a local where
+// it holds, and a module-level const built as an object literal from names (`const z = { ..._schemas,
+// iso: _iso }`) has the members of what is spread into it and of what its keys hold.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildGraph, edgeList } from './helpers';
+
+const calls = async (files: Record<string, string>) => edgeList(await buildGraph(new Map(Object.entries(files))), (kind) => kind === 'CALLS');
+
+describe('instanceof narrowing (rxjs 7.8.1 Subscription.add shape)', () => {
+  const subscription = [
+    'export type TeardownLogic = Unsubscribable | (() => void) | void',
+    'export interface Unsubscribable { unsubscribe(): void }',
+    'export class Subscription implements Unsubscribable {',
+    '  add(teardown: TeardownLogic): void {',
+    '    if (teardown && teardown !== this) {',
+    '      if (teardown instanceof Subscription) {',
+    '        if (teardown.closed || teardown._hasParent(this)) return',
+    '        teardown._addParent(this)',
+    '      }',
+    '    }',
+    '    teardown instanceof Subscription && teardown._removeParent(this)',
+    '    const size = teardown instanceof Subscription ? teardown.size() : 0',
+    '    while (teardown instanceof Subscription) teardown = teardown.next()',
+    '  }',
+    '  remove(teardown: TeardownLogic): void {',
+    '    if (!(teardown instanceof Subscription)) teardown._addParent(this)',
+    '    if (teardown instanceof Subscription || this.closed) teardown._removeParent(this)',
+    '    if (teardown instanceof Subscription) [1].forEach((teardown) => teardown._hasParent(this))',
+    '  }',
+    '  closed = false',
+    '  unsubscribe(): void {}',
+    '  size(): number { return 0 }',
+    '  next(): Subscription { return this }',
+    '  private _hasParent(parent: Subscription) { return false }',
+    '  private _addParent(parent: Subscription) {}',
+    '  private _removeParent(parent: Subscription) {}',
+    '}',
+    '',
+  ].join('\n');
+
+  it("reads the local as the tested class in an if's block, after &&, in a ternary's true side and a while's body", async () => {
+    const edges = await calls({ 'Subscription.ts': subscription });
+    for (const method of ['_hasParent', '_addParent', '_removeParent', 'size', 'next']) {
+      assert.ok(edges.includes(`CALLS Subscription.ts#Subscription.add -> Subscription.ts#Subscription.${method}`), method);
+    }
+  });
+
+  it('not where the test may have failed (under !, beside ||), nor for a callback parameter of the same name', async () => {
+    const edges = await calls({ 'Subscription.ts': subscription });
+    assert.deepEqual(edges.filter((e) => e.startsWith('CALLS Subscription.ts#Subscription.remove')), []);
+  });
+});
+
+describe('a module-level const built as an object literal from names (zod 4 classic/from-json-schema.ts shape)', () => {
+  const files = {
+    'schemas.ts': 'export function never() { return 1 }\nexport function string() { return 2 }\n',
+    'checks.ts': 'export function regex() { return 1 }\nexport function string() { return 3 }\n',
+    'iso.ts': 'export function datetime() { return 1 }\n',
+    'convert.ts': [
+      'import * as _schemas from "./schemas.js"',
+      'import * as _checks from "./checks.js"',
+      'import * as _iso from "./iso.js"',
+      'const z = {',
+      '  ..._schemas,',
+      '  ..._checks,',
+      '  iso: _iso,',
+      '  "never": 3,',
+      '}',
+      'export function convert() { z.string(); z.regex(); z.iso.datetime(); z.never() }',
+      'export function shadowed(z: { regex(): void }) { z.regex() }',
+      '',
+    ].join('\n'),
+  };
+
+  it("reaches what is spread into it (the last spread's name) and the members of what a key holds", async () => {
+    const edges = await calls(files);
+    assert.deepEqual(edges.filter((e) => e.startsWith('CALLS convert.ts#convert ')), [
+      'CALLS convert.ts#convert -> checks.ts#regex',
+      'CALLS convert.ts#convert -> checks.ts#string',
+      'CALLS convert.ts#convert -> iso.ts#datetime',
+    ]);
+  });
+
+  it("not a key the literal writes itself, nor through a parameter of the const's name", async () => {
+    const edges = await calls(files);
+    assert.ok(!edges.some((e) => e.includes('schemas.ts#never')));
+    assert.ok(!edges.some((e) => e.startsWith('CALLS convert.ts#shadowed')));
+  });
+});
