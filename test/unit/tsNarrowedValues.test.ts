@@ -89,3 +89,29 @@ describe('a module-level const built as an object literal from names (zod 4 clas
     assert.ok(!edges.some((e) => e.startsWith('CALLS convert.ts#shadowed')));
   });
 });
+
+describe('a local read from a member (effect 3.22.4 channelExecutor.ts shape)', () => {
+  it('holds what the member holds: `const inputExecutor = this._input; inputExecutor.run()`, and through a typed parameter', async () => {
+    const edges = await calls({
+      'executor.ts': [
+        'export class Executor {',
+        '  private _input: Executor | undefined',
+        '  private _config: Config',
+        '  run(): void {}',
+        '  close(): void {}',
+        '  step(options: { executor: Executor }): void {',
+        '    const inputExecutor = this._input',
+        '    inputExecutor?.run()',
+        '    const other = options.executor',
+        '    other.close()',
+        '    const name = this._config.name',
+        '    name.trim()',
+        '  }',
+        '}',
+        'interface Config { name: string }',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edges, ['CALLS executor.ts#Executor.step -> executor.ts#Executor.close', 'CALLS executor.ts#Executor.step -> executor.ts#Executor.run']);
+  });
+});

@@ -425,6 +425,8 @@ export abstract class Declarations extends TypeFacts {
     let chain = declared ? this.boundedChain(declared, this.typeChain(declared)) ?? this.unionStep(declared) : null;
     if (!chain) {
       if (value?.type === 'new_expression') chain = this.typeChain(value.childForFieldName('constructor'));
+      // `const inputExecutor = this._input`: what the member holds, read through its type where used (as onDestructure).
+      else if (value?.type === 'member_expression') chain = plainChain(this.text(value));
       else chain = (value && this.elementTaken(value, frame)) ?? this.callResultChain(value);
     }
     const name = this.text(nameNode);
@@ -450,7 +452,6 @@ export abstract class Declarations extends TypeFacts {
     }
   }
 
-  /** `for (const x of xs)` (or `of this.xs`) with xs an array or iterable of a known class: x is one. */
   /**
    * `x instanceof C` narrows x to C where the test must have held: an `if`'s or `while`'s body, a
    * ternary's true side, what follows it in `&&` (climbing through `&&` and parentheses; not through
@@ -498,6 +499,7 @@ export abstract class Declarations extends TypeFacts {
     ]));
   }
 
+  /** `for (const x of xs)` (or `of this.xs`) with xs an array or iterable of a known class: x is one. */
   protected onForOf(statement: Node): void {
     const left = statement.childForFieldName('left');
     let right = statement.childForFieldName('right');

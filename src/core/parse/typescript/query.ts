@@ -25,6 +25,7 @@ const DEFS_COMMON = `
 (variable_declarator name: (identifier) value: (new_expression)) @local
 (variable_declarator name: (identifier) value: (call_expression)) @local
 (variable_declarator name: (identifier) value: (await_expression (call_expression))) @local
+(variable_declarator name: (identifier) value: (member_expression)) @local
 (binary_expression operator: "instanceof") @narrowing
 `;
 
