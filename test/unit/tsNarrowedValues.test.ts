@@ -115,3 +115,29 @@ describe('a local read from a member (effect 3.22.4 channelExecutor.ts shape)', 
     assert.deepEqual(edges, ['CALLS executor.ts#Executor.step -> executor.ts#Executor.close', 'CALLS executor.ts#Executor.step -> executor.ts#Executor.run']);
   });
 });
+
+describe("a function's declared `this` (rxjs 7.8.1 util/lift.ts shape)", () => {
+  it('is what `this.` reaches inside that function, in or out of a class, and nowhere else', async () => {
+    const edges = await calls({
+      'Subscriber.ts': 'export class Subscriber<R> {\n  error(e: unknown): void {}\n  closed = false\n}\n',
+      'lift.ts': [
+        'import { Subscriber } from "./Subscriber.js"',
+        'export function operate<R>(init: (s: Subscriber<R>) => void) {',
+        '  return (source: { lift(f: unknown): void }) => source.lift(function (this: Subscriber<R>) {',
+        '    try { init(this) } catch (err) { this.error(err) }',
+        '  })',
+        '}',
+        'export class Lifter {',
+        '  error(e: unknown): void {}',
+        '  run() { this.error(1); [1].forEach(function (this: Subscriber<number>) { this.error(2) }) }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(edges.filter((e) => e.includes('.error')), [
+      'CALLS lift.ts#Lifter.run -> Subscriber.ts#Subscriber.error',
+      'CALLS lift.ts#Lifter.run -> lift.ts#Lifter.error',
+      'CALLS lift.ts#operate -> Subscriber.ts#Subscriber.error',
+    ]);
+  });
+});

@@ -485,6 +485,19 @@ export abstract class Declarations extends TypeFacts {
   }
 
   /**
+   * `function (this: Subscriber<R>, …) { this.error(err) }` (rxjs's `operate`, outside any class): `this`
+   * is what the function declares it to be, over the whole function.
+   */
+  protected onThisType(annotation: Node): void {
+    const type = annotation.firstNamedChild;
+    const chain = type ? this.boundedChain(type, this.typeChain(type)) : null;
+    let fn: Node | null = annotation;
+    while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
+    const frame = fn && this.frameAt(annotation.startIndex);
+    if (chain && fn && frame && !JS_GLOBALS.has(chain[0])) (frame.narrowings ??= []).push({ name: 'this', start: fn.startIndex, end: fn.endIndex, chain });
+  }
+
+  /**
    * A parameter of a function with no frame of its own (`(teardown) => …` inside `if (teardown instanceof
    * S)`) is another value of that name: the narrowing does not hold in that function.
    */

@@ -67,6 +67,7 @@ class TsExtraction extends References {
         case 'destructure': this.onDestructure(node); break;
         case 'forof': this.onForOf(node); break;
         case 'narrowing': this.onNarrowing(node); break;
+        case 'thistype': this.onThisType(node); break;
       }
     }
   }

@@ -63,6 +63,7 @@ const DEFS_TS = `
 [(required_parameter pattern: (identifier) @param) (optional_parameter pattern: (identifier) @param)]
 (required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type) (array_type) (readonly_type) (object_type)] @paramtype))
 (optional_parameter pattern: (identifier) type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (union_type) (intersection_type) (parenthesized_type) (array_type) (readonly_type) (object_type)] @paramtype))
+(required_parameter pattern: (this) type: (type_annotation) @thistype)
 (variable_declarator name: (identifier) type: (type_annotation)) @local
 (variable_declarator name: (identifier) value: (as_expression)) @local
 (variable_declarator name: (identifier) value: (subscript_expression)) @local

@@ -143,7 +143,8 @@ export abstract class References extends ModuleBindings {
           const chain = plainChain(this.text(memberChainTop(node, calleeIds, this.parents)));
           if (!chain || chain.length < 2) break;
           const frame = frameAt(start);
-          this.addRef(frame ? frame.sym.localId : null, 'USES', chain, node.startPosition.row);
+          const declared = this.declaredThis(frame, start);
+          this.addRef(frame ? frame.sym.localId : null, 'USES', declared ? [...declared, ...chain.slice(1)] : chain, node.startPosition.row);
           break;
         }
         case 'string': {

@@ -27,11 +27,11 @@ export interface Frame {
   typeParams?: Set<string>;
   /** Class field name → type chain, for `this.field.method()`. */
   fields?: Map<string, string[]>;
-  /** Where an `instanceof` test has narrowed a name, in source order (Declarations.onNarrowing). */
+  /** Where a name is known to hold a type, in source order: an `instanceof` test's, a function's declared `this` (Declarations). */
   narrowings?: Narrowing[];
 }
 
-/** Within [start, end) the value named `name` is a `chain` (`if (x instanceof C) { … }`). */
+/** Within [start, end) the value named `name` is a `chain` (`if (x instanceof C) { … }`, `function (this: C) { … }`). */
 export interface Narrowing {
   name: string;
   start: number;

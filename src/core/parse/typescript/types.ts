@@ -383,11 +383,18 @@ export abstract class TypeFacts extends Scopes {
     return [...from, ...chain.slice(1)];
   }
 
+  /** What a function declares `this` to be at `at` (`function (this: Subscriber<R>) { … }`), if it does. */
+  protected declaredThis(frame: Frame | null, at: number): string[] | undefined {
+    return narrowedAt('this', frame, at);
+  }
+
   /** Rewrites a call chain's head when its type is known: `c.add` with `c: Calculator` → Calculator.add. */
   protected inferHead(chain: string[], frame: Frame | null, at: number, depth = 0): string[] {
     if (chain.length < 2 || !frame) return chain;
     const head = chain[0];
     if (head === 'this') {
+      const declared = this.declaredThis(frame, at);
+      if (declared) return [...declared, ...chain.slice(1)];
       if (chain.length < 3) return chain;
       for (let f: Frame | null = frame; f; f = f.up) {
         if (f.sym.kind === 'Class') {
