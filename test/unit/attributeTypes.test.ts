@@ -268,6 +268,29 @@ describe('isinstance narrows a local, as Jedi’s flow analysis reads it', () =>
   });
 });
 
+describe('a conditional value whose known branches agree', () => {
+  it('is that class, the receiver included (`query = self if can_filter else make()`, Django QuerySet.__or__); branches that disagree stay unknown', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['query.py', [
+        'class QuerySet:',
+        '    def _chain(self):',
+        '        return self',
+        '    def __or__(self, other):',
+        '        query = self if other.can_filter() else other.make()',
+        '        query._chain()',
+        'class Other:',
+        '    def _chain(self):',
+        '        pass',
+        'def pick(flag):',
+        '    value = QuerySet() if flag else Other()',
+        '    value._chain()',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && e.includes('._chain'));
+    assert.deepEqual(out, ['CALLS query.py#QuerySet.__or__ -> query.py#QuerySet._chain']);
+  });
+});
+
 describe('a function declared to return a collection', () => {
   it('types what a for over its call binds (`for ext in self.iter_extensions()` with `-> t.Iterator["Ext"]`); an untyped return stays unknown', async () => {
     const out = edgeList(await buildGraph(new Map([

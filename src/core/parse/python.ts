@@ -512,16 +512,19 @@ export function extractPython(root: Node): Extracted {
 
   /**
    * What an assigned value is an instance of, as a name chain: a CapWords constructor call, a typed
-   * local (`self.app = app`), a module's class, what a call returns; `questioner or MigrationQuestioner()`
-   * and `a if c else b` when the branches agree (a None branch aside). Null when unknown.
+   * local (`self.app = app`), the method's receiver, a module's class, what a call returns; `questioner or
+   * MigrationQuestioner()` and `a if c else b` when the branches known agree (a None branch aside; Jedi's
+   * union holds the known one: `query = self if can_filter else make()`). Null when unknown.
    */
   function instanceChain(scope: Scope | undefined, value: Node): string[] | null {
     if (orDefault(value) !== value) return instanceChain(scope, orDefault(value));
     if (value.type === 'conditional_expression') {
       const [then, , otherwise] = value.namedChildren;
-      const chains = [then, otherwise].filter((branch): branch is Node => !!branch && branch.type !== 'none').map((branch) => instanceChain(scope, branch));
-      return chains.length > 0 && chains.every((c) => c && c.join('.') === chains[0]!.join('.')) ? chains[0] : null;
+      // A parameter's marker is not known yet (its calls decide it): a branch through one counts as unknown.
+      const chains = [then, otherwise].filter((branch): branch is Node => !!branch && branch.type !== 'none').map((branch) => instanceChain(scope, branch)).filter((c): c is string[] => c !== null && !isArgumentMarker(c[0]));
+      return chains.length > 0 && chains.every((c) => c.join('.') === chains[0].join('.')) ? chains[0] : null;
     }
+    if (value.type === 'identifier' && value.text === scope?.receiver) return ['self'];
     if (value.type === 'identifier') {
       // `environment_class = NativeEnvironment` in a class body: the class a name of the module is.
       if (/^[A-Z]/.test(value.text) && (moduleNames.has(value.text) || defNames.has(value.text)) && !scope?.locals.has(value.text)) return [value.text];
