@@ -8,7 +8,6 @@
 // re-read and compared with what the graph holds; if one changed, the answer is made again.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { openQuerySnapshot } from '../search/querySnapshot';
 import type { AgentTools } from '../tools/agentTools';
 import type { CallState, ToolResult } from '../tools/context';
@@ -16,7 +15,7 @@ import type { ToolName } from '../tools/schemas';
 import { SNAPSHOT_NOTE, SNAPSHOT_TOOLS, snapshotTools } from '../tools/snapshotTools';
 import type { ToolFolder } from '../tools/workspaceTools';
 import { describeHolder } from '../store/writerLock';
-import { isGraphInput } from '../workspace/projectConfig';
+import { FolderWatcher } from '../workspace/folderWatcher';
 import { answeredPaths } from './answers';
 import { AnswerCache } from './answerCache';
 import type { IndexReport } from '../engine';
@@ -67,7 +66,7 @@ export class ServedFolder implements ToolFolder {
   private readonly pending = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private watcher: FSWatcher | undefined;
+  private watcher: FolderWatcher | undefined;
   private watching: Promise<void> = Promise.resolve();
   private readonly answers = new AnswerCache<unknown>();
   private snapshotStale = false;
@@ -173,31 +172,23 @@ export class ServedFolder implements ToolFolder {
   }
 
   startWatching(): void {
-    // Files the graph never reads (no language and no project file: a locale's .po and .mo, images, data)
-    // get no watcher and no stat: two thirds of Django's files, whose walk shared the start's one thread.
-    // Folders are all watched, so a source file created anywhere is seen.
-    const unread = (p: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isGraphInput(p);
-    this.watcher = watch(this.root, { ignoreInitial: true, ignored: (p, stats) => this.ignored(p) || unread(p, stats) });
-    // Until chokidar has walked the folder, a write in a folder it has not reached yet goes unseen.
-    this.watching = new Promise((resolve) => this.watcher!.once('ready', () => resolve()));
+    // A watch per folder, every folder: a source file created anywhere, or renamed from a name the graph
+    // never reads (a `.txt`), is seen through its folder's watch. Events are recorded as the kernel names
+    // them, before the request that follows a write is read (see the top of this file).
     const changed = (p: string) => {
       if (this.ignored(p)) return;
       this.pending.add(p);
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.flush(), BATCH_MS);
     };
-    this.watcher.on('add', changed).on('change', changed).on('unlink', changed).on('unlinkDir', changed).on('addDir', changed);
-    // Raw events come straight from the kernel's notification, before chokidar's own stat calls: what
-    // read-your-writes relies on (see the top of this file). A folder's watcher names the entry; a
-    // file's watcher names the file itself (a folder is never recorded whole for an entry's event: it
-    // would re-read all of it).
-    this.watcher.on('raw', (_event, name: string | null, details) => {
-      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
-      if (!watched || !name) return;
-      changed(path.join(watched, name));
-      if (name === path.basename(watched)) changed(watched);
+    this.watcher = new FolderWatcher(this.root, {
+      ignored: (p) => this.ignored(p),
+      followSymlinks: this.options.followSymlinks,
+      onChange: changed,
+      onError: (err) => this.log(`file watcher: ${messageOf(err)}`),
     });
-    this.watcher.on('error', (err) => this.log(`file watcher: ${messageOf(err)}`));
+    // Until the first walk has reached a folder, a write in it goes unseen.
+    this.watching = this.watcher.ready;
   }
 
   /** Applies every file event seen so far (and waits for one already being applied). */
@@ -260,8 +251,8 @@ export class ServedFolder implements ToolFolder {
     // event loop, the request first: the rest of the turn's events are taken before the batch is.
     await new Promise((resolve) => setImmediate(resolve));
     await this.flush();
-    // Events that arrive while a batch is applied are mostly chokidar's late reports of what the raw
-    // events already applied: applied too (cheap when nothing changed), so that pending means pending.
+    // Events that arrive while a batch is applied (a write's second notification, a new folder reported
+    // again once watched): applied too (cheap when nothing changed), so that pending means pending.
     for (let round = 0; round < 3 && this.pending.size > 0; round++) await this.flush();
     return { pending: [...this.pending].map((p) => path.relative(this.root, p)) };
   }
@@ -327,7 +318,7 @@ export class ServedFolder implements ToolFolder {
     this.closing = true;
     this.quiet.cancel();
     clearTimeout(this.timer);
-    await this.watcher?.close();
+    this.watcher?.close();
     // Changes this folder did not apply itself (an editor's saves, in a repository it adopted) count too.
     if (this.live && this.live.engine.graph.version !== this.snapshotVersion) this.snapshotStale = true;
     await this.saveSnapshot();
