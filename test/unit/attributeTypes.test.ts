@@ -291,6 +291,31 @@ describe('a conditional value whose known branches agree', () => {
   });
 });
 
+describe('a name bound to a value in one branch and to a nested function in another', () => {
+  it('calls the nested function too (jinja2 `do_sum`: `func = make_attrgetter(...)` or `def func(x):`); a module function of that name is not it', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['sums.py', [
+        'def make(a):',
+        '    return a',
+        'def func(x):',
+        '    return x',
+        'def do_sum(items, attribute=None):',
+        '    if attribute is not None:',
+        '        func = make(attribute)',
+        '    else:',
+        '        def func(x):',
+        '            return x',
+        '    return [func(item) for item in items]',
+        'def plain(items):',
+        '    func = make(1)',
+        '    return func(items)',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && !e.endsWith('#make'));
+    assert.deepEqual(out, ['CALLS sums.py#do_sum -> sums.py#do_sum.func']);
+  });
+});
+
 describe('a function declared to return a collection', () => {
   it('types what a for over its call binds (`for ext in self.iter_extensions()` with `-> t.Iterator["Ext"]`); an untyped return stays unknown', async () => {
     const out = edgeList(await buildGraph(new Map([

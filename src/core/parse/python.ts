@@ -727,6 +727,12 @@ export function extractPython(root: Node): Extracted {
     return defNames.has(head) ? chain : null;
   };
 
+  /** Whether the scope that binds `name` also defines a function of that name in its body. */
+  const nestedDef = (scope: Scope | undefined, name: string): boolean => {
+    const s = binder(scope, name);
+    return Boolean(s && s.sym.kind !== 'Class' && table.get(`${s.sym.localId}.${name}`)?.kind === 'Function');
+  };
+
   /** Imported by a function around `scope` (`from .debug import x` in the method), and not shadowed there. */
   const importedAround = (scope: Scope | undefined, head: string): boolean => Boolean(binder(scope, head)?.imported.has(head));
   /** A name worth a reference: defined or imported in the module, or imported by an enclosing function. */
@@ -856,6 +862,9 @@ export function extractPython(root: Node): Extracted {
         const qualified = superMatch ? chain : qualify(scope, chain, start);
         if (qualified) addRef(scope, 'CALLS', qualified, node);
         else if (chain.length > 1) untypedCalls.push({ from: scope?.sym.localId ?? null, name: chain[chain.length - 1], line: node.startPosition.row });
+        // `func = make_attrgetter(…)` in one branch and `def func(x):` in the other (jinja2's do_sum): a
+        // call of the name may run the nested function too, as Jedi answers.
+        if (qualified !== chain && chain.length === 1 && nestedDef(scope, chain[0])) addRef(scope, 'CALLS', chain, node);
         break;
       }
       case 'attr': {
