@@ -4,7 +4,7 @@
 // iso: _iso }`) has the members of what is spread into it and of what its keys hold.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildGraph, edgeList } from './helpers';
+import { buildGraph, compareSnapshots, edgeList, parse, snapshot, treeConfig } from './helpers';
 
 const calls = async (files: Record<string, string>) => edgeList(await buildGraph(new Map(Object.entries(files))), (kind) => kind === 'CALLS');
 
@@ -140,4 +140,48 @@ describe("a function's declared `this` (rxjs 7.8.1 util/lift.ts shape)", () => {
       'CALLS lift.ts#operate -> Subscriber.ts#Subscriber.error',
     ]);
   });
+});
+
+describe('edits to what these readings depend on, in another file, re-resolve the files that read through them', () => {
+  const tree = () =>
+    new Map([
+      ['types.ts', 'export interface NextObserver { next(): void }\nexport interface ErrorObserver { error(): void; next(): void }\nexport type PartialObserver = NextObserver | ErrorObserver\n'],
+      ['schemas.ts', 'export function never() { return 1 }\n'],
+      ['checks.ts', 'export function regex() { return 1 }\n'],
+      ['base.ts', 'export interface Observer { next(): void }\nexport class Subscriber { next(): void {} }\n'],
+      [
+        'use.ts',
+        [
+          'import type { PartialObserver } from "./types.js"',
+          'import { Subscriber, type Observer } from "./base.js"',
+          'import * as _schemas from "./schemas.js"',
+          'import * as _checks from "./checks.js"',
+          'const z = { ..._schemas, ..._checks }',
+          'export function notify(observer: PartialObserver) { observer.next() }',
+          'export function convert() { z.never(); z.regex() }',
+          'export class Sink { destination: Subscriber | Observer\n  run() { this.destination.next() } }',
+          '',
+        ].join('\n'),
+      ],
+    ]);
+  const rewrites: Array<[string, string, string]> = [
+    ['an alias gains an alternative', 'types.ts', 'export interface NextObserver { next(): void }\nexport interface ErrorObserver { error(): void; next(): void }\nexport interface CompletionObserver { next(): void }\nexport type PartialObserver = NextObserver | ErrorObserver | CompletionObserver\n'],
+    ['an alias becomes one type', 'types.ts', 'export interface NextObserver { next(): void }\nexport interface ErrorObserver { error(): void; next(): void }\nexport type PartialObserver = ErrorObserver\n'],
+    ['a spread module gains the name', 'checks.ts', 'export function regex() { return 1 }\nexport function never() { return 2 }\n'],
+    ['a spread module loses a name', 'schemas.ts', 'export const other = 1\n'],
+    ['a class starts implementing the other alternative', 'base.ts', 'export interface Observer { next(): void }\nexport class Subscriber implements Observer { next(): void {} }\n'],
+  ];
+  for (const [what, file, text] of rewrites) {
+    it(what, async () => {
+      const files = tree();
+      const graph = await buildGraph(files);
+      const callsOfUse = (g: typeof graph) => edgeList(g, (kind) => kind === 'CALLS').filter((e) => e.startsWith('CALLS use.ts'));
+      const before = callsOfUse(graph);
+      files.set(file, text);
+      graph.apply({ upsert: [await parse(file, text)], config: treeConfig(files) });
+      const scratch = await buildGraph(files);
+      assert.notDeepEqual(callsOfUse(scratch), before, 'the edit changes what use.ts calls');
+      assert.deepEqual(compareSnapshots(snapshot(graph), snapshot(scratch)), []);
+    });
+  }
 });

@@ -491,8 +491,7 @@ export abstract class Declarations extends TypeFacts {
   protected onThisType(annotation: Node): void {
     const type = annotation.firstNamedChild;
     const chain = type ? this.boundedChain(type, this.typeChain(type)) : null;
-    let fn: Node | null = annotation;
-    while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
+    const fn = this.functionAround(annotation);
     const frame = fn && this.frameAt(annotation.startIndex);
     if (chain && fn && frame && !JS_GLOBALS.has(chain[0])) (frame.narrowings ??= []).push({ name: 'this', start: fn.startIndex, end: fn.endIndex, chain });
   }
@@ -502,14 +501,20 @@ export abstract class Declarations extends TypeFacts {
    * S)`) is another value of that name: the narrowing does not hold in that function.
    */
   private unnarrow(frame: Frame, name: string, param: Node): void {
-    let fn: Node | null = param;
-    while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
+    const fn = this.functionAround(param);
     if (!fn) return;
     const { startIndex: start, endIndex: end } = fn;
     frame.narrowings = frame.narrowings!.flatMap((n) => (n.name !== name || end <= n.start || n.end <= start ? [n] : [
       { ...n, end: start },
       { ...n, start: end },
     ]));
+  }
+
+  /** The function a parameter (or its type) belongs to. */
+  private functionAround(node: Node): Node | null {
+    let fn: Node | null = node;
+    while (fn && !FUNCTION_NODES.has(fn.type)) fn = this.parents.of(fn);
+    return fn;
   }
 
   /** `for (const x of xs)` (or `of this.xs`) with xs an array or iterable of a known class: x is one. */
