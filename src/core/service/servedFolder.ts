@@ -29,6 +29,8 @@ const BATCH_MS = 50;
 const SNAPSHOT_SAVE_DELAY_MS = 10_000;
 /** What the service asks itself once its graph is ready: any sentence takes the whole natural-language path. */
 const WARM_UP_QUESTION = 'where is the configuration read and checked';
+/** What a kernel out of file watches means for answers, and the setting that raises the limit (Linux). */
+const WATCH_LIMIT_HINT = '; folders past the limit are not watched, so their changes are read at the next index (raise fs.inotify.max_user_watches)';
 /** Never inside these: VCS internals, dependencies, stores. */
 const NEVER_WATCHED = /[\\/](\.git|node_modules|\.cartograph)([\\/]|$)/;
 
@@ -185,7 +187,7 @@ export class ServedFolder implements ToolFolder {
       ignored: (p) => this.ignored(p),
       followSymlinks: this.options.followSymlinks,
       onChange: changed,
-      onError: (err) => this.log(`file watcher: ${messageOf(err)}`),
+      onError: (err) => this.log(`file watcher: ${messageOf(err)}${(err as NodeJS.ErrnoException).code === 'ENOSPC' ? WATCH_LIMIT_HINT : ''}`),
     });
     // Until the first walk has reached a folder, a write in it goes unseen.
     this.watching = this.watcher.ready;

@@ -27,6 +27,8 @@ export class FolderWatcher {
   /** Real paths of the folders watched, so a symlink cycle is entered once. */
   private readonly realFolders = new Set<string>();
   private closed = false;
+  /** Error codes already reported: a kernel out of watches fails every folder after, said once. */
+  private readonly reported = new Set<string>();
   /** Settles once the first walk has watched every folder under the root. */
   readonly ready: Promise<void>;
 
@@ -72,13 +74,12 @@ export class FolderWatcher {
     try {
       watcher = fs.watch(dir, { persistent: false }, (event, name) => this.onEvent(dir, event, name));
     } catch (err) {
-      // A folder gone before it was reached is no error; a kernel out of watches is (ENOSPC).
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onError(err as Error);
+      this.failed(err as NodeJS.ErrnoException);
       return false;
     }
     watcher.on('error', (err) => {
       this.unwatch(dir);
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'EPERM') this.options.onError(err);
+      this.failed(err);
     });
     this.watchers.set(dir, watcher);
     return true;
@@ -127,6 +128,14 @@ export class FolderWatcher {
     if (this.watchers.has(p) || this.options.ignored(p)) return;
     await this.walk(p);
     this.options.onChange(p);
+  }
+
+  /** A folder gone before it was reached (or while watched) is no error; a kernel out of watches (ENOSPC) is, once. */
+  private failed(err: NodeJS.ErrnoException): void {
+    const code = err.code ?? err.message;
+    if (code === 'ENOENT' || code === 'EPERM' || this.reported.has(code)) return;
+    this.reported.add(code);
+    this.options.onError(err);
   }
 
   private unwatch(dir: string): void {
