@@ -119,6 +119,7 @@ export async function serviceCommand(args: string[], flags: Flags & { all?: bool
           `up ${up} s, ${s.clients} client(s) connected, ${s.requests} requests, ${(s.rssBytes / 1024 / 1024).toFixed(0)} MB`,
       );
       if (s.search) console.log(`  search: ${s.search}`);
+      if (s.watchedFolders !== undefined) console.log(`  watching ${s.watchedFolders} folders for changes`);
     }
     return 0;
   }

@@ -93,6 +93,9 @@ test('the first query answers from the snapshot and starts the service; the next
   assert.match(status.stdout, new RegExp(`pid ${service.pid}, Cartograph ${VERSION.replace(/\./g, '\\.')}, ready`));
   // what search runs with: the default model, every definition embedded (the sentence above waited for them)
   assert.match(status.stdout, /\n {2}search: embeddings cartograph-code-search-v5; \d+ nodes embedded\n/);
+  // Every folder but the store's is watched, each with a kernel watch of its own.
+  const folders = (dir: string): number => 1 + fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== '.cartograph').reduce((n, e) => n + folders(path.join(dir, e.name)), 0);
+  assert.match(status.stdout, new RegExp(`\n {2}watching ${folders(root)} folders for changes\n`));
 });
 
 test('two agents share one service, and each sees an edit made the moment before its call', async () => {

@@ -104,6 +104,11 @@ export class ServedFolder implements ToolFolder {
     }
   }
 
+  /** Folders under a kernel watch; undefined until watching starts. */
+  get watchedFolders(): number | undefined {
+    return this.watcher?.folders;
+  }
+
   /** True once the graph is loaded and the folder re-checked. */
   get ready(): boolean {
     return this.live !== undefined;

@@ -221,6 +221,7 @@ export class ServiceHost {
       clients: this.sockets.size - 1,
       requests: this.requests,
       rssBytes: process.memoryUsage().rss,
+      ...(this.folder.watchedFolders !== undefined ? { watchedFolders: this.folder.watchedFolders } : {}),
       ...(search ? { search } : {}),
     };
   }

@@ -29,6 +29,8 @@ export interface ServiceHello {
   clients: number;
   requests: number;
   rssBytes: number;
+  /** Folders the file watcher has a kernel watch on (absent before it starts; a kernel's limit on watches is per user). */
+  watchedFolders?: number;
   /** What plain-English search runs with once the graph is loaded, with the embedding's progress (`embeddings … ; 5200/17845`). */
   search?: string;
 }

@@ -39,7 +39,7 @@ export class FolderWatcher {
     this.ready = this.walk(root);
   }
 
-  /** How many folders are watched (for the service's status and tests). */
+  /** How many folders are watched (`cartograph service status` says it: the kernel's limit on watches is per user). */
   get folders(): number {
     return this.watchers.size;
   }
