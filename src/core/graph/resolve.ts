@@ -801,9 +801,11 @@ export class Resolver {
    * resolved where the alias is written; for a field, variable or alias declared with such an alias, its alias's.
    */
   private unionAlternatives(target: Target, depth = 0): Target[] {
-    if (target.t !== 'symbol' || !target.sym.type || depth > MAX_UNION_DEPTH || !this.isTypeScript(target.path)) return [];
+    if (target.t !== 'symbol' || depth > MAX_UNION_DEPTH || !this.isTypeScript(target.path)) return [];
     const { sym } = target;
-    const union = sym.kind === 'TypeAlias' && sym.type!.length === 1 ? UNION_STEP.exec(sym.type![0]) : null;
+    const declared = sym.type;
+    if (!declared) return [];
+    const union = sym.kind === 'TypeAlias' && declared.length === 1 ? UNION_STEP.exec(declared[0]) : null;
     if (!union) {
       // A function's `type` is what it returns, not what it holds (see symbolMember).
       const holds = (sym.kind !== 'Function' && sym.kind !== 'Method') || sym.property;

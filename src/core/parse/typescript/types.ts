@@ -445,13 +445,16 @@ function localFact(name: string, frame: Frame | null, facts: (f: Frame) => Map<s
   return undefined;
 }
 
-/** The innermost `instanceof` narrowing of `name` holding at `at`, from `frame` outwards; a local of that name ends the search. */
+/**
+ * The innermost narrowing of `name` holding at `at` (an `instanceof` test's, a declared `this`), from
+ * `frame` outwards; a local of that name ends the search.
+ */
 function narrowedAt(name: string, frame: Frame | null, at: number): string[] | undefined {
   for (let f: Frame | null = frame; f; f = f.up) {
-    const narrowings = f.narrowings ?? [];
+    const narrowings = f.narrowings;
     // Pushed in source order: a later one holding at `at` is nested in an earlier one.
-    for (let i = narrowings.length - 1; i >= 0; i--) {
-      const n = narrowings[i];
+    for (let i = (narrowings?.length ?? 0) - 1; i >= 0; i--) {
+      const n = narrowings![i];
       if (n.name === name && n.start <= at && at < n.end) return n.chain;
     }
     if (f.locals?.has(name)) return undefined;
