@@ -316,6 +316,55 @@ describe('a name bound to a value in one branch and to a nested function in anot
   });
 });
 
+describe('a property or method that returns a field', () => {
+  it('holds what the field holds (Django `QuerySet.query` returns `self._query`), through a copy made with `self.__class__(...)` and in another file; an untyped field stays unknown', async () => {
+    const out = edgeList(await buildGraph(new Map([
+      ['query.py', [
+        'class Query:',
+        '    def set_limits(self):',
+        '        pass',
+        '',
+      ].join('\n')],
+      ['queryset.py', [
+        'from query import Query',
+        'class QuerySet:',
+        '    def __init__(self, query=None, hints=None):',
+        '        self._query = query or Query()',
+        '        self._hints = hints',
+        '    @property',
+        '    def query(self):',
+        '        return self._query',
+        '    @property',
+        '    def hints(self):',
+        '        return self._hints',
+        '    def get_query(self):',
+        '        return self._query',
+        '    def _chain(self):',
+        '        return self.__class__(query=self.query)',
+        '    def first(self):',
+        '        qs = self._chain()',
+        '        qs.query.set_limits()',
+        '    def second(self):',
+        '        self.get_query().set_limits()',
+        '    def loose(self):',
+        '        self.hints.set_limits()',
+        '',
+      ].join('\n')],
+      ['use.py', [
+        'from queryset import QuerySet',
+        'def run(qs: QuerySet):',
+        '    qs.query.set_limits()',
+        '',
+      ].join('\n')],
+    ]))).filter((e) => e.startsWith('CALLS') && e.endsWith('#Query.set_limits'));
+    assert.deepEqual(out, [
+      'CALLS queryset.py#QuerySet.first -> query.py#Query.set_limits',
+      'CALLS queryset.py#QuerySet.second -> query.py#Query.set_limits',
+      'CALLS use.py#run -> query.py#Query.set_limits',
+    ]);
+  });
+});
+
 describe('a function declared to return a collection', () => {
   it('types what a for over its call binds (`for ext in self.iter_extensions()` with `-> t.Iterator["Ext"]`); an untyped return stays unknown', async () => {
     const out = edgeList(await buildGraph(new Map([

@@ -837,7 +837,12 @@ export class Resolver {
       // Repository types only: `name: str` leaves `self.name.upper()` a use of the field, not of builtins.
       // Enums have methods too (Rust, Java): `self.state.is_idle()` with `state: State`.
       const t = resolved.target;
-      return t.t === 'symbol' && (isType(t.sym) || t.sym.kind === 'TypeAlias') ? t : null;
+      if (t.t !== 'symbol') return null;
+      if (isType(t.sym) || t.sym.kind === 'TypeAlias') return t;
+      // Python: a chain read from a value ends at what holds one (`return self._query`, a property over a
+      // field): what that field holds.
+      const holds = t.sym.type && ((t.sym.kind !== 'Function' && t.sym.kind !== 'Method') || t.sym.property);
+      return holds && file.language === 'python' && t.sym !== sym ? this.typeOf(t.path, t.sym) : null;
     });
   }
 

@@ -657,6 +657,8 @@ export function extractPython(root: Node): Extracted {
   /** What a returned value is, as a name chain: the receiver, a typed local, or a call of a name the function sees; else null. */
   function returnedChain(scope: Scope, value: Node): string[] | null {
     if (value.type === 'identifier') return value.text === scope.receiver ? ['self'] : scope.typed.get(value.text) ?? null;
+    // `return self._query` (a property over a field): what the field holds.
+    if (value.type === 'attribute') return aliasedChain(scope, value);
     if (value.type !== 'call') return null;
     const through = passedThrough(scope, value);
     if (through !== undefined) return through;
