@@ -431,4 +431,52 @@ describe('values typed where they are written or passed', () => {
       'CALLS use.ts#notify -> types.ts#NextObserver.next',
     ]);
   });
+
+  it("an interface given its body as a base's type argument has that body's members, and an array literal of one class holds that class (effect@3.22.4 `interface Read extends Op<Tag, {...}>`, `[r as Read]` then `.pop()`)", async () => {
+    const calls = await callsOf([
+      ['executor.ts', 'export class Executor {\n  run(): number { return 1 }\n}\nexport type Erased<R> = Executor\n'],
+      [
+        'state.ts',
+        [
+          'import type { Erased } from "./executor.js"',
+          'export interface Base { readonly _id: symbol }',
+          'export type Op<Tag extends string, Body = {}> = Base & Body & { readonly _tag: Tag }',
+          'export interface Read extends Op<"read", {',
+          '  readonly upstream: Erased<unknown>',
+          '  onEmit(value: unknown): void',
+          '}> {}',
+          'export interface Listed extends Array<{ unrelated(): void }> {}',
+          '',
+        ].join('\n'),
+      ],
+      [
+        'use.ts',
+        [
+          'import * as State from "./state.js"',
+          'import { Executor } from "./executor.js"',
+          'export const direct = (r: State.Read, l: State.Listed) => { r.upstream.run(); r.onEmit(1); l.unrelated() }',
+          'export const readUpstream = (r: State.Read) => {',
+          '  const readStack = [r as State.Read]',
+          '  const mixed = [r as State.Read, new Executor()]',
+          '  const read = () => {',
+          '    const current = readStack.pop()',
+          '    current?.upstream.run()',
+          '    mixed.pop()?.onEmit(2)',
+          '  }',
+          '  return read',
+          '}',
+          '',
+        ].join('\n'),
+      ],
+    ], 'use.ts#');
+    // An array's element type in a base's type argument is no member of the interface (`Listed`: its base's,
+    // outside the repository); an array of two classes holds neither.
+    assert.deepEqual(calls, [
+      'CALLS use.ts#direct -> executor.ts#Executor.run',
+      'CALLS use.ts#direct -> ext:js:Array.unrelated',
+      'CALLS use.ts#direct -> state.ts#Read.onEmit',
+      'CALLS use.ts#readUpstream -> executor.ts#Executor',
+      'CALLS use.ts#readUpstream.read -> executor.ts#Executor.run',
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { JS_GLOBALS } from '../../model/builtins';
 import type { SymbolKind } from '../fileGraph';
 import { FUNCTION_NODES, FUNCTION_VALUES, REQUIRE_VALUE, callChain, plainChain, stripComments, unquote } from './syntax';
 import type { Frame } from './scopes';
-import { type ObjectFacade, TypeFacts, assertedType } from './types';
+import { type ObjectFacade, TypeFacts, assertedType, holdsItsArguments } from './types';
 
 /** Type syntax an alias's object types can sit in and still be its members (not a property's type: that is another object). */
 const COMPOSED_TYPES = new Set(['union_type', 'intersection_type', 'parenthesized_type', 'conditional_type', 'generic_type', 'type_arguments']);
@@ -291,13 +291,32 @@ export abstract class Declarations extends TypeFacts {
   }
 
   protected onInterfaceMember(node: Node): void {
-    if (!this.memberScope(node, 'Interface') && !this.memberScope(node, 'TypeAlias')) return;
+    if (!this.memberScope(node, 'Interface') && !this.memberScope(node, 'TypeAlias') && !this.heritageScope(node)) return;
     const name = this.memberName(node.childForFieldName('name'));
     if (!name) return;
     const kind: SymbolKind = node.type === 'method_signature' ? 'Method' : 'Field';
     const frame = this.define(kind, name, node, this.header(node, node.endIndex), this.docOf(node));
     this.setType(frame, kind === 'Method' ? this.returnChain(node) : this.annotationChain(node.childForFieldName('type')));
     if (kind === 'Method') this.setCallbacks(frame, node);
+  }
+
+  /**
+   * An interface whose base is given its body as a type argument (`interface Read extends Op<"read", {
+   * readonly upstream: Executor }> {}` with `type Op<Tag, Body> = Base & Body & …`, effect's channel
+   * primitives): the argument's members are the interface's, as the TypeScript service reads them.
+   */
+  private heritageScope(node: Node): Frame | null {
+    const frame = this.frameAt(node.startIndex);
+    if (frame?.sym.kind !== 'Interface') return null;
+    let at = this.parents.of(node); // the object type
+    for (const type of ['type_arguments', 'generic_type', 'extends_type_clause']) {
+      at = at && this.parents.of(at);
+      if (at?.type !== type) return null;
+      const generic = type === 'generic_type' ? at.childForFieldName('name') : null;
+      if (generic && holdsItsArguments(this.text(generic))) return null;
+    }
+    const declaration = at && this.parents.of(at);
+    return declaration?.childForFieldName('body')?.startIndex === frame.bodyStart ? frame : null;
   }
 
   protected onEnum(node: Node): void {
@@ -431,8 +450,19 @@ export abstract class Declarations extends TypeFacts {
     }
     const name = this.text(nameNode);
     if (chain) (frame.types ??= new Map()).set(name, chain);
-    const elements = declared ? this.elementChain(declared) : null;
+    const elements = declared ? this.elementChain(declared) : value?.type === 'array' ? this.literalElements(value) : null;
     if (elements) (frame.elements ??= new Map()).set(name, elements);
+  }
+
+  /** `[r as Read]`, `[new C(), new C()]`: the class every element is, as the TypeScript service infers the array's. */
+  private literalElements(array: Node): string[] | null {
+    const chains = array.namedChildren.map((element) => {
+      const asserted = element && assertedType(element);
+      if (asserted) return this.boundedChain(asserted, this.typeChain(asserted));
+      return element?.type === 'new_expression' ? this.typeChain(element.childForFieldName('constructor')) : null;
+    });
+    const first = chains[0];
+    return first && chains.every((c) => c?.join('.') === first.join('.')) ? first : null;
   }
 
   /**

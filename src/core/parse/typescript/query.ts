@@ -45,6 +45,7 @@ const DEFS_TS = `
 (interface_declaration) @interface
 (interface_body [(property_signature) (method_signature)] @member)
 (type_alias_declaration value: (object_type [(property_signature) (method_signature)] @member))
+(interface_declaration (extends_type_clause (generic_type (type_arguments (object_type [(property_signature) (method_signature)] @member)))))
 (enum_declaration) @enum
 (enum_body name: (_) @enummember)
 (enum_body (enum_assignment) @enummember)
@@ -67,6 +68,7 @@ const DEFS_TS = `
 (variable_declarator name: (identifier) type: (type_annotation)) @local
 (variable_declarator name: (identifier) value: (as_expression)) @local
 (variable_declarator name: (identifier) value: (subscript_expression)) @local
+(variable_declarator name: (identifier) value: (array)) @local
 (variable_declarator name: (object_pattern) value: [(this) (identifier)]) @destructure
 (for_in_statement left: (identifier)) @forof
 `;

@@ -430,6 +430,14 @@ const MAPS = new Set(['Map', 'ReadonlyMap', 'WeakMap']);
 /** Generic collections whose one type argument is what iterating them gives. */
 const COLLECTIONS = new Set(['Array', 'ReadonlyArray', 'Iterable', 'IterableIterator', 'Iterator', 'AsyncIterable', 'Generator', 'Set', 'ReadonlySet']);
 
+/** Generic types whose arguments are what they hold (elements, values, a result), not members of their own. */
+const HOLDERS = new Set([...COLLECTIONS, ...MAPS, 'WeakSet', 'AsyncIterableIterator', 'AsyncGenerator', 'Promise', 'PromiseLike', 'Record']);
+
+/** True when a type argument of `generic` (a name as written) is something it holds: `Array<{ x }>` has no member `x`. */
+export function holdsItsArguments(generic: string): boolean {
+  return HOLDERS.has(generic);
+}
+
 /** A type parameter's constraint, else its default. */
 function boundOf(param: Node): Node | null {
   return (param.childForFieldName('constraint') ?? param.childForFieldName('value'))?.firstNamedChild ?? null;
