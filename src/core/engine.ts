@@ -22,6 +22,9 @@ import { scanWorkspace, type SkippedFile } from './workspace/scan';
 import { SourceFiles } from './workspace/sourceFiles';
 import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
 
+/** Fewer files than this are parsed in the calling thread: shipping a handful to workers costs more than parsing them. */
+const BULK_JOBS = 32;
+
 export type { EngineStats } from './engineStats';
 
 export interface EngineOptions extends Pick<StoreMirrorOptions, 'storeMode' | 'onStoreDamage' | 'command' | 'onStoreWait'> {
@@ -161,8 +164,11 @@ export class Engine {
     const mark = (phase: IndexPhase, since: number) => (timings[phase] = Math.round(performance.now() - since));
     let t = performance.now();
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
-    // Parse workers start (WASM compile, grammar load) while the scan and the reads run.
-    if ((this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
+    // With nothing indexed yet, parse workers start (WASM compile, grammar load) while the scan and the
+    // reads run. Otherwise only once the reads found enough to parse: a warm start that parses nothing
+    // spent two threads' start on a 2-core machine, beside its own work.
+    const workers = this.options.workers ?? 2;
+    if (workers > 0 && this.stored.size === 0) this.bulk ??= new WorkerParser(workers);
     const { exclude, includeMinified, followSymlinks } = this.options;
     const scan = await scanWorkspace(this.root, { maxFileSize: this.maxFileSize, exclude, includeMinified, followSymlinks });
     this.sources.forgetIgnoreFiles();
@@ -201,6 +207,7 @@ export class Engine {
       jobs.push({ path: entry.path, language: entry.language, text: result.text });
     });
     jobs.sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (workers > 0 && jobs.length >= BULK_JOBS) this.bulk ??= new WorkerParser(workers);
     mark('read', t);
 
     t = performance.now();
@@ -374,7 +381,7 @@ export class Engine {
       meta.set(rel, { mtimeMs: result.mtimeMs, size: result.size });
       jobs.push({ path: rel, language, text: result.text });
     });
-    if (jobs.length >= 32 && (this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
+    if (jobs.length >= BULK_JOBS && (this.options.workers ?? 2) > 0) this.bulk ??= new WorkerParser(this.options.workers ?? 2);
     let outcomes;
     try {
       outcomes = await this.parseMany(jobs.sort((a, b) => (a.path < b.path ? -1 : 1)), () => undefined);
@@ -461,8 +468,7 @@ export class Engine {
   private bulk: ParseService | undefined;
 
   private async parseMany(jobs: ParseJob[], onFile: (done: number) => void) {
-    // Shipping a handful of files to workers costs more than parsing them here.
-    if (!this.bulk || jobs.length < 32) return this.updates.parse(jobs, onFile);
+    if (!this.bulk || jobs.length < BULK_JOBS) return this.updates.parse(jobs, onFile);
     return this.bulk.parse(jobs, onFile);
   }
 
