@@ -28,11 +28,9 @@ export interface Searcher {
   /**
    * Builds the indexes queries need (in slices) ahead of the first one, ready for updates: the QuickPick
    * calls it when it opens, so the build overlaps the typing. Until then nothing is built (no memory
-   * spent on search). `edits`: only the entity index, ready for updates (a repository's service once its
-   * graph is loaded: the first edit is not answered late), leaving the lexical index, whose load from a
-   * snapshot is one block of 0.3 s on Django, to the first sentence.
+   * spent on search).
    */
-  prepare(only?: 'edits'): Promise<void>;
+  prepare(): Promise<void>;
   /** These nodes' search text changed outside the graph (a description arrived): re-read them on the next query. */
   invalidate(ids: Iterable<string>): void;
   /** Both indexes, built now if need be and up to date with the graph: what the query snapshot saves. */
@@ -162,9 +160,9 @@ export function createSearcher(engine: { graph: SearchGraph }, options: Searcher
       fresh();
       return route(query);
     },
-    async prepare(only?: 'edits'): Promise<void> {
+    async prepare(): Promise<void> {
       fresh();
-      const [loaded] = await Promise.all([entities.get(), only === 'edits' ? undefined : lexical.get()]);
+      const [loaded] = await Promise.all([entities.get(), lexical.get()]);
       await loaded.prepareUpdates(options.indexSliceMs);
     },
     async files(query: string, limit = 20): Promise<FileRanking> {

@@ -155,6 +155,11 @@ export class LocalRepository implements Repository {
     return nodeAtLine(this.engine.graph.nodesInFile(relPath), line)?.id;
   }
 
+  /** True when `query` is a sentence (the natural-language route): the only questions search models answer. */
+  async asksInWords(query: string): Promise<boolean> {
+    return (await this.searcher.route(query)).route === 'natural-language';
+  }
+
   async search(query: string, limit: number, context?: SearchContext): Promise<FoundNodes> {
     const result = await this.searcher.search(query, limit, context);
     const graph = this.engine.graph.graph;
@@ -242,8 +247,8 @@ export class LocalRepository implements Repository {
     return this.searcher.files(question, limit);
   }
 
-  prepareSearch(only?: 'edits') {
-    return this.searcher.prepare(only);
+  prepareSearch() {
+    return this.searcher.prepare();
   }
 
   assembleContext(query: CursorQuery, options?: AssembleOptions) {

@@ -21,6 +21,7 @@ import { AnswerCache } from './answerCache';
 import type { IndexReport } from '../engine';
 import { LocalRepository } from './localRepository';
 import { ModelSlot } from './modelSlot';
+import type { ModelSettings } from '../models/loader';
 import { Quiet } from './quiet';
 
 /** File events are applied in batches: a checkout that rewrites 500 files is one re-index, not 500. */
@@ -121,12 +122,13 @@ export class ServedFolder implements ToolFolder {
     this.log(`${report.files} files ready in ${((report.timings.total ?? 0) / 1000).toFixed(2)} s (${report.parsed} parsed, ${report.reused} unchanged)`);
     this.live = repo;
     this.early = Promise.resolve(undefined);
-    // The entity index ready for saves before anyone edits: the first edit after a start is not answered 0.3 s late.
-    repo.prepareSearch('edits').catch((err: unknown) => this.log(`preparing search: ${messageOf(err)}`));
-    // Then, in a quiet moment, the lexical index a sentence needs, read from the snapshot in one block
-    // (~0.3 s on Django, 3 s at a million lines), and one sentence searched with the models (the
-    // traversal's walk of the graph, the vectors packed, the search's code compiled): the first sentence
-    // otherwise pays them all.
+    // A service is mostly started by a client about to ask (the CLI's first question, an agent's first
+    // call): what follows waits for a quiet moment instead of holding the thread as that question comes
+    // in (on Django it held the first answer 0.4 s). Then the entity index that saves update, the
+    // lexical index a sentence needs, read from the snapshot in one block (~0.3 s on Django, 3 s at a
+    // million lines), and one sentence searched with the models (the traversal's walk of the graph, the
+    // vectors packed, the search's code compiled): the first edit and the first sentence otherwise pay them.
+    this.quiet.touch();
     this.whenQuiet(async () => {
       await repo.prepareSearch();
       await this.models?.use();
@@ -280,7 +282,7 @@ export class ServedFolder implements ToolFolder {
     }
     const call = await this.state();
     const repo = await this.repo;
-    await this.models?.use();
+    if (name === 'search_code') await this.modelsFor(repo, String(args.query ?? ''));
     const store = await repo.storeInfo();
     const problem = store.status === 'damaged' || store.status === 'unavailable' ? store.error : undefined;
     const state = problem ? { ...call, storeProblem: problem } : call;
@@ -290,6 +292,15 @@ export class ServedFolder implements ToolFolder {
     const models = this.models ? await repo.modelStatus() : '';
     const key = call.pending.length === 0 ? `${name}\u0000${JSON.stringify(args)}\u0000${problem ?? ''}\u0000${models}\u0000${repo.descriptionsVersion}` : undefined;
     return this.checked(() => repo.runTool(name, args, state), (result) => (result.ok ? result.structured : undefined), key);
+  }
+
+  /**
+   * The folder's models loaded (`settings`, else its default) and the changed code embedded, when
+   * `query` is a sentence: names and structural questions never use them, so they never wait for a
+   * load (on Django the first name asked after a start waited 0.4 s for it).
+   */
+  async modelsFor(repo: LocalRepository, query: string, settings?: ModelSettings): Promise<void> {
+    if (this.models && (await repo.asksInWords(query))) await this.models.use(settings);
   }
 
   /**

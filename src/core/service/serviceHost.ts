@@ -233,7 +233,7 @@ export class ServiceHost {
     // `--model-free` is answered without the models, which stay loaded for the other clients (the
     // default's vectors would otherwise be read back from the store at the next default question).
     const modelFree = isModelFree(request.models);
-    if (!modelFree) await this.folder.models?.use(request.models);
+    if (!modelFree) await this.folder.modelsFor(repo, request.text, request.models);
     const answer = await this.folder.checked(
       async () => searchAnswer(repo.engine.graph.graph, (await repo.search(request.text, request.limit, { modelFree })).result),
       (a) => a.hits,
