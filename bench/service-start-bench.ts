@@ -4,13 +4,17 @@
 // then three questions asked at once on that connection (a name, a structural question, a sentence;
 // the service's default models). Several builds (`--cli`, each a dist/cli.js; default this checkout's)
 // are alternated, `--runs` starts each per round, so that a machine's drift falls on all of them alike.
-// Prints a table and writes JSON; timings depend on the machine and its load (run it quiet).
+// Then, for this checkout's build, `cartograph mcp` spawned as an agent would (`--runs` × `--rounds`
+// times, no service running): spawn → its first `search_code` answer (from the query snapshot while the
+// graph loads) and → its first answer not marked `indexing` (the live graph, through the service).
+// Prints tables and writes JSON; timings depend on the machine and its load (run it quiet).
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectService, type ServiceConnection } from '../src/core/service/serviceClient';
+import { startMcp } from '../test/support/mcpProcess';
 import { CORPORA } from './search/corpus';
 
 const { values } = parseArgs({
@@ -62,6 +66,31 @@ async function start(cli: string, root: string, store: string): Promise<Start> {
   }
 }
 
+interface McpStart {
+  firstMs: number;
+  liveMs: number;
+}
+
+/** A fresh `cartograph mcp` (this checkout's build) asked `search_code` until its answer is from the live graph. */
+async function mcpStart(root: string, store: string): Promise<McpStart> {
+  const t = performance.now();
+  const mcp = startMcp(root);
+  // An answer from the snapshot says so (agentTools: `indexing` in its structured content).
+  const indexing = (a: { structured: Record<string, unknown> }) => 'indexing' in a.structured;
+  try {
+    let answer = await mcp.call('search_code', { query: QUESTIONS[0].text });
+    const firstMs = performance.now() - t;
+    while (indexing(answer)) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      answer = await mcp.call('search_code', { query: QUESTIONS[0].text });
+    }
+    return { firstMs, liveMs: performance.now() - t };
+  } finally {
+    await mcp.close();
+    await (await connectService(store))?.stop();
+  }
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -96,7 +125,13 @@ async function main(): Promise<void> {
     console.log(`| build | starts | spawn → ready, s: median (min–max) | ${QUESTIONS.map((q) => `first ${q.mode}, s`).join(' | ')} |`);
     console.log(`|---|---:|---|${QUESTIONS.map(() => '---').join('|')}|`);
     for (const r of rows) console.log(`| ${r.cli} | ${r.starts} | ${cell(r.readyMs)} | ${QUESTIONS.map((q) => cell(r.answersMs[q.mode])).join(' | ')} |`);
-    if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), corpus: values.corpus, questions: QUESTIONS, rows }, null, 2)}\n`);
+    const mcp: McpStart[] = [];
+    for (let i = 0; i < Number(values.rounds) * Number(values.runs); i++) mcp.push(await mcpStart(root, store));
+    console.log(`\n| cartograph mcp (this build) | starts | spawn → first search_code, s | spawn → first live answer, s |`);
+    console.log('|---|---:|---|---|');
+    console.log(`| ${path.resolve(__dirname, '..', 'dist', 'cli.js')} | ${mcp.length} | ${cell(mcp.map((m) => m.firstMs))} | ${cell(mcp.map((m) => m.liveMs))} |`);
+    const mcpMs = { firstMs: mcp.map((m) => Math.round(m.firstMs)), liveMs: mcp.map((m) => Math.round(m.liveMs)) };
+    if (values.json) fs.writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), corpus: values.corpus, questions: QUESTIONS, rows, mcp: mcpMs }, null, 2)}\n`);
   } finally {
     fs.rmSync(path.dirname(root), { recursive: true, force: true });
   }
