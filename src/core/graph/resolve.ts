@@ -555,7 +555,7 @@ export class Resolver {
       return own ?? (type ? this.member(type, name) : null);
     }
     // A function's `type` is what it returns, not what it is: `f.x` is not a member of that; a property's is.
-    if (target.sym.type && ((kind !== 'Function' && kind !== 'Method') || target.sym.property)) {
+    if (target.sym.type && holdsItsType(target.sym)) {
       const type = this.typeOf(target.path, target.sym);
       return type ? this.member(type, name) : null;
     }
@@ -629,9 +629,8 @@ export class Resolver {
     // Python only: elsewhere a type path's `self` is no receiver (Rust's `self::module::Type`).
     if (receiver?.t !== 'symbol' || current.t !== 'symbol' || current.sym.type?.[0] !== 'self' || !this.isPython(current.path)) return null;
     if (receiver.path === current.path && receiver.sym.localId === current.sym.parent) return null;
-    const isFunction = current.sym.kind === 'Function' || current.sym.kind === 'Method';
     // A function's type is what a call gives; a property's and a variable's, what reading it gives.
-    if ((step === CALL_RESULT) !== (isFunction && !current.sym.property)) return null;
+    if ((step === CALL_RESULT) === holdsItsType(current.sym)) return null;
     const type = this.memoized(`rr\u0000${receiver.path}\u0000${receiver.sym.localId}\u0000${current.path}\u0000${current.sym.localId}`, () => {
       const found = this.walk(receiver, current.sym.type!.slice(1));
       const t = found && !found.partial ? found.target : null;
@@ -807,9 +806,7 @@ export class Resolver {
     if (!declared) return [];
     const union = sym.kind === 'TypeAlias' && declared.length === 1 ? UNION_STEP.exec(declared[0]) : null;
     if (!union) {
-      // A function's `type` is what it returns, not what it holds (see symbolMember).
-      const holds = (sym.kind !== 'Function' && sym.kind !== 'Method') || sym.property;
-      const type = holds ? this.typeOf(target.path, sym) : null;
+      const type = holdsItsType(sym) ? this.typeOf(target.path, sym) : null;
       return type ? this.unionAlternatives(type, depth + 1) : [];
     }
     const file = union[1] === '|' ? this.world.file(target.path) : undefined;
@@ -841,8 +838,7 @@ export class Resolver {
       if (isType(t.sym) || t.sym.kind === 'TypeAlias') return t;
       // Python: a chain read from a value ends at what holds one (`return self._query`, a property over a
       // field): what that field holds.
-      const holds = t.sym.type && ((t.sym.kind !== 'Function' && t.sym.kind !== 'Method') || t.sym.property);
-      return holds && file.language === 'python' && t.sym !== sym ? this.typeOf(t.path, t.sym) : null;
+      return t.sym.type && holdsItsType(t.sym) && file.language === 'python' && t.sym !== sym ? this.typeOf(t.path, t.sym) : null;
     });
   }
 
@@ -1103,6 +1099,11 @@ const MAX_UNION_DEPTH = 3;
 /** A TypeScript namespace is a GlobalVariable holding its members (`N.f()`, `extends DateTime.Proto`). */
 function isNamespace(sym: SymbolDef): boolean {
   return sym.kind === 'GlobalVariable' && !sym.type;
+}
+
+/** Whether `sym`'s `type` is what reading it gives (a variable, a field, a property), not what calling it returns (a function). */
+function holdsItsType(sym: SymbolDef): boolean {
+  return (sym.kind !== 'Function' && sym.kind !== 'Method') || Boolean(sym.property);
 }
 
 function isType(sym: SymbolDef): boolean {

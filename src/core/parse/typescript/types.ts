@@ -453,16 +453,19 @@ function localFact(name: string, frame: Frame | null, facts: (f: Frame) => Map<s
   return undefined;
 }
 
+/** A frame with no narrowing: shared, so a lookup allocates nothing per frame. */
+const NO_NARROWINGS: NonNullable<Frame['narrowings']> = [];
+
 /**
  * The innermost narrowing of `name` holding at `at` (an `instanceof` test's, a declared `this`), from
  * `frame` outwards; a local of that name ends the search.
  */
 function narrowedAt(name: string, frame: Frame | null, at: number): string[] | undefined {
   for (let f: Frame | null = frame; f; f = f.up) {
-    const narrowings = f.narrowings;
+    const narrowings = f.narrowings ?? NO_NARROWINGS;
     // Pushed in source order: a later one holding at `at` is nested in an earlier one.
-    for (let i = (narrowings?.length ?? 0) - 1; i >= 0; i--) {
-      const n = narrowings![i];
+    for (let i = narrowings.length - 1; i >= 0; i--) {
+      const n = narrowings[i];
       if (n.name === name && n.start <= at && at < n.end) return n.chain;
     }
     if (f.locals?.has(name)) return undefined;
