@@ -4,7 +4,7 @@
 // every call ~40-60 ms that a query answered from the snapshot does not need.
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { Engine, type IndexProgress } from '../core/engine';
+import { Engine, type EngineStats, type IndexProgress, type IndexReport } from '../core/engine';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { createSearcher, type Searcher, type SearcherOptions } from '../core/search';
@@ -26,6 +26,7 @@ import { LocalRepository } from '../core/service/localRepository';
 import { ServiceHost } from '../core/service/serviceHost';
 import { ServedFolder, type ServedFolderOptions } from '../core/service/servedFolder';
 import { STORE_FOLDER } from '../core/store/storeVersion';
+import { folderSize } from '../core/store/storeFolder';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
 import { version as VERSION } from '../../package.json';
@@ -41,6 +42,13 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   const given = indexOptionsOf(flags, maxFileSize);
   const indexedByService = await indexThroughService({ root, storeDir }, flags, given);
   if (indexedByService !== undefined) return indexedByService;
+  const unchanged = await Engine.unchangedIndex(root, { storeDir, ...given, followSymlinks: flags['follow-symlinks'] });
+  if (unchanged) {
+    // The store and the snapshot are left as they are (nothing to write): the next query starts from them.
+    const options = readIndexOptions(storeDir) ?? DEFAULT_INDEX_OPTIONS;
+    printIndexed(flags, { ...unchanged, storeBytes: await folderSize(storeDir), snapshot: { saved: true, unchanged: true, ms: 0 }, options }, given !== undefined);
+    return 0;
+  }
   const engine = await Engine.open(root, {
     storeDir,
     ...given,
@@ -82,24 +90,32 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     // The next `query` or `show` then starts from the snapshot (on Django the lexical index's build is most of this).
     const stamp = descriptionsStamp(engine.storeInfo().dir ?? '');
     const snapshot = await saveSnapshot(engine, searcher, stamp);
-    const s = engine.stats();
-    const storeBytes = await engine.storeSize();
-    if (flags.json) {
-      console.log(JSON.stringify({ report, stats: s, storeBytes, snapshot, options: engine.indexOptions }, null, 2));
-    } else {
-      console.log(
-        `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
-          `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
-      );
-      const read = describeIndexOptions(engine.indexOptions);
-      if (read) console.log(`Read with ${read}${given ? '' : ', as recorded with the store'}: later indexes and the repository's service read the folder the same way (--reset-options: the defaults).`);
-      printStats(s, storeBytes);
-    }
+    printIndexed(flags, { report, stats: engine.stats(), storeBytes: await engine.storeSize(), snapshot, options: engine.indexOptions }, given !== undefined);
     return 0;
   } finally {
     bar?.stop();
     await engine.close();
   }
+}
+
+/** What `index` did, as JSON with --json. `optionsGiven`: the folder was read with options given on this command line. */
+function printIndexed(
+  flags: Flags,
+  indexed: { report: IndexReport; stats: EngineStats; storeBytes: number; snapshot: Awaited<ReturnType<typeof saveSnapshot>>; options: IndexOptions },
+  optionsGiven: boolean,
+): void {
+  const { report, stats, storeBytes, options } = indexed;
+  if (flags.json) {
+    console.log(JSON.stringify(indexed, null, 2));
+    return;
+  }
+  console.log(
+    `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
+      `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
+  );
+  const read = describeIndexOptions(options);
+  if (read) console.log(`Read with ${read}${optionsGiven ? '' : ', as recorded with the store'}: later indexes and the repository's service read the folder the same way (--reset-options: the defaults).`);
+  printStats(stats, storeBytes);
 }
 
 /** The options `index` was given; undefined for none (the store's recorded ones apply); --reset-options: the defaults. */

@@ -20,8 +20,19 @@ export interface EngineStats {
   store: StoreInfo;
 }
 
+/** What an index found in the graph itself: the stats but for the root, the skips and the store's state. */
+export type GraphCounts = Omit<EngineStats, 'root' | 'skipped' | 'store'>;
+
 /** Walks every node and edge: for a report, not for a status line (the store's state alone is `StoreMirror.info`). */
 export function engineStats(root: string, repo: RepositoryGraph, skipped: Iterable<SkippedFile>, store: StoreInfo): EngineStats {
+  return statsWith(root, graphCounts(repo), skipped, store);
+}
+
+export function statsWith(root: string, counts: GraphCounts, skipped: Iterable<SkippedFile>, store: StoreInfo): EngineStats {
+  return { root, ...counts, skipped: [...skipped].sort((a, b) => (a.path < b.path ? -1 : 1)), store };
+}
+
+export function graphCounts(repo: RepositoryGraph): GraphCounts {
   const nodes: EngineStats['nodes'] = {};
   const edges: EngineStats['edges'] = {};
   for (const kind of NODE_KINDS) nodes[kind] = 0;
@@ -39,16 +50,13 @@ export function engineStats(root: string, repo: RepositoryGraph, skipped: Iterab
   }
   const imports = repo.importStats();
   return {
-    root,
     files: repo.filePaths().length,
     lines,
     nodes,
     edges,
-    skipped: [...skipped].sort((a, b) => (a.path < b.path ? -1 : 1)),
     syntaxErrorFiles,
     generatedFiles: generatedFiles.sort(),
     imports: { internal: imports.internal, resolved: imports.resolved, rate: imports.internal ? imports.resolved / imports.internal : 1 },
     unresolvedReferences: repo.unresolvedReferences(),
-    store,
   };
 }

@@ -19,7 +19,9 @@ import { PARSER_VERSION } from '../parse/fileGraph';
 import { DESCRIPTIONS_FILE, QUERY_SNAPSHOT_FILE, readStoreVersion, sameVersion, type StoreVersion } from '../store/storeVersion';
 import { projectConfigDirs, readProjectConfig, type ConfigDirs } from '../workspace/projectConfig';
 import { EntityIndex } from './entityIndex';
+import { graphCounts } from '../engineStats';
 import type { GraphStore } from '../store/graphStore';
+import { saveIndexRecord, type FileState } from '../store/indexRecord';
 import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
@@ -127,28 +129,31 @@ export async function saveQuerySnapshot(
 }
 
 /**
- * Saves the snapshot of an engine's graph with its searcher's indexes, if the store still holds what
- * this engine wrote or read (another process writing meanwhile: nothing is saved, and says so). A
- * snapshot that is already current and intact is left alone ('unchanged'): rewriting it cost a
- * re-index with nothing changed as much as the index itself on large trees (its lexical index build).
+ * Saves the snapshot of an engine's graph with its searcher's indexes, and the record of its files
+ * (indexRecord.ts), if the store still holds what this engine wrote or read (another process writing
+ * meanwhile: nothing is saved, and says so). A snapshot that is already current and intact is left
+ * alone ('unchanged'): rewriting it cost a re-index with nothing changed as much as the index itself on
+ * large trees (its lexical index build).
  */
 export async function saveEngineSnapshot(
-  engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; flush(): Promise<void> },
+  engine: { root: string; graph: RepositoryGraph; currentStore: GraphStore | null; flush(): Promise<void>; fileStates(): FileState[] },
   searcher: Pick<Searcher, 'indexes'>,
   descriptions: string,
+  log?: (message: string) => void,
 ): Promise<'saved' | 'unchanged'> {
   await engine.flush();
   const store = engine.currentStore;
   if (!store) throw new Error('the graph store is not available');
   const version = await store.version();
   if (!version) throw new Error('the store was written by another process meanwhile');
-  if (await snapshotCurrent(store.dir, engine.root, version)) return 'unchanged';
-  await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
-  return 'saved';
+  const unchanged = await snapshotCurrent(store.dir, engine.root, version);
+  if (!unchanged) await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
+  await saveIndexRecord(store.dir, engine.root, version, engine.fileStates(), () => graphCounts(engine.graph), log);
+  return unchanged ? 'unchanged' : 'saved';
 }
 
 /** Whether the snapshot on disk was made from `version` of this store and still holds, every section intact. */
-async function snapshotCurrent(storeDir: string, root: string, version: StoreVersion): Promise<boolean> {
+export async function snapshotCurrent(storeDir: string, root: string, version: StoreVersion): Promise<boolean> {
   let fd: number;
   try {
     fd = fs.openSync(path.join(storeDir, QUERY_SNAPSHOT_FILE), 'r');
@@ -159,7 +164,7 @@ async function snapshotCurrent(storeDir: string, root: string, version: StoreVer
     const header = readHeader(fd);
     if (typeof header === 'string' || header.format !== FORMAT || !sameVersion(header.key.store, version)) return false;
     if (await staleness(header.key, storeDir, root)) return false;
-    return SECTIONS.every((name) => readSection(fd, header, name) !== undefined);
+    return SECTIONS.every((name) => sectionIntact(fd, header, name));
   } finally {
     fs.closeSync(fd);
   }
@@ -314,6 +319,23 @@ function readSection(fd: number, header: Header & { bodyStart: number }, name: S
   // Unpooled, so that the Int32Array view of the graph's numbers starts on a 4-byte boundary.
   const buffer = Buffer.allocUnsafeSlow(length);
   return fs.readSync(fd, buffer, 0, length, header.bodyStart + offset) === length && checksum(buffer) === digest ? buffer : undefined;
+}
+
+/**
+ * Whether a section is all there and passes its checksum, read a few MB at a time: checking a 127 MB
+ * snapshot at a million lines whole took as much memory as the answers it serves.
+ */
+function sectionIntact(fd: number, header: Header & { bodyStart: number }, name: Section): boolean {
+  const [offset, length, digest] = header.sections[name];
+  const chunk = Buffer.allocUnsafe(Math.min(length, 4 << 20));
+  let crc = 0;
+  for (let done = 0; done < length; ) {
+    const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, length - done), header.bodyStart + offset + done);
+    if (n === 0) return false;
+    crc = crc32(chunk.subarray(0, n), crc);
+    done += n;
+  }
+  return crc.toString(16) === digest;
 }
 
 /** The header line, or what is wrong with it. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { nextTurn } from '../eventLoop';
 import { GENERATION_RECORD } from './generationRecord';
-import { DESCRIPTIONS_FILE, INDEX_OPTIONS_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
+import { DESCRIPTIONS_FILE, INDEX_OPTIONS_FILE, INDEX_RECORD_FILE, QUERY_SNAPSHOT_FILE, ROOT_FILE } from './storeVersion';
 import { KEY_COLUMN, sameSchema, schemaFor, TABLE_NAMES, type TableName } from './storeTables';
 import { LOCK_FILE } from './writerLock';
 
@@ -127,7 +127,7 @@ export const GIT_IGNORE = '.gitignore';
 
 export function isStoreEntry(name: string): boolean {
   return (
-    name === GENERATION_RECORD || name === ROOT_FILE || name === INDEX_OPTIONS_FILE || name === LOCK_FILE || EARLIER_ENTRIES.includes(name) ||
+    name === GENERATION_RECORD || name === ROOT_FILE || name === INDEX_OPTIONS_FILE || name.startsWith(INDEX_RECORD_FILE) || name === LOCK_FILE || EARLIER_ENTRIES.includes(name) ||
     name.startsWith(QUERY_SNAPSHOT_FILE) || name.startsWith(`${GENERATION_RECORD}.`) || name.startsWith('meta.json.') || name.endsWith('.lance')
   );
 }

@@ -20,6 +20,9 @@ export const DESCRIPTIONS_FILE = 'descriptions.json';
 /** The functional view (src/core/features/): areas, their files' summaries and entities' features, caught up per change. */
 export const FEATURES_FILE = 'features.json';
 
+/** Each file's row and the graph's counts for the committed generation (indexRecord.ts): what a re-index compares the folder with. */
+export const INDEX_RECORD_FILE = 'index-record.json';
+
 /** The query snapshot (src/core/search/querySnapshot.ts), kept in the store folder and keyed by its version. */
 export const QUERY_SNAPSHOT_FILE = 'query-snapshot.bin';
 
