@@ -4,18 +4,17 @@
 // every call ~40-60 ms that a query answered from the snapshot does not need.
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { Engine, type EngineStats, type IndexProgress, type IndexReport } from '../core/engine';
+import { Engine, type IndexProgress } from '../core/engine';
 import { chatDescriber } from '../core/lifting/chatDescriber';
 import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { createSearcher, type Searcher, type SearcherOptions } from '../core/search';
 import { descriptionsStamp, restoredIndexes, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { StoreUnreadableError } from '../core/store/graphStore';
-import { DEFAULT_INDEX_OPTIONS, describeIndexOptions, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
+import { DEFAULT_INDEX_OPTIONS, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
-import { positiveInteger } from './commandLine';
-import { describeRequest, inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
-import { printDescribed, printStats } from './printAnswers';
+import { describeRequest, indexOptionsOf, inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
+import { printDescribed, printIndexed, printStats, type SnapshotSaved } from './printAnswers';
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
@@ -26,7 +25,6 @@ import { LocalRepository } from '../core/service/localRepository';
 import { ServiceHost } from '../core/service/serviceHost';
 import { ServedFolder, type ServedFolderOptions } from '../core/service/servedFolder';
 import { STORE_FOLDER } from '../core/store/storeVersion';
-import { folderSize } from '../core/store/storeFolder';
 import { loadQueryModels, type QueryModels } from './models';
 import type { QueryView } from './queryView';
 import { version as VERSION } from '../../package.json';
@@ -37,18 +35,10 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     return 2;
   }
   const root = path.resolve(dir);
-  const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
   const storeDir = flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER);
-  const given = indexOptionsOf(flags, maxFileSize);
+  const given = indexOptionsOf(flags);
   const indexedByService = await indexThroughService({ root, storeDir }, flags, given);
   if (indexedByService !== undefined) return indexedByService;
-  const unchanged = await Engine.unchangedIndex(root, { storeDir, ...given, followSymlinks: flags['follow-symlinks'] });
-  if (unchanged) {
-    // The store and the snapshot are left as they are (nothing to write): the next query starts from them.
-    const options = readIndexOptions(storeDir) ?? DEFAULT_INDEX_OPTIONS;
-    printIndexed(flags, { ...unchanged, storeBytes: await folderSize(storeDir), snapshot: { saved: true, unchanged: true, ms: 0 }, options }, given !== undefined);
-    return 0;
-  }
   const engine = await Engine.open(root, {
     storeDir,
     ...given,
@@ -96,32 +86,6 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
     bar?.stop();
     await engine.close();
   }
-}
-
-/** What `index` did, as JSON with --json. `optionsGiven`: the folder was read with options given on this command line. */
-function printIndexed(
-  flags: Flags,
-  indexed: { report: IndexReport; stats: EngineStats; storeBytes: number; snapshot: Awaited<ReturnType<typeof saveSnapshot>>; options: IndexOptions },
-  optionsGiven: boolean,
-): void {
-  const { report, stats, storeBytes, options } = indexed;
-  if (flags.json) {
-    console.log(JSON.stringify(indexed, null, 2));
-    return;
-  }
-  console.log(
-    `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
-      `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
-  );
-  const read = describeIndexOptions(options);
-  if (read) console.log(`Read with ${read}${optionsGiven ? '' : ', as recorded with the store'}: later indexes and the repository's service read the folder the same way (--reset-options: the defaults).`);
-  printStats(stats, storeBytes);
-}
-
-/** The options `index` was given; undefined for none (the store's recorded ones apply); --reset-options: the defaults. */
-function indexOptionsOf(flags: Flags, maxFileSize: number | undefined): IndexOptions | undefined {
-  if (!flags.exclude?.length && maxFileSize === undefined && !flags['include-minified'] && !flags['reset-options']) return undefined;
-  return { exclude: flags.exclude ?? [], includeMinified: flags['include-minified'] === true, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
 }
 
 /** An editor's service is not ours to stop: say who holds the store and what to do there. Exit 1. */
@@ -178,7 +142,7 @@ async function searcherFor(engine: Engine, options: SearcherOptions): Promise<Se
 }
 
 /** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
-async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<{ saved: boolean; unchanged?: true; ms: number }> {
+async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<SnapshotSaved> {
   const started = performance.now();
   const outcome = await saveEngineSnapshot(engine, searcher, descriptionsStamp).catch((err: unknown) => {
     console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,5 +1,6 @@
 // What both halves of the CLI share: the usage text and the flags.
 import type { DescribeRequest } from '../core/service/serviceProtocol';
+import type { IndexOptions } from '../core/store/indexOptions';
 import { positiveInteger } from './commandLine';
 
 export const USAGE = `Usage:
@@ -104,4 +105,11 @@ export function describeRequest(flags: Flags, env: NodeJS.ProcessEnv = process.e
   }
   const maxCalls = positiveInteger('max-calls', flags['max-calls']);
   return { baseURL: flags.endpoint, model: flags.model, ...(env.CARTOGRAPH_API_KEY ? { apiKey: env.CARTOGRAPH_API_KEY } : {}), ...(maxCalls !== undefined ? { maxCalls } : {}) };
+}
+
+/** The options `index` was given; undefined for none (the store's recorded ones apply); --reset-options: the defaults. */
+export function indexOptionsOf(flags: Flags): IndexOptions | undefined {
+  const maxFileSize = positiveInteger('max-file-size', flags['max-file-size'], 'a whole number of bytes');
+  if (!flags.exclude?.length && maxFileSize === undefined && !flags['include-minified'] && !flags['reset-options']) return undefined;
+  return { exclude: flags.exclude ?? [], includeMinified: flags['include-minified'] === true, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
 }

@@ -52,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
     if (isEngineProcess()) followParent();
     switch (command) {
       case 'index':
-        return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').index(rest[0], values) : await runInEngineProcess();
+        if (isEngineProcess()) return await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').index(rest[0], values);
+        return (await loadBundle<typeof import('./unchangedIndex')>('cliRecord.js', './unchangedIndex').reportIfUnchanged(rest[0], values)) ?? (await runInEngineProcess());
       case 'stats':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').stats(values) : await stats(values);
       case 'show':

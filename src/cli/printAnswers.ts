@@ -2,7 +2,9 @@
 // or this process made the answer (core/service/answers.ts makes the data both print from).
 import type { FilesAnswer, SearchAnswer } from '../core/service/answers';
 import type { NodeDescription } from '../core/graph/describe';
-import type { EngineStats } from '../core/engine';
+import type { EngineStats, IndexReport } from '../core/engine';
+import { describeIndexOptions, type IndexOptions } from '../core/store/indexOptions';
+import type { Flags } from './flags';
 import type { FeaturesAnswer } from '../core/features/featuresAnswer';
 import type { LiftReport } from '../core/lifting/lifter';
 import { areasNamed } from '../core/features/areaNames';
@@ -72,6 +74,33 @@ export function printStats(s: EngineStats, storeBytes: number): void {
     for (const k of s.skipped.slice(0, 20)) console.log(`  ${k.path}: ${k.reason}${k.detail ? ` (${k.detail})` : ''}`);
     if (s.skipped.length > 20) console.log(`  … and ${s.skipped.length - 20} more (--json lists all)`);
   }
+}
+
+/** What saving the query snapshot came to. */
+export interface SnapshotSaved {
+  saved: boolean;
+  unchanged?: true;
+  ms: number;
+}
+
+/** What `index` did, as JSON with --json. `optionsGiven`: the folder was read with options given on this command line. */
+export function printIndexed(
+  flags: Flags,
+  indexed: { report: IndexReport; stats: EngineStats; storeBytes: number; snapshot: SnapshotSaved; options: IndexOptions },
+  optionsGiven: boolean,
+): void {
+  const { report, stats, storeBytes, options } = indexed;
+  if (flags.json) {
+    console.log(JSON.stringify(indexed, null, 2));
+    return;
+  }
+  console.log(
+    `Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s ` +
+      `(${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped).`,
+  );
+  const read = describeIndexOptions(options);
+  if (read) console.log(`Read with ${read}${optionsGiven ? '' : ', as recorded with the store'}: later indexes and the repository's service read the folder the same way (--reset-options: the defaults).`);
+  printStats(stats, storeBytes);
 }
 
 /** `cartograph features`: its lines as the service or this process made them; the exit code. */

@@ -4,24 +4,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nextTurn } from './eventLoop';
-import { engineStats, statsWith, type EngineStats } from './engineStats';
+import { engineStats, type EngineStats } from './engineStats';
 import { RepositoryGraph, type GraphDiff } from './graph/repositoryGraph';
 import type { Language } from './model/schema';
 import { sha1 } from './parse/extractUtil';
 import { PARSER_VERSION, type FileGraph } from './parse/fileGraph';
 import { InProcessParser, OnDemandWorkerParser, WorkerParser, type ParseJob, type ParseService } from './parse/parseService';
 import { languageOf } from './parse/languages';
-import { openSavedGraph, snapshotCurrent } from './search/querySnapshot';
+import { openSavedGraph } from './search/querySnapshot';
 import { skippedRow, storedRow } from './store/fileRows';
-import { GraphStore, StoreUnreadableError, type StoredFile } from './store/graphStore';
-import { fileStates, readIndexRecord, type FileState } from './store/indexRecord';
-import { describeIndexOptions, givesIndexOptions, readIndexOptions, recordIndexOptions, sameIndexOptions, type IndexOptions } from './store/indexOptions';
-import { sameVersion } from './store/storeVersion';
+import type { StoredFile } from './store/graphStore';
+import { fileStates, type FileState } from './store/indexRecord';
+import { describeIndexOptions, givesIndexOptions, readIndexOptions, recordIndexOptions, type IndexOptions } from './store/indexOptions';
 import { StoreMirror, type StoreInfo, type StoreMirrorOptions } from './store/storeMirror';
 import { mayBeMinified } from './workspace/bundled';
 import { sizeRefusal, type ReadResult, type RootBoundary } from './workspace/readSource';
 import { scanWorkspace, type SkippedFile } from './workspace/scan';
-import { unchangedSince } from './workspace/unchangedSince';
 import { SourceFiles } from './workspace/sourceFiles';
 import { isProjectFile, projectConfigDirs, readProjectConfig, type ProjectConfig } from './workspace/projectConfig';
 
@@ -120,39 +118,6 @@ export class Engine {
     const engine = new Engine(absRoot, options, graph, stored, mirror);
     await engine.warmStart();
     return engine;
-  }
-
-  /**
-   * What `index()` would report when it would change nothing, found without loading the graph: the
-   * folder as the last index recorded it (indexRecord.ts), the query snapshot current and the store
-   * readable (a damaged one goes to the index, which rebuilds it). Undefined when anything differs or
-   * cannot be told; then open the engine and index. A million lines: 0.6 s instead of 5.8.
-   */
-  static async unchangedIndex(root: string, options: EngineOptions = {}): Promise<{ report: IndexReport; stats: EngineStats } | undefined> {
-    const started = performance.now();
-    const absRoot = path.resolve(root);
-    const storeDir = options.storeDir === undefined ? path.join(absRoot, '.cartograph') : options.storeDir;
-    if (storeDir === null) return undefined;
-    // With options that are not the recorded ones (or none recorded yet), the index records them: a write.
-    const recorded = readIndexOptions(storeDir);
-    if (!recorded || (givesIndexOptions(options) && !sameIndexOptions(recorded, indexOptionsOf(options)))) return undefined;
-    const record = await readIndexRecord(storeDir, absRoot);
-    if (!record || !(await snapshotCurrent(storeDir, absRoot, record.store))) return undefined;
-    const found = await unchangedSince(absRoot, record.files, { ...recorded, followSymlinks: options.followSymlinks });
-    if (!found) return undefined;
-    try {
-      const { store } = await GraphStore.open(storeDir, { mode: 'read', readAheadNative: options.responsive });
-      const version = await store.version();
-      await store.close();
-      // Another writer committed meanwhile: what it wrote is for the index proper to compare with.
-      if (!version || !sameVersion(version, record.store)) return undefined;
-    } catch (err) {
-      if (err instanceof StoreUnreadableError) return undefined;
-      throw err;
-    }
-    const total = Math.round(performance.now() - started);
-    const report: IndexReport = { files: found.files, parsed: 0, reused: found.reused, removed: 0, skipped: found.skipped, timings: { scan: found.scanMs, total } };
-    return { report, stats: statsWith(absRoot, record.counts, found.skipped, { dir: storeDir, status: 'unchanged' }) };
   }
 
   /** Rebuilds the in-memory graph from the per-file graphs in the store (no parsing). */
@@ -464,7 +429,8 @@ export class Engine {
 
   /** How this engine reads the folder: recorded with the store after each index. */
   get indexOptions(): IndexOptions {
-    return indexOptionsOf(this.options);
+    const { exclude = [], maxFileSize, includeMinified = false } = this.options;
+    return { exclude, includeMinified, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
   }
 
   /** Where the store is and whether it works, without the graph counts `stats()` walks every node for. */
@@ -540,11 +506,6 @@ export class Engine {
   private log(message: string): void {
     this.options.log?.(message);
   }
-}
-
-function indexOptionsOf(options: EngineOptions): IndexOptions {
-  const { exclude = [], maxFileSize, includeMinified = false } = options;
-  return { exclude, includeMinified, ...(maxFileSize !== undefined ? { maxFileSize } : {}) };
 }
 
 async function forEachConcurrently<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

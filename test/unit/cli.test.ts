@@ -29,10 +29,15 @@ test('index writes the store next to the code and reports what it did', () => {
   assert.match(run.stdout, /Internal imports resolved: 2\/2 \(100\.0%\)/);
   assert.match(run.stdout, /blob\.py: binary/);
   assert.ok(fs.existsSync(path.join(root, '.cartograph')));
+  const store = path.join(root, '.cartograph');
+  const written = () => fs.readdirSync(store, { recursive: true, encoding: 'utf8' }).map((f) => `${f} ${fs.statSync(path.join(store, f)).mtimeMs}`).sort();
+  const before = written();
   const again = cartograph(['index', root, '--json']);
   const json = JSON.parse(again.stdout);
   assert.equal(json.report.parsed, 0, 'a second run re-parses nothing');
   assert.equal(json.stats.nodes.Method, 3);
+  assert.equal(json.stats.store.status, 'unchanged', 'told from the record of the first run');
+  assert.deepEqual(written(), before, 'and writes nothing');
 });
 
 test('stats finds the store from a subfolder and counts by kind', () => {

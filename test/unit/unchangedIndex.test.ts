@@ -1,7 +1,7 @@
 // A re-index with nothing changed is told from the record of the last index, without loading the graph
-// (Engine.unchangedIndex): it must say so only where the index proper would reuse every file and write
+// (core/unchangedIndex.ts): it must say so only where the index proper would reuse every file and write
 // nothing, and send every other case (an edit, a new, deleted or touched file, a skip that no longer
-// holds, a config file, other options, a damaged store) to the index.
+// holds, a config file, other options, a store changed or damaged since) to the index.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { Engine } from '../../src/core/engine';
 import { createSearcher } from '../../src/core/search';
 import { descriptionsStamp, saveEngineSnapshot } from '../../src/core/search/querySnapshot';
+import { unchangedIndex } from '../../src/core/unchangedIndex';
 import { FIXTURES } from './helpers';
 
 const temps: string[] = [];
@@ -44,9 +45,9 @@ function write(file: string, text: string | Buffer, mtime = new Date()): void {
 test('nothing changed: the report and the counts of an index, from the record; each change goes to the index', async () => {
   const root = copyFixture('ranger-py');
   write(path.join(root, 'blob.py'), Buffer.from([0, 159, 146, 150]));
-  assert.equal(await Engine.unchangedIndex(root), undefined, 'never indexed');
+  assert.equal(await unchangedIndex(root), undefined, 'never indexed');
   const first = await indexAndSave(root);
-  const unchanged = await Engine.unchangedIndex(root);
+  const unchanged = await unchangedIndex(root);
   assert.ok(unchanged, 'indexed and saved, then nothing changed');
   assert.deepEqual(
     { ...unchanged.report, timings: {} },
@@ -65,28 +66,28 @@ test('nothing changed: the report and the counts of an index, from the record; e
   ];
   for (const [what, change, parsed] of cases) {
     change();
-    assert.equal(await Engine.unchangedIndex(root), undefined, what);
+    assert.equal(await unchangedIndex(root), undefined, what);
     assert.equal((await indexAndSave(root)).report.parsed, parsed, `${what}: the index parses it`);
-    assert.ok(await Engine.unchangedIndex(root), `${what}: unchanged after the index`);
+    assert.ok(await unchangedIndex(root), `${what}: unchanged after the index`);
   }
 
   // Same text, new stats (a checkout): the index records the stats without a new generation, and so must the record.
   const touched = new Date(Date.now() - 60_000);
   fs.utimesSync(base, touched, touched);
-  assert.equal(await Engine.unchangedIndex(root), undefined, 'a touched file is read again by the index');
+  assert.equal(await unchangedIndex(root), undefined, 'a touched file is read again by the index');
   assert.equal((await indexAndSave(root)).report.parsed, 0);
-  assert.ok(await Engine.unchangedIndex(root), 'the record follows the touched file');
+  assert.ok(await unchangedIndex(root), 'the record follows the touched file');
 
-  assert.equal(await Engine.unchangedIndex(root, { exclude: ['extended.py'] }), undefined, 'other options are the index’s to record');
+  assert.equal(await unchangedIndex(root, undefined, { exclude: ['extended.py'], includeMinified: false }), undefined, 'other options are the index’s to record');
 });
 
 test('a config file the graph was resolved with, changed, goes to the index', async () => {
   const root = copyFixture('ranger-ts');
   write(path.join(root, 'tsconfig.json'), '{ "compilerOptions": { "baseUrl": "." } }\n');
   await indexAndSave(root);
-  assert.ok(await Engine.unchangedIndex(root));
+  assert.ok(await unchangedIndex(root));
   write(path.join(root, 'tsconfig.json'), '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./*"] } } }\n');
-  assert.equal(await Engine.unchangedIndex(root), undefined);
+  assert.equal(await unchangedIndex(root), undefined);
 });
 
 test('a damaged store is left to the index, which rebuilds it, even when the folder is unchanged', async () => {
@@ -98,9 +99,9 @@ test('a damaged store is left to the index, which rebuilds it, even when the fol
     for (let i = 64; i < bytes.length / 2; i += 3) bytes[i] ^= 0x5a;
     fs.writeFileSync(path.join(data, name), bytes);
   }
-  assert.equal(await Engine.unchangedIndex(root), undefined);
+  assert.equal(await unchangedIndex(root), undefined);
   const rebuilt = await indexAndSave(root);
   assert.match(rebuilt.stats.store.status, /rebuilt/);
   assert.deepEqual(rebuilt.stats.nodes, stats.nodes);
-  assert.ok(await Engine.unchangedIndex(root));
+  assert.ok(await unchangedIndex(root));
 });

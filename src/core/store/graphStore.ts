@@ -9,6 +9,7 @@
 //   complete, and the next writer rolls the tables back to it;
 // - nothing but a writer holding the lock deletes anything, and a writer rebuilds only what it cannot
 //   read; a reader that finds the store damaged or incomplete says so (StoreUnreadableError).
+import { folderSize } from './folderSize';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
@@ -40,7 +41,6 @@ import {
   EARLIER_INTERRUPTED_MARKER,
   errorMessage,
   exists,
-  folderSize,
   GIT_IGNORE,
   isStoreEntry,
   keepOutOfGit,

@@ -1,12 +1,15 @@
 // What an index leaves beside the store for the next one to compare with: each file's row as the engine
-// keeps it (its stats and why it was skipped, without its per-file graph) and the graph's counts, for
-// the store's committed generation. With it, `cartograph index` finds that nothing changed, and `stats`
-// answers, from one small file: no LanceDB, no graph restored (a re-index with nothing changed took
-// 5.8 s at a million lines, of which 0.25 s was the index itself).
+// keeps it (its stats and why it was skipped, without its per-file graph), the graph's counts, and the
+// store's own files as they were, for the store's committed generation. With it, `cartograph index`
+// finds that nothing changed from one small file, in the CLI's own process: no LanceDB, no graph
+// restored (a re-index with nothing changed took 5.6 s at a million lines, the index itself 0.25 s).
 //
-// A file of its own rather than a section of the query snapshot: a file whose text is unchanged but whose
-// stats are new (a checkout) is recorded without a new generation (Engine.indexNow's `touched`), and the
-// record must follow it where the snapshot need not be rewritten.
+// The store's files (size and mtime of each under the tables' folders) stand in for opening it: a store
+// changed since by anything (a compaction, vectors written, a file damaged, deleted or rewritten) no
+// longer matches, and the index proper opens it, which finds damage and rebuilds. A file of its own
+// rather than a section of the query snapshot: a file whose text is unchanged but whose stats are new
+// (a checkout) is recorded without a new generation (Engine.indexNow's `touched`), and the record must
+// follow it where the snapshot need not be rewritten.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { GraphCounts } from '../engineStats';
@@ -30,6 +33,8 @@ export interface IndexRecord {
 interface RecordFile extends IndexRecord {
   format: string;
   root: string;
+  /** Every file under the tables' folders: path in the store, size, mtime (ms). */
+  storeFiles: Array<[string, number, number]>;
 }
 
 export function fileStates(rows: Iterable<StoredFile>): FileState[] {
@@ -45,9 +50,11 @@ export function fileStates(rows: Iterable<StoredFile>): FileState[] {
  */
 export async function saveIndexRecord(storeDir: string, root: string, version: StoreVersion, files: FileState[], counts: () => GraphCounts, log?: (m: string) => void): Promise<void> {
   const file = path.join(storeDir, INDEX_RECORD_FILE);
+  const storeFiles = tableFiles(storeDir);
   const previous = readRecordFile(file);
-  if (previous && previous.root === root && previous.store.generation === version.generation && JSON.stringify(previous.files) === JSON.stringify(files)) return;
-  const record: RecordFile = { format: FORMAT, root, store: version, files, counts: counts() };
+  const same = <T>(a: T, b: T) => JSON.stringify(a) === JSON.stringify(b);
+  if (previous && previous.root === root && previous.store.generation === version.generation && same(previous.files, files) && same(previous.storeFiles, storeFiles)) return;
+  const record: RecordFile = { format: FORMAT, root, store: version, files, counts: counts(), storeFiles };
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     await fs.promises.writeFile(tmp, JSON.stringify(record));
@@ -58,19 +65,45 @@ export async function saveIndexRecord(storeDir: string, root: string, version: S
   }
 }
 
-/** The record of the store's committed generation for `root`; undefined when there is none, or it is of another state. */
+/**
+ * The record of the store's committed generation for `root`, while the store's files are as recorded;
+ * undefined when there is none, or it is of another state.
+ */
 export async function readIndexRecord(storeDir: string, root: string): Promise<IndexRecord | undefined> {
   const record = readRecordFile(path.join(storeDir, INDEX_RECORD_FILE));
   if (!record || record.root !== root) return undefined;
   const version = await readStoreVersion(storeDir);
-  return version && version.generation === record.store.generation ? { files: record.files, counts: record.counts, store: record.store } : undefined;
+  if (!version || version.generation !== record.store.generation) return undefined;
+  if (JSON.stringify(tableFiles(storeDir)) !== JSON.stringify(record.storeFiles)) return undefined;
+  return { files: record.files, counts: record.counts, store: record.store };
 }
 
 function readRecordFile(file: string): RecordFile | undefined {
   try {
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as RecordFile;
-    return record?.format === FORMAT && Array.isArray(record.files) && record.counts && record.store ? record : undefined;
+    return record?.format === FORMAT && Array.isArray(record.files) && Array.isArray(record.storeFiles) && record.counts && record.store ? record : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Each file under the store's table folders (`*.lance`), sorted: path in the store, size, mtime. */
+function tableFiles(storeDir: string): Array<[string, number, number]> {
+  const found: Array<[string, number, number]> = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(storeDir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else {
+        const stat = fs.statSync(path.join(storeDir, child));
+        found.push([child, stat.size, stat.mtimeMs]);
+      }
+    }
+  };
+  try {
+    for (const entry of fs.readdirSync(storeDir, { withFileTypes: true })) if (entry.isDirectory() && entry.name.endsWith('.lance')) walk(entry.name);
+  } catch {
+    return []; // a store folder that went away: no record holds for it
+  }
+  return found.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }

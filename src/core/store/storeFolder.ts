@@ -232,25 +232,3 @@ export async function exists(file: string): Promise<boolean> {
     return false;
   }
 }
-
-export async function folderSize(dir: string): Promise<number> {
-  let total = 0;
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await folderSize(full);
-    else {
-      try {
-        total += (await fs.stat(full)).size;
-      } catch {
-        // Removed while we were counting.
-      }
-    }
-  }
-  return total;
-}

@@ -8,7 +8,8 @@ import { ChangeSet } from '../graph/changeSet';
 import type { GraphDiff, RepositoryGraph } from '../graph/repositoryGraph';
 import type { GraphEdge, GraphNode } from '../model/schema';
 import { GraphStore, StoreMovedError, StoreUnreadableError, type OpenStatus, type StoreDiff, type StoredFile } from './graphStore';
-import { errorMessage, folderSize } from './storeFolder';
+import { folderSize } from './folderSize';
+import { errorMessage } from './storeFolder';
 import type { LockHolder } from './writerLock';
 import { ROOT_FILE } from './storeVersion';
 
