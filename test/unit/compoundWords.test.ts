@@ -88,3 +88,14 @@ test('an edit that changes which words are parts makes the index stale; the sear
   const ids = async (s: ReturnType<typeof createSearcher>) => (await s.search('read all bytes', 5)).hits.map((h) => `${h.id} ${h.score.toFixed(9)}`);
   assert.deepEqual(await ids(live), await ids(createSearcher({ graph })));
 });
+
+test('an index read back with its vocabulary splits and scores as the index it was saved from, without the names', async () => {
+  const graph = await buildGraph(new Map([['pyio.py', PYIO], ['paths.py', PATHS]]), 'pyio');
+  const built = await LexicalIndex.build(graph.graph, undefined, (p) => graph.fileGraph(p));
+  const vocabulary = built.vocabulary();
+  assert.ok(vocabulary.includes('read') && vocabulary.includes('all'), 'the parts `readall` splits into');
+  const fixed = LexicalIndex.loadFixed(graph.graph, built.toJSON(), vocabulary);
+  for (const question of ['read all', 'numeric header', 'read all bytes']) assert.deepEqual(fixed.scores(question), built.scores(question), question);
+  assert.deepEqual(CompoundWords.ofParts(vocabulary).split('readall'), ['read', 'all']);
+  assert.throws(() => CompoundWords.ofParts(vocabulary).learn('read_more'), /cannot learn/);
+});

@@ -35,8 +35,28 @@ export class CompoundWords {
     for (const name of names) this.learn(name);
   }
 
+  /**
+   * The vocabulary as {@link parts} listed it: the same splits, without a pass over every name (a
+   * one-shot query on a million lines spent 0.28 s learning them). It cannot follow edits.
+   */
+  static ofParts(parts: Iterable<string>): CompoundWords {
+    const words = new CompoundWords();
+    for (const part of parts) words.uses.set(part, MIN_USES);
+    words.fixed = true;
+    return words;
+  }
+
+  /** The words that count as parts: all a split depends on. */
+  parts(): string[] {
+    return [...this.uses].filter(([, n]) => n >= MIN_USES).map(([part]) => part).sort();
+  }
+
+  /** Made from a list of parts, without the names: learning or unlearning one would count from nothing. */
+  private fixed = false;
+
   /** One more definition of this name. */
   learn(name: string): void {
+    if (this.fixed) throw new Error('a vocabulary read from its parts cannot learn names');
     const n = this.names.get(name) ?? 0;
     this.names.set(name, n + 1);
     if (n === 0) this.count(name, 1);
@@ -44,6 +64,7 @@ export class CompoundWords {
 
   /** One definition of this name fewer (it was learnt). */
   unlearn(name: string): void {
+    if (this.fixed) throw new Error('a vocabulary read from its parts cannot unlearn names');
     const n = this.names.get(name) ?? 0;
     if (n > 1) this.names.set(name, n - 1);
     else if (n === 1) {

@@ -95,13 +95,23 @@ export class LexicalIndex {
     return index;
   }
 
+  /**
+   * An index saved with {@link toJSON} and its {@link vocabulary}, for the graph it was made from, to
+   * search and never update (a one-shot query): no pass over the graph's names.
+   */
+  static loadFixed(graph: Graph, json: string, vocabulary: string[]): LexicalIndex {
+    return new LexicalIndex(graph, undefined, undefined, json, undefined, vocabulary);
+  }
+
   private constructor(
     private readonly graph: Graph,
     private readonly descriptions?: { get(hash: string): string | undefined },
     private readonly files?: FileGraphs,
     saved?: string,
     private readonly features?: FeatureText,
+    vocabulary?: string[],
   ) {
+    this.compounds = vocabulary ? CompoundWords.ofParts(vocabulary) : new CompoundWords();
     const options: Options<Doc> = {
       fields: Object.keys(FIELD_BOOST),
       storeFields: [],
@@ -117,13 +127,18 @@ export class LexicalIndex {
     return JSON.stringify(this.search);
   }
 
+  /** The words that split compound words here (compoundWords.ts), saved beside {@link toJSON} for {@link loadFixed}. */
+  vocabulary(): string[] {
+    return this.compounds.parts();
+  }
+
   private readonly stem = memoizedStemmer();
 
   /** The indexed text of each node: MiniSearch removes a document exactly (statistics included) only given its fields. */
   private readonly docs = new Map<string, Doc>();
 
   /** Splits compound words (`readall` → read all) by the vocabulary of the graph's names (compoundWords.ts). */
-  private readonly compounds = new CompoundWords();
+  private readonly compounds: CompoundWords;
   /** The name each node had when the vocabulary learnt it: edits are learnt and unlearnt. */
   private readonly learnt = new Map<string, string>();
 

@@ -26,13 +26,15 @@ import type { SearchGraph, Searcher, SearcherOptions } from './index';
 import { LexicalIndex } from './lexical';
 
 /** Bump when what a section holds changes; the schema, parser and byte order are part of it too. */
-const FORMAT = `cartograph-query-snapshot 9; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
+const FORMAT = `cartograph-query-snapshot 10; schema ${SCHEMA_VERSION}; parser ${PARSER_VERSION}; ${os.endianness()}`;
 
 // `resolutions`: each file's resolution state (RepositoryGraph.resolutionStates), with which a process that
 // opens the store restores the graph instead of resolving every file again (Engine's warm start).
 // `unresolved`: the references the graph did not resolve, by name (graph/unresolvedRefs.ts): the agent
 // tools list them as possible callers and users, and a snapshot keeps no per-file graphs to find them in.
-const SECTIONS = ['graphStrings', 'graphInts', 'resolutions', 'unresolved', 'entities', 'lexical'] as const;
+// `vocabulary`: the lexical index's part words (compoundWords.ts), so that a one-shot query splits as the
+// index did without learning every name again.
+const SECTIONS = ['graphStrings', 'graphInts', 'resolutions', 'unresolved', 'entities', 'lexical', 'vocabulary'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** What the snapshot was made from; all of it must still hold for the snapshot to be used. */
@@ -108,6 +110,7 @@ export async function saveQuerySnapshot(
     resolutions: Buffer.from(JSON.stringify(resolutions)),
     entities: indexes.entities.pack(),
     lexical: Buffer.from(indexes.lexical.toJSON()),
+    vocabulary: Buffer.from(JSON.stringify(indexes.lexical.vocabulary())),
     unresolved: packUnresolved(unresolvedByName(repo)),
   };
   const sections = {} as Header['sections'];
@@ -280,7 +283,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     // The index sections stay on disk until a query asks for them: a name query never reads the lexical one.
     keep = true;
     const close = once(() => fs.closeSync(fd));
-    const remaining = new Set<Section>(['entities', 'lexical', 'unresolved']);
+    const remaining = new Set<Section>(['entities', 'lexical', 'vocabulary', 'unresolved']);
     const take = (name: Section) => {
       try {
         return read(name);
@@ -293,7 +296,7 @@ export async function openQuerySnapshot(storeDir: string, root: string): Promise
     // queries (which read them) open the store instead (cli/main.ts).
     const repo = once((): SearchGraph => ({ graph, version: 0, settledVersion: 0, touchedSince: () => new Set<string>(), fileGraph: () => undefined, filePaths: () => [] }));
     const entities = once(() => EntityIndex.load(graph, take('entities'), { length: graph.order, at: (i) => graph.idAt(i) }));
-    const lexical = once(() => LexicalIndex.load(repo().graph, take('lexical').toString('utf8')));
+    const lexical = once(() => LexicalIndex.loadFixed(repo().graph, take('lexical').toString('utf8'), JSON.parse(take('vocabulary').toString('utf8')) as string[]));
     const unresolved = once(() => unpackUnresolved(graph, take('unresolved')));
     return { ok: true, snapshot: { storeDir, graph, version: 0, repo, entities, lexical, unresolved } };
   } catch (err) {
