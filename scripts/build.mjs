@@ -11,8 +11,8 @@ const entries = [
   { entryPoints: ['src/cli/engineCommands.ts'], outfile: 'dist/cliEngine.js' },
   // answers from the query snapshot, required by dist/cli.js only when the repository's service does not answer
   { entryPoints: ['src/cli/localAnswers.ts'], outfile: 'dist/cliLocal.js' },
-  // `index` with nothing changed since the last one, told from its record: required by dist/cli.js before it starts the engine's process
-  { entryPoints: ['src/cli/unchangedIndex.ts'], outfile: 'dist/cliRecord.js' },
+  // `index` through the repository's service, or with nothing changed told from its record: required by dist/cli.js before it starts the engine's process
+  { entryPoints: ['src/cli/indexWithoutEngine.ts'], outfile: 'dist/cliIndex.js' },
   // `cartograph mcp`, a relay to the repository's service: it loads the engine's half only where no service can run
   { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cliMcp.js' },
   { entryPoints: ['src/core/parse/parseWorker.ts'], outfile: 'dist/parseWorker.js' },

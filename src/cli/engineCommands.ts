@@ -10,7 +10,6 @@ import { DescriptionCache } from '../core/lifting/descriptionCache';
 import { createSearcher, type Searcher, type SearcherOptions } from '../core/search';
 import { descriptionsStamp, restoredIndexes, saveEngineSnapshot } from '../core/search/querySnapshot';
 import { StoreUnreadableError } from '../core/store/graphStore';
-import { DEFAULT_INDEX_OPTIONS, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
 import { DESCRIPTIONS_FILE } from '../core/store/storeVersion';
 import { describeHolder, type LockHolder } from '../core/store/writerLock';
 import { describeRequest, indexOptionsOf, inProcessModels, USAGE, type Flags, type StoreLocation } from './flags';
@@ -18,9 +17,6 @@ import { printDescribed, printIndexed, printStats, type SnapshotSaved } from './
 import { STDERR_TTY_ENV } from './engineProcess';
 import { locateStore } from './locateStore';
 import { features as featuresOf } from './featuresCommand';
-import { serviceWanted, wantedBy } from './service';
-import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
-import type { IndexReply } from '../core/service/serviceProtocol';
 import { LocalRepository } from '../core/service/localRepository';
 import { ServiceHost } from '../core/service/serviceHost';
 import { ServedFolder, type ServedFolderOptions } from '../core/service/servedFolder';
@@ -36,9 +32,8 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   }
   const root = path.resolve(dir);
   const storeDir = flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER);
+  // Here once the CLI's own process found work for the engine (cli/indexWithoutEngine.ts): no service to ask.
   const given = indexOptionsOf(flags);
-  const indexedByService = await indexThroughService({ root, storeDir }, flags, given);
-  if (indexedByService !== undefined) return indexedByService;
   const engine = await Engine.open(root, {
     storeDir,
     ...given,
@@ -85,54 +80,6 @@ export async function index(dir: string | undefined, flags: Flags): Promise<numb
   } finally {
     bar?.stop();
     await engine.close();
-  }
-}
-
-/** An editor's service is not ours to stop: say who holds the store and what to do there. Exit 1. */
-function editorHolds(service: ServiceConnection, wanted: string): number {
-  console.error(
-    `cartograph: ${service.hello.hostedBy} (pid ${service.hello.pid}) holds the graph of ${service.hello.root} and is its store's writer; ` +
-      `to ${wanted}, change its Cartograph settings and run "Cartograph: Reindex Workspace" there, or close the folder in ${service.hello.hostedBy} first`,
-  );
-  service.close();
-  return 1;
-}
-
-/**
- * The store's writer is its service while one runs: `index` asks it to re-check the folder (the
- * exit code), rather than write beside it. Options that change what is indexed are the service's
- * own from its start: with one of them, the service is stopped and the index runs here (undefined).
- */
-async function indexThroughService(found: StoreLocation, flags: Flags, given: IndexOptions | undefined): Promise<number | undefined> {
-  if (!serviceWanted(flags)) return undefined;
-  const service = await connectService(found.storeDir);
-  if (!service) return undefined;
-  // The service reads the folder with the options recorded with the store: others need an index of their own.
-  const ownOptions = given && !sameIndexOptions(given, readIndexOptions(found.storeDir) ?? DEFAULT_INDEX_OPTIONS);
-  if (ownOptions || !compatible(service.hello, wantedBy(flags))) {
-    const wanted = ownOptions ? 'these options' : "this version's reading of the folder";
-    if (service.hello.hostedBy) return editorHolds(service, `index with ${wanted}`);
-    console.error(`cartograph: stopping the service for ${found.root} (pid ${service.hello.pid}) to index with ${wanted}`);
-    await service.stop();
-    return undefined;
-  }
-  try {
-    const { report, stats: s, storeBytes } = await service.call<IndexReply>('index');
-    if (s.store.status === 'unavailable' || s.store.status === 'damaged') {
-      // A service never repairs a store (an agent's call must not wipe it): `index` does, here.
-      if (service.hello.hostedBy) return editorHolds(service, 'rebuild the store');
-      console.error(`cartograph: the service cannot use the store (${s.store.error ?? s.store.status}); stopping it and rebuilding the store here`);
-      await service.stop();
-      return undefined;
-    }
-    if (flags.json) console.log(JSON.stringify({ report, stats: s, storeBytes, service: { pid: service.hello.pid } }, null, 2));
-    else {
-      console.log(`Indexed ${report.files} files in ${(report.timings.total! / 1000).toFixed(2)} s by the repository's service (pid ${service.hello.pid}): ${report.parsed} parsed, ${report.reused} unchanged, ${report.removed} removed, ${report.skipped.length} skipped.`);
-      printStats(s, storeBytes);
-    }
-    return 0;
-  } finally {
-    service.close();
   }
 }
 

@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'index':
         if (isEngineProcess()) return await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').index(rest[0], values);
-        return (await loadBundle<typeof import('./unchangedIndex')>('cliRecord.js', './unchangedIndex').reportIfUnchanged(rest[0], values)) ?? (await runInEngineProcess());
+        return (await loadBundle<typeof import('./indexWithoutEngine')>('cliIndex.js', './indexWithoutEngine').indexWithoutEngine(rest[0], values)) ?? (await runInEngineProcess());
       case 'stats':
         return isEngineProcess() ? await loadBundle<typeof import('./engineCommands')>('cliEngine.js', './engineCommands').stats(values) : await stats(values);
       case 'show':

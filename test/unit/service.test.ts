@@ -154,6 +154,31 @@ test('index goes through the running service, which stays the store writer', asy
   assert.equal((await hello())?.pid, service.pid);
 });
 
+test('index with no service running: nothing changed is told from the record; an edit starts the service, which indexes it, says so and stays', async () => {
+  const running = await hello();
+  assert.equal((await cli(['service', 'stop'], root)).code, 0);
+  if (running) await gone(running.pid);
+  // The service saved its snapshot and the index record as it stopped: the folder is compared with them, and nothing starts.
+  const unchanged = json(await cli(['index', root, '--json'], root));
+  assert.equal((unchanged.stats as { store: { status: string } }).store.status, 'unchanged');
+  assert.equal(await hello(), undefined);
+  const helpers = path.join(root, 'helpers.py');
+  const text = fs.readFileSync(helpers, 'utf8');
+  fs.appendFileSync(helpers, '\n\ndef started_for_an_edit():\n    return 1\n');
+  try {
+    const edited = await cli(['index', root, '--json'], root);
+    assert.match(edited.stderr, /started the service for /);
+    const reply = json(edited);
+    assert.equal((reply.atStart as { parsed: number }).parsed, 1, 'the start parsed the edited file');
+    const service = await ready();
+    assert.equal((reply.service as { pid: number }).pid, service.pid);
+    const shown = JSON.parse((await cli(['show', 'started_for_an_edit', '--json'], root)).stdout) as { node: { path: string } }[];
+    assert.deepEqual(shown.map((s) => s.node.path), ['helpers.py']);
+  } finally {
+    fs.writeFileSync(helpers, text);
+  }
+});
+
 test('features is answered by the running service, which keeps the areas and writes them to the store, as its own process would answer', async () => {
   const service = await ready();
   const strip = ({ source, ms, update, ...rest }: Record<string, unknown>) => (void source, void ms, void update, rest);

@@ -288,9 +288,10 @@ export class ServiceHost {
   private async index(): Promise<IndexReply> {
     const repo = await this.folder.repo;
     await this.folder.state();
+    const atStart = this.folder.takeStartReport();
     const report = await repo.index();
     await repo.flush();
-    return { report, stats: await repo.stats(), storeBytes: await repo.storeSize() };
+    return { report, ...(atStart ? { atStart } : {}), stats: await repo.stats(), storeBytes: await repo.storeSize() };
   }
 
   stop(): Promise<void> {

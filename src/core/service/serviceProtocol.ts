@@ -67,6 +67,8 @@ export interface StatsReply {
 
 export interface IndexReply extends StatsReply {
   report: IndexReport;
+  /** The service's own check of the folder when it started, in the first reply since (a service started for this `index` did the work there). */
+  atStart?: IndexReport;
 }
 
 /**
