@@ -116,6 +116,35 @@ describe('a local read from a member (effect 3.22.4 channelExecutor.ts shape)', 
   });
 });
 
+describe('a local holding a field array or a copy of one (rxjs 7.8.1 Subject.ts shape)', () => {
+  it('`const { observers } = this` and `this.observers.slice()` hold what the field does: their elements are Observers', async () => {
+    const edges = await calls({
+      'types.ts': 'export interface Observer<T> {\n  next: (value: T) => void\n  error: (err: any) => void\n  complete: () => void\n}\n',
+      'subject.ts': [
+        "import { Observer } from './types'",
+        'export class Subject<T> {',
+        '  observers: Observer<T>[] = []',
+        '  error(err: any) {',
+        '    const { observers } = this',
+        '    while (observers.length) observers.shift()!.error(err)',
+        '  }',
+        '  next(value: T) {',
+        '    const copy = this.observers.slice()',
+        '    for (const observer of copy) observer.next(value)',
+        '  }',
+        '  complete() {',
+        '    const named = this.observers.map((o) => o)',
+        '    named.pop()!.complete()',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    // `map` gives another array, of what its callback returns: not read as a copy.
+    assert.deepEqual(edges, ['CALLS subject.ts#Subject.error -> types.ts#Observer.error', 'CALLS subject.ts#Subject.next -> types.ts#Observer.next']);
+  });
+});
+
 describe("a function's declared `this` (rxjs 7.8.1 util/lift.ts shape)", () => {
   it('is what `this.` reaches inside that function, in or out of a class, and nowhere else', async () => {
     const edges = await calls({

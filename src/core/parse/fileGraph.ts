@@ -4,7 +4,7 @@
 import type { Language, NodeKind, SourceRange } from '../model/schema';
 
 /** Bump when extraction changes what it emits: stored per-file graphs with another version are re-parsed. */
-export const PARSER_VERSION = 33;
+export const PARSER_VERSION = 34;
 
 /**
  * A name chain step for one item of the collection before it (`for l in self.loaders` types `l` as

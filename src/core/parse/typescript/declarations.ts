@@ -450,7 +450,7 @@ export abstract class Declarations extends TypeFacts {
     }
     const name = this.text(nameNode);
     if (chain) (frame.types ??= new Map()).set(name, chain);
-    const elements = declared ? this.elementChain(declared) : value?.type === 'array' ? this.literalElements(value) : null;
+    const elements = declared ? this.elementChain(declared) : value?.type === 'array' ? this.literalElements(value) : value && this.elementsCopied(value, frame);
     if (elements) (frame.elements ??= new Map()).set(name, elements);
   }
 
@@ -479,6 +479,9 @@ export abstract class Declarations extends TypeFacts {
       if (key?.type !== 'shorthand_property_identifier_pattern' && key?.type !== 'property_identifier') continue;
       if (local?.type !== 'identifier' && local?.type !== 'shorthand_property_identifier_pattern') continue;
       (frame.types ??= new Map()).set(this.text(local), [this.text(value), this.text(key)]);
+      // `const { observers } = this` with `observers: Observer<T>[]`: the local holds what the field does.
+      const elements = value.type === 'this' ? this.localElements(`this.${this.text(key)}`, frame) : undefined;
+      if (elements) (frame.elements ??= new Map()).set(this.text(local), elements);
     }
   }
 

@@ -291,10 +291,28 @@ export abstract class TypeFacts extends Scopes {
       const method = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
       if (method && ELEMENT_METHODS.has(this.text(method))) holder = callee!.childForFieldName('object');
     }
+    return this.heldElements(holder, frame);
+  }
+
+  /**
+   * What a local array or iterable holds, or a field of this class (`this.handlers.get(name)`, kept as
+   * `this.handlers`: Declarations.fieldElements); null for other values.
+   */
+  private heldElements(holder: Node | null | undefined, frame: Frame | null): string[] | null {
     if (holder?.type === 'non_null_expression') holder = holder.firstNamedChild;
-    // A local, or a field of this class (`this.handlers.get(name)`, kept as `this.handlers`: Declarations.fieldElements).
     const named = holder?.type === 'identifier' || (holder?.type === 'member_expression' && holder.childForFieldName('object')?.type === 'this');
     return named ? this.localElements(this.text(holder!), frame) ?? null : null;
+  }
+
+  /**
+   * What a copy of a local array holds (`xs.slice()`, `this.observers.filter(…)`, `xs.concat(ys)`): the
+   * same elements (rxjs's `const copy = this.observers.slice(); for (const o of copy) o.next(v)`).
+   */
+  protected elementsCopied(value: Node, frame: Frame | null): string[] | null {
+    if (value.type !== 'call_expression') return null;
+    const callee = value.childForFieldName('function');
+    const method = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
+    return method && COPY_METHODS.has(this.text(method)) ? this.heldElements(callee!.childForFieldName('object'), frame) : null;
   }
 
   /**
@@ -424,6 +442,8 @@ export function assertedType(value: Node): Node | null {
 
 /** Array methods that return one of its elements. */
 const ELEMENT_METHODS = new Set(['pop', 'shift', 'at', 'find', 'findLast', 'get']);
+/** Array methods that return an array of its elements (a copy, a part, or the array itself sorted). */
+const COPY_METHODS = new Set(['slice', 'filter', 'concat', 'splice', 'reverse', 'sort', 'toSorted', 'toReversed']);
 /** Generic maps, whose second type argument is what `.get(key)` gives. */
 const MAPS = new Set(['Map', 'ReadonlyMap', 'WeakMap']);
 
