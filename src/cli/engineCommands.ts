@@ -91,7 +91,7 @@ async function searcherFor(engine: Engine, options: SearcherOptions): Promise<Se
 /** Saves the query snapshot (see querySnapshot.ts); a failure is reported and changes nothing else. */
 async function saveSnapshot(engine: Engine, searcher: Searcher, descriptionsStamp: string): Promise<SnapshotSaved> {
   const started = performance.now();
-  const outcome = await saveEngineSnapshot(engine, searcher, descriptionsStamp).catch((err: unknown) => {
+  const outcome = await saveEngineSnapshot(engine, searcher, descriptionsStamp, (m) => console.error(`cartograph: ${m}`)).catch((err: unknown) => {
     console.error(`cartograph: query snapshot not saved: ${err instanceof Error ? err.message : String(err)}`);
     return 'failed' as const;
   });

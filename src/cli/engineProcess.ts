@@ -20,18 +20,6 @@ export function nativeLibraryEnv(): NodeJS.ProcessEnv {
   return { RUST_BACKTRACE: '0', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 }
 
-/**
- * The environment of a process started to outlive this command (the repository's service): the
- * native libraries' settings, and nothing that marks it as an engine process's child, which it is not
- * even when the engine process started it (`index` with no service running).
- */
-export function detachedEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...nativeLibraryEnv() };
-  delete env[CHILD_ENV];
-  delete env[STDERR_TTY_ENV];
-  return env;
-}
-
 /** True in the child: the command runs here. */
 export function isEngineProcess(): boolean {
   return process.env[CHILD_ENV] === '1';

@@ -9,7 +9,7 @@ import { socketPath } from '../core/service/serviceAddress';
 import type { ServiceHello } from '../core/service/serviceProtocol';
 import type { Flags, StoreLocation } from './flags';
 import { locateStore } from './locateStore';
-import { detachedEnv } from './engineProcess';
+import { nativeLibraryEnv } from './engineProcess';
 import { version as VERSION } from '../../package.json';
 
 export const NO_SERVICE_ENV = 'CARTOGRAPH_NO_SERVICE';
@@ -36,7 +36,7 @@ function startServiceProcess(found: StoreLocation, flags: Flags): number | undef
   // --expose-gc: the service gives memory back after a burst of answers (serviceHost.ts collectWhenQuiet).
   const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : ['--expose-gc', ...process.execArgv];
   const args = [...execArgv, process.argv[1], 'service', 'run', found.root, '--store', found.storeDir, ...(flags['follow-symlinks'] ? ['--follow-symlinks'] : [])];
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: detachedEnv() });
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...nativeLibraryEnv() } });
   child.on('error', () => undefined);
   child.unref();
   if (typeof log === 'number') fs.closeSync(log);

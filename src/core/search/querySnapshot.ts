@@ -149,10 +149,10 @@ export async function saveEngineSnapshot(
   if (!store) throw new Error('the graph store is not available');
   const version = await store.version();
   if (!version) throw new Error('the store was written by another process meanwhile');
-  const unchanged = await snapshotCurrent(store.dir, engine.root, version);
-  if (!unchanged) await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
+  const current = await snapshotCurrent(store.dir, engine.root, version);
+  if (!current) await saveQuerySnapshot(store.dir, engine.root, engine.graph, await searcher.indexes(), version, descriptions);
   await saveIndexRecord(store.dir, engine.root, version, engine.fileStates(), () => graphCounts(engine.graph), log);
-  return unchanged ? 'unchanged' : 'saved';
+  return current ? 'unchanged' : 'saved';
 }
 
 /** Whether the snapshot on disk was made from `version` of this store and still holds, every section intact. */

@@ -400,7 +400,7 @@ export class LocalRepository implements Repository {
   async saveQuerySnapshot(): Promise<void> {
     const dir = this.engine.storeInfo().dir;
     if (!dir) throw new Error('the graph store is not available');
-    await saveEngineSnapshot(this.engine, this.searcher, descriptionsStamp(dir));
+    await saveEngineSnapshot(this.engine, this.searcher, descriptionsStamp(dir), this.log);
   }
 
   /** Descriptions live beside the store (in memory without one). */
