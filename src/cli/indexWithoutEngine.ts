@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { compatible, connectService, type ServiceConnection } from '../core/service/serviceClient';
 import type { IndexReply } from '../core/service/serviceProtocol';
 import { folderSize } from '../core/store/folderSize';
-import { DEFAULT_INDEX_OPTIONS, readIndexOptions, sameIndexOptions, type IndexOptions } from '../core/store/indexOptions';
+import { DEFAULT_INDEX_OPTIONS, readIndexOptions, sameIndexOptions } from '../core/store/indexOptions';
 import { readIndexRecord } from '../core/store/indexRecord';
 import { STORE_FOLDER } from '../core/store/storeVersion';
 import { unchangedIndex } from '../core/unchangedIndex';
@@ -21,8 +21,10 @@ export async function indexWithoutEngine(dir: string | undefined, flags: Flags):
   const root = path.resolve(dir);
   const found = { root, storeDir: flags.store ? path.resolve(flags.store) : path.join(root, STORE_FOLDER) };
   const given = indexOptionsOf(flags);
+  // The service reads the folder with the options recorded with the store: others need an index of their own.
+  const ownOptions = given !== undefined && !sameIndexOptions(given, readIndexOptions(found.storeDir) ?? DEFAULT_INDEX_OPTIONS);
   const running = serviceWanted(flags) ? await connectService(found.storeDir) : undefined;
-  if (running) return indexThroughService(running, found, flags, given, false);
+  if (running) return indexThroughService(running, found, flags, ownOptions, false);
   const unchanged = await unchangedIndex(root, found.storeDir, given, flags['follow-symlinks']);
   if (unchanged) {
     const { report, stats, options } = unchanged;
@@ -30,13 +32,12 @@ export async function indexWithoutEngine(dir: string | undefined, flags: Flags):
     return 0;
   }
   // Changes in a folder indexed before, read as recorded: its service warm-starts from the store,
-  // re-checks the folder and stays for the next commands (a million lines with one file edited: 13.8 s
-  // in the engine's process, the whole snapshot written again before the exit). Not for a store changed
-  // since its record (damage included), which the engine's process opens, checks and repairs.
-  const ownOptions = given && !sameIndexOptions(given, readIndexOptions(found.storeDir) ?? DEFAULT_INDEX_OPTIONS);
+  // re-checks the folder and stays for the next commands (a million lines with one file edited: 5.8 s,
+  // where the engine's process took 13.2 s, the whole snapshot written again before the exit). Not for a
+  // store changed since its record (damage included), which the engine's process opens, checks and repairs.
   if (!serviceWanted(flags) || ownOptions || !(await readIndexRecord(found.storeDir, root))) return undefined;
   const started = await reachService(found, flags, 'wait');
-  return started ? indexThroughService(started, found, flags, given, true) : undefined;
+  return started ? indexThroughService(started, found, flags, false, true) : undefined;
 }
 
 /** An editor's service is not ours to stop: say who holds the store and what to do there. Exit 1. */
@@ -52,12 +53,10 @@ function editorHolds(service: ServiceConnection, wanted: string): number {
 /**
  * The store's writer is its service while one runs: `index` asks it to re-check the folder (the
  * exit code), rather than write beside it. Options that change what is indexed are the service's
- * own from its start: with one of them, the service is stopped and the index runs in the engine's
+ * own from its start: with others (`ownOptions`), the service is stopped and the index runs in the engine's
  * process (undefined). `startedHere`: the service's own check as it started was this command's work, and is said.
  */
-async function indexThroughService(service: ServiceConnection, found: StoreLocation, flags: Flags, given: IndexOptions | undefined, startedHere: boolean): Promise<number | undefined> {
-  // The service reads the folder with the options recorded with the store: others need an index of their own.
-  const ownOptions = given && !sameIndexOptions(given, readIndexOptions(found.storeDir) ?? DEFAULT_INDEX_OPTIONS);
+async function indexThroughService(service: ServiceConnection, found: StoreLocation, flags: Flags, ownOptions: boolean, startedHere: boolean): Promise<number | undefined> {
   if (ownOptions || !compatible(service.hello, wantedBy(flags))) {
     const wanted = ownOptions ? 'these options' : "this version's reading of the folder";
     if (service.hello.hostedBy) return editorHolds(service, `index with ${wanted}`);

@@ -38,7 +38,7 @@ export async function unchangedSince(root: string, recorded: FileState[], option
     if (read.ok || read.reason !== skipped) return undefined;
     skips.set(entry.path, { path: entry.path, reason: read.reason, detail: read.detail });
   }
-  const indexed = recorded.length - recorded.filter((state) => state[4] !== null).length;
+  const indexed = recorded.filter((state) => state[4] === null).length;
   // Every indexed row still on disk, and the skips exactly the recorded ones.
   if (reused !== indexed || skips.size !== recorded.length - indexed) return undefined;
   for (const skip of skips.values()) if (rows.get(skip.path)?.[4] !== skip.reason) return undefined;
