@@ -27,7 +27,7 @@ export interface CartographApi {
   /** The per-folder index holding `uri`. */
   indexFor(uri: vscode.Uri): WorkspaceIndex | undefined;
   indexes(): readonly WorkspaceIndex[];
-  /** Resolves once every folder finished its current work (index, saves, watcher batches). */
+  /** Resolves once every folder finished its current work (index, saves, watcher batches), and every removed folder's index has closed. */
   whenIdle(): Promise<void>;
   /** Fires when a folder changes state (opening, indexing, ready, error). */
   onDidChangeState: vscode.Event<WorkspaceIndex>;
@@ -87,13 +87,18 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
     });
     void index.start();
   };
+  /** Folders removed from the workspace whose index is still closing. */
+  const closing = new Set<Promise<void>>();
   const remove = async (folder: vscode.WorkspaceFolder) => {
     const index = indexes.get(folder.uri.toString());
     if (!index) return;
     indexes.delete(folder.uri.toString());
     lifting.forget(index);
     refresh();
-    await index.dispose();
+    // Out of the list at once; still writing its store as it closes, which whenIdle waits for.
+    const closed = index.dispose();
+    closing.add(closed);
+    await closed.finally(() => closing.delete(closed));
   };
   const reindexAll = async () => {
     log().info('reindexing every workspace folder');
@@ -101,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): CartographApi {
   };
   const whenIdle = async () => {
     await Promise.all([...indexes.values()].map((i) => i.idle()));
+    await Promise.allSettled([...closing]);
   };
 
   const explorer = registerExplorer({ indexes: () => [...indexes.values()], indexFor }, context.extensionUri);

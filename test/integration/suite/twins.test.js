@@ -38,6 +38,8 @@ describe('Compiled twins (zod as published on npm)', function () {
     if (at >= 0) vscode.workspace.updateWorkspaceFolders(at, 1);
     // the suites after this one see the workspace as it was
     await until('the package removed', () => !api.indexes().some((i) => i.root === dir), 30000);
+    // Its index closes after it leaves the list, saving into the folder's store: deleted once it has.
+    await api.whenIdle();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
